@@ -1,0 +1,261 @@
+// Package agent runs the loop: build the context, ask the model, validate and
+// run its tool calls, check the gates, save a checkpoint; and publishes every
+// step as events. It never talks to a UI.
+package agent
+
+import (
+	"context"
+	"time"
+
+	"hermes/backend/contextmgr"
+	"hermes/backend/event"
+	"hermes/backend/i18n"
+	"hermes/backend/llm"
+	"hermes/backend/runlog"
+	"hermes/backend/skills"
+)
+
+// Model is what the loop asks; *llm.Client is one.
+type Model interface {
+	Chat(ctx context.Context, req llm.Request) (llm.Response, error)
+}
+
+// Checkpoints persist a run's state; *memory.Store is one.
+type Checkpoints interface {
+	SaveCheckpoint(runID string, state []byte, newTurns [][]byte) error
+	LoadCheckpoint(runID string) (state []byte, turns [][]byte, err error)
+}
+
+// Limits are a run's gates and sizes; zero values take the defaults.
+type Limits struct {
+	MaxIterations    int
+	TokenBudget      int // total tokens per run; 0 = none
+	RepeatLimit      int // identical calls in a row that get an intervention; one more stops the run
+	FailureLimit     int // failures in a row of one tool that stop the run
+	NoProgressLimit  int // iterations in a row without a valid observation that stop the run
+	ObservationLimit int // characters of a tool result the model sees whole
+	ContextWindow    int
+	ToolTimeout      time.Duration
+}
+
+func (l Limits) withDefaults() Limits {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&l.MaxIterations, 25)
+	def(&l.RepeatLimit, 3)
+	def(&l.FailureLimit, 3)
+	def(&l.NoProgressLimit, 3)
+	def(&l.ObservationLimit, 8000)
+	def(&l.ContextWindow, 128000)
+	if l.ToolTimeout <= 0 {
+		l.ToolTimeout = 30 * time.Second
+	}
+	return l
+}
+
+// Setup is what every run of a process shares: the home directory, the
+// store, the bus that viewers watch, the model and the tools.
+type Setup struct {
+	Home      string
+	Store     Checkpoints
+	Bus       *event.Bus
+	Redactor  *runlog.Redactor
+	Model     Model
+	ModelName string
+	BaseURL   string
+	Tools     *skills.Registry
+	Limits    Limits
+	Now       func() time.Time
+}
+
+// Task is what a new run is asked to do.
+type Task struct {
+	Text         string
+	Instructions string
+	Workspace    string
+}
+
+// Result is how a run (or one leg of it) ended.
+type Result struct {
+	RunID    string
+	Status   string
+	Answer   string
+	Verified bool
+	Error    string
+	Totals   event.Totals
+}
+
+// Run is one run of the loop. Create it with NewRun or ResumeRun, then call
+// Execute once.
+type Run struct {
+	setup    Setup
+	limits   Limits
+	log      *runlog.Writer
+	emit     *event.Emitter
+	controls *Controls
+	builder  *contextmgr.Builder
+	now      func() time.Time
+
+	st      state         // the live state
+	saved   state         // the state at the last checkpoint
+	turns   []llm.Message // the conversation after the task anchor
+	resumed bool
+
+	// sentTurns and sentAnchor say what the last context.built carried, so
+	// the next one carries only what is new.
+	sentTurns  int
+	sentAnchor string
+
+	// legStart is when this process took the run up; priorMS is the time
+	// earlier legs (before a stop or crash) spent on it.
+	legStart time.Time
+	priorMS  int64
+}
+
+// ID is the run's id.
+func (r *Run) ID() string { return r.st.RunID }
+
+// Controls is the run's control queue.
+func (r *Run) Controls() *Controls { return r.controls }
+
+// LogPath is the run's event log.
+func (r *Run) LogPath() string { return r.log.Path() }
+
+// NewRun creates a run of task: its id, its log and its emitter.
+func NewRun(s Setup, t Task) (*Run, error) {
+	r := newRun(s)
+	started := r.now()
+	r.st = state{
+		V:         stateVersion,
+		RunID:     runlog.NewRunID(started),
+		Task:      t.Text,
+		Instr:     t.Instructions,
+		Workspace: t.Workspace,
+		Status:    event.StatusRunning,
+	}
+	w, err := runlog.Create(s.Home, r.st.RunID, started)
+	if err != nil {
+		return nil, err
+	}
+	r.st.LogPath = w.Path()
+	r.attach(w, 0)
+	return r, nil
+}
+
+func newRun(s Setup) *Run {
+	now := s.Now
+	if now == nil {
+		now = time.Now
+	}
+	limits := s.Limits.withDefaults()
+	return &Run{
+		setup:    s,
+		limits:   limits,
+		controls: NewControls(),
+		builder:  contextmgr.NewBuilder(limits.ContextWindow),
+		now:      now,
+	}
+}
+
+func (r *Run) attach(w *runlog.Writer, lastSeq int64) {
+	r.log = w
+	var redact func([]byte) []byte
+	if r.setup.Redactor != nil {
+		redact = r.setup.Redactor.Redact
+	}
+	r.emit = event.NewEmitter(r.st.RunID, event.EmitterOptions{
+		LastSeq: lastSeq, Redact: redact, Bus: r.setup.Bus, Sinks: []event.Sink{w}, Now: r.now,
+	})
+}
+
+// Execute runs the loop until the run ends, and returns how it ended. The
+// log is closed when it returns.
+func (r *Run) Execute(ctx context.Context) Result {
+	defer r.log.Close()
+	r.legStart = r.now()
+	if r.resumed {
+		r.publish(event.RunResumed, event.RunResumedData{FromCheckpoint: true, Iteration: r.st.Iteration})
+	} else {
+		r.publish(event.RunStarted, event.RunStartedData{
+			Task: r.st.Task, Instructions: r.st.Instr, Workspace: r.st.Workspace,
+			Model: r.setup.ModelName, BaseURL: r.setup.BaseURL,
+			MaxIterations: r.limits.MaxIterations, TokenBudget: r.limits.TokenBudget,
+			Tools: r.setup.Tools.Names(),
+		})
+	}
+	if err := r.checkpoint(); err != nil {
+		return r.finish(outcome{status: event.StatusFailed, err: err.Error()})
+	}
+	for {
+		if out, done := r.boundary(ctx); done {
+			return r.finish(out)
+		}
+		if out, done := r.gates(); done {
+			return r.finish(out)
+		}
+		r.st.Iteration++
+		out, done := r.iterate(ctx)
+		if ctx.Err() != nil {
+			return r.cancelled()
+		}
+		if err := r.checkpoint(); err != nil {
+			return r.finish(outcome{status: event.StatusFailed, err: err.Error()})
+		}
+		if done {
+			return r.finish(out)
+		}
+	}
+}
+
+// outcome is how the loop decided to end.
+type outcome struct {
+	status   string
+	answer   string
+	verified bool
+	err      string
+}
+
+// publish emits one event of the current iteration. A log that cannot be
+// written is not worth stopping a run for mid-iteration; the checkpoint at
+// the boundary flushes the log and fails the run if it still cannot.
+func (r *Run) publish(t event.Type, payload any) {
+	_, _ = r.emit.Emit(t, r.st.Iteration, payload)
+}
+
+func (r *Run) guard(name, action, message string, details ...string) {
+	r.publish(event.GuardTripped, event.GuardTrippedData{Guard: name, Action: action, Message: message, Details: details})
+}
+
+// finish closes this leg of the run with run.finished and a last checkpoint
+// that records how it ended.
+func (r *Run) finish(out outcome) Result {
+	r.st.Status = out.status
+	r.st.Totals.DurationMS = r.elapsedMS()
+	data := event.RunFinishedData{
+		Status: out.status, Answer: out.answer, Verified: out.verified, Error: out.err, Totals: r.st.Totals,
+	}
+	if out.status != event.StatusFinished {
+		data.Resume = "hermes resume " + r.st.RunID
+	}
+	r.publish(event.RunFinished, data)
+	if err := r.save(); err != nil {
+		// The run has ended either way; a resume starts from the checkpoint before.
+		r.guard(event.GuardCheckpointFail, event.ActionWarn, err.Error())
+	}
+	return Result{RunID: r.st.RunID, Status: out.status, Answer: out.answer, Verified: out.verified, Error: out.err, Totals: r.st.Totals}
+}
+
+// cancelled ends a run whose context was cancelled mid-iteration: the
+// partial iteration's events stay in the log, but the state to resume from
+// is the last checkpoint's, so the iteration is done again on resume.
+func (r *Run) cancelled() Result {
+	r.st = r.saved
+	r.st.Guards = r.saved.Guards.clone()
+	r.turns = r.turns[:r.saved.Turns]
+	return r.finish(outcome{status: event.StatusStopped, err: i18n.T("agent.cancelled")})
+}
+
+func (r *Run) elapsedMS() int64 { return r.priorMS + r.now().Sub(r.legStart).Milliseconds() }

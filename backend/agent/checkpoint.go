@@ -1,0 +1,114 @@
+package agent
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"hermes/backend/event"
+	"hermes/backend/i18n"
+	"hermes/backend/llm"
+	"hermes/backend/memory"
+	"hermes/backend/runlog"
+)
+
+const stateVersion = 1
+
+// state is what a checkpoint holds besides the conversation, which is stored
+// turn by turn so that a checkpoint costs the same late in a run as early.
+type state struct {
+	V         int          `json:"v"`
+	RunID     string       `json:"run_id"`
+	Task      string       `json:"task"`
+	Instr     string       `json:"instructions,omitempty"`
+	Workspace string       `json:"workspace"`
+	Iteration int          `json:"iteration"`
+	Turns     int          `json:"turns"`
+	Totals    event.Totals `json:"totals"`
+	Guards    guardState   `json:"guards"`
+	Status    string       `json:"status"`
+	// Seq and LogOffset are the last event and the log's length at the
+	// checkpoint: a resumed run truncates the log there and numbers on.
+	Seq       int64  `json:"seq"`
+	LogPath   string `json:"log_path"`
+	LogOffset int64  `json:"log_offset"`
+}
+
+// checkpoint ends an iteration: the checkpoint.saved event, the log
+// flushed, then the state and the new turns saved in one transaction.
+func (r *Run) checkpoint() error {
+	r.publish(event.CheckpointSaved, event.CheckpointSavedData{Messages: len(r.turns)})
+	return r.save()
+}
+
+// save flushes the log and saves the state; the run's last save, after
+// run.finished, is not announced, so that run.finished ends the stream.
+func (r *Run) save() error {
+	r.st.Turns = len(r.turns)
+	r.st.Totals.DurationMS = r.elapsedMS()
+	if err := r.log.Flush(); err != nil {
+		return fmt.Errorf("flush run log: %w", err)
+	}
+	r.st.Seq = r.emit.LastSeq()
+	r.st.LogOffset = r.log.Offset()
+	data, err := json.Marshal(r.st)
+	if err != nil {
+		return fmt.Errorf("encode checkpoint: %w", err)
+	}
+	newTurns := make([][]byte, 0, len(r.turns)-r.saved.Turns)
+	for _, m := range r.turns[r.saved.Turns:] {
+		b, err := json.Marshal(m)
+		if err != nil {
+			return fmt.Errorf("encode turn: %w", err)
+		}
+		if r.setup.Redactor != nil {
+			b = r.setup.Redactor.Redact(b)
+		}
+		newTurns = append(newTurns, b)
+	}
+	if err := r.setup.Store.SaveCheckpoint(r.st.RunID, data, newTurns); err != nil {
+		return fmt.Errorf("save checkpoint: %w", err)
+	}
+	r.saved = r.st
+	r.saved.Guards = r.st.Guards.clone()
+	return nil
+}
+
+// ResumeRun takes up a stopped or crashed run from its last checkpoint: its
+// log is cut back to the checkpoint (dropping a half-done iteration) and
+// numbering goes on from there, so no event is lost or written twice.
+func ResumeRun(s Setup, runID string) (*Run, error) {
+	raw, turns, err := s.Store.LoadCheckpoint(runID)
+	if errors.Is(err, memory.ErrNoCheckpoint) {
+		return nil, i18n.Wrap(err, "agent.no_checkpoint", runID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r := newRun(s)
+	if err := json.Unmarshal(raw, &r.st); err != nil {
+		return nil, fmt.Errorf("decode checkpoint of run %s: %w", runID, err)
+	}
+	if r.st.Status == event.StatusFinished {
+		return nil, i18n.Errorf("agent.already_finished", runID)
+	}
+	if len(turns) < r.st.Turns {
+		return nil, fmt.Errorf("checkpoint of run %s holds %d turns, want %d", runID, len(turns), r.st.Turns)
+	}
+	r.turns = make([]llm.Message, r.st.Turns)
+	for i := range r.turns {
+		if err := json.Unmarshal(turns[i], &r.turns[i]); err != nil {
+			return nil, fmt.Errorf("decode turn %d of run %s: %w", i, runID, err)
+		}
+	}
+	w, err := runlog.Append(r.st.LogPath, r.st.LogOffset)
+	if err != nil {
+		return nil, err
+	}
+	r.st.Status = event.StatusRunning
+	r.priorMS = r.st.Totals.DurationMS
+	r.saved = r.st
+	r.resumed = true
+	r.attach(w, r.st.Seq)
+	return r, nil
+}

@@ -1,0 +1,20 @@
+package agent
+
+import "hermes/backend/i18n"
+
+func init() {
+	i18n.Register(map[string]i18n.Msg{
+		"agent.cancelled":            {EN: "cancelled at once (Ctrl-C twice); the unfinished iteration will be done again on resume", ZH: "已立即取消（两次 Ctrl-C）；未完成的迭代会在恢复时重新执行"},
+		"agent.stopped":              {EN: "stopped by the user", ZH: "已被用户停止"},
+		"agent.no_checkpoint":        {EN: "run %s has no checkpoint to resume from; run `hermes runs` to see the runs", ZH: "运行 %s 没有可恢复的检查点；运行 `hermes runs` 查看运行记录"},
+		"agent.already_finished":     {EN: "run %s has already finished; start a new run with `hermes run`", ZH: "运行 %s 已经完成；请用 `hermes run` 开始新的运行"},
+		"agent.guard.max_iterations": {EN: "reached the limit of %d iterations; raise [agent] max_iterations or --max-iterations, then `hermes resume`", ZH: "已达到 %d 次迭代上限；请调高 [agent] max_iterations 或 --max-iterations，然后 `hermes resume`"},
+		"agent.guard.token_budget":   {EN: "used %d tokens of the run's budget of %d; raise [agent] token_budget to continue", ZH: "已用 %d 个 token，达到本次运行 %d 的预算；如需继续请调高 [agent] token_budget"},
+		"agent.guard.repeated_warn":  {EN: "the model called %s with the same arguments %d times in a row; it was told to change approach", ZH: "模型连续 %[2]d 次以相同参数调用 %[1]s；已提示它换一种做法"},
+		"agent.guard.repeated_stop":  {EN: "the model called %s with the same arguments %d times in a row after being warned; the run was stopped", ZH: "模型在提醒后仍连续 %[2]d 次以相同参数调用 %[1]s；运行已停止"},
+		"agent.guard.tool_failures":  {EN: "the tool %s failed %d times in a row; the run was stopped (the attempts are listed)", ZH: "工具 %s 连续失败 %d 次；运行已停止（尝试记录见下）"},
+		"agent.guard.no_progress":    {EN: "%d iterations in a row produced no valid result; the run was stopped", ZH: "连续 %d 次迭代没有得到有效结果；运行已停止"},
+		"agent.guard.verify":         {EN: "the model answered right after a failed call (%s); it gets one more turn to check", ZH: "模型在一次失败的调用（%s）之后直接作答；再给它一轮来核实"},
+		"agent.guard.unverified":     {EN: "the answer was given after a failed call (%s) and is marked unverified", ZH: "该答案是在一次失败的调用（%s）之后给出的，标记为未验证"},
+	})
+}

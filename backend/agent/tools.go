@@ -1,0 +1,251 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"hermes/backend/event"
+	"hermes/backend/i18n"
+	"hermes/backend/llm"
+	"hermes/backend/runlog"
+	"hermes/backend/skills"
+)
+
+// call is one tool call of a turn on its way to a result.
+type call struct {
+	llm.ToolCall
+	prep    skills.Prepared
+	invalid string // why the call was refused before running, for the model
+	skipped bool   // not run because a guard stopped the run first
+	content string // the tool message the model will see
+	failure string // "" when the call succeeded
+}
+
+func (c *call) valid() bool { return c.invalid == "" }
+
+// act validates and runs the turn's tool calls, appends their results in
+// call order, and applies the guards that watch calls.
+func (r *Run) act(ctx context.Context, resp llm.Response) (outcome, bool) {
+	calls := make([]*call, len(resp.ToolCalls))
+	decidedCalls := make([]event.DecidedCall, len(resp.ToolCalls))
+	for i, tc := range resp.ToolCalls {
+		if tc.ID == "" {
+			tc.ID = fmt.Sprintf("call_%d_%d", r.st.Iteration, i+1)
+			resp.ToolCalls[i].ID = tc.ID
+		}
+		c := &call{ToolCall: tc}
+		prep, err := r.setup.Tools.Prepare(tc.Name, tc.Arguments)
+		if err != nil {
+			c.invalid = err.Error()
+		}
+		c.prep = prep
+		calls[i] = c
+		decidedCalls[i] = event.DecidedCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments, Repaired: prep.Repaired, Valid: c.valid(), Error: c.invalid}
+	}
+	r.publish(event.ModelDecided, decided(resp, decidedCalls))
+	r.turns = append(r.turns, llm.Message{Role: llm.RoleAssistant, Content: resp.Content, ToolCalls: resp.ToolCalls})
+
+	var hints []string
+	var stop *outcome
+	for i, c := range calls {
+		if !c.valid() {
+			continue
+		}
+		warn, halt := r.noteRepeat(c.Name + " " + string(c.prep.Args))
+		if halt {
+			msg := i18n.T("agent.guard.repeated_stop", c.Name, r.st.Guards.Repeats)
+			r.guard(event.GuardRepeatedCall, event.ActionStop, msg, c.Name+" "+string(c.prep.Args))
+			stop = &outcome{status: event.StatusGuard, err: msg}
+			for _, rest := range calls[i:] {
+				rest.skipped = true
+			}
+			break
+		}
+		if warn {
+			r.guard(event.GuardRepeatedCall, event.ActionWarn, i18n.T("agent.guard.repeated_warn", c.Name, r.st.Guards.Repeats))
+			hints = append(hints, repeatedCallHint(c.Name, r.st.Guards.Repeats))
+		}
+	}
+
+	r.runCalls(ctx, calls)
+	for _, c := range calls {
+		r.turns = append(r.turns, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Name: c.Name, Content: c.content})
+	}
+	r.st.Totals.ToolCalls += len(calls)
+	if stop != nil {
+		return *stop, true
+	}
+	return r.observe(calls, hints)
+}
+
+// observe updates the guards from the calls' outcomes.
+func (r *Run) observe(calls []*call, hints []string) (outcome, bool) {
+	g := &r.st.Guards
+	observed := false
+	for _, c := range calls {
+		if c.failure == "" {
+			observed = true
+		}
+		if _, known := r.setup.Tools.Get(c.Name); !known {
+			continue
+		}
+		if attempts := r.noteCall(c.Name, string(c.prep.Args), c.failure); attempts != nil {
+			msg := i18n.T("agent.guard.tool_failures", c.Name, len(attempts))
+			r.guard(event.GuardToolFailures, event.ActionStop, msg, attempts...)
+			return outcome{status: event.StatusGuard, err: msg}, true
+		}
+	}
+	// Only a call that ran can leave the work undone; a refused one never
+	// touched anything.
+	if last := calls[len(calls)-1]; last.valid() && last.failure != "" {
+		g.LastFailure = last.Name + ": " + last.failure
+	} else if last.failure == "" {
+		g.LastFailure, g.VerifyGranted = "", false
+	}
+	if r.noteProgress(observed) {
+		msg := i18n.T("agent.guard.no_progress", g.NoProgress)
+		r.guard(event.GuardNoProgress, event.ActionStop, msg)
+		return outcome{status: event.StatusGuard, err: msg}, true
+	}
+	for _, h := range hints {
+		r.turns = append(r.turns, llm.Message{Role: llm.RoleUser, Content: h})
+	}
+	return outcome{}, false
+}
+
+// runCalls runs the calls: runs of consecutive read-only calls together,
+// every other call alone, so writes happen in the order the model gave.
+func (r *Run) runCalls(ctx context.Context, calls []*call) {
+	for i := 0; i < len(calls); {
+		c := calls[i]
+		switch {
+		case c.skipped:
+			c.content, c.failure = "Not run: the run was stopped by the repeated-call guard.", "skipped"
+			i++
+		case !c.valid():
+			c.content, c.failure = "Error: "+c.invalid, c.invalid
+			r.publish(event.ToolFinished, event.ToolFinishedData{CallID: c.ID, Name: c.Name, Result: c.content, Size: len(c.content), Error: c.invalid})
+			i++
+		case !c.prep.Tool.ReadOnly():
+			r.runCall(ctx, c)
+			i++
+		default:
+			j := i
+			var wg sync.WaitGroup
+			for ; j < len(calls) && calls[j].valid() && !calls[j].skipped && calls[j].prep.Tool.ReadOnly(); j++ {
+				wg.Add(1)
+				go func(c *call) {
+					defer wg.Done()
+					r.runCall(ctx, c)
+				}(calls[j])
+			}
+			wg.Wait()
+			i = j
+		}
+	}
+}
+
+// runCall runs one call under its timeout, retrying a transient failure
+// once. The retry is published but never shown to the model.
+func (r *Run) runCall(ctx context.Context, c *call) {
+	t := c.prep.Tool
+	timeout := t.Timeout
+	if timeout <= 0 {
+		timeout = r.limits.ToolTimeout
+	}
+	env := skills.Env{Workspace: r.st.Workspace, Home: r.setup.Home, RunID: r.st.RunID, CallID: c.ID}
+	for attempt := 1; ; attempt++ {
+		r.publish(event.ToolStarted, event.ToolStartedData{CallID: c.ID, Name: c.Name, Arguments: string(c.prep.Args), Attempt: attempt})
+		start := r.now()
+		out, err := runTool(ctx, t, env, c.prep.Args, timeout)
+		done := event.ToolFinishedData{CallID: c.ID, Name: c.Name, DurationMS: r.now().Sub(start).Milliseconds(), Attempt: attempt}
+		if err != nil {
+			done.Error = err.Error()
+			if attempt == 1 && ctx.Err() == nil && (skills.IsTransient(err) || errors.Is(err, context.DeadlineExceeded)) {
+				r.publish(event.ToolFinished, done)
+				continue
+			}
+			c.failure = done.Error
+			c.content = "Error: " + done.Error
+			done.Result, done.Size = c.content, len(c.content)
+			r.publish(event.ToolFinished, done)
+			return
+		}
+		c.content, done.Artifact = r.distil(c.ID, out)
+		done.OK, done.Result, done.Size = true, c.content, len(out)
+		r.publish(event.ToolFinished, done)
+		return
+	}
+}
+
+// runTool calls the tool and gives up on it at its timeout even if it does
+// not watch its context; a panic becomes an error the model can read.
+func runTool(ctx context.Context, t skills.Tool, env skills.Env, args []byte, timeout time.Duration) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	type result struct {
+		out string
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- result{err: fmt.Errorf("the tool %s crashed (%v); this is a bug in the tool, try another way", t.Name, p)}
+			}
+		}()
+		out, err := t.Run(ctx, env, args)
+		done <- result{out, err}
+	}()
+	select {
+	case res := <-done:
+		if res.err != nil && ctx.Err() == context.DeadlineExceeded {
+			return "", timeoutError(t.Name, timeout)
+		}
+		return res.out, res.err
+	case <-ctx.Done():
+		if ctx.Err() == context.DeadlineExceeded {
+			return "", timeoutError(t.Name, timeout)
+		}
+		return "", ctx.Err()
+	}
+}
+
+func timeoutError(name string, d time.Duration) error {
+	return fmt.Errorf("the tool %s did not finish within %s; try a smaller request: %w", name, d, context.DeadlineExceeded)
+}
+
+// distil returns what the model sees of a tool's output: all of it when it
+// is short, else its head and tail around a note of what was cut, with the
+// whole output kept as an artifact.
+func (r *Run) distil(callID, out string) (content, artifact string) {
+	limit := r.limits.ObservationLimit
+	if len(out) <= limit || utf8.RuneCountInString(out) <= limit {
+		return out, ""
+	}
+	full := []byte(out)
+	if r.setup.Redactor != nil {
+		full = r.setup.Redactor.Redact(full)
+	}
+	ref, err := runlog.SaveArtifact(r.setup.Home, r.st.RunID, callID, full)
+	where := "it is saved as " + ref
+	if err != nil {
+		where = "it could not be saved"
+	}
+	runes := []rune(out)
+	head, tail := limit*2/3, limit/3
+	cut := len(runes) - head - tail
+	var b strings.Builder
+	b.WriteString(string(runes[:head]))
+	fmt.Fprintf(&b, "\n\n[... %d of %d characters cut here; %s. To see the cut part, ask for a smaller piece, such as read_file with offset_line and limit_lines.]\n\n", cut, len(runes), where)
+	b.WriteString(string(runes[len(runes)-tail:]))
+	if err != nil {
+		return b.String(), ""
+	}
+	return b.String(), ref
+}

@@ -1,0 +1,132 @@
+// Package cli is Hermes' command line: `hermes run`, `hermes resume`,
+// `hermes runs`, `hermes serve`. main.go hands it the arguments; the desktop
+// window, which needs Wails, is passed in as a function so this package stays
+// free of it.
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"hermes/backend/i18n"
+)
+
+// Env is what a command may use of the process it runs in. Tests fill it with
+// buffers and a fake environment.
+type Env struct {
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
+	// Assets is the built web UI (frontend/dist), nil in builds without it.
+	Assets fs.FS
+	// Desktop opens the desktop window on a home directory; nil in headless builds.
+	Desktop func(home string) error
+	// Interrupts delivers Ctrl-C presses to a running command; nil means none arrive.
+	Interrupts <-chan os.Signal
+	Version    string
+}
+
+// Exit codes. They are documented in the README; scripts rely on them.
+const (
+	ExitOK            = 0
+	ExitFailed        = 1
+	ExitUsage         = 2
+	ExitMaxIterations = 3
+	ExitGuard         = 4
+	ExitBudget        = 5
+	ExitStopped       = 130
+)
+
+type command struct {
+	name    string
+	summary string // i18n key
+	run     func(ctx context.Context, env *Env, args []string) int
+}
+
+func commands() []command {
+	return []command{
+		{"run", "cli.cmd.run", cmdRun},
+		{"resume", "cli.cmd.resume", cmdResume},
+		{"runs", "cli.cmd.runs", cmdRuns},
+		{"serve", "cli.cmd.serve", cmdServe},
+		{"version", "cli.cmd.version", cmdVersion},
+	}
+}
+
+// Main runs the command named by args[0] (no arguments opens the desktop
+// window) and returns the process exit code.
+func Main(ctx context.Context, env *Env, args []string) int {
+	if len(args) == 0 {
+		return openDesktop(env, "")
+	}
+	name := args[0]
+	if name == "-h" || name == "--help" || name == "help" {
+		usage(env.Stdout)
+		return ExitOK
+	}
+	if name == "--home" || strings.HasPrefix(name, "--home=") {
+		return desktopWithFlags(env, args)
+	}
+	for _, c := range commands() {
+		if c.name == name {
+			return c.run(ctx, env, args[1:])
+		}
+	}
+	fmt.Fprintln(env.Stderr, i18n.T("cli.unknown_command", name))
+	usage(env.Stderr)
+	return ExitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, i18n.T("cli.usage"))
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  hermes %-8s %s\n", c.name, i18n.T(c.summary))
+	}
+}
+
+func desktopWithFlags(env *Env, args []string) int {
+	fs := newFlagSet(env, "hermes")
+	home := fs.String("home", "", i18n.T("cli.flag.home"))
+	if err := fs.Parse(args); err != nil {
+		return ExitUsage
+	}
+	return openDesktop(env, *home)
+}
+
+func openDesktop(env *Env, homeFlag string) int {
+	if env.Desktop == nil {
+		fmt.Fprintln(env.Stderr, i18n.T("cli.no_desktop"))
+		return ExitUsage
+	}
+	home, err := resolveHome(env, homeFlag)
+	if err != nil {
+		return fail(env, err)
+	}
+	if err := env.Desktop(home); err != nil {
+		return fail(env, err)
+	}
+	return ExitOK
+}
+
+func cmdVersion(_ context.Context, env *Env, _ []string) int {
+	fmt.Fprintln(env.Stdout, "hermes", env.Version)
+	return ExitOK
+}
+
+// newFlagSet returns a flag set that reports its errors on env.Stderr.
+func newFlagSet(env *Env, name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	return fs
+}
+
+// fail prints err for a person and returns ExitFailed.
+func fail(env *Env, err error) int {
+	fmt.Fprintln(env.Stderr, i18n.T("cli.error", err.Error()))
+	return ExitFailed
+}

@@ -1,0 +1,88 @@
+package cli_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"testing"
+
+	"hermes/backend/cli"
+	"hermes/backend/event"
+)
+
+// The tests run hermes as a real process: the test binary re-executes
+// itself with HERMES_TEST_MAIN set and becomes `hermes` with the given
+// arguments, with the same signal handling as main.go.
+func TestMain(m *testing.M) {
+	if os.Getenv("HERMES_TEST_MAIN") == "1" {
+		interrupts := make(chan os.Signal, 2)
+		signal.Notify(interrupts, os.Interrupt)
+		os.Exit(cli.Main(context.Background(), &cli.Env{
+			Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Interrupts: interrupts, Version: "test",
+		}, os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+const testKey = "sk-test-2b7e151628aed2a6abf7158809cf4f3c"
+
+// hermes returns the command `hermes args...` on a fresh environment: the
+// test key, English, no colour.
+func hermes(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(t.Context(), exe, args...)
+	cmd.Env = []string{
+		"HERMES_TEST_MAIN=1", "HERMES_LANG=en", "NO_COLOR=1",
+		"OPENAI_API_KEY=" + testKey, "HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH"),
+	}
+	return cmd
+}
+
+type outcome struct {
+	code           int
+	stdout, stderr string
+}
+
+func runHermes(t *testing.T, args ...string) outcome {
+	t.Helper()
+	cmd := hermes(t, args...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	code := 0
+	if exit, ok := err.(*exec.ExitError); ok {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return outcome{code, out.String(), errOut.String()}
+}
+
+// eventStream decodes a `--json` stdout into events as they arrive.
+func eventStream(t *testing.T, r io.Reader) <-chan event.Event {
+	t.Helper()
+	c := make(chan event.Event, 256)
+	go func() {
+		defer close(c)
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 1<<20), 1<<24)
+		for sc.Scan() {
+			var e event.Event
+			if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+				t.Errorf("stdout line is not an event: %q", sc.Text())
+				return
+			}
+			c <- e
+		}
+	}()
+	return c
+}

@@ -1,0 +1,480 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"hermes/backend/event"
+	"hermes/backend/i18n"
+)
+
+// PrinterOptions shape the terminal view of a run.
+type PrinterOptions struct {
+	Color bool
+	// Width is the number of columns to fit lines into; 0 means 100.
+	Width int
+	// Verbose prints full arguments and results instead of one-line previews.
+	Verbose bool
+}
+
+const defaultWidth = 100
+
+// Printer draws a run's events for a person, live or replayed from a log.
+// It is a pure fold of the events it is given, so a replay prints exactly
+// what the live run printed.
+type Printer struct {
+	mu sync.Mutex
+	w  io.Writer
+	o  PrinterOptions
+
+	midLine bool // the last byte written was not a newline (streamed text)
+	// An iteration's header waits for its context.built, to show its size.
+	headerPending bool
+	headerIter    int
+	streamed      strings.Builder // text streamed by the current model attempt
+	lastText      string          // the model text of the last decision, as shown
+	refused       map[string]bool // this iteration's calls refused at model.decided
+	repaired      map[string]bool
+}
+
+// NewPrinter returns a Printer writing to w.
+func NewPrinter(w io.Writer, o PrinterOptions) *Printer {
+	if o.Width <= 0 {
+		o.Width = defaultWidth
+	}
+	return &Printer{w: w, o: o, refused: map[string]bool{}, repaired: map[string]bool{}}
+}
+
+// Print draws one event. Events must come in seq order.
+func (p *Printer) Print(e event.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch e.Type {
+	case event.IterationStarted:
+		p.printPendingHeader()
+		p.headerPending, p.headerIter = true, e.Iteration
+		p.streamed.Reset()
+		clear(p.refused)
+		clear(p.repaired)
+		return
+	case event.ContextBuilt:
+		if c, err := event.Decode[event.ContextBuiltData](e); err == nil && p.headerPending && p.headerIter == e.Iteration {
+			p.header(e.Iteration, contextNote(c))
+			return
+		}
+	}
+	p.printPendingHeader()
+	if !p.printKnown(e) {
+		p.generic(e, string(e.Type))
+	}
+}
+
+// Flush ends a pending streamed-text line (and a header still waiting for
+// its context), so whatever is printed next starts on a fresh line.
+func (p *Printer) Flush() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.printPendingHeader()
+	p.endLine()
+}
+
+// printKnown draws the event types it knows and reports whether it did; a
+// payload that does not decode falls back to the generic line.
+func (p *Printer) printKnown(e event.Event) bool {
+	switch e.Type {
+	case event.RunStarted:
+		return with(e, func(d event.RunStartedData) { p.runStarted(e.RunID, d) })
+	case event.ContextBuilt:
+		return with(e, func(c event.ContextBuiltData) { p.line(p.paint("· "+contextNote(c), dim)) })
+	case event.ModelDelta:
+		return with(e, p.delta)
+	case event.ModelRetried:
+		return with(e, p.modelRetried)
+	case event.ModelDecided:
+		return with(e, p.decided)
+	case event.ToolStarted:
+		return with(e, p.toolStarted)
+	case event.ToolFinished:
+		return with(e, p.toolFinished)
+	case event.GuardTripped:
+		return with(e, p.guard)
+	case event.ApprovalRequested:
+		label := "? " + i18n.T("cli.print.approval_requested")
+		p.line(p.paint(label, yellow, bold) + p.dataPreview(e, width(label)))
+		return true
+	case event.ApprovalResolved:
+		p.generic(e, i18n.T("cli.print.approval_resolved"))
+		return true
+	case event.RunPaused:
+		return with(e, func(d event.RunPausedData) {
+			p.line(p.paint("⏸ "+joinNote(i18n.T("cli.print.paused"), d.Reason), yellow))
+		})
+	case event.RunResumed:
+		return with(e, p.resumed)
+	case event.InstructionInjected:
+		return with(e, func(d event.InstructionInjectedData) {
+			label := "✎ " + i18n.T("cli.print.injected") + " "
+			p.line(p.paint(label, cyan) + p.preview(d.Text, p.o.Width-width(label)))
+		})
+	case event.TaskEdited:
+		return with(e, p.taskEdited)
+	case event.SummaryUpdated:
+		p.generic(e, i18n.T("cli.print.summary_updated"))
+		return true
+	case event.MemoryWritten:
+		p.generic(e, i18n.T("cli.print.memory_written"))
+		return true
+	case event.CheckpointSaved:
+		return with(e, func(d event.CheckpointSavedData) {
+			p.line(p.paint("· "+i18n.T("cli.print.checkpoint", d.Messages), dim))
+		})
+	case event.RunFinished:
+		return with(e, p.finished)
+	}
+	return false
+}
+
+// with decodes e's payload and hands it to draw; false if it did not decode.
+func with[T any](e event.Event, draw func(T)) bool {
+	v, err := event.Decode[T](e)
+	if err != nil {
+		return false
+	}
+	draw(v)
+	return true
+}
+
+func (p *Printer) runStarted(runID string, d event.RunStartedData) {
+	p.line(p.paint("▶ "+i18n.T("cli.print.run_started", runID), bold))
+	fields := [][2]string{
+		{i18n.T("cli.print.task"), d.Task},
+		{i18n.T("cli.print.instructions"), d.Instructions},
+		{i18n.T("cli.print.model"), d.Model},
+		{i18n.T("cli.print.workspace"), d.Workspace},
+		{i18n.T("cli.print.tools"), strings.Join(d.Tools, ", ")},
+	}
+	limits := []string{}
+	if d.MaxIterations > 0 {
+		limits = append(limits, i18n.T("cli.print.max_iterations", d.MaxIterations))
+	}
+	if d.TokenBudget > 0 {
+		limits = append(limits, i18n.T("cli.print.token_budget", humanTokens(d.TokenBudget)))
+	}
+	fields = append(fields, [2]string{i18n.T("cli.print.limits"), strings.Join(limits, " · ")})
+	labelWidth := 0
+	for _, f := range fields {
+		labelWidth = max(labelWidth, width(f[0]))
+	}
+	for _, f := range fields {
+		if f[1] == "" {
+			continue
+		}
+		label := "  " + padRight(f[0], labelWidth) + "  "
+		value := f[1]
+		if !p.o.Verbose {
+			value = truncate(oneLine(value), p.o.Width-width(label))
+		}
+		p.line(p.paint(label, dim) + value)
+	}
+}
+
+func contextNote(c event.ContextBuiltData) string {
+	note := i18n.T("cli.print.context", humanTokens(c.Tokens))
+	if c.Window > 0 {
+		note = i18n.T("cli.print.context_window", humanTokens(c.Tokens), humanTokens(c.Window))
+	}
+	if c.BudgetShare > 0 {
+		note += fmt.Sprintf(" · %.0f%%", c.BudgetShare*100)
+	}
+	if c.Compressed {
+		note += " · " + i18n.T("cli.print.compressed")
+	}
+	return note
+}
+
+func (p *Printer) printPendingHeader() {
+	if p.headerPending {
+		p.header(p.headerIter, "")
+	}
+}
+
+// header draws "── iteration 3 · note ─────" across the width.
+func (p *Printer) header(iteration int, note string) {
+	p.headerPending = false
+	p.endLine()
+	title := "── " + i18n.T("cli.print.iteration", iteration) + " "
+	if note != "" {
+		note = "· " + note + " "
+	}
+	fill := strings.Repeat("─", max(3, p.o.Width-width(title+note)))
+	p.line("\n" + p.paint(title, bold, cyan) + p.paint(note, dim) + p.paint(fill, cyan, dim))
+}
+
+func (p *Printer) delta(d event.ModelDeltaData) {
+	p.streamed.WriteString(d.Text)
+	p.raw(d.Text)
+}
+
+func (p *Printer) modelRetried(d event.ModelRetriedData) {
+	// The next attempt streams its text from the start.
+	p.streamed.Reset()
+	msg := "↻ " + i18n.T("cli.print.model_retry", d.Attempt, humanDuration(d.WaitMS)) + " "
+	p.line(p.paint(msg+p.preview(d.Error, p.o.Width-width(msg)), dim))
+}
+
+// decided prints only the text that was not already streamed, then the
+// turn's usage and the calls that were refused before they could start.
+func (p *Printer) decided(d event.ModelDecidedData) {
+	text := strings.Join(nonEmpty(d.Thought, d.FinalAnswer), "\n\n")
+	streamed := p.streamed.String()
+	p.streamed.Reset()
+	switch {
+	case streamed == "":
+		p.raw(text)
+	case strings.HasPrefix(text, streamed):
+		p.raw(text[len(streamed):])
+	}
+	p.lastText = text
+	if text == "" {
+		p.lastText = streamed
+	}
+	p.endLine()
+	usage := i18n.T("cli.print.usage", humanTokens(d.Usage.PromptTokens), humanTokens(d.Usage.CompletionTokens), humanDuration(d.LatencyMS))
+	if d.Attempts > 1 {
+		usage += " · " + i18n.T("cli.print.attempts", d.Attempts)
+	}
+	p.line(p.paint("  "+usage, dim))
+	for _, c := range d.ToolCalls {
+		if c.Repaired {
+			p.repaired[c.ID] = true
+		}
+		if c.Valid {
+			continue
+		}
+		p.refused[c.ID] = true
+		prefix := "  ✗ " + c.Name + " "
+		p.line(p.paint("  ✗ ", red) + p.paint(c.Name, bold) + " " + p.args(c.Arguments, p.o.Width-width(prefix)))
+		room := p.o.Width - width("    "+i18n.T("cli.print.refused", ""))
+		p.line(p.paint("    "+i18n.T("cli.print.refused", p.preview(c.Error, room)), red))
+	}
+}
+
+func (p *Printer) args(a string, room int) string {
+	if p.o.Verbose {
+		return a
+	}
+	return truncate(oneLine(a), room)
+}
+
+func (p *Printer) toolStarted(d event.ToolStartedData) {
+	if p.refused[d.CallID] {
+		return
+	}
+	note := ""
+	if p.repaired[d.CallID] {
+		note = " (" + i18n.T("cli.print.repaired") + ")"
+	}
+	if d.Attempt > 1 {
+		note += " · " + i18n.T("cli.print.tool_attempt", d.Attempt)
+		prefix := "  ↻ " + d.Name + " "
+		p.line(p.paint(prefix+p.args(d.Arguments, p.o.Width-width(prefix)-width(note))+note, dim))
+		return
+	}
+	prefix := "  → " + d.Name + " "
+	p.line(p.paint("  → ", cyan) + p.paint(d.Name, bold) + " " + p.args(d.Arguments, p.o.Width-width(prefix)-width(note)) + p.paint(note, dim))
+}
+
+func (p *Printer) toolFinished(d event.ToolFinishedData) {
+	if p.refused[d.CallID] {
+		return
+	}
+	mark, markStyle, stats, text, textStyle := "  ✓ ", green, "  "+humanSize(d.Size)+"  "+humanDuration(d.DurationMS), d.Result, dim
+	if !d.OK {
+		mark, markStyle, stats, text, textStyle = "  ✗ ", red, "  "+humanDuration(d.DurationMS), d.Error, red
+		if text == "" {
+			text = d.Result
+		}
+	}
+	preview := p.firstLine(text, p.o.Width-width(mark+d.Name+stats+"  "))
+	if preview != "" {
+		preview = "  " + preview
+	}
+	p.line(p.paint(mark, markStyle) + p.paint(d.Name, bold) + p.paint(stats, dim) + p.paint(preview, textStyle))
+	p.detail(text, textStyle)
+	if p.o.Verbose && d.Artifact != "" {
+		p.line(p.paint("    "+i18n.T("cli.print.artifact", d.Artifact), dim))
+	}
+}
+
+// firstLine previews a result on one line; in verbose mode the whole text
+// follows below instead, so the line stays empty.
+func (p *Printer) firstLine(s string, room int) string {
+	if p.o.Verbose {
+		return ""
+	}
+	first, rest, cut := strings.Cut(strings.TrimSpace(s), "\n")
+	if cut && strings.TrimSpace(rest) != "" {
+		first += " …"
+	}
+	return truncate(oneLine(first), room)
+}
+
+// detail prints a full result or error, indented, in verbose mode.
+func (p *Printer) detail(s string, st style) {
+	if !p.o.Verbose || strings.TrimSpace(s) == "" {
+		return
+	}
+	for l := range strings.SplitSeq(strings.TrimRight(s, "\n"), "\n") {
+		p.line(p.paint("    "+l, st))
+	}
+}
+
+func (p *Printer) guard(d event.GuardTrippedData) {
+	mark, st := "⚠ ", yellow
+	if d.Action == event.ActionStop {
+		mark, st = "■ ", red
+	}
+	tag := " [" + i18n.T("cli.print.guard", d.Guard) + "]"
+	p.line(p.paint(mark+p.preview(d.Message, p.o.Width-width(mark+tag)), st, bold) + p.paint(tag, dim))
+	for _, l := range d.Details {
+		p.line(p.paint("    · "+p.preview(l, p.o.Width-6), st))
+	}
+}
+
+func (p *Printer) resumed(d event.RunResumedData) {
+	msg := i18n.T("cli.print.resumed")
+	if d.FromCheckpoint {
+		msg = i18n.T("cli.print.resumed_checkpoint", d.Iteration)
+	}
+	p.line(p.paint("▶ "+msg, cyan))
+}
+
+func (p *Printer) taskEdited(d event.TaskEditedData) {
+	if d.NewTask != d.OldTask {
+		label := "✎ " + i18n.T("cli.print.task_edited") + " "
+		p.line(p.paint(label, cyan) + p.preview(d.NewTask, p.o.Width-width(label)))
+	}
+	if d.NewInstructions != d.OldInstructions {
+		label := "✎ " + i18n.T("cli.print.instructions_edited") + " "
+		p.line(p.paint(label, cyan) + p.preview(d.NewInstructions, p.o.Width-width(label)))
+	}
+}
+
+// generic draws an event this printer has no layout for: its label and a
+// preview of its payload, so new event types still show up.
+func (p *Printer) generic(e event.Event, label string) {
+	p.line(p.paint("· "+label, dim) + p.dataPreview(e, width("· "+label)))
+}
+
+func (p *Printer) dataPreview(e event.Event, used int) string {
+	var b bytes.Buffer
+	if json.Compact(&b, e.Data) != nil || b.Len() == 0 || b.String() == "{}" || b.String() == "null" {
+		return ""
+	}
+	return p.paint(" "+p.preview(b.String(), p.o.Width-used-1), dim)
+}
+
+func (p *Printer) preview(s string, room int) string {
+	if p.o.Verbose {
+		return s
+	}
+	return truncate(oneLine(s), room)
+}
+
+// finished closes the run with its outcome, the answer unless the last
+// decision already showed it, the totals and how to resume.
+func (p *Printer) finished(d event.RunFinishedData) {
+	p.endLine()
+	mark, label, st := statusLook(d.Status)
+	if d.Status == event.StatusFinished && d.Answer != "" {
+		if d.Verified {
+			label += " · " + i18n.T("cli.print.verified")
+		} else {
+			mark, st = "⚠", yellow
+			label += " · " + i18n.T("cli.print.unverified")
+		}
+	}
+	title := "── " + mark + " " + label + " "
+	p.line("\n" + p.paint(title, bold, st) + p.paint(strings.Repeat("─", max(3, p.o.Width-width(title))), st, dim))
+	if d.Error != "" {
+		p.line(p.paint(i18n.T("cli.print.error", d.Error), red))
+	}
+	answer := strings.TrimSpace(d.Answer)
+	if answer != "" && !strings.Contains(p.lastText, answer) {
+		p.line(p.paint(i18n.T("cli.print.answer"), bold))
+		p.line(answer)
+	}
+	t := d.Totals
+	p.line(p.paint(i18n.T("cli.print.totals", t.Iterations, humanTokens(t.TotalTokens), humanTokens(t.PromptTokens),
+		humanTokens(t.CompletionTokens), t.ToolCalls, humanDuration(t.DurationMS)), dim))
+	if d.Resume != "" {
+		p.line(p.paint(i18n.T("cli.print.resume", d.Resume), yellow))
+	}
+}
+
+// statusLook gives a run status its mark, label and colour.
+func statusLook(status string) (mark, label string, st style) {
+	switch status {
+	case event.StatusFinished:
+		return "✓", i18n.T("cli.print.status.finished"), green
+	case event.StatusFailed:
+		return "✗", i18n.T("cli.print.status.failed"), red
+	case event.StatusMaxIterations, event.StatusGuard, event.StatusBudget, event.StatusStopped:
+		return "■", i18n.T("cli.print.status." + status), yellow
+	case event.StatusRunning:
+		return "…", i18n.T("cli.print.status.running"), cyan
+	}
+	return "·", status, dim
+}
+
+// line writes one full line, ending any streamed text first.
+func (p *Printer) line(s string) {
+	p.endLine()
+	io.WriteString(p.w, s+"\n")
+}
+
+// raw writes streamed model text as it is.
+func (p *Printer) raw(s string) {
+	if s == "" {
+		return
+	}
+	io.WriteString(p.w, s)
+	p.midLine = !strings.HasSuffix(s, "\n")
+}
+
+func (p *Printer) endLine() {
+	if p.midLine {
+		io.WriteString(p.w, "\n")
+		p.midLine = false
+	}
+}
+
+// JSONPrinter writes each event as one JSON line, byte for byte the line the
+// run log holds for it. It is an event.Sink.
+type JSONPrinter struct {
+	mu  sync.Mutex
+	enc *json.Encoder
+}
+
+// NewJSONPrinter returns a JSONPrinter writing to w.
+func NewJSONPrinter(w io.Writer) *JSONPrinter {
+	enc := json.NewEncoder(w)
+	// As in the run log: payloads are raw JSON already, and escaping HTML
+	// would rewrite their bytes.
+	enc.SetEscapeHTML(false)
+	return &JSONPrinter{enc: enc}
+}
+
+// Write writes e as one line of JSON.
+func (j *JSONPrinter) Write(e event.Event) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if err := j.enc.Encode(e); err != nil {
+		return fmt.Errorf("write event %d as JSON: %w", e.Seq, err)
+	}
+	return nil
+}

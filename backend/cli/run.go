@@ -1,0 +1,278 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"hermes/backend/agent"
+	"hermes/backend/config"
+	"hermes/backend/event"
+	"hermes/backend/i18n"
+	"hermes/backend/llm"
+	"hermes/backend/memory"
+	"hermes/backend/runlog"
+	"hermes/backend/skills"
+)
+
+// runFlags are the flags `run` and `resume` share.
+type runFlags struct {
+	home, config, model, baseURL string
+	maxIterations                int
+	json, verbose                bool
+}
+
+func (f *runFlags) register(env *Env, name string) *flag.FlagSet {
+	fs := newFlagSet(env, name)
+	fs.StringVar(&f.home, "home", "", i18n.T("cli.flag.home"))
+	fs.StringVar(&f.config, "config", "", i18n.T("cli.flag.config"))
+	fs.StringVar(&f.model, "model", "", i18n.T("cli.flag.model"))
+	fs.StringVar(&f.baseURL, "base-url", "", i18n.T("cli.flag.base_url"))
+	fs.IntVar(&f.maxIterations, "max-iterations", 0, i18n.T("cli.flag.max_iterations"))
+	fs.BoolVar(&f.json, "json", false, i18n.T("cli.flag.json"))
+	fs.BoolVar(&f.verbose, "verbose", false, i18n.T("cli.flag.verbose"))
+	return fs
+}
+
+func cmdRun(ctx context.Context, env *Env, args []string) int {
+	var f runFlags
+	fs := f.register(env, "hermes run")
+	workspace := fs.String("workspace", "", i18n.T("cli.flag.workspace"))
+	instructions := fs.String("instructions", "", i18n.T("cli.flag.instructions"))
+	rest, err := parseInterleaved(fs, args)
+	if err != nil {
+		return usageExit(err)
+	}
+	task := strings.TrimSpace(strings.Join(rest, " "))
+	if task == "" {
+		fmt.Fprintln(env.Stderr, i18n.T("cli.run.no_task"))
+		return ExitUsage
+	}
+	s, err := openSession(ctx, env, f)
+	if err != nil {
+		return fail(env, err)
+	}
+	defer s.close()
+	ws, err := workspaceDir(*workspace, s.cfg.Agent.Workspace)
+	if err != nil {
+		return fail(env, err)
+	}
+	run, err := agent.NewRun(s.setup, agent.Task{Text: task, Instructions: *instructions, Workspace: ws})
+	if err != nil {
+		return fail(env, err)
+	}
+	return s.execute(ctx, env, f, run)
+}
+
+func cmdResume(ctx context.Context, env *Env, args []string) int {
+	var f runFlags
+	fs := f.register(env, "hermes resume")
+	rest, err := parseInterleaved(fs, args)
+	if err != nil {
+		return usageExit(err)
+	}
+	if len(rest) != 1 {
+		fmt.Fprintln(env.Stderr, i18n.T("cli.resume.usage"))
+		return ExitUsage
+	}
+	s, err := openSession(ctx, env, f)
+	if err != nil {
+		return fail(env, err)
+	}
+	defer s.close()
+	id, err := matchRunID(s.setup.Home, rest[0])
+	if err != nil {
+		return fail(env, err)
+	}
+	run, err := agent.ResumeRun(s.setup, id)
+	if err != nil {
+		return fail(env, err)
+	}
+	return s.execute(ctx, env, f, run)
+}
+
+// session is what one headless run needs open: the config, the store and
+// the model client.
+type session struct {
+	cfg   config.Config
+	store *memory.Store
+	setup agent.Setup
+}
+
+func openSession(ctx context.Context, env *Env, f runFlags) (*session, error) {
+	home, err := resolveHome(env, f.home)
+	if err != nil {
+		return nil, err
+	}
+	path := f.config
+	if path == "" {
+		path = config.Path(home)
+	}
+	cfg, err := config.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	m := modelSettings(cfg.Model, env.Getenv, f)
+	if f.maxIterations > 0 {
+		cfg.Agent.MaxIterations = f.maxIterations
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	client := llm.New(llm.Config{
+		BaseURL: m.BaseURL, APIKey: m.APIKey, Model: m.Model, Stream: true,
+		MaxRetries: cfg.Model.MaxRetries, Timeout: cfg.Model.Timeout.Duration,
+	})
+	if err := client.Check(ctx); err != nil {
+		return nil, err
+	}
+	store, err := memory.Open(filepath.Join(home, "hermes.db"))
+	if err != nil {
+		return nil, err
+	}
+	tools := skills.NewRegistry()
+	for _, t := range skills.FileTools() {
+		if err := tools.Register(t); err != nil {
+			store.Close()
+			return nil, err
+		}
+	}
+	window := cfg.Model.ContextWindow
+	if window == 0 {
+		window = config.ContextWindowFor(m.Model)
+	}
+	a := cfg.Agent
+	return &session{cfg: cfg, store: store, setup: agent.Setup{
+		Home: home, Store: store, Bus: event.NewBus(), Redactor: runlog.NewRedactor(m.APIKey),
+		Model: client, ModelName: m.Model, BaseURL: m.BaseURL, Tools: tools,
+		Limits: agent.Limits{
+			MaxIterations: a.MaxIterations, TokenBudget: a.TokenBudget, RepeatLimit: a.RepeatLimit,
+			FailureLimit: a.FailureLimit, NoProgressLimit: a.NoProgressLimit,
+			ObservationLimit: a.ObservationLimit, ContextWindow: window, ToolTimeout: a.ToolTimeout.Duration,
+		},
+	}}, nil
+}
+
+func (s *session) close() { s.store.Close() }
+
+// modelSettings layers the model settings: hermes.toml, then the
+// environment, then flags. A key named by api_key_env is an explicit choice
+// and wins over OPENAI_API_KEY.
+func modelSettings(m config.Model, getenv func(string) string, f runFlags) config.Model {
+	if v := getenv("OPENAI_BASE_URL"); v != "" {
+		m.BaseURL = v
+	}
+	if m.APIKeyEnv != "" {
+		m.APIKey = getenv(m.APIKeyEnv)
+	} else if v := getenv("OPENAI_API_KEY"); v != "" {
+		m.APIKey = v
+	}
+	if f.baseURL != "" {
+		m.BaseURL = f.baseURL
+	}
+	if f.model != "" {
+		m.Model = f.model
+	}
+	return m
+}
+
+// matchRunID resolves a run id, or a unique prefix of one, to the full id.
+func matchRunID(home, id string) (string, error) {
+	path, err := findRun(home, id)
+	if err != nil {
+		return "", err
+	}
+	return runlog.IDFromPath(path), nil
+}
+
+func workspaceDir(flagValue, configured string) (string, error) {
+	dir := flagValue
+	if dir == "" {
+		dir = configured
+	}
+	if dir == "" {
+		dir = "."
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	info, err := os.Stat(abs)
+	if err != nil || !info.IsDir() {
+		return "", i18n.Errorf("cli.run.bad_workspace", abs)
+	}
+	return abs, nil
+}
+
+// execute runs the loop while a viewer prints its events, and maps how the
+// run ended to the exit code. The first interrupt stops the run at the next
+// safe point; the second cancels it at once.
+func (s *session) execute(ctx context.Context, env *Env, f runFlags, run *agent.Run) int {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sub := s.setup.Bus.Subscribe(4096, nil)
+	printed := make(chan struct{})
+	go func() {
+		defer close(printed)
+		s.print(env, f, sub)
+	}()
+	go func() {
+		presses := 0
+		for {
+			select {
+			case <-env.Interrupts:
+				presses++
+				if presses == 1 {
+					run.Controls().Stop()
+					fmt.Fprintln(env.Stderr, i18n.T("cli.run.stopping"))
+					continue
+				}
+				cancel()
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	res := run.Execute(ctx)
+	s.setup.Bus.Unsubscribe(sub)
+	<-printed
+	return exitCode(res.Status)
+}
+
+func (s *session) print(env *Env, f runFlags, sub *event.Subscription) {
+	if f.json {
+		j := NewJSONPrinter(env.Stdout)
+		for e := range sub.C {
+			_ = j.Write(e)
+		}
+		return
+	}
+	p := NewPrinter(env.Stdout, PrinterOptions{
+		Color: ColorFor(env.Stdout, env.Getenv), Width: terminalWidth(env.Stdout), Verbose: f.verbose,
+	})
+	for e := range sub.C {
+		p.Print(e)
+	}
+	p.Flush()
+}
+
+func exitCode(status string) int {
+	switch status {
+	case event.StatusFinished:
+		return ExitOK
+	case event.StatusMaxIterations:
+		return ExitMaxIterations
+	case event.StatusGuard:
+		return ExitGuard
+	case event.StatusBudget:
+		return ExitBudget
+	case event.StatusStopped:
+		return ExitStopped
+	default:
+		return ExitFailed
+	}
+}

@@ -1,0 +1,228 @@
+package cli_test
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+
+	"hermes/backend/cli"
+	"hermes/backend/event"
+	"hermes/backend/llm"
+	"hermes/backend/llm/llmtest"
+	"hermes/backend/runlog"
+)
+
+// writeSteps scripts a model that writes step0.txt … step(n-1).txt, one per
+// turn, then answers. It is stateless, so a resumed run picks up where the
+// conversation stands. The turn after `holdAt` results waits on hold.
+func writeSteps(t *testing.T, n, holdAt int, hold <-chan struct{}, holding *atomic.Bool) *llmtest.Server {
+	return llmtest.NewFuncServer(t, func(req llmtest.Request) llmtest.Step {
+		done := 0
+		for _, m := range req.Messages {
+			if m.Role == llm.RoleTool {
+				done++
+			}
+		}
+		if done >= n {
+			return llmtest.Step{Content: fmt.Sprintf("Wrote %d files.", n)}
+		}
+		step := llmtest.Step{Content: fmt.Sprintf("Writing step %d.", done), ToolCalls: []llm.ToolCall{{
+			ID: fmt.Sprintf("w%d", done), Name: "write_file",
+			Arguments: fmt.Sprintf(`{"path":"step%d.txt","content":"%d"}`, done, done),
+		}}}
+		if done == holdAt && holding.Load() {
+			step.Wait = hold
+		}
+		return step
+	})
+}
+
+func TestRun_LiveOutputAndLog(t *testing.T) {
+	var holding atomic.Bool
+	srv := writeSteps(t, 2, -1, nil, &holding)
+	home, ws := t.TempDir(), t.TempDir()
+	out := runHermes(t, "run", "--home", home, "--base-url", srv.URL, "--workspace", ws, "write two files")
+	if out.code != cli.ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", out.code, out.stdout, out.stderr)
+	}
+	for _, want := range []string{"1", "2", "3", "write_file", "step1.txt", "Wrote 2 files."} {
+		if !strings.Contains(out.stdout, want) {
+			t.Errorf("live output lacks %q:\n%s", want, out.stdout)
+		}
+	}
+	if strings.Contains(out.stdout, "\x1b[") {
+		t.Error("colour codes in a pipe")
+	}
+	runs, err := runlog.List(home)
+	if err != nil || len(runs) != 1 || runs[0].Status != event.StatusFinished || runs[0].Iterations != 3 {
+		t.Fatalf("runs = %+v, %v", runs, err)
+	}
+	for i := range 2 {
+		if b, err := os.ReadFile(filepath.Join(ws, fmt.Sprintf("step%d.txt", i))); err != nil || string(b) != fmt.Sprint(i) {
+			t.Errorf("step%d.txt = %q, %v", i, b, err)
+		}
+	}
+}
+
+func TestRun_ExitCodes(t *testing.T) {
+	var holding atomic.Bool
+	srv := writeSteps(t, 5, -1, nil, &holding)
+	out := runHermes(t, "run", "--home", t.TempDir(), "--base-url", srv.URL, "--workspace", t.TempDir(), "--max-iterations", "2", "write")
+	if out.code != cli.ExitMaxIterations {
+		t.Errorf("max_iterations: exit %d, want %d\n%s", out.code, cli.ExitMaxIterations, out.stderr)
+	}
+	if out := runHermes(t, "run", "--home", t.TempDir()); out.code != cli.ExitUsage {
+		t.Errorf("no task: exit %d, want %d", out.code, cli.ExitUsage)
+	}
+}
+
+func TestRun_ModelSettingsErrorsBeforeAnyIteration(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + l.Addr().String() + "/v1"
+	l.Close()
+	home := t.TempDir()
+	out := runHermes(t, "run", "--home", home, "--base-url", closed, "hello")
+	if out.code != cli.ExitFailed || !strings.Contains(out.stderr, "base_url") {
+		t.Errorf("unreachable endpoint: exit %d, stderr %q", out.code, out.stderr)
+	}
+	if strings.Contains(out.stderr+out.stdout, testKey) {
+		t.Error("the API key was printed")
+	}
+	if runs, _ := runlog.List(home); len(runs) != 0 {
+		t.Errorf("a run was started: %+v", runs)
+	}
+
+	cmd := hermes(t, "run", "--home", home, "--base-url", "https://models.example.com/v1", "hello")
+	cmd.Env = []string{"HERMES_TEST_MAIN=1", "HERMES_LANG=en", "HOME=" + t.TempDir()}
+	b, _ := cmd.CombinedOutput()
+	if cmd.ProcessState.ExitCode() != cli.ExitFailed || !strings.Contains(string(b), "OPENAI_API_KEY") {
+		t.Errorf("missing key: exit %d, output %q", cmd.ProcessState.ExitCode(), b)
+	}
+}
+
+func TestRun_CtrlCStopsAtSafePointThenResumes(t *testing.T) {
+	hold := make(chan struct{})
+	var holding atomic.Bool
+	holding.Store(true)
+	srv := writeSteps(t, 3, 1, hold, &holding)
+	home, ws := t.TempDir(), t.TempDir()
+	cmd := hermes(t, "run", "--json", "--home", home, "--base-url", srv.URL, "--workspace", ws, "write three files")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var runID string
+	for e := range eventStream(t, stdout) {
+		runID = e.RunID
+		if e.Type == event.ContextBuilt && e.Iteration == 2 {
+			cmd.Process.Signal(syscall.SIGINT)
+			holding.Store(false)
+			close(hold)
+		}
+	}
+	cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != cli.ExitStopped {
+		t.Fatalf("exit %d, want %d; stderr %s", code, cli.ExitStopped, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "Ctrl-C again") {
+		t.Errorf("stderr %q does not say what a second Ctrl-C does", stderr.String())
+	}
+	// The iteration in flight finished: its file was written.
+	if _, err := os.Stat(filepath.Join(ws, "step1.txt")); err != nil {
+		t.Fatal("the iteration in flight did not finish")
+	}
+	out := runHermes(t, "resume", "--home", home, "--base-url", srv.URL, runID)
+	if out.code != cli.ExitOK || !strings.Contains(out.stdout, "Wrote 3 files.") {
+		t.Fatalf("resume: exit %d\n%s\n%s", out.code, out.stdout, out.stderr)
+	}
+}
+
+func TestResume_AfterSIGKILLLosesNoEvent(t *testing.T) {
+	hold := make(chan struct{})
+	var holding atomic.Bool
+	holding.Store(true)
+	srv := writeSteps(t, 6, 3, hold, &holding)
+	home, ws := t.TempDir(), t.TempDir()
+	cmd := hermes(t, "run", "--json", "--home", home, "--base-url", srv.URL, "--workspace", ws, "write six files")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var before []event.Event
+	for e := range eventStream(t, stdout) {
+		before = append(before, e)
+		if e.Type == event.ContextBuilt && e.Iteration == 4 {
+			// Killed half-way through iteration 4, waiting on the model.
+			cmd.Process.Kill()
+			break
+		}
+	}
+	cmd.Wait()
+	holding.Store(false)
+	close(hold)
+	runID := before[0].RunID
+
+	out := runHermes(t, "resume", "--json", "--home", home, "--base-url", srv.URL, runID)
+	if out.code != cli.ExitOK {
+		t.Fatalf("resume: exit %d\n%s", out.code, out.stderr)
+	}
+	path, err := runlog.Find(home, runID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, err := runlog.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decisions := map[int]int{}
+	for i, e := range events {
+		if e.Seq != int64(i+1) {
+			t.Fatalf("event %d has seq %d: lost or duplicated", i, e.Seq)
+		}
+		if e.Type == event.ModelDecided {
+			decisions[e.Iteration]++
+		}
+	}
+	for it := 1; it <= 7; it++ {
+		if decisions[it] != 1 {
+			t.Errorf("iteration %d decided %d times", it, decisions[it])
+		}
+	}
+	// Everything the killed process published up to its last checkpoint is
+	// in the log unchanged.
+	lastCheckpoint := 0
+	for i, e := range before {
+		if e.Type == event.CheckpointSaved {
+			lastCheckpoint = i
+		}
+	}
+	for i := 0; i <= lastCheckpoint; i++ {
+		if string(before[i].Data) != string(events[i].Data) || before[i].Type != events[i].Type {
+			t.Fatalf("event %d changed across the crash: %s vs %s", i, before[i].Type, events[i].Type)
+		}
+	}
+	if last := events[len(events)-1]; last.Type != event.RunFinished {
+		t.Errorf("last event %s", last.Type)
+	}
+	for i := range 6 {
+		if _, err := os.Stat(filepath.Join(ws, fmt.Sprintf("step%d.txt", i))); err != nil {
+			t.Errorf("step%d.txt missing", i)
+		}
+	}
+}

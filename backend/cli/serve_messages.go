@@ -1,0 +1,26 @@
+package cli
+
+import "hermes/backend/i18n"
+
+func init() {
+	i18n.Register(map[string]i18n.Msg{
+		"cli.serve.usage":       {EN: "usage: hermes serve [--home DIR] [--listen 127.0.0.1:7777]", ZH: "用法：hermes serve [--home 目录] [--listen 127.0.0.1:7777]"},
+		"cli.serve.flag.listen": {EN: "address to listen on; keep it on loopback (127.0.0.1) unless others should see your runs", ZH: "监听地址；除非希望他人看到你的运行记录，否则请保持在回环地址（127.0.0.1）"},
+		"cli.serve.extra_args":  {EN: "hermes serve takes no arguments, got %q; use --home and --listen", ZH: "hermes serve 不接受参数，收到 %q；请使用 --home 和 --listen"},
+		"cli.serve.listen_failed": {
+			EN: "could not listen on %s (%v); choose another address with --listen, such as --listen 127.0.0.1:7788",
+			ZH: "无法监听 %s（%v）；请用 --listen 换一个地址，例如 --listen 127.0.0.1:7788",
+		},
+		"cli.serve.listening": {EN: "Hermes is serving %s (runs from %s); press Ctrl-C to stop", ZH: "Hermes 正在提供 %s（运行记录来自 %s）；按 Ctrl-C 停止"},
+		"cli.serve.not_loopback": {
+			EN: "warning: listening on %s, which is not loopback: anyone who can reach this address can read your runs",
+			ZH: "警告：正在监听非回环地址 %s：任何能访问该地址的人都能读取你的运行记录",
+		},
+		"cli.serve.no_ui": {
+			EN: "note: this build has no web UI, only the API; build it with scripts/app.sh or -tags ui",
+			ZH: "注意：此版本不含网页界面，只有 API；请用 scripts/app.sh 或 -tags ui 构建",
+		},
+		"cli.serve.failed":  {EN: "the server stopped: %v", ZH: "服务器已停止：%v"},
+		"cli.serve.stopped": {EN: "stopped", ZH: "已停止"},
+	})
+}

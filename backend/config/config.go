@@ -1,0 +1,106 @@
+// Package config reads hermes.toml and finds the home directory that every
+// mode of Hermes shares.
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+	"time"
+)
+
+// Version is the config layout this Hermes writes and understands.
+const Version = 1
+
+// Config is hermes.toml.
+type Config struct {
+	Version int   `toml:"version"`
+	Agent   Agent `toml:"agent"`
+	Model   Model `toml:"model"`
+}
+
+// Agent configures the loop and its gates.
+type Agent struct {
+	MaxIterations int      `toml:"max_iterations"` // every model turn counts
+	TokenBudget   int      `toml:"token_budget"`   // total tokens per run, 0 = none
+	ToolTimeout   Duration `toml:"tool_timeout"`
+	Workspace     string   `toml:"workspace"` // "" = the current directory at run time
+	// RepeatLimit is how many identical calls in a row trigger an
+	// intervention; the next one stops the run.
+	RepeatLimit int `toml:"repeat_limit"`
+	// FailureLimit is how many failures in a row of one tool stop the run.
+	FailureLimit int `toml:"failure_limit"`
+	// NoProgressLimit is how many iterations in a row without a valid
+	// observation stop the run.
+	NoProgressLimit int `toml:"no_progress_limit"`
+	// ObservationLimit is how many characters of a tool result the model sees
+	// before the middle is cut.
+	ObservationLimit int `toml:"observation_limit"`
+}
+
+// Model configures the OpenAI-compatible endpoint.
+type Model struct {
+	BaseURL   string `toml:"base_url"`
+	Model     string `toml:"model"`
+	APIKey    string `toml:"api_key"`
+	APIKeyEnv string `toml:"api_key_env"` // name of an environment variable holding the key
+	// ContextWindow is the model's window in tokens; 0 means the known window
+	// of the model name (ContextWindowFor).
+	ContextWindow int      `toml:"context_window"`
+	MaxRetries    int      `toml:"max_retries"`
+	Timeout       Duration `toml:"timeout"`
+}
+
+// Default is the configuration used where hermes.toml says nothing.
+func Default() Config {
+	return Config{
+		Version: Version,
+		Agent: Agent{
+			MaxIterations:    25,
+			ToolTimeout:      Duration{30 * time.Second},
+			RepeatLimit:      3,
+			FailureLimit:     3,
+			NoProgressLimit:  3,
+			ObservationLimit: 8000,
+		},
+		Model: Model{
+			BaseURL:    "https://api.openai.com/v1",
+			Model:      "gpt-4o-mini",
+			MaxRetries: 3,
+			Timeout:    Duration{120 * time.Second},
+		},
+	}
+}
+
+// Key is the API key: api_key, else the variable named by api_key_env, else
+// OPENAI_API_KEY. When api_key_env is set and its variable is empty the key
+// is empty: falling back to OPENAI_API_KEY would send one provider's key to
+// another provider's endpoint.
+func (m Model) Key(getenv func(string) string) string {
+	switch {
+	case m.APIKey != "":
+		return m.APIKey
+	case m.APIKeyEnv != "":
+		return getenv(m.APIKeyEnv)
+	default:
+		return getenv("OPENAI_API_KEY")
+	}
+}
+
+// Path is the config file of a home directory.
+func Path(home string) string { return filepath.Join(home, "hermes.toml") }
+
+// Duration is a time.Duration written in TOML as a string such as "30s".
+type Duration struct{ time.Duration }
+
+// UnmarshalText parses a duration such as "30s" or "1h30m".
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("duration %q: %w", b, err)
+	}
+	d.Duration = v
+	return nil
+}
+
+// MarshalText writes the duration as TOML reads it back.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }

@@ -1,0 +1,190 @@
+package config
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+)
+
+// kind is the TOML type a setting takes.
+type kind string
+
+const (
+	kindInteger  kind = "integer"
+	kindFloat    kind = "float"
+	kindString   kind = "string"
+	kindBoolean  kind = "boolean"
+	kindDuration kind = "duration"
+	kindTable    kind = "table"
+	kindArray    kind = "array"
+	kindDatetime kind = "datetime"
+)
+
+func (k kind) accepts(v any) bool {
+	switch v.(type) {
+	case int64:
+		return k == kindInteger || k == kindFloat
+	case float64:
+		return k == kindFloat
+	case string:
+		return k == kindString || k == kindDuration
+	case bool:
+		return k == kindBoolean
+	case map[string]any:
+		return k == kindTable
+	case []any, []map[string]any:
+		return k == kindArray
+	}
+	return false
+}
+
+// example is a value of kind k as it would be written for key.
+func (k kind) example(key string) string {
+	switch k {
+	case kindInteger:
+		return "25"
+	case kindFloat:
+		return "0.5"
+	case kindBoolean:
+		return "true"
+	case kindDuration:
+		return `"30s"`
+	case kindTable:
+		return "[" + key + "]"
+	case kindArray:
+		return `["a", "b"]`
+	}
+	return `"text"`
+}
+
+// kindOf names the TOML type of a parsed value.
+func kindOf(v any) kind {
+	switch v.(type) {
+	case int64:
+		return kindInteger
+	case float64:
+		return kindFloat
+	case string:
+		return kindString
+	case bool:
+		return kindBoolean
+	case map[string]any:
+		return kindTable
+	case []any, []map[string]any:
+		return kindArray
+	}
+	return kindDatetime
+}
+
+// schema maps the keys of one table to their settings. It is read off
+// Config's toml tags, so a section added to Config is checked with no more
+// code.
+type schema map[string]field
+
+type field struct {
+	kind   kind
+	fields schema // for tables
+}
+
+var configSchema = schemaOf(reflect.TypeFor[Config]())
+
+var durationType = reflect.TypeFor[Duration]()
+
+func schemaOf(t reflect.Type) schema {
+	s := schema{}
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+		if name == "" || name == "-" || !f.IsExported() {
+			continue
+		}
+		s[name] = fieldOf(f.Type)
+	}
+	return s
+}
+
+func fieldOf(t reflect.Type) field {
+	switch {
+	case t == durationType || t == reflect.TypeFor[time.Duration]():
+		return field{kind: kindDuration}
+	case t == reflect.TypeFor[time.Time]():
+		return field{kind: kindDatetime}
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		return field{kind: kindTable, fields: schemaOf(t)}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return field{kind: kindInteger}
+	case reflect.Float32, reflect.Float64:
+		return field{kind: kindFloat}
+	case reflect.Bool:
+		return field{kind: kindBoolean}
+	case reflect.Slice, reflect.Array:
+		return field{kind: kindArray}
+	}
+	return field{kind: kindString}
+}
+
+// lookup returns the schema of the table at path, or nil if there is none.
+func (s schema) lookup(path []string) schema {
+	for _, p := range path {
+		f, ok := s[p]
+		if !ok || f.kind != kindTable {
+			return nil
+		}
+		s = f.fields
+	}
+	return s
+}
+
+func (s schema) names() []string {
+	names := make([]string, 0, len(s))
+	for k := range s {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// closest returns the candidate nearest to name by edit distance (a swap of
+// two letters counts as one edit), or "" when none is near enough to be the
+// likely intent.
+func closest(name string, candidates []string) string {
+	best, bestDist := "", 0
+	for _, c := range candidates {
+		d := editDistance(strings.ToLower(name), c)
+		if best == "" || d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	if best == "" || bestDist > max(2, len(name)/3) {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the optimal string alignment distance over bytes.
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
+}

@@ -1,0 +1,47 @@
+package config
+
+import (
+	"errors"
+	"net/url"
+
+	"hermes/backend/i18n"
+)
+
+// Validate reports every setting out of its range at once, each with what to
+// change. Call it after flags and the environment have been applied.
+func (c Config) Validate() error {
+	var errs []error
+	if c.Version > Version {
+		errs = append(errs, i18n.Wrap(ErrInvalid, "config.invalid.version", c.Version, Version, Version))
+	}
+	atLeast := func(key string, v, lowest int) {
+		if v < lowest {
+			errs = append(errs, i18n.Wrap(ErrInvalid, "config.invalid.min", key, v, lowest))
+		}
+	}
+	positive := func(key string, d Duration) {
+		if d.Duration <= 0 {
+			errs = append(errs, i18n.Wrap(ErrInvalid, "config.invalid.duration", key, d.String()))
+		}
+	}
+	a, m := c.Agent, c.Model
+	atLeast("[agent] max_iterations", a.MaxIterations, 1)
+	atLeast("[agent] token_budget", a.TokenBudget, 0)
+	positive("[agent] tool_timeout", a.ToolTimeout)
+	atLeast("[agent] repeat_limit", a.RepeatLimit, 1)
+	atLeast("[agent] failure_limit", a.FailureLimit, 1)
+	atLeast("[agent] no_progress_limit", a.NoProgressLimit, 1)
+	// Below a few hundred characters the head and tail of a result say
+	// nothing; the cutting itself needs room for its note.
+	atLeast("[agent] observation_limit", a.ObservationLimit, 200)
+	if u, err := url.Parse(m.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		errs = append(errs, i18n.Wrap(ErrInvalid, "config.invalid.base_url", m.BaseURL))
+	}
+	if m.Model == "" {
+		errs = append(errs, i18n.Wrap(ErrInvalid, "config.invalid.model"))
+	}
+	atLeast("[model] context_window", m.ContextWindow, 0)
+	atLeast("[model] max_retries", m.MaxRetries, 0)
+	positive("[model] timeout", m.Timeout)
+	return errors.Join(errs...)
+}

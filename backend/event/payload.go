@@ -1,0 +1,193 @@
+package event
+
+import "hermes/backend/llm"
+
+// Run statuses, as carried by run.finished and shown in run lists.
+const (
+	StatusRunning       = "running"
+	StatusFinished      = "finished"
+	StatusMaxIterations = "max_iterations"
+	StatusGuard         = "guard"
+	StatusBudget        = "budget"
+	StatusStopped       = "stopped"
+	StatusFailed        = "failed"
+)
+
+// RunStartedData opens a run. It never holds a secret: the model's key is
+// not part of it.
+type RunStartedData struct {
+	Task          string   `json:"task"`
+	Instructions  string   `json:"instructions,omitempty"`
+	Workspace     string   `json:"workspace"`
+	Model         string   `json:"model"`
+	BaseURL       string   `json:"base_url"`
+	MaxIterations int      `json:"max_iterations"`
+	TokenBudget   int      `json:"token_budget,omitempty"`
+	Tools         []string `json:"tools"`
+}
+
+// IterationStartedData marks the start of one model turn.
+type IterationStartedData struct{}
+
+// Layer token counts of one request. Names follow the context layers.
+type Layers struct {
+	System      int `json:"system"`
+	TaskAnchor  int `json:"task_anchor"`
+	Summary     int `json:"summary"`
+	Memory      int `json:"memory"`
+	Recent      int `json:"recent"`
+	ToolResults int `json:"tool_results"`
+	ToolSchemas int `json:"tool_schemas"`
+}
+
+// Total is the sum of all layers.
+func (l Layers) Total() int {
+	return l.System + l.TaskAnchor + l.Summary + l.Memory + l.Recent + l.ToolResults + l.ToolSchemas
+}
+
+// ContextBuiltData describes the request about to be sent. To keep logs
+// linear in the run's length, Messages holds only the messages added since the
+// previous context.built unless Full is set (the first request, and any
+// request after the context was rewritten, as by compression).
+type ContextBuiltData struct {
+	Layers       Layers        `json:"layers"`
+	Tokens       int           `json:"tokens"`
+	Window       int           `json:"window"`
+	BudgetShare  float64       `json:"budget_share"`
+	Compressed   bool          `json:"compressed"`
+	MessageCount int           `json:"message_count"`
+	Full         bool          `json:"full"`
+	Messages     []llm.Message `json:"messages"`
+	ToolNames    []string      `json:"tool_names"`
+}
+
+// ModelDeltaData carries streamed text, batched.
+type ModelDeltaData struct {
+	Text string `json:"text"`
+}
+
+// ModelRetriedData reports a transient model failure that is being retried.
+type ModelRetriedData struct {
+	Attempt int    `json:"attempt"`
+	WaitMS  int64  `json:"wait_ms"`
+	Error   string `json:"error"`
+}
+
+// DecidedCall is one tool call of a decision, after validation and repair.
+type DecidedCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"` // as the model wrote them
+	Repaired  bool   `json:"repaired,omitempty"`
+	Valid     bool   `json:"valid"`
+	Error     string `json:"error,omitempty"` // why the call was refused
+}
+
+// ModelDecidedData is the model's decision for one turn.
+type ModelDecidedData struct {
+	Thought      string        `json:"thought,omitempty"`
+	FinalAnswer  string        `json:"final_answer,omitempty"`
+	ToolCalls    []DecidedCall `json:"tool_calls,omitempty"`
+	FinishReason string        `json:"finish_reason,omitempty"`
+	Usage        llm.Usage     `json:"usage"`
+	LatencyMS    int64         `json:"latency_ms"`
+	Attempts     int           `json:"attempts"`
+}
+
+// ToolStartedData marks a tool call starting.
+type ToolStartedData struct {
+	CallID    string `json:"call_id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"` // the validated, canonical JSON
+	Attempt   int    `json:"attempt"`
+}
+
+// ToolFinishedData is a tool call's outcome. Result is what the model sees;
+// the full output, when it was cut, is under Artifact.
+type ToolFinishedData struct {
+	CallID     string `json:"call_id"`
+	Name       string `json:"name"`
+	OK         bool   `json:"ok"`
+	Result     string `json:"result"`
+	Size       int    `json:"size"`
+	Artifact   string `json:"artifact,omitempty"`
+	Error      string `json:"error,omitempty"`
+	DurationMS int64  `json:"duration_ms"`
+	Attempt    int    `json:"attempt"`
+}
+
+// Guards, as named in guard.tripped.
+const (
+	GuardMaxIterations  = "max_iterations"
+	GuardRepeatedCall   = "repeated_call"
+	GuardToolFailures   = "tool_failures"
+	GuardNoProgress     = "no_progress"
+	GuardTokenBudget    = "token_budget"
+	GuardUnverified     = "unverified_answer"
+	GuardInvalidCall    = "invalid_call"
+	GuardCheckpointFail = "checkpoint_failed"
+)
+
+// Guard actions: a warning lets the run go on, stop ends it.
+const (
+	ActionWarn = "warn"
+	ActionStop = "stop"
+)
+
+// GuardTrippedData explains, in plain words, a guard that tripped.
+type GuardTrippedData struct {
+	Guard   string   `json:"guard"`
+	Action  string   `json:"action"`
+	Message string   `json:"message"`
+	Details []string `json:"details,omitempty"`
+}
+
+// RunPausedData and RunResumedData mark pauses and continuations. A run
+// resumed from a checkpoint by another process carries FromCheckpoint.
+type RunPausedData struct {
+	Reason string `json:"reason,omitempty"`
+}
+
+type RunResumedData struct {
+	FromCheckpoint bool `json:"from_checkpoint,omitempty"`
+	Iteration      int  `json:"iteration,omitempty"`
+}
+
+// InstructionInjectedData is a one-off instruction added by the user.
+type InstructionInjectedData struct {
+	Text string `json:"text"`
+}
+
+// TaskEditedData records an edit of the task or standing instructions.
+type TaskEditedData struct {
+	OldTask         string `json:"old_task"`
+	NewTask         string `json:"new_task"`
+	OldInstructions string `json:"old_instructions,omitempty"`
+	NewInstructions string `json:"new_instructions,omitempty"`
+}
+
+// CheckpointSavedData marks the state saved at the end of an iteration.
+type CheckpointSavedData struct {
+	Messages int `json:"messages"`
+}
+
+// Totals sums a run.
+type Totals struct {
+	Iterations       int   `json:"iterations"`
+	PromptTokens     int   `json:"prompt_tokens"`
+	CompletionTokens int   `json:"completion_tokens"`
+	TotalTokens      int   `json:"total_tokens"`
+	ToolCalls        int   `json:"tool_calls"`
+	DurationMS       int64 `json:"duration_ms"`
+}
+
+// RunFinishedData closes a run (or one leg of it, when it is resumed later).
+type RunFinishedData struct {
+	Status   string `json:"status"`
+	Answer   string `json:"answer,omitempty"`
+	Verified bool   `json:"verified"`
+	Error    string `json:"error,omitempty"`
+	Totals   Totals `json:"totals"`
+	// Resume tells the user how to continue a run that can be resumed.
+	Resume string `json:"resume,omitempty"`
+}

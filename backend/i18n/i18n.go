@@ -1,0 +1,117 @@
+// Package i18n gives every user-facing string in zh-CN and en.
+//
+// Each package registers its own messages in an init function, keyed by a
+// dotted name ("run.missing_key"); T renders one in the current language,
+// falling back to English. Text meant for the model stays in English and does
+// not go through here.
+package i18n
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+)
+
+// Lang is a UI language.
+type Lang string
+
+const (
+	EN Lang = "en"
+	ZH Lang = "zh-CN"
+)
+
+// Msg is one message in both languages; fmt verbs take T's arguments.
+type Msg struct {
+	EN string
+	ZH string
+}
+
+var (
+	mu      sync.RWMutex
+	catalog = map[string]Msg{}
+	current = Detect()
+)
+
+// Register adds messages to the catalog. A key registered twice is a
+// programming error and panics at start-up, where it is seen at once.
+func Register(msgs map[string]Msg) {
+	mu.Lock()
+	defer mu.Unlock()
+	for k, m := range msgs {
+		if _, dup := catalog[k]; dup {
+			panic("i18n: message registered twice: " + k)
+		}
+		catalog[k] = m
+	}
+}
+
+// Detect picks the language from HERMES_LANG, then the locale variables.
+func Detect() Lang {
+	for _, v := range []string{"HERMES_LANG", "LC_ALL", "LC_MESSAGES", "LANG"} {
+		if s := os.Getenv(v); s != "" {
+			return Parse(s)
+		}
+	}
+	return EN
+}
+
+// Parse maps a locale name such as "zh_CN.UTF-8" or "zh-CN" to a Lang.
+func Parse(s string) Lang {
+	if strings.HasPrefix(strings.ToLower(s), "zh") {
+		return ZH
+	}
+	return EN
+}
+
+// SetLang sets the language of T.
+func SetLang(l Lang) {
+	mu.Lock()
+	current = l
+	mu.Unlock()
+}
+
+// Current is the language T renders in.
+func Current() Lang {
+	mu.RLock()
+	defer mu.RUnlock()
+	return current
+}
+
+// T renders message key in the current language.
+func T(key string, args ...any) string { return In(Current(), key, args...) }
+
+// In renders message key in language l.
+func In(l Lang, key string, args ...any) string {
+	mu.RLock()
+	m, ok := catalog[key]
+	mu.RUnlock()
+	if !ok {
+		return key
+	}
+	format := m.EN
+	if l == ZH && m.ZH != "" {
+		format = m.ZH
+	}
+	if len(args) == 0 {
+		return format
+	}
+	return fmt.Sprintf(format, args...)
+}
+
+// Error is an error whose text is a catalog message, rendered in the language
+// current when it is printed. Err, if set, is the cause, kept for errors.Is.
+type Error struct {
+	Key  string
+	Args []any
+	Err  error
+}
+
+// Errorf returns an Error for message key.
+func Errorf(key string, args ...any) *Error { return &Error{Key: key, Args: args} }
+
+// Wrap returns an Error for message key whose cause is err.
+func Wrap(err error, key string, args ...any) *Error { return &Error{Key: key, Args: args, Err: err} }
+
+func (e *Error) Error() string { return T(e.Key, e.Args...) }
+func (e *Error) Unwrap() error { return e.Err }

@@ -1,0 +1,206 @@
+package llm
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"sort"
+	"strings"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// emptySchema stands in for a tool without parameters: servers reject a null schema.
+var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
+
+// chatRequest maps a Request onto go-openai's types.
+func (c *Client) chatRequest(req Request) openai.ChatCompletionRequest {
+	out := openai.ChatCompletionRequest{Model: c.cfg.Model}
+	if req.Model != "" {
+		out.Model = req.Model
+	}
+	if req.Temperature != nil {
+		out.Temperature = *req.Temperature
+		if out.Temperature == 0 {
+			// go-openai omits a zero temperature, which servers read as their default.
+			out.Temperature = math.SmallestNonzeroFloat32
+		}
+	}
+	out.Messages = make([]openai.ChatCompletionMessage, len(req.Messages))
+	for i, m := range req.Messages {
+		om := openai.ChatCompletionMessage{Role: m.Role, Content: m.Content, Name: m.Name, ToolCallID: m.ToolCallID}
+		if len(m.ToolCalls) > 0 {
+			om.ToolCalls = make([]openai.ToolCall, len(m.ToolCalls))
+			for j, tc := range m.ToolCalls {
+				om.ToolCalls[j] = openai.ToolCall{
+					ID:       tc.ID,
+					Type:     openai.ToolTypeFunction,
+					Function: openai.FunctionCall{Name: tc.Name, Arguments: tc.Arguments},
+				}
+			}
+		}
+		out.Messages[i] = om
+	}
+	for _, t := range req.Tools {
+		params := t.Parameters
+		if len(params) == 0 {
+			params = emptySchema
+		}
+		out.Tools = append(out.Tools, openai.Tool{
+			Type:     openai.ToolTypeFunction,
+			Function: &openai.FunctionDefinition{Name: t.Name, Description: t.Description, Parameters: params},
+		})
+	}
+	return out
+}
+
+// plain makes one non-streamed request.
+func (c *Client) plain(ctx context.Context, oreq openai.ChatCompletionRequest, onDelta func(string)) (Response, error) {
+	r, err := c.api.CreateChatCompletion(ctx, oreq)
+	if err != nil {
+		return Response{}, err
+	}
+	if len(r.Choices) == 0 {
+		return Response{}, errNoChoices
+	}
+	choice := r.Choices[0]
+	out := Response{
+		Content:      choice.Message.Content,
+		FinishReason: string(choice.FinishReason),
+		Usage:        Usage{PromptTokens: r.Usage.PromptTokens, CompletionTokens: r.Usage.CompletionTokens, TotalTokens: r.Usage.TotalTokens},
+	}
+	var calls toolCallAssembler
+	for i, tc := range choice.Message.ToolCalls {
+		calls.add(i, tc)
+	}
+	out.ToolCalls = calls.result()
+	if onDelta != nil && out.Content != "" {
+		onDelta(out.Content)
+	}
+	return out, nil
+}
+
+// streamed makes one streamed request and assembles the answer from its chunks.
+func (c *Client) streamed(ctx context.Context, oreq openai.ChatCompletionRequest, onDelta func(string), alive func()) (Response, error) {
+	oreq.Stream = true
+	oreq.StreamOptions = &openai.StreamOptions{IncludeUsage: true}
+	stream, err := c.api.CreateChatCompletionStream(ctx, oreq)
+	if err != nil {
+		return Response{}, err
+	}
+	defer stream.Close()
+	alive()
+
+	var out Response
+	var text strings.Builder
+	var calls toolCallAssembler
+	received := 0
+	for {
+		chunk, err := stream.Recv()
+		// A clean end of the body ([DONE] or not) ends the answer; a connection
+		// dropped mid-body surfaces as io.ErrUnexpectedEOF and is retried.
+		if errors.Is(err, io.EOF) && received > 0 {
+			break
+		}
+		if errors.Is(err, io.EOF) {
+			return Response{}, errEmptyStream
+		}
+		if err != nil {
+			return Response{}, err
+		}
+		received++
+		alive()
+		if u := chunk.Usage; u != nil {
+			out.Usage = Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+		}
+		for _, choice := range chunk.Choices {
+			if choice.Index != 0 {
+				continue
+			}
+			if d := choice.Delta.Content; d != "" {
+				text.WriteString(d)
+				if onDelta != nil {
+					onDelta(d)
+				}
+			}
+			for _, tc := range choice.Delta.ToolCalls {
+				calls.add(-1, tc)
+			}
+			if choice.FinishReason != "" {
+				out.FinishReason = string(choice.FinishReason)
+			}
+		}
+	}
+	out.Content = text.String()
+	out.ToolCalls = calls.result()
+	return out, nil
+}
+
+// toolCallAssembler joins tool calls that arrive in pieces: the id and name in
+// one chunk, the arguments in fragments after it, all tied by index.
+type toolCallAssembler struct {
+	calls []*partialCall
+}
+
+type partialCall struct {
+	index int
+	id    string
+	name  string
+	args  strings.Builder
+}
+
+// add merges one fragment. fallback is the index to use when the fragment
+// carries none; -1 means "a new id starts a new call, anything else continues
+// the last one", which is how servers without indexes behave.
+func (a *toolCallAssembler) add(fallback int, tc openai.ToolCall) {
+	var p *partialCall
+	switch {
+	case tc.Index != nil:
+		p = a.at(*tc.Index)
+	case fallback >= 0:
+		p = a.at(fallback)
+	case len(a.calls) == 0 || tc.ID != "" && tc.ID != a.calls[len(a.calls)-1].id:
+		p = a.at(len(a.calls))
+	default:
+		p = a.calls[len(a.calls)-1]
+	}
+	if tc.ID != "" {
+		p.id = tc.ID
+	}
+	if tc.Function.Name != "" {
+		p.name = tc.Function.Name
+	}
+	p.args.WriteString(tc.Function.Arguments)
+}
+
+func (a *toolCallAssembler) at(index int) *partialCall {
+	for _, p := range a.calls {
+		if p.index == index {
+			return p
+		}
+	}
+	p := &partialCall{index: index}
+	a.calls = append(a.calls, p)
+	return p
+}
+
+// result returns the calls in index order. A call the server sent without an
+// id gets one, since the loop ties each result to its call by id.
+func (a *toolCallAssembler) result() []ToolCall {
+	if len(a.calls) == 0 {
+		return nil
+	}
+	sort.SliceStable(a.calls, func(i, j int) bool { return a.calls[i].index < a.calls[j].index })
+	out := make([]ToolCall, len(a.calls))
+	for i, p := range a.calls {
+		id := p.id
+		if id == "" {
+			id = "call_" + rand.Text()[:12]
+		}
+		out[i] = ToolCall{ID: id, Name: p.name, Arguments: p.args.String()}
+	}
+	return out
+}

@@ -1,0 +1,143 @@
+package llmtest
+
+import (
+	"bufio"
+	"encoding/json"
+	"net/http"
+	"unicode/utf8"
+)
+
+// answer writes one scripted step as a chat completion.
+type answer struct {
+	step    Step
+	id      string
+	model   string
+	created int64
+}
+
+func (a *answer) finishReason() string {
+	if len(a.step.ToolCalls) > 0 {
+		return "tool_calls"
+	}
+	return "stop"
+}
+
+func (a *answer) plain(w http.ResponseWriter) {
+	msg := completionMessage{Role: "assistant"}
+	if a.step.Content != "" {
+		msg.Content = &a.step.Content
+	}
+	for i, tc := range a.step.ToolCalls {
+		msg.ToolCalls = append(msg.ToolCalls, wireToolCall{
+			Index:    &i,
+			ID:       tc.ID,
+			Type:     "function",
+			Function: wireFunction{Name: tc.Name, Arguments: tc.Arguments},
+		})
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(completion{
+		ID:      a.id,
+		Object:  "chat.completion",
+		Created: a.created,
+		Model:   a.model,
+		Choices: []completionChoice{{Message: msg, FinishReason: a.finishReason()}},
+		Usage:   a.step.Usage,
+	})
+}
+
+// stream writes the step as server-sent events: the text in pieces, each
+// tool call's id and name then its argument fragments, the finish reason,
+// the usage when asked for, and [DONE]. With CutAfter it drops the
+// connection part-way, as a crashed proxy would.
+func (a *answer) stream(w http.ResponseWriter, includeUsage bool) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	flusher, _ := w.(http.Flusher)
+	bw := bufio.NewWriter(w)
+	sent := 0
+	send := func(c chunk) {
+		c.ID, c.Object, c.Created, c.Model = a.id, "chat.completion.chunk", a.created, a.model
+		if c.Choices == nil {
+			c.Choices = []chunkChoice{}
+		}
+		b, _ := json.Marshal(c)
+		bw.WriteString("data: ")
+		bw.Write(b)
+		bw.WriteString("\n\n")
+		bw.Flush()
+		if flusher != nil {
+			flusher.Flush()
+		}
+		sent++
+		if a.step.CutAfter > 0 && sent >= a.step.CutAfter {
+			// Abort without the chunked body's terminator: the client sees
+			// the connection break mid-answer.
+			panic(http.ErrAbortHandler)
+		}
+	}
+	choice := func(d delta, finish *string) chunk {
+		return chunk{Choices: []chunkChoice{{Delta: d, FinishReason: finish}}}
+	}
+
+	role := "assistant"
+	pieces := split(a.step.Content, a.step.Chunks)
+	if len(pieces) == 0 && len(a.step.ToolCalls) == 0 {
+		pieces = []string{""}
+	}
+	for _, p := range pieces {
+		send(choice(delta{Role: role, Content: p}, nil))
+		role = ""
+	}
+	for i, tc := range a.step.ToolCalls {
+		head := wireToolCall{Index: &i, ID: tc.ID, Type: "function", Function: wireFunction{Name: tc.Name}}
+		if a.step.Chunks <= 1 {
+			head.Function.Arguments = tc.Arguments
+			send(choice(delta{Role: role, ToolCalls: []wireToolCall{head}}, nil))
+			role = ""
+			continue
+		}
+		send(choice(delta{Role: role, ToolCalls: []wireToolCall{head}}, nil))
+		role = ""
+		for _, frag := range split(tc.Arguments, a.step.Chunks) {
+			send(choice(delta{ToolCalls: []wireToolCall{{Index: &i, Function: wireFunction{Arguments: frag}}}}, nil))
+		}
+	}
+	finish := a.finishReason()
+	send(choice(delta{}, &finish))
+	if includeUsage {
+		usage := a.step.Usage
+		send(chunk{Usage: &usage})
+	}
+	bw.WriteString("data: [DONE]\n\n")
+	bw.Flush()
+}
+
+// split cuts s into n pieces of nearly equal rune counts, on rune
+// boundaries; pieces that would be empty (n above the rune count) are left out.
+func split(s string, n int) []string {
+	if s == "" {
+		return nil
+	}
+	if n <= 1 {
+		return []string{s}
+	}
+	runes := utf8.RuneCountInString(s)
+	pieces := make([]string, 0, min(n, runes))
+	taken := 0
+	for i := 1; i <= n; i++ {
+		want := runes*i/n - taken
+		if want == 0 {
+			continue
+		}
+		end := 0
+		for range want {
+			_, size := utf8.DecodeRuneInString(s[end:])
+			end += size
+		}
+		pieces = append(pieces, s[:end])
+		s = s[end:]
+		taken += want
+	}
+	return pieces
+}

@@ -1,0 +1,36 @@
+package llm
+
+import "hermes/backend/i18n"
+
+func init() {
+	i18n.Register(map[string]i18n.Msg{
+		"llm.unreachable": {
+			EN: "cannot reach the model endpoint %s (%s): check [model] base_url in hermes.toml, OPENAI_BASE_URL or --base-url, and that the server is running",
+			ZH: "无法连接模型服务 %s（%s）：请检查 hermes.toml 中的 [model] base_url、环境变量 OPENAI_BASE_URL 或 --base-url，并确认服务已启动",
+		},
+		"llm.unauthorized": {
+			EN: "the model endpoint %s refused the API key (%s): check [model] api_key / api_key_env in hermes.toml or OPENAI_API_KEY",
+			ZH: "模型服务 %s 拒绝了 API 密钥（%s）：请检查 hermes.toml 中的 [model] api_key / api_key_env 或环境变量 OPENAI_API_KEY",
+		},
+		"llm.model_not_found": {
+			EN: "the model endpoint %s does not know the model %q (%s): check [model] model in hermes.toml or --model, and that base_url ends in /v1",
+			ZH: "模型服务 %s 找不到模型 %q（%s）：请检查 hermes.toml 中的 [model] model 或 --model，并确认 base_url 以 /v1 结尾",
+		},
+		"llm.bad_request": {
+			EN: "the model endpoint %s rejected the request (%s): check that [model] model supports tool calls and that the conversation fits its context window",
+			ZH: "模型服务 %s 拒绝了请求（%s）：请确认 [model] model 支持工具调用，且对话长度没有超出它的上下文窗口",
+		},
+		"llm.rate_limited": {
+			EN: "the model endpoint %s is rate limiting requests (%s, %d attempts): wait a while and try again, or raise the limit with your provider",
+			ZH: "模型服务 %s 限制了请求频率（%s，共尝试 %d 次）：请稍后再试，或向服务商提高限额",
+		},
+		"llm.server": {
+			EN: "the model endpoint %s failed (%s, %d attempts): try again later, or check [model] base_url in hermes.toml",
+			ZH: "模型服务 %s 出错（%s，共尝试 %d 次）：请稍后再试，或检查 hermes.toml 中的 [model] base_url",
+		},
+		"llm.missing_key": {
+			EN: "no API key: set [model] api_key or api_key_env in hermes.toml, or OPENAI_API_KEY",
+			ZH: "没有 API 密钥：请在 hermes.toml 中设置 [model] api_key 或 api_key_env，或设置环境变量 OPENAI_API_KEY",
+		},
+	})
+}

@@ -1,0 +1,164 @@
+// Package runlog keeps the record of runs in the home directory: each run's
+// events as JSONL under logs/YYYY-MM-DD/run_ID.jsonl, read back as the same
+// event values; run summaries for lists; the redaction that keeps secrets out
+// of them; and artifacts/RUN/CALL, the full tool outputs the model saw in part.
+package runlog
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"hermes/backend/event"
+)
+
+// Writer appends a run's events to its log, one JSON object per line. It is
+// an event.Sink. Lines are buffered until Flush, which the loop calls at every
+// iteration boundary, so a crash loses at most the iteration under way, which
+// the run's checkpoint does not cover either.
+type Writer struct {
+	mu     sync.Mutex
+	f      *os.File
+	buf    *bufio.Writer
+	enc    *json.Encoder
+	path   string
+	offset int64
+}
+
+// Create starts the log of a new run under home. The directories are made as
+// needed; an existing log for the run is ErrRunExists.
+func Create(home, runID string, started time.Time) (*Writer, error) {
+	if !safeName(runID) {
+		return nil, fmt.Errorf("create log for run %q: %w", runID, ErrBadRunID)
+	}
+	path := LogPath(home, runID, started)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("create log directory: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("create log %s: %w", path, ErrRunExists)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("create log %s: %w", path, err)
+	}
+	return newWriter(f, path, 0), nil
+}
+
+// Append reopens the log of a resumed run. It keeps the first keep bytes (the
+// log as it was at the run's last checkpoint), dropping whatever came after,
+// a torn last line included, and appends after them. keep must be the end of
+// a line (or 0), as Offset always is.
+func Append(path string, keep int64) (*Writer, error) {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return nil, fmt.Errorf("reopen log %s: %w", path, err)
+	}
+	if err := checkLineEnd(f, keep); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("reopen log %s at %d: %w", path, keep, err)
+	}
+	if err := f.Truncate(keep); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("truncate log %s to %d: %w", path, keep, err)
+	}
+	if _, err := f.Seek(keep, io.SeekStart); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("seek log %s: %w", path, err)
+	}
+	return newWriter(f, path, keep), nil
+}
+
+// checkLineEnd refuses an offset that would cut a line in two or grow the
+// file, either of which would leave a log that no reader accepts.
+func checkLineEnd(f *os.File, keep int64) error {
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if keep < 0 || keep > st.Size() {
+		return fmt.Errorf("%w (the log has %d bytes)", ErrBadOffset, st.Size())
+	}
+	if keep == 0 {
+		return nil
+	}
+	var b [1]byte
+	if _, err := f.ReadAt(b[:], keep-1); err != nil {
+		return err
+	}
+	if b[0] != '\n' {
+		return ErrBadOffset
+	}
+	return nil
+}
+
+func newWriter(f *os.File, path string, offset int64) *Writer {
+	w := &Writer{f: f, path: path, offset: offset}
+	w.buf = bufio.NewWriterSize(f, 64<<10)
+	w.enc = json.NewEncoder(countingWriter{w})
+	// Data is raw JSON already; HTML escaping would rewrite it, and the
+	// reader must get back the very bytes that were emitted.
+	w.enc.SetEscapeHTML(false)
+	return w
+}
+
+// countingWriter keeps Offset in step with what is handed to the buffer.
+type countingWriter struct{ w *Writer }
+
+func (c countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.buf.Write(p)
+	c.w.offset += int64(n)
+	return n, err
+}
+
+// Write appends e as one line. The Encoder writes the whole line in one call,
+// so a failed write never leaves half a line in the buffer unaccounted for.
+func (w *Writer) Write(e event.Event) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err := w.enc.Encode(e); err != nil {
+		return fmt.Errorf("write event %d to %s: %w", e.Seq, w.path, err)
+	}
+	return nil
+}
+
+// Flush hands the buffered lines to the operating system. It does not fsync:
+// the page cache outlives a killed process, which is the crash that matters.
+func (w *Writer) Flush() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err := w.buf.Flush(); err != nil {
+		return fmt.Errorf("flush log %s: %w", w.path, err)
+	}
+	return nil
+}
+
+// Offset is the byte length of the log once everything written so far is
+// flushed; it is always the end of a line.
+func (w *Writer) Offset() int64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.offset
+}
+
+// Path is the file the log is written to.
+func (w *Writer) Path() string { return w.path }
+
+// Close flushes the log and closes its file.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ferr := w.buf.Flush()
+	cerr := w.f.Close()
+	if err := errors.Join(ferr, cerr); err != nil {
+		return fmt.Errorf("close log %s: %w", w.path, err)
+	}
+	return nil
+}

@@ -1,0 +1,33 @@
+// Command mkhome writes servertest's sample runs into a Hermes home directory
+// and prints, as JSON, what a viewer should show of them (newest first). The
+// UI's end-to-end test and the desktop smoke check use it.
+//
+//	go run ./backend/server/servertest/mkhome DIR
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"hermes/backend/server/servertest"
+)
+
+func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: mkhome DIR")
+		os.Exit(2)
+	}
+	runs, err := servertest.WriteSample(os.Args[1], time.Now())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mkhome:", err)
+		os.Exit(1)
+	}
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(runs); err != nil {
+		fmt.Fprintln(os.Stderr, "mkhome:", err)
+		os.Exit(1)
+	}
+}

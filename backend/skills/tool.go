@@ -1,0 +1,62 @@
+// Package skills holds the tools an agent may call: the registry the loop
+// draws from, the JSON Schema of each tool's parameters with the validation
+// and coercion that turn a model's call into canonical arguments, the errors
+// a tool returns to the model, and the built-in file tools.
+//
+// A tool is a Tool value. Built-in tools are Go functions wrapped by Func,
+// whose parameter struct's tags give the schema; later, skills loaded from
+// manifests register Tool values of their own on the same Registry.
+package skills
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Risk says what a tool may do; approvals and concurrency are decided by it.
+type Risk string
+
+const (
+	RiskRead    Risk = "read"
+	RiskWrite   Risk = "write"
+	RiskExec    Risk = "exec"
+	RiskNetwork Risk = "network"
+)
+
+func (r Risk) valid() bool {
+	switch r {
+	case RiskRead, RiskWrite, RiskExec, RiskNetwork:
+		return true
+	}
+	return false
+}
+
+// Env is what a tool call may know of its run.
+type Env struct {
+	Workspace string // absolute; file tools are confined to it
+	Home      string // the Hermes home directory
+	RunID     string
+	CallID    string
+}
+
+// Tool is one function the model may call.
+type Tool struct {
+	Name string
+	// Description is written for the model: when to use the tool, what it
+	// returns, and the formats it expects.
+	Description string
+	// Parameters is a JSON Schema of type object.
+	Parameters json.RawMessage
+	Risk       Risk
+	// Timeout bounds one call; 0 means the run's default.
+	Timeout time.Duration
+	// Run performs the call with arguments that Registry.Prepare validated.
+	// Errors meant for the model come from Errorf (or a *CallError);
+	// Transient marks a failure worth one silent retry.
+	Run func(ctx context.Context, env Env, args json.RawMessage) (string, error)
+}
+
+// ReadOnly reports whether the tool only reads, so that several of its calls
+// may run concurrently.
+func (t Tool) ReadOnly() bool { return t.Risk == RiskRead }

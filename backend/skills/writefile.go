@@ -1,0 +1,107 @@
+package skills
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+type writeFileArgs struct {
+	Path    string `json:"path" description:"File to write, relative to the workspace root; missing parent directories are created."`
+	Content string `json:"content" description:"The text to write."`
+	Append  bool   `json:"append" default:"false" description:"Add content at the end of the file instead of replacing it."`
+}
+
+func writeFileTool() Tool {
+	return Func("write_file",
+		"Write a text file in the workspace: create it, replace it, or with append=true add to its end. Use it to save "+
+			"results the task asks for. Replacing overwrites the whole file, so to change part of an existing file, "+
+			"read_file it first and write back the complete new text. Missing parent directories are created, and the "+
+			"file is written atomically (it never holds half the new content). Returns the number of bytes written.",
+		RiskWrite, writeFile)
+}
+
+func writeFile(_ context.Context, env Env, a writeFileArgs) (string, error) {
+	w, err := openWorkspace(env)
+	if err != nil {
+		return "", err
+	}
+	defer w.Close()
+	p, err := w.resolve(a.Path)
+	if err != nil {
+		return "", fsError(a.Path, "file", err)
+	}
+	if p == "." {
+		return "", Errorf("the path %q names the workspace root, not a file; give a file path such as notes/result.md", a.Path)
+	}
+
+	perm := fs.FileMode(0o644)
+	var old []byte
+	fi, err := w.root.Stat(p)
+	existed := err == nil
+	switch {
+	case err == nil && fi.IsDir():
+		return "", Errorf("%s is a directory; give a file path inside it, such as %s", a.Path, filepath.ToSlash(filepath.Join(a.Path, "result.md")))
+	case err == nil && !fi.Mode().IsRegular():
+		return "", Errorf("%s is not a regular file (%s) and cannot be written; choose another path", a.Path, fi.Mode().Type())
+	case err == nil:
+		perm = fi.Mode().Perm()
+		if a.Append {
+			if old, err = w.root.ReadFile(p); err != nil {
+				return "", fsError(a.Path, "file", err)
+			}
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", fsError(a.Path, "file", err)
+	}
+
+	if dir := filepath.Dir(p); dir != "." {
+		if err := w.root.MkdirAll(dir, 0o755); err != nil {
+			return "", fsError(filepath.ToSlash(filepath.Dir(a.Path)), "directory", err)
+		}
+	}
+	if err := atomicWrite(w.root, p, append(old, a.Content...), perm, existed); err != nil {
+		return "", fsError(a.Path, "file", err)
+	}
+	switch {
+	case a.Append && existed:
+		return fmt.Sprintf("appended %d bytes to %s (now %d bytes)", len(a.Content), a.Path, len(old)+len(a.Content)), nil
+	case existed:
+		return fmt.Sprintf("wrote %d bytes to %s (replaced its previous %d bytes)", len(a.Content), a.Path, fi.Size()), nil
+	}
+	return fmt.Sprintf("wrote %d bytes to %s (new file)", len(a.Content), a.Path), nil
+}
+
+// atomicWrite writes data to a temporary file beside p and renames it over
+// p, so that a reader sees either the old content or the new, never half.
+// keepMode sets perm exactly, as a replaced file had it, instead of letting
+// the umask narrow it.
+func atomicWrite(root *os.Root, p string, data []byte, perm fs.FileMode, keepMode bool) error {
+	tmp := filepath.Join(filepath.Dir(p), "."+filepath.Base(p)+".hermes-"+rand.Text()[:8]+".tmp")
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil && keepMode {
+		err = f.Chmod(perm)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = root.Rename(tmp, p)
+	}
+	if err != nil {
+		root.Remove(tmp)
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	return nil
+}
