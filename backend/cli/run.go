@@ -159,17 +159,9 @@ func openSession(ctx context.Context, env *Env, f runFlags) (*session, error) {
 func (s *session) close() { s.store.Close() }
 
 // modelSettings layers the model settings: hermes.toml, then the
-// environment, then flags. A key named by api_key_env is an explicit choice
-// and wins over OPENAI_API_KEY.
+// environment, then flags.
 func modelSettings(m config.Model, getenv func(string) string, f runFlags) config.Model {
-	if v := getenv("OPENAI_BASE_URL"); v != "" {
-		m.BaseURL = v
-	}
-	if m.APIKeyEnv != "" {
-		m.APIKey = getenv(m.APIKeyEnv)
-	} else if v := getenv("OPENAI_API_KEY"); v != "" {
-		m.APIKey = v
-	}
+	m = m.FromEnv(getenv)
 	if f.baseURL != "" {
 		m.BaseURL = f.baseURL
 	}

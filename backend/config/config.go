@@ -71,19 +71,22 @@ func Default() Config {
 	}
 }
 
-// Key is the API key: api_key, else the variable named by api_key_env, else
-// OPENAI_API_KEY. When api_key_env is set and its variable is empty the key
-// is empty: falling back to OPENAI_API_KEY would send one provider's key to
-// another provider's endpoint.
-func (m Model) Key(getenv func(string) string) string {
-	switch {
-	case m.APIKey != "":
-		return m.APIKey
-	case m.APIKeyEnv != "":
-		return getenv(m.APIKeyEnv)
-	default:
-		return getenv("OPENAI_API_KEY")
+// FromEnv layers the environment over the file's model settings:
+// OPENAI_BASE_URL over base_url, and OPENAI_API_KEY over api_key. A variable
+// named by api_key_env is an explicit choice and always gives the key, even
+// when empty: falling back to OPENAI_API_KEY would send one provider's key
+// to another provider's endpoint.
+func (m Model) FromEnv(getenv func(string) string) Model {
+	if v := getenv("OPENAI_BASE_URL"); v != "" {
+		m.BaseURL = v
 	}
+	switch {
+	case m.APIKeyEnv != "":
+		m.APIKey = getenv(m.APIKeyEnv)
+	case getenv("OPENAI_API_KEY") != "":
+		m.APIKey = getenv("OPENAI_API_KEY")
+	}
+	return m
 }
 
 // Path is the config file of a home directory.

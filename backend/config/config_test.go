@@ -231,22 +231,26 @@ func TestValidate(t *testing.T) {
 	}
 }
 
-func TestKey(t *testing.T) {
-	env := map[string]string{"OPENAI_API_KEY": "sk-openai-env", "DEEPSEEK_KEY": "sk-deepseek-env"}
-	getenv := func(k string) string { return env[k] }
+func TestFromEnv(t *testing.T) {
 	tests := []struct {
-		name string
-		m    Model
-		want string
+		name     string
+		env      map[string]string
+		m        Model
+		wantKey  string
+		wantBase string
 	}{
-		{"api_key first", Model{APIKey: "sk-file", APIKeyEnv: "DEEPSEEK_KEY"}, "sk-file"},
-		{"then api_key_env", Model{APIKeyEnv: "DEEPSEEK_KEY"}, "sk-deepseek-env"},
-		{"then OPENAI_API_KEY", Model{}, "sk-openai-env"},
-		{"an unset api_key_env does not fall back to another provider's key", Model{APIKeyEnv: "MISSING"}, ""},
+		{"the file alone", nil, Model{APIKey: "sk-file", BaseURL: "http://file/v1"}, "sk-file", "http://file/v1"},
+		{"the environment over the file", map[string]string{"OPENAI_API_KEY": "sk-env", "OPENAI_BASE_URL": "http://env/v1"},
+			Model{APIKey: "sk-file", BaseURL: "http://file/v1"}, "sk-env", "http://env/v1"},
+		{"api_key_env names the variable", map[string]string{"OPENAI_API_KEY": "sk-openai", "DEEPSEEK_KEY": "sk-deepseek"},
+			Model{APIKey: "sk-file", APIKeyEnv: "DEEPSEEK_KEY"}, "sk-deepseek", ""},
+		{"an unset api_key_env does not fall back to another provider's key", map[string]string{"OPENAI_API_KEY": "sk-openai"},
+			Model{APIKeyEnv: "MISSING"}, "", ""},
 	}
 	for _, tt := range tests {
-		if got := tt.m.Key(getenv); got != tt.want {
-			t.Errorf("%s: Key = %q, want %q", tt.name, got, tt.want)
+		got := tt.m.FromEnv(func(k string) string { return tt.env[k] })
+		if got.APIKey != tt.wantKey || got.BaseURL != tt.wantBase {
+			t.Errorf("%s: key %q base %q, want %q %q", tt.name, got.APIKey, got.BaseURL, tt.wantKey, tt.wantBase)
 		}
 	}
 }

@@ -23,11 +23,16 @@ type Built struct {
 	Share    float64 // Tokens / Window
 }
 
-// Builder assembles requests. It caches each turn's estimate, since turns are
-// only appended, so building stays cheap as a run grows.
+// Builder assembles requests. Turns are only appended between compressions,
+// so it keeps the request and the per-layer sums from the last build and adds
+// just the new turns: building costs the same late in a run as early.
 type Builder struct {
-	window     int
-	turnTokens []int
+	window int
+	// msgs is the last request: system, anchor, then turnsIn turns.
+	msgs        []llm.Message
+	turnsIn     int
+	recent      int
+	toolResults int
 	// ratio corrects estimates by what the provider last reported.
 	ratio        float64
 	lastEstimate int
@@ -39,36 +44,36 @@ func NewBuilder(window int) *Builder {
 }
 
 // Build lays out the request: the system prompt, the task anchor as the first
-// user message, then the turns in order.
+// user message, then the turns in order. The returned messages must not be
+// changed; they share storage with later builds.
 func (b *Builder) Build(in Input) Built {
-	if len(in.Turns) < len(b.turnTokens) {
-		b.turnTokens = b.turnTokens[:0] // the turns were rewritten
+	if len(in.Turns) < b.turnsIn || b.msgs == nil {
+		b.msgs = make([]llm.Message, 2, len(in.Turns)+2)
+		b.turnsIn, b.recent, b.toolResults = 0, 0, 0
 	}
-	for _, m := range in.Turns[len(b.turnTokens):] {
-		b.turnTokens = append(b.turnTokens, EstimateMessage(m))
-	}
-
-	var l event.Layers
-	l.System = Estimate(in.System) + messageOverhead
-	l.TaskAnchor = Estimate(in.Anchor) + messageOverhead
-	l.ToolSchemas = EstimateTools(in.Tools)
-	for i, m := range in.Turns {
+	for _, m := range in.Turns[b.turnsIn:] {
 		if m.Role == llm.RoleTool {
-			l.ToolResults += b.turnTokens[i]
+			b.toolResults += EstimateMessage(m)
 		} else {
-			l.Recent += b.turnTokens[i]
+			b.recent += EstimateMessage(m)
 		}
+	}
+	b.msgs = append(b.msgs, in.Turns[b.turnsIn:]...)
+	b.turnsIn = len(in.Turns)
+	b.msgs[0] = llm.Message{Role: llm.RoleSystem, Content: in.System}
+	b.msgs[1] = llm.Message{Role: llm.RoleUser, Content: in.Anchor}
+
+	l := event.Layers{
+		System:      Estimate(in.System) + messageOverhead,
+		TaskAnchor:  Estimate(in.Anchor) + messageOverhead,
+		ToolSchemas: EstimateTools(in.Tools),
+		Recent:      b.recent,
+		ToolResults: b.toolResults,
 	}
 	b.lastEstimate = l.Total()
 	l = b.scale(l)
 
-	msgs := make([]llm.Message, 0, len(in.Turns)+2)
-	msgs = append(msgs,
-		llm.Message{Role: llm.RoleSystem, Content: in.System},
-		llm.Message{Role: llm.RoleUser, Content: in.Anchor})
-	msgs = append(msgs, in.Turns...)
-
-	built := Built{Messages: msgs, Layers: l, Tokens: l.Total(), Window: b.window}
+	built := Built{Messages: b.msgs, Layers: l, Tokens: l.Total(), Window: b.window}
 	if b.window > 0 {
 		built.Share = float64(built.Tokens) / float64(b.window)
 	}

@@ -1,0 +1,180 @@
+// End-to-end: the built UI in headless Chromium against a real `hermes serve`
+// on a home of real run logs. scripts/e2e.sh prepares the environment:
+//   HERMES_BIN            hermes built with -tags headless,ui
+//   HERMES_E2E_HOME       a home written by backend/server/servertest/mkhome
+//   HERMES_E2E_EXPECTED   mkhome's JSON: the runs, newest first
+//   HERMES_E2E_EMPTY_HOME a home with no runs
+//   HERMES_ARTIFACTS      where screenshots go
+import { mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
+import { serve, type Served } from './serve'
+
+interface Expected {
+  run_id: string
+  task: string
+  status: string
+  iterations: number
+  tokens: number
+  events: number
+}
+
+function env(name: string): string {
+  const v = process.env[name]
+  if (!v) throw new Error(`${name} is not set; run scripts/e2e.sh`)
+  return v
+}
+
+const artifacts = process.env.HERMES_ARTIFACTS ?? join(process.cwd(), '..', '.artifacts')
+const expected = JSON.parse(readFileSync(env('HERMES_E2E_EXPECTED'), 'utf8')) as Expected[]
+
+// The flags TOOLCHAIN.md records for Debian's Chromium, as root, offline.
+const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+let browser: Browser
+let served: Served
+let emptyServed: Served
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true })
+  ;[served, emptyServed] = await Promise.all([
+    serve(env('HERMES_BIN'), env('HERMES_E2E_HOME')),
+    serve(env('HERMES_BIN'), env('HERMES_E2E_EMPTY_HOME')),
+  ])
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: chromiumArgs })
+})
+
+afterAll(async () => {
+  await browser?.close()
+  const codes = await Promise.all([served?.stop(), emptyServed?.stop()])
+  // SIGTERM is a clean stop for `hermes serve`.
+  expect(codes).toEqual([0, 0])
+})
+
+async function openPage(opts: { locale?: string; colorScheme?: 'light' | 'dark' } = {}): Promise<{ ctx: BrowserContext; page: Page }> {
+  const ctx = await browser.newContext({ locale: opts.locale ?? 'en-US', colorScheme: opts.colorScheme ?? 'light', viewport: { width: 1280, height: 800 } })
+  // Fail in seconds, not the default half minute: the server is local.
+  ctx.setDefaultTimeout(10_000)
+  const page = await ctx.newPage()
+  onTestFailed(async ({ task }) => {
+    await page.screenshot({ path: join(artifacts, `failed-${task.name.replace(/\W+/g, '-')}.png`) }).catch(() => {})
+  })
+  return { ctx, page }
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, name) })
+
+describe('runs page', () => {
+  it('lists the runs newest first with their task, status, iterations and tokens', async () => {
+    const { ctx, page } = await openPage()
+    await page.goto(served.url)
+    const rows = page.getByTestId('run-row')
+    await expect.poll(() => rows.count()).toBe(expected.length)
+    for (const [i, want] of expected.entries()) {
+      const row = rows.nth(i)
+      expect(await row.getAttribute('data-run-id')).toBe(want.run_id)
+      expect(await row.getByTestId('run-task').textContent()).toBe(want.task)
+      expect(await row.getByTestId('run-status').getAttribute('data-status')).toBe(want.status)
+      expect(await row.getByTestId('run-iterations').textContent()).toBe(String(want.iterations))
+      expect(await row.getByTestId('run-tokens').getAttribute('title')).toBe(String(want.tokens))
+    }
+    expect(await rows.first().getByTestId('run-status').textContent()).toBe('Finished')
+    await shot(page, 'runs-en.png')
+    await ctx.close()
+  })
+
+  it('opens a run and shows its events in seq order, each expandable to JSON', async () => {
+    const { ctx, page } = await openPage()
+    await page.goto(served.url)
+    const want = expected[1]
+    await page.locator(`[data-run-id="${want.run_id}"]`).getByTestId('run-task').click()
+    await page.getByTestId('run-page').waitFor()
+    expect(page.url()).toContain(`#/runs/${want.run_id}`)
+    expect(await page.getByTestId('run-title').textContent()).toBe(want.task)
+    expect(await page.getByTestId('run-iterations').textContent()).toBe(String(want.iterations))
+
+    const rows = page.getByTestId('event-row')
+    await expect.poll(() => rows.count()).toBeGreaterThan(0)
+    const seqs = (await rows.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-seq')))))
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1))
+    expect(await rows.first().getAttribute('data-type')).toBe('run.started')
+    expect(await rows.first().getByTestId('event-summary').textContent()).toContain(want.task)
+
+    // The list is virtualised: scrolled to the end, the last event is run.finished.
+    await page.getByTestId('event-list').evaluate((el) => el.scrollTo(0, el.scrollHeight))
+    const last = page.locator(`[data-testid="event-row"][data-seq="${want.events}"]`)
+    await last.waitFor()
+    expect(await last.getAttribute('data-type')).toBe('run.finished')
+    await page.getByTestId('event-list').evaluate((el) => el.scrollTo(0, 0))
+
+    await rows.nth(1).locator('button').click()
+    const json = JSON.parse((await page.getByTestId('event-json').textContent()) ?? '')
+    expect(json).toMatchObject({ v: 1, run_id: want.run_id, seq: 2, type: 'iteration.started', iteration: 1 })
+    await shot(page, 'run-en.png')
+
+    await page.getByTestId('run-back').click()
+    await page.getByTestId('runs-table').waitFor()
+    await ctx.close()
+  })
+
+  it('switches the language, and keeps the choice across reloads', async () => {
+    const { ctx, page } = await openPage()
+    await page.goto(served.url)
+    await page.getByTestId('runs-table').waitFor()
+    expect(await page.locator('h1').textContent()).toBe('Runs')
+    expect(await page.locator('html').getAttribute('lang')).toBe('en')
+
+    await page.getByTestId('lang-select').selectOption('zh-CN')
+    await expect.poll(() => page.locator('h1').textContent()).toBe('运行记录')
+    expect(await page.locator('html').getAttribute('lang')).toBe('zh-CN')
+    expect(await page.locator('th').first().textContent()).toBe('任务')
+    expect(await page.getByTestId('run-status').first().textContent()).toBe('已完成')
+    await shot(page, 'runs-zh.png')
+
+    await page.reload()
+    await page.getByTestId('runs-table').waitFor()
+    expect(await page.locator('h1').textContent()).toBe('运行记录')
+    await page.getByTestId('lang-select').selectOption('en')
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Runs')
+    await ctx.close()
+  })
+
+  it('follows a Chinese browser and a dark system theme', async () => {
+    const { ctx, page } = await openPage({ locale: 'zh-CN', colorScheme: 'dark' })
+    await page.goto(served.url + '#/runs/' + expected[0].run_id)
+    await page.getByTestId('event-row').first().waitFor()
+    expect(await page.getByTestId('run-back').textContent()).toContain('全部运行')
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+    expect(bg).toBe('rgb(18, 21, 27)')
+    await shot(page, 'run-zh-dark.png')
+    await ctx.close()
+  })
+
+  it('says when a run does not exist, in the chosen language', async () => {
+    const { ctx, page } = await openPage({ locale: 'zh-CN' })
+    await page.goto(served.url + '#/runs/20260101-000000-ffffff')
+    const err = page.getByTestId('run-error')
+    await err.waitFor()
+    expect(await err.textContent()).toContain('找不到运行 20260101-000000-ffffff')
+    await ctx.close()
+  })
+
+  it('tells a new user how to make a first run', async () => {
+    const { ctx, page } = await openPage()
+    await page.goto(emptyServed.url)
+    const empty = page.getByTestId('runs-empty')
+    await empty.waitFor()
+    expect(await empty.textContent()).toContain('hermes run "')
+    await shot(page, 'runs-empty.png')
+    await ctx.close()
+  })
+})

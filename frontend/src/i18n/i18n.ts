@@ -1,0 +1,41 @@
+import { catalogs, type MessageKey } from './messages'
+
+export type Lang = 'en' | 'zh-CN'
+export const langs: readonly Lang[] = ['en', 'zh-CN']
+export const langNames: Record<Lang, string> = { en: 'English', 'zh-CN': '中文' }
+
+export type Vars = Record<string, string | number>
+
+/** parseLang maps a locale name ("zh", "zh-Hans-CN", "zh_CN.UTF-8", "en-GB") to a Lang, or undefined. */
+export function parseLang(locale: string | null | undefined): Lang | undefined {
+  if (!locale) return undefined
+  const l = locale.trim().toLowerCase()
+  if (l.startsWith('zh')) return 'zh-CN'
+  if (l.startsWith('en')) return 'en'
+  return undefined
+}
+
+/**
+ * detectLang picks the language: a stored choice first, then the backend's
+ * (the desktop app follows the system's locale), then the browser's list.
+ */
+export function detectLang(stored: string | null | undefined, backend: string | null | undefined, browser: readonly string[]): Lang {
+  for (const c of [stored, backend, ...browser]) {
+    const l = parseLang(c)
+    if (l) return l
+  }
+  return 'en'
+}
+
+/** t renders key in lang, replacing each {name} with vars[name]. */
+export function t(lang: Lang, key: MessageKey, vars: Vars = {}): string {
+  const template = catalogs[lang][key] ?? catalogs.en[key] ?? key
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole))
+}
+
+export type Translate = (key: MessageKey, vars?: Vars) => string
+
+/** translator binds t to one language, for components. */
+export function translator(lang: Lang): Translate {
+  return (key, vars) => t(lang, key, vars)
+}

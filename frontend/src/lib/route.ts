@@ -1,0 +1,22 @@
+// Hash routes, so the same build works from the Wails asset server, from
+// `hermes serve` and from a file, and the back button works in a browser.
+
+export type Route = { page: 'runs' } | { page: 'run'; runId: string }
+
+export function parseRoute(hash: string): Route {
+  const m = /^#\/runs\/([^/]+)\/?$/.exec(hash)
+  if (m) {
+    try {
+      return { page: 'run', runId: decodeURIComponent(m[1]) }
+    } catch {
+      return { page: 'runs' }
+    }
+  }
+  return { page: 'runs' }
+}
+
+export function runHref(runId: string): string {
+  return `#/runs/${encodeURIComponent(runId)}`
+}
+
+export const runsHref = '#/'

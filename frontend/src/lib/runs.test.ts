@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest'
+import type { RunSummary } from '../api/types'
+import { filterRuns, indexRuns, noFilter } from './runs'
+
+function run(id: string, started: string, over: Partial<RunSummary> = {}): RunSummary {
+  return {
+    run_id: id,
+    task: `task ${id}`,
+    status: 'finished',
+    model: 'gpt-4o-mini',
+    workspace: '/w',
+    started,
+    iterations: 1,
+    tokens: 10,
+    tool_calls: 0,
+    verified: true,
+    path: `logs/${id}.jsonl`,
+    ...over,
+  }
+}
+
+describe('indexRuns', () => {
+  it('orders newest first, ties by run id, and keeps the last of a repeated id', () => {
+    const idx = indexRuns([
+      run('a', '2026-11-28T10:00:00Z'),
+      run('c', '2026-11-30T10:00:00Z'),
+      run('b', '2026-11-29T10:00:00Z'),
+      run('d', '2026-11-29T10:00:00Z'),
+      run('a', '2026-11-28T10:00:00Z', { task: 'newer copy' }),
+    ])
+    expect(idx.ids).toEqual(['c', 'd', 'b', 'a'])
+    expect(idx.byId.a.task).toBe('newer copy')
+  })
+
+  it('sorts runs with an unreadable start time last', () => {
+    expect(indexRuns([run('x', ''), run('y', '2026-01-01T00:00:00Z')]).ids).toEqual(['y', 'x'])
+  })
+})
+
+describe('filterRuns', () => {
+  const idx = indexRuns([
+    run('r1', '2026-11-30T10:00:00Z', { task: 'Summarise the README', status: 'finished' }),
+    run('r2', '2026-11-29T10:00:00Z', { task: '整理笔记库', status: 'guard', model: 'deepseek-chat' }),
+    run('r3', '2026-11-28T10:00:00Z', { task: 'Rename files', status: 'failed' }),
+  ])
+  it.each([
+    { filter: noFilter, want: ['r1', 'r2', 'r3'] },
+    { filter: { text: 'readme', status: '' }, want: ['r1'] },
+    { filter: { text: '笔记', status: '' }, want: ['r2'] },
+    { filter: { text: 'deepseek 整理', status: '' }, want: ['r2'] },
+    { filter: { text: 'deepseek readme', status: '' }, want: [] },
+    { filter: { text: '', status: 'failed' }, want: ['r3'] },
+    { filter: { text: 'r', status: 'guard' }, want: ['r2'] },
+  ])('$filter', ({ filter, want }) => {
+    expect(filterRuns(idx, filter).map((r) => r.run_id)).toEqual(want)
+  })
+})

@@ -1,0 +1,26 @@
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { createApi } from './api/api'
+import { createAppStore } from './store/app'
+import { App } from './ui/App'
+import { StoreContext } from './ui/context'
+import './styles.css'
+
+function localStore(): Storage | null {
+  try {
+    return window.localStorage
+  } catch {
+    return null
+  }
+}
+
+const store = createAppStore({ api: createApi(), storage: localStore(), browserLanguages: navigator.languages ?? [navigator.language] })
+void store.start()
+
+createRoot(document.getElementById('root') as HTMLElement).render(
+  <StrictMode>
+    <StoreContext.Provider value={store}>
+      <App />
+    </StoreContext.Provider>
+  </StrictMode>,
+)

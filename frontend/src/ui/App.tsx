@@ -1,0 +1,78 @@
+import { useEffect, useState } from 'react'
+import { langNames, langs, translator, type Lang } from '../i18n/i18n'
+import { parseRoute, type Route } from '../lib/route'
+import type { Theme } from '../store/app'
+import { useAppState, useAppStore, useT } from './context'
+import { RunPage } from './RunPage'
+import { RunsPage } from './RunsPage'
+
+function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(window.location.hash))
+  useEffect(() => {
+    const onHash = () => setRoute(parseRoute(window.location.hash))
+    window.addEventListener('hashchange', onHash)
+    return () => window.removeEventListener('hashchange', onHash)
+  }, [])
+  return route
+}
+
+const themes: Theme[] = ['system', 'light', 'dark']
+
+export function App() {
+  const store = useAppStore()
+  const lang = useAppState((s) => s.lang)
+  const theme = useAppState((s) => s.theme)
+  const t = useT()
+  const route = useRoute()
+
+  useEffect(() => {
+    const tr = translator(lang)
+    document.documentElement.lang = lang
+    document.title = `${tr('app.name')} · ${route.page === 'runs' ? tr('runs.heading') : tr('run.events')}`
+  }, [lang, route.page])
+
+  useEffect(() => {
+    if (theme === 'system') delete document.documentElement.dataset.theme
+    else document.documentElement.dataset.theme = theme
+  }, [theme])
+
+  useEffect(() => {
+    if (route.page === 'run') void store.openRun(route.runId)
+    else store.closeRun()
+  }, [route, store])
+
+  return (
+    <div className="app">
+      <header className="topbar">
+        <a className="brand" href="#/">
+          <span className="brand-mark" aria-hidden="true">☿</span>
+          <span className="brand-name">{t('app.name')}</span>
+          <span className="brand-tagline">{t('app.tagline')}</span>
+        </a>
+        <div className="topbar-tools">
+          <label className="tool">
+            <span className="tool-label">{t('lang.label')}</span>
+            <select data-testid="lang-select" value={lang} onChange={(e) => store.setLang(e.target.value as Lang)}>
+              {langs.map((l) => (
+                <option key={l} value={l}>
+                  {langNames[l]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="tool">
+            <span className="tool-label">{t('theme.label')}</span>
+            <select data-testid="theme-select" value={theme} onChange={(e) => store.setTheme(e.target.value as Theme)}>
+              {themes.map((th) => (
+                <option key={th} value={th}>
+                  {t(`theme.${th}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      </header>
+      <main className="content">{route.page === 'run' ? <RunPage runId={route.runId} /> : <RunsPage />}</main>
+    </div>
+  )
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Sets up this machine to build, run and test Hermes: Debian packages (GTK,
+# WebKitGTK, Xvfb, Chromium, a CJK font), the Go modules, the wails CLI in
+# .bin/, and the frontend's npm packages. Safe to run again: it skips what is
+# already there. Needs Go and Node; run as root or with sudo.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+step() { printf '==> %s\n' "$*"; }
+need() {
+  command -v "$1" >/dev/null 2>&1 || { echo "setup: $1 is missing; install $2 first" >&2; exit 1; }
+}
+need go "Go 1.26"
+need node "Node 20"
+need npm "npm (it comes with Node)"
+
+# fonts-wqy-microhei gives the Chinese UI real glyphs in screenshots taken on
+# machines with no desktop fonts.
+packages=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev
+  xvfb xauth x11-utils imagemagick chromium chromium-driver fonts-wqy-microhei)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  step "installing ${missing[*]}"
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+step "Go modules"
+go mod download
+
+# The wails CLI is built from tools/, a module of its own that raises
+# golang.org/x/tools so the CLI builds on Go 1.26.
+if [ ! -x .bin/wails ] || [ tools/go.sum -nt .bin/wails ]; then
+  step "building the wails CLI into .bin/"
+  (cd tools && go build -o ../.bin/wails github.com/wailsapp/wails/v2/cmd/wails)
+fi
+
+# npm ci replaces node_modules; skip it when the lock file has not changed
+# since the last install.
+if [ ! -f frontend/node_modules/.package-lock.json ] ||
+  [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then
+  step "npm packages of the frontend"
+  (cd frontend && npm ci --no-audit --no-fund)
+fi
+step "set up"

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Sets this machine up (scripts/setup.sh) and runs every test of Hermes:
+# go vet, the layering rules, the headless build, the Go tests with the race
+# detector, the frontend's unit tests, the web UI in headless Chromium, and
+# the real desktop window under Xvfb.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+step() { printf '==> %s\n' "$*"; }
+
+scripts/setup.sh
+
+step "go vet"
+go vet ./...
+
+step "backend/ stays free of Wails"
+if go list -deps ./backend/... | grep -q wailsapp; then
+  echo "test: a package under backend/ imports Wails; keep Wails in app/ and the root desktop files" >&2
+  exit 1
+fi
+
+step "headless build without cgo"
+CGO_ENABLED=0 go build -tags headless -o /dev/null .
+
+step "Go tests"
+go test -race -count=1 ./...
+
+step "frontend unit tests"
+(cd frontend && npm test --silent)
+
+step "web UI in headless Chromium"
+scripts/e2e.sh
+
+step "desktop window under Xvfb"
+scripts/smoke-desktop.sh
+
+step "all tests passed"
