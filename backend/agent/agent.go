@@ -67,15 +67,23 @@ type Setup struct {
 	ModelName string
 	BaseURL   string
 	Tools     *skills.Registry
-	Limits    Limits
-	Now       func() time.Time
+	// Policy decides which calls need a person's approval; nil allows all.
+	Policy skills.Policy
+	// Unattended runs (the bot) have no one to ask: a call the policy would
+	// ask about is denied.
+	Unattended bool
+	Limits     Limits
+	Now        func() time.Time
 }
 
-// Task is what a new run is asked to do.
+// Task is what a new run is asked to do. A fork also carries the
+// conversation it starts from and the run it came from.
 type Task struct {
 	Text         string
 	Instructions string
 	Workspace    string
+	Turns        []llm.Message
+	ForkedFrom   *event.ForkRef
 }
 
 // Result is how a run (or one leg of it) ended.
@@ -104,6 +112,10 @@ type Run struct {
 	turns   []llm.Message // the conversation after the task anchor
 	resumed bool
 
+	// injected holds instructions given while a decision's calls were
+	// pending; they enter the conversation after the calls' results.
+	injected []string
+
 	// sentTurns and sentAnchor say what the last context.built carried, so
 	// the next one carries only what is new.
 	sentTurns  int
@@ -124,24 +136,27 @@ func (r *Run) Controls() *Controls { return r.controls }
 // LogPath is the run's event log.
 func (r *Run) LogPath() string { return r.log.Path() }
 
-// NewRun creates a run of task: its id, its log and its emitter.
-func NewRun(s Setup, t Task) (*Run, error) {
+// NewRun creates a run of task: its id, its log and its emitter. Sinks see
+// every event after the log, in seq order.
+func NewRun(s Setup, t Task, sinks ...event.Sink) (*Run, error) {
 	r := newRun(s)
 	started := r.now()
 	r.st = state{
-		V:         stateVersion,
-		RunID:     runlog.NewRunID(started),
-		Task:      t.Text,
-		Instr:     t.Instructions,
-		Workspace: t.Workspace,
-		Status:    event.StatusRunning,
+		V:          stateVersion,
+		RunID:      runlog.NewRunID(started),
+		Task:       t.Text,
+		Instr:      t.Instructions,
+		Workspace:  t.Workspace,
+		Status:     event.StatusRunning,
+		ForkedFrom: t.ForkedFrom,
 	}
+	r.turns = append([]llm.Message(nil), t.Turns...)
 	w, err := runlog.Create(s.Home, r.st.RunID, started)
 	if err != nil {
 		return nil, err
 	}
 	r.st.LogPath = w.Path()
-	r.attach(w, 0)
+	r.attach(w, 0, sinks)
 	return r, nil
 }
 
@@ -160,14 +175,14 @@ func newRun(s Setup) *Run {
 	}
 }
 
-func (r *Run) attach(w *runlog.Writer, lastSeq int64) {
+func (r *Run) attach(w *runlog.Writer, lastSeq int64, sinks []event.Sink) {
 	r.log = w
 	var redact func([]byte) []byte
 	if r.setup.Redactor != nil {
 		redact = r.setup.Redactor.Redact
 	}
 	r.emit = event.NewEmitter(r.st.RunID, event.EmitterOptions{
-		LastSeq: lastSeq, Redact: redact, Bus: r.setup.Bus, Sinks: []event.Sink{w}, Now: r.now,
+		LastSeq: lastSeq, Redact: redact, Bus: r.setup.Bus, Sinks: append([]event.Sink{w}, sinks...), Now: r.now,
 	})
 }
 
@@ -183,15 +198,18 @@ func (r *Run) Execute(ctx context.Context) Result {
 			Task: r.st.Task, Instructions: r.st.Instr, Workspace: r.st.Workspace,
 			Model: r.setup.ModelName, BaseURL: r.setup.BaseURL,
 			MaxIterations: r.limits.MaxIterations, TokenBudget: r.limits.TokenBudget,
-			Tools: r.setup.Tools.Names(),
+			Tools: r.setup.Tools.Names(), ForkedFrom: r.st.ForkedFrom,
 		})
 	}
 	if err := r.checkpoint(); err != nil {
 		return r.finish(outcome{status: event.StatusFailed, err: err.Error()})
 	}
 	for {
-		if out, done := r.boundary(ctx); done {
-			return r.finish(out)
+		if r.safePoint(ctx, event.PausedAtBoundary, nil) {
+			return r.finish(outcome{status: event.StatusStopped, err: i18n.T("agent.stopped")})
+		}
+		if ctx.Err() != nil {
+			return r.cancelled()
 		}
 		if out, done := r.gates(); done {
 			return r.finish(out)

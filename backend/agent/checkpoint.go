@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"hermes/backend/event"
 	"hermes/backend/i18n"
@@ -27,6 +28,9 @@ type state struct {
 	Totals    event.Totals `json:"totals"`
 	Guards    guardState   `json:"guards"`
 	Status    string       `json:"status"`
+	// AllowedTools were allowed by a person for the rest of the run.
+	AllowedTools []string       `json:"allowed_tools,omitempty"`
+	ForkedFrom   *event.ForkRef `json:"forked_from,omitempty"`
 	// Seq and LogOffset are the last event and the log's length at the
 	// checkpoint: a resumed run truncates the log there and numbers on.
 	Seq       int64  `json:"seq"`
@@ -71,13 +75,14 @@ func (r *Run) save() error {
 	}
 	r.saved = r.st
 	r.saved.Guards = r.st.Guards.clone()
+	r.saved.AllowedTools = slices.Clone(r.st.AllowedTools)
 	return nil
 }
 
 // ResumeRun takes up a stopped or crashed run from its last checkpoint: its
 // log is cut back to the checkpoint (dropping a half-done iteration) and
 // numbering goes on from there, so no event is lost or written twice.
-func ResumeRun(s Setup, runID string) (*Run, error) {
+func ResumeRun(s Setup, runID string, sinks ...event.Sink) (*Run, error) {
 	raw, turns, err := s.Store.LoadCheckpoint(runID)
 	if errors.Is(err, memory.ErrNoCheckpoint) {
 		return nil, i18n.Wrap(err, "agent.no_checkpoint", runID)
@@ -109,6 +114,6 @@ func ResumeRun(s Setup, runID string) (*Run, error) {
 	r.priorMS = r.st.Totals.DurationMS
 	r.saved = r.st
 	r.resumed = true
-	r.attach(w, r.st.Seq)
+	r.attach(w, r.st.Seq, sinks)
 	return r, nil
 }

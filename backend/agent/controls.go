@@ -11,15 +11,27 @@ const (
 	ControlResume ControlKind = "resume"
 	ControlInject ControlKind = "inject"
 	ControlEdit   ControlKind = "edit"
+	// ControlEditCall changes the arguments of a decided call that has not
+	// run yet; it takes effect while the run is paused after a decision.
+	ControlEditCall ControlKind = "edit_call"
+	ControlApprove  ControlKind = "approve"
 )
 
 // Control is one request. Text is the instruction of an inject; Task and
-// Instructions are the new values of an edit.
+// Instructions are the new values of an edit; CallID and Arguments name a
+// call and its new arguments; ApprovalID, Decision (event.Approve*), Reason
+// and Pattern answer an approval.
 type Control struct {
-	Kind         ControlKind
-	Text         string
-	Task         string
-	Instructions string
+	Kind         ControlKind `json:"kind"`
+	Text         string      `json:"text,omitempty"`
+	Task         string      `json:"task,omitempty"`
+	Instructions string      `json:"instructions,omitempty"`
+	CallID       string      `json:"call_id,omitempty"`
+	Arguments    string      `json:"arguments,omitempty"`
+	ApprovalID   string      `json:"approval_id,omitempty"`
+	Decision     string      `json:"decision,omitempty"`
+	Reason       string      `json:"reason,omitempty"`
+	Pattern      string      `json:"pattern,omitempty"`
 }
 
 // Controls is a run's control queue. Requests take effect at the next
@@ -59,11 +71,19 @@ func (c *Controls) StopRequested() bool {
 	return c.stop
 }
 
-// take removes and returns everything queued.
-func (c *Controls) take() []Control {
+// take removes and returns the queued controls for which keep is true,
+// leaving the others queued in order.
+func (c *Controls) take(keep func(Control) bool) []Control {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	q := c.queue
-	c.queue = nil
-	return q
+	var taken, left []Control
+	for _, ctl := range c.queue {
+		if keep(ctl) {
+			taken = append(taken, ctl)
+		} else {
+			left = append(left, ctl)
+		}
+	}
+	c.queue = left
+	return taken
 }

@@ -15,19 +15,21 @@ import (
 // fast stream does not flood viewers with one event per token.
 const deltaBatch = 50 * time.Millisecond
 
-// boundary applies the controls queued since the last iteration. A pause
-// holds the run here until it is resumed or stopped.
-func (r *Run) boundary(ctx context.Context) (outcome, bool) {
+// safePoint applies the controls queued so far: at the iteration boundary,
+// or after a decision and before its calls run (at = event.PausedAtDecided,
+// with the pending calls, whose arguments may then be edited). A pause holds
+// the run here until it is resumed or stopped. It reports whether to stop.
+func (r *Run) safePoint(ctx context.Context, at string, pending []*call) bool {
 	paused := false
 	for {
-		for _, c := range r.controls.take() {
+		for _, c := range r.controls.take(func(Control) bool { return true }) {
 			switch c.Kind {
 			case ControlStop:
-				return outcome{status: event.StatusStopped, err: i18n.T("agent.stopped")}, true
+				return true
 			case ControlPause:
 				if !paused {
 					paused = true
-					r.publish(event.RunPaused, event.RunPausedData{})
+					r.publish(event.RunPaused, event.RunPausedData{At: at, PendingCalls: decidedCalls(pending)})
 				}
 			case ControlResume:
 				if paused {
@@ -35,23 +37,58 @@ func (r *Run) boundary(ctx context.Context) (outcome, bool) {
 					r.publish(event.RunResumed, event.RunResumedData{})
 				}
 			case ControlInject:
-				r.turns = append(r.turns, llm.Message{Role: llm.RoleUser, Content: injectedInstruction(c.Text)})
-				r.publish(event.InstructionInjected, event.InstructionInjectedData{Text: c.Text})
+				// Between a decision and its results nothing may stand in the
+				// conversation, so an instruction given there waits for them.
+				r.injected = append(r.injected, c.Text)
+				if at == event.PausedAtBoundary {
+					r.takeInjected()
+				}
 			case ControlEdit:
 				r.publish(event.TaskEdited, event.TaskEditedData{
 					OldTask: r.st.Task, NewTask: c.Task, OldInstructions: r.st.Instr, NewInstructions: c.Instructions,
 				})
 				r.st.Task, r.st.Instr = c.Task, c.Instructions
+			case ControlEditCall:
+				r.editCall(pending, c)
 			}
 		}
 		if !paused {
-			return outcome{}, false
+			return false
 		}
 		select {
 		case <-r.controls.arrived:
 		case <-ctx.Done():
-			return outcome{}, false // Execute sees the cancelled context
+			return false // Execute sees the cancelled context
 		}
+	}
+}
+
+// takeInjected adds the waiting injected instructions to the conversation.
+func (r *Run) takeInjected() {
+	for _, text := range r.injected {
+		r.turns = append(r.turns, llm.Message{Role: llm.RoleUser, Content: injectedInstruction(text)})
+		r.publish(event.InstructionInjected, event.InstructionInjectedData{Text: text})
+	}
+	r.injected = nil
+}
+
+// editCall replaces the arguments of a pending call, validating them as the
+// model's own would be.
+func (r *Run) editCall(pending []*call, c Control) {
+	for _, p := range pending {
+		if p.ID != c.CallID {
+			continue
+		}
+		old := p.Arguments
+		p.Arguments = c.Arguments
+		p.invalid = ""
+		prep, err := r.setup.Tools.Prepare(p.Name, c.Arguments)
+		if err != nil {
+			p.invalid = err.Error()
+		}
+		p.prep = prep
+		r.publish(event.CallEdited, event.CallEditedData{CallID: p.ID, Name: p.Name, OldArguments: old, NewArguments: c.Arguments})
+		return
 	}
 }
 

@@ -8,6 +8,8 @@ func init() {
 		"agent.stopped":              {EN: "stopped by the user", ZH: "已被用户停止"},
 		"agent.no_checkpoint":        {EN: "run %s has no checkpoint to resume from; run `hermes runs` to see the runs", ZH: "运行 %s 没有可恢复的检查点；运行 `hermes runs` 查看运行记录"},
 		"agent.already_finished":     {EN: "run %s has already finished; start a new run with `hermes run`", ZH: "运行 %s 已经完成；请用 `hermes run` 开始新的运行"},
+		"agent.unattended_denied":    {EN: "no one is there to approve it (unattended mode); allow the tool in [tools] policy to let it run", ZH: "无人可以批准（无人值守模式）；如需运行，请在 [tools] policy 中允许该工具"},
+		"agent.approval_not_saved":   {EN: "the \"always allow\" answer could not be saved (%s); it holds for this call only", ZH: "“始终允许”未能保存（%s）；仅对本次调用有效"},
 		"agent.guard.max_iterations": {EN: "reached the limit of %d iterations; raise [agent] max_iterations or --max-iterations, then `hermes resume`", ZH: "已达到 %d 次迭代上限；请调高 [agent] max_iterations 或 --max-iterations，然后 `hermes resume`"},
 		"agent.guard.token_budget":   {EN: "used %d tokens of the run's budget of %d; raise [agent] token_budget to continue", ZH: "已用 %d 个 token，达到本次运行 %d 的预算；如需继续请调高 [agent] token_budget"},
 		"agent.guard.repeated_warn":  {EN: "the model called %s with the same arguments %d times in a row; it was told to change approach", ZH: "模型连续 %[2]d 次以相同参数调用 %[1]s；已提示它换一种做法"},

@@ -21,22 +21,33 @@ type call struct {
 	llm.ToolCall
 	prep    skills.Prepared
 	invalid string // why the call was refused before running, for the model
-	skipped bool   // not run because a guard stopped the run first
+	skipped string // why the call did not run though valid (a guard or a stop)
+	denied  string // why a policy or a person denied it
 	content string // the tool message the model will see
 	failure string // "" when the call succeeded
 }
 
 func (c *call) valid() bool { return c.invalid == "" }
 
-// act validates and runs the turn's tool calls, appends their results in
-// call order, and applies the guards that watch calls.
+func decidedCalls(calls []*call) []event.DecidedCall {
+	if len(calls) == 0 {
+		return nil
+	}
+	out := make([]event.DecidedCall, len(calls))
+	for i, c := range calls {
+		out[i] = event.DecidedCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments, Repaired: c.prep.Repaired, Valid: c.valid(), Error: c.invalid}
+	}
+	return out
+}
+
+// act validates the turn's tool calls, gives a paused run the chance to edit
+// them, asks for the approvals they need, runs them, appends their results
+// in call order, and applies the guards that watch calls.
 func (r *Run) act(ctx context.Context, resp llm.Response) (outcome, bool) {
 	calls := make([]*call, len(resp.ToolCalls))
-	decidedCalls := make([]event.DecidedCall, len(resp.ToolCalls))
 	for i, tc := range resp.ToolCalls {
 		if tc.ID == "" {
 			tc.ID = fmt.Sprintf("call_%d_%d", r.st.Iteration, i+1)
-			resp.ToolCalls[i].ID = tc.ID
 		}
 		c := &call{ToolCall: tc}
 		prep, err := r.setup.Tools.Prepare(tc.Name, tc.Arguments)
@@ -45,13 +56,59 @@ func (r *Run) act(ctx context.Context, resp llm.Response) (outcome, bool) {
 		}
 		c.prep = prep
 		calls[i] = c
-		decidedCalls[i] = event.DecidedCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments, Repaired: prep.Repaired, Valid: c.valid(), Error: c.invalid}
 	}
-	r.publish(event.ModelDecided, decided(resp, decidedCalls))
-	r.turns = append(r.turns, llm.Message{Role: llm.RoleAssistant, Content: resp.Content, ToolCalls: resp.ToolCalls})
+	r.publish(event.ModelDecided, decided(resp, decidedCalls(calls)))
+	stopped := r.safePoint(ctx, event.PausedAtDecided, calls)
+
+	// The conversation keeps the calls as they ran, edits included.
+	assistant := llm.Message{Role: llm.RoleAssistant, Content: resp.Content, ToolCalls: make([]llm.ToolCall, len(calls))}
+	for i, c := range calls {
+		assistant.ToolCalls[i] = c.ToolCall
+	}
+	r.turns = append(r.turns, assistant)
+	if ctx.Err() != nil {
+		return outcome{}, true
+	}
 
 	var hints []string
 	var stop *outcome
+	if stopped {
+		skipAll(calls, "Not run: the user stopped the run before this call ran.")
+		stop = &outcome{status: event.StatusStopped, err: i18n.T("agent.stopped")}
+	} else {
+		hints, stop = r.checkRepeats(calls)
+	}
+	if stop == nil && r.approveCalls(ctx, calls) {
+		if ctx.Err() != nil {
+			return outcome{}, true
+		}
+		stop = &outcome{status: event.StatusStopped, err: i18n.T("agent.stopped")}
+	}
+
+	r.runCalls(ctx, calls)
+	for _, c := range calls {
+		r.turns = append(r.turns, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Name: c.Name, Content: c.content})
+	}
+	r.takeInjected()
+	r.st.Totals.ToolCalls += len(calls)
+	if stop != nil {
+		return *stop, true
+	}
+	return r.observe(calls, hints)
+}
+
+func skipAll(calls []*call, reason string) {
+	for _, c := range calls {
+		if c.skipped == "" {
+			c.skipped = reason
+		}
+	}
+}
+
+// checkRepeats counts identical calls in a row: the call that reaches the
+// limit gets an intervention for the model, the one past it stops the run.
+func (r *Run) checkRepeats(calls []*call) ([]string, *outcome) {
+	var hints []string
 	for i, c := range calls {
 		if !c.valid() {
 			continue
@@ -60,27 +117,15 @@ func (r *Run) act(ctx context.Context, resp llm.Response) (outcome, bool) {
 		if halt {
 			msg := i18n.T("agent.guard.repeated_stop", c.Name, r.st.Guards.Repeats)
 			r.guard(event.GuardRepeatedCall, event.ActionStop, msg, c.Name+" "+string(c.prep.Args))
-			stop = &outcome{status: event.StatusGuard, err: msg}
-			for _, rest := range calls[i:] {
-				rest.skipped = true
-			}
-			break
+			skipAll(calls[i:], "Not run: the run was stopped by the repeated-call guard.")
+			return hints, &outcome{status: event.StatusGuard, err: msg}
 		}
 		if warn {
 			r.guard(event.GuardRepeatedCall, event.ActionWarn, i18n.T("agent.guard.repeated_warn", c.Name, r.st.Guards.Repeats))
 			hints = append(hints, repeatedCallHint(c.Name, r.st.Guards.Repeats))
 		}
 	}
-
-	r.runCalls(ctx, calls)
-	for _, c := range calls {
-		r.turns = append(r.turns, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Name: c.Name, Content: c.content})
-	}
-	r.st.Totals.ToolCalls += len(calls)
-	if stop != nil {
-		return *stop, true
-	}
-	return r.observe(calls, hints)
+	return hints, nil
 }
 
 // observe updates the guards from the calls' outcomes.
@@ -124,8 +169,12 @@ func (r *Run) runCalls(ctx context.Context, calls []*call) {
 	for i := 0; i < len(calls); {
 		c := calls[i]
 		switch {
-		case c.skipped:
-			c.content, c.failure = "Not run: the run was stopped by the repeated-call guard.", "skipped"
+		case c.skipped != "":
+			c.content, c.failure = c.skipped, "skipped"
+			i++
+		case c.denied != "":
+			c.content = "Error: " + c.denied
+			r.publish(event.ToolFinished, event.ToolFinishedData{CallID: c.ID, Name: c.Name, Result: c.content, Size: len(c.content), Error: c.denied})
 			i++
 		case !c.valid():
 			c.content, c.failure = "Error: "+c.invalid, c.invalid
@@ -137,7 +186,7 @@ func (r *Run) runCalls(ctx context.Context, calls []*call) {
 		default:
 			j := i
 			var wg sync.WaitGroup
-			for ; j < len(calls) && calls[j].valid() && !calls[j].skipped && calls[j].prep.Tool.ReadOnly(); j++ {
+			for ; j < len(calls) && runnable(calls[j]) && calls[j].prep.Tool.ReadOnly(); j++ {
 				wg.Add(1)
 				go func(c *call) {
 					defer wg.Done()
@@ -149,6 +198,8 @@ func (r *Run) runCalls(ctx context.Context, calls []*call) {
 		}
 	}
 }
+
+func runnable(c *call) bool { return c.valid() && c.skipped == "" && c.denied == "" }
 
 // runCall runs one call under its timeout, retrying a transient failure
 // once. The retry is published but never shown to the model.

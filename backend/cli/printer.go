@@ -111,7 +111,10 @@ func (p *Printer) printKnown(e event.Event) bool {
 		return true
 	case event.RunPaused:
 		return with(e, func(d event.RunPausedData) {
-			p.line(p.paint("⏸ "+joinNote(i18n.T("cli.print.paused"), d.Reason), yellow))
+			p.line(p.paint("⏸ "+i18n.T("cli.print.paused"), yellow))
+			for _, c := range d.PendingCalls {
+				p.line(p.paint("  ⋯ "+c.Name+" ", dim) + p.preview(c.Arguments, p.o.Width-width(c.Name)-4))
+			}
 		})
 	case event.RunResumed:
 		return with(e, p.resumed)

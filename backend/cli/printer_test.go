@@ -386,7 +386,7 @@ func TestPrinter_OtherEvents(t *testing.T) {
 		payload any
 		want    string
 	}{
-		{event.RunPaused, event.RunPausedData{Reason: "asked by the user"}, "⏸ paused: asked by the user"},
+		{event.RunPaused, event.RunPausedData{At: event.PausedAtDecided, PendingCalls: []event.DecidedCall{{Name: "write_file", Arguments: `{"path":"a.md"}`}}}, "⏸ paused\n  ⋯ write_file {\"path\":\"a.md\"}"},
 		{event.RunResumed, event.RunResumedData{FromCheckpoint: true, Iteration: 4}, "▶ resumed from the checkpoint of iteration 4"},
 		{event.InstructionInjected, event.InstructionInjectedData{Text: "write the summary in French"}, "✎ instruction added: write the summary in French"},
 		{event.TaskEdited, event.TaskEditedData{OldTask: "a", NewTask: "Summarise c.txt"}, "✎ task edited: Summarise c.txt"},

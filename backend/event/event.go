@@ -33,6 +33,7 @@ const (
 	RunResumed          Type = "run.resumed"
 	InstructionInjected Type = "instruction.injected"
 	TaskEdited          Type = "task.edited"
+	CallEdited          Type = "call.edited"
 	SummaryUpdated      Type = "summary.updated"
 	MemoryWritten       Type = "memory.written"
 	CheckpointSaved     Type = "checkpoint.saved"

@@ -24,6 +24,15 @@ type RunStartedData struct {
 	MaxIterations int      `json:"max_iterations"`
 	TokenBudget   int      `json:"token_budget,omitempty"`
 	Tools         []string `json:"tools"`
+	// ForkedFrom links a run forked from iteration N of another run; its
+	// conversation up to N was copied, so those tools were not run again.
+	ForkedFrom *ForkRef `json:"forked_from,omitempty"`
+}
+
+// ForkRef names the run and iteration a run was forked from.
+type ForkRef struct {
+	RunID     string `json:"run_id"`
+	Iteration int    `json:"iteration"`
 }
 
 // IterationStartedData marks the start of one model turn.
@@ -126,6 +135,7 @@ const (
 	GuardUnverified     = "unverified_answer"
 	GuardInvalidCall    = "invalid_call"
 	GuardCheckpointFail = "checkpoint_failed"
+	GuardApproval       = "approval"
 )
 
 // Guard actions: a warning lets the run go on, stop ends it.
@@ -142,10 +152,18 @@ type GuardTrippedData struct {
 	Details []string `json:"details,omitempty"`
 }
 
+// Where a run pauses: between iterations, or after the model decided and
+// before its calls run, when the calls' arguments can still be edited.
+const (
+	PausedAtBoundary = "boundary"
+	PausedAtDecided  = "decided"
+)
+
 // RunPausedData and RunResumedData mark pauses and continuations. A run
 // resumed from a checkpoint by another process carries FromCheckpoint.
 type RunPausedData struct {
-	Reason string `json:"reason,omitempty"`
+	At           string        `json:"at"`
+	PendingCalls []DecidedCall `json:"pending_calls,omitempty"`
 }
 
 type RunResumedData struct {
@@ -164,6 +182,44 @@ type TaskEditedData struct {
 	NewTask         string `json:"new_task"`
 	OldInstructions string `json:"old_instructions,omitempty"`
 	NewInstructions string `json:"new_instructions,omitempty"`
+}
+
+// CallEditedData records a person's edit of a decided call's arguments
+// before it ran.
+type CallEditedData struct {
+	CallID       string `json:"call_id"`
+	Name         string `json:"name"`
+	OldArguments string `json:"old_arguments"`
+	NewArguments string `json:"new_arguments"`
+}
+
+// Approval decisions.
+const (
+	ApproveOnce   = "allow_once"
+	ApproveRun    = "allow_run"    // this tool, for the rest of the run
+	ApproveAlways = "allow_always" // remembered in the policy, optionally for matching arguments only
+	ApproveDeny   = "deny"
+)
+
+// ApprovalRequestedData asks whoever is watching to allow a call.
+type ApprovalRequestedData struct {
+	ApprovalID string `json:"approval_id"`
+	CallID     string `json:"call_id"`
+	Name       string `json:"name"`
+	Arguments  string `json:"arguments"`
+	Risk       string `json:"risk"`
+	Reason     string `json:"reason"` // why it is asked: the risk level's policy or a sensitive pattern
+}
+
+// ApprovalResolvedData is the answer. Reason is a denial's reason, which the
+// model receives.
+type ApprovalResolvedData struct {
+	ApprovalID string `json:"approval_id"`
+	CallID     string `json:"call_id"`
+	Decision   string `json:"decision"`
+	Reason     string `json:"reason,omitempty"`
+	Pattern    string `json:"pattern,omitempty"`
+	By         string `json:"by,omitempty"` // "user", "policy", "stop", "unattended"
 }
 
 // CheckpointSavedData marks the state saved at the end of an iteration.

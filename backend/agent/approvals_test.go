@@ -1,0 +1,226 @@
+package agent_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"hermes/backend/agent"
+	"hermes/backend/event"
+	"hermes/backend/llm"
+	"hermes/backend/llm/llmtest"
+	"hermes/backend/skills"
+)
+
+// askWrites asks about every write and remembers what was always allowed.
+type askWrites struct {
+	mu     sync.Mutex
+	always []string
+}
+
+func (p *askWrites) Check(t skills.Tool, _ json.RawMessage) skills.Verdict {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, name := range p.always {
+		if name == t.Name {
+			return skills.Verdict{Action: skills.Allow}
+		}
+	}
+	if t.Risk == skills.RiskWrite {
+		return skills.Verdict{Action: skills.Ask, Reason: "write tools are asked"}
+	}
+	return skills.Verdict{Action: skills.Allow}
+}
+
+func (p *askWrites) AllowAlways(t skills.Tool, _ string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.always = append(p.always, t.Name)
+	return nil
+}
+
+func writeCall(id, path string) llmtest.Step {
+	return llmtest.Step{ToolCalls: []llm.ToolCall{call(id, "write_file", map[string]any{"path": path, "content": id})}}
+}
+
+// answerApprovals answers each approval.requested with the next control.
+func answerApprovals(t *testing.T, h *harness, run *agent.Run, answers ...agent.Control) {
+	sub := h.setup.Bus.Subscribe(1024, nil)
+	go func() {
+		defer h.setup.Bus.Unsubscribe(sub)
+		for _, a := range answers {
+			e := waitFor(t, sub.C, event.ApprovalRequested)
+			a.ApprovalID = decode[event.ApprovalRequestedData](t, e).ApprovalID
+			run.Controls().Send(a)
+		}
+	}()
+}
+
+func TestApprovals_AnswersReachTheRun(t *testing.T) {
+	srv := llmtest.NewServer(t,
+		writeCall("w1", "once.txt"), writeCall("w2", "denied.txt"), writeCall("w3", "run1.txt"), writeCall("w4", "run2.txt"),
+		llmtest.Step{Content: "done"},
+	)
+	h := newHarness(t, srv)
+	h.setup.Policy = &askWrites{}
+	run, err := agent.NewRun(h.setup, agent.Task{Text: "write", Workspace: h.ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answerApprovals(t, h, run,
+		agent.Control{Kind: agent.ControlApprove, Decision: event.ApproveOnce},
+		agent.Control{Kind: agent.ControlApprove, Decision: event.ApproveDeny, Reason: "not that file"},
+		agent.Control{Kind: agent.ControlApprove, Decision: event.ApproveRun},
+	)
+	res, events := h.execute(run, t.Context())
+	if res.Status != event.StatusFinished {
+		t.Fatalf("status %s: %s", res.Status, res.Error)
+	}
+	for name, want := range map[string]bool{"once.txt": true, "denied.txt": false, "run1.txt": true, "run2.txt": true} {
+		_, err := os.Stat(filepath.Join(h.ws, name))
+		if (err == nil) != want {
+			t.Errorf("%s written = %v, want %v", name, err == nil, want)
+		}
+	}
+	if n := len(ofType(events, event.ApprovalRequested)); n != 3 {
+		t.Errorf("%d approvals asked; allow_run should spare the fourth", n)
+	}
+	denied := h.request(2)
+	if last := denied[len(denied)-1]; !strings.Contains(last.Content, "not that file") {
+		t.Errorf("the model did not get the reason of the denial: %q", last.Content)
+	}
+}
+
+func TestApprovals_AlwaysIsRemembered(t *testing.T) {
+	srv := llmtest.NewServer(t, writeCall("w1", "a.txt"), writeCall("w2", "b.txt"), llmtest.Step{Content: "done"})
+	h := newHarness(t, srv)
+	policy := &askWrites{}
+	h.setup.Policy = policy
+	run, err := agent.NewRun(h.setup, agent.Task{Text: "write", Workspace: h.ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answerApprovals(t, h, run, agent.Control{Kind: agent.ControlApprove, Decision: event.ApproveAlways})
+	_, events := h.execute(run, t.Context())
+	if n := len(ofType(events, event.ApprovalRequested)); n != 1 || len(policy.always) != 1 {
+		t.Errorf("%d approvals asked, policy remembers %v", n, policy.always)
+	}
+}
+
+func TestApprovals_StopEndsAPendingApproval(t *testing.T) {
+	srv := llmtest.NewServer(t, writeCall("w1", "a.txt"))
+	h := newHarness(t, srv)
+	h.setup.Policy = &askWrites{}
+	run, err := agent.NewRun(h.setup, agent.Task{Text: "write", Workspace: h.ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answerApprovals(t, h, run, agent.Control{Kind: agent.ControlStop})
+	res, events := h.execute(run, t.Context())
+	if res.Status != event.StatusStopped {
+		t.Fatalf("status %s", res.Status)
+	}
+	r := decode[event.ApprovalResolvedData](t, ofType(events, event.ApprovalResolved)[0])
+	if r.Decision != event.ApproveDeny || r.By != "stop" {
+		t.Errorf("resolved = %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(h.ws, "a.txt")); err == nil {
+		t.Error("the call ran after the stop")
+	}
+}
+
+func TestApprovals_UnattendedRunsDenyWhatWouldBeAsked(t *testing.T) {
+	srv := llmtest.NewServer(t, writeCall("w1", "a.txt"), llmtest.Step{Content: "could not write"})
+	h := newHarness(t, srv)
+	h.setup.Policy = &askWrites{}
+	h.setup.Unattended = true
+	res, events := h.run("write")
+	if res.Status != event.StatusFinished {
+		t.Fatalf("status %s", res.Status)
+	}
+	r := decode[event.ApprovalResolvedData](t, ofType(events, event.ApprovalResolved)[0])
+	if r.Decision != event.ApproveDeny || r.By != "unattended" {
+		t.Errorf("resolved = %+v", r)
+	}
+	sent := h.request(1)
+	if last := sent[len(sent)-1]; !strings.Contains(last.Content, "no one is there") {
+		t.Errorf("the model was told %q", last.Content)
+	}
+}
+
+func TestLoop_EditDecidedCallWhilePaused(t *testing.T) {
+	release := make(chan struct{})
+	srv := llmtest.NewServer(t,
+		llmtest.Step{ToolCalls: []llm.ToolCall{call("c1", "write_file", map[string]any{"path": "draft.txt", "content": "model"})}, Wait: release},
+		llmtest.Step{Content: "written"},
+	)
+	h := newHarness(t, srv)
+	sub := h.setup.Bus.Subscribe(1024, nil)
+	run, err := agent.NewRun(h.setup, agent.Task{Text: "write a draft", Workspace: h.ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		waitFor(t, sub.C, event.IterationStarted)
+		c := run.Controls()
+		c.Send(agent.Control{Kind: agent.ControlPause})
+		close(release)
+		paused := decode[event.RunPausedData](t, waitFor(t, sub.C, event.RunPaused))
+		if paused.At != event.PausedAtDecided || len(paused.PendingCalls) != 1 {
+			t.Errorf("paused = %+v", paused)
+		}
+		c.Send(agent.Control{Kind: agent.ControlEditCall, CallID: "c1", Arguments: `{"path":"final.txt","content":"person"}`})
+		c.Send(agent.Control{Kind: agent.ControlResume})
+	}()
+	res, events := h.execute(run, t.Context())
+	h.setup.Bus.Unsubscribe(sub)
+	if res.Status != event.StatusFinished {
+		t.Fatalf("status %s", res.Status)
+	}
+	if b, err := os.ReadFile(filepath.Join(h.ws, "final.txt")); err != nil || string(b) != "person" {
+		t.Fatalf("the edited call did not run: %q %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(h.ws, "draft.txt")); err == nil {
+		t.Error("the original call ran")
+	}
+	if e := decode[event.CallEditedData](t, ofType(events, event.CallEdited)[0]); e.NewArguments != `{"path":"final.txt","content":"person"}` {
+		t.Errorf("call.edited = %+v", e)
+	}
+	// The model sees its call as it ran.
+	sent := h.request(1)
+	if got := sent[len(sent)-2].ToolCalls[0].Arguments; !strings.Contains(got, "final.txt") {
+		t.Errorf("the conversation keeps the old arguments: %s", got)
+	}
+}
+
+func TestLoop_ForkStartsFromACopiedConversation(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Step{Content: "forked answer"})
+	h := newHarness(t, srv)
+	seed := []llm.Message{
+		{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "old", Name: "read_file", Arguments: `{"path":"x"}`}}},
+		{Role: llm.RoleTool, ToolCallID: "old", Name: "read_file", Content: "recorded result"},
+	}
+	from := &event.ForkRef{RunID: "20261130-000000-abcdef", Iteration: 2}
+	run, err := agent.NewRun(h.setup, agent.Task{Text: "edited task", Workspace: h.ws, Turns: seed, ForkedFrom: from})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, events := h.execute(run, t.Context())
+	if res.Status != event.StatusFinished {
+		t.Fatalf("status %s", res.Status)
+	}
+	started := decode[event.RunStartedData](t, events[0])
+	if started.ForkedFrom == nil || *started.ForkedFrom != *from {
+		t.Errorf("run.started forked_from = %+v", started.ForkedFrom)
+	}
+	sent := h.request(0)
+	if len(sent) != 4 || sent[3].Content != "recorded result" || !strings.Contains(sent[1].Content, "edited task") {
+		t.Errorf("the fork's first request = %+v", sent)
+	}
+	if len(ofType(events, event.ToolStarted)) != 0 {
+		t.Error("a recorded tool call was run again")
+	}
+}
