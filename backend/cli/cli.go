@@ -48,14 +48,21 @@ type command struct {
 	run     func(ctx context.Context, env *Env, args []string) int
 }
 
+// registered holds the commands that files of their own add in init, so
+// that a new command touches no shared table.
+var registered []command
+
+func register(c command) { registered = append(registered, c) }
+
 func commands() []command {
-	return []command{
+	core := []command{
 		{"run", "cli.cmd.run", cmdRun},
 		{"resume", "cli.cmd.resume", cmdResume},
 		{"runs", "cli.cmd.runs", cmdRuns},
 		{"serve", "cli.cmd.serve", cmdServe},
-		{"version", "cli.cmd.version", cmdVersion},
 	}
+	core = append(core, registered...)
+	return append(core, command{"version", "cli.cmd.version", cmdVersion})
 }
 
 // Main runs the command named by args[0] (no arguments opens the desktop

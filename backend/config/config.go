@@ -13,9 +13,12 @@ const Version = 1
 
 // Config is hermes.toml.
 type Config struct {
-	Version int   `toml:"version"`
-	Agent   Agent `toml:"agent"`
-	Model   Model `toml:"model"`
+	Version  int      `toml:"version"`
+	Agent    Agent    `toml:"agent"`
+	Model    Model    `toml:"model"`
+	Tools    Tools    `toml:"tools"`
+	Obsidian Obsidian `toml:"obsidian"`
+	Update   Update   `toml:"update"`
 }
 
 // Agent configures the loop and its gates.

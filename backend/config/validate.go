@@ -43,5 +43,6 @@ func (c Config) Validate() error {
 	atLeast("[model] context_window", m.ContextWindow, 0)
 	atLeast("[model] max_retries", m.MaxRetries, 0)
 	positive("[model] timeout", m.Timeout)
+	errs = append(errs, c.Tools.validate(), c.Obsidian.validate(), c.Update.validate())
 	return errors.Join(errs...)
 }
