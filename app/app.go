@@ -1,64 +1,137 @@
 // Package app is the layer the desktop window binds to: each method decodes
-// what the UI sent, calls backend/, and returns (T, error). Wails turns an
-// error into a rejected promise whose text is the error's, already in the
-// user's language.
+// what the UI sent, calls backend/runner, and returns (T, error). It mirrors
+// the HTTP API of docs/api.md: a failed call rejects the UI's promise with
+// the same {"error": …} JSON that the HTTP API answers with.
 package app
 
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log"
+	"sync"
 
+	"hermes/backend/agent"
 	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/runlog"
+	"hermes/backend/runner"
 )
 
 // App is bound into the window as window.go.app.App.
 type App struct {
-	home string
-	ctx  context.Context
+	runs *runner.Manager
+
+	mu   sync.Mutex
+	ctx  context.Context // the window's, once it started
+	stop func()          // ends the forwarding of live events
 }
 
-// New returns the App of a Hermes home directory.
-func New(home string) *App { return &App{home: home} }
+// New returns the App over a run manager.
+func New(runs *runner.Manager) *App { return &App{runs: runs, ctx: context.Background()} }
 
-// Startup keeps the window's context, which later issues use to forward
-// live events to the UI.
-func (a *App) Startup(ctx context.Context) { a.ctx = ctx }
+// apiError is what a bound method rejects with.
+func apiError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return runner.Explain(err)
+}
 
-// ListRuns returns the runs in the home's logs, newest first. Logs that
-// cannot be read are left out and reported on stderr; the rest still show.
-func (a *App) ListRuns() ([]runlog.Summary, error) {
-	runs, err := runlog.List(a.home)
+func (a *App) context() context.Context {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.ctx
+}
+
+// ListRuns returns the live runs first, then the runs in the home's logs,
+// newest first. Logs that cannot be read are left out and reported on
+// stderr; the rest still show.
+func (a *App) ListRuns() ([]runner.Summary, error) {
+	runs, err := a.runs.List()
 	if errors.Is(err, runlog.ErrUnreadableLog) {
 		log.Print(err)
 		err = nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("list runs in %s: %w", a.home, err)
+		return nil, apiError(err)
 	}
 	if runs == nil {
-		runs = []runlog.Summary{}
+		runs = []runner.Summary{}
 	}
 	return runs, nil
 }
 
-// RunEvents returns the events of one run in seq order.
+// RunEvents returns the events of one run so far, in seq order.
 func (a *App) RunEvents(runID string) ([]event.Event, error) {
-	path, err := runlog.Find(a.home, runID)
+	events, err := a.runs.Events(runID)
 	if err != nil {
-		return nil, err
-	}
-	events, err := runlog.ReadFile(path)
-	if err != nil {
-		return nil, err
+		return nil, apiError(err)
 	}
 	if events == nil {
 		events = []event.Event{}
 	}
 	return events, nil
+}
+
+// StartRun checks the model endpoint and starts a run.
+func (a *App) StartRun(req runner.StartRequest) (runner.RunRef, error) {
+	id, err := a.runs.Start(a.context(), req)
+	return runner.RunRef{RunID: id}, apiError(err)
+}
+
+// Control pauses, resumes, stops, injects into or edits a live run, at its
+// next safe point.
+func (a *App) Control(runID string, c agent.Control) error {
+	return apiError(a.runs.Control(runID, c))
+}
+
+// Approve answers the approval a live run waits for.
+func (a *App) Approve(runID, approvalID string, answer runner.Answer) error {
+	return apiError(a.runs.Approve(runID, approvalID, answer))
+}
+
+// ResumeRun takes up a stopped, failed or crashed run from its checkpoint.
+func (a *App) ResumeRun(runID string, req runner.Overrides) (runner.RunRef, error) {
+	return runner.RunRef{RunID: runID}, apiError(a.runs.Resume(a.context(), runID, req))
+}
+
+// ForkRun starts a new run from iteration req.Iteration of a run.
+func (a *App) ForkRun(runID string, req runner.ForkRequest) (runner.RunRef, error) {
+	id, err := a.runs.Fork(a.context(), runID, req)
+	return runner.RunRef{RunID: id}, apiError(err)
+}
+
+// RenameRun gives a run a title; an empty one takes it away.
+func (a *App) RenameRun(runID, title string) error { return apiError(a.runs.Rename(runID, title)) }
+
+// DeleteRun removes a run that is not live: log, artifacts, checkpoint.
+func (a *App) DeleteRun(runID string) error { return apiError(a.runs.Delete(runID)) }
+
+// ArtifactChunk is part of a full tool output, and the output's size.
+type ArtifactChunk struct {
+	Text      string `json:"text"`
+	TotalSize int    `json:"total_size"`
+}
+
+// Artifact returns up to limit bytes (0: all) of a full tool output from
+// offset.
+func (a *App) Artifact(runID, ref string, offset, limit int) (ArtifactChunk, error) {
+	data, total, err := a.runs.Artifact(runID, ref, offset, limit)
+	if err != nil {
+		return ArtifactChunk{}, apiError(err)
+	}
+	return ArtifactChunk{Text: string(data), TotalSize: total}, nil
+}
+
+// Settings are what the New-run form shows; never the API key.
+func (a *App) Settings() (runner.Settings, error) {
+	s, err := a.runs.Settings()
+	return s, apiError(err)
+}
+
+// CheckModel says whether the model endpoint answers and takes the key.
+func (a *App) CheckModel(req runner.Overrides) (runner.ModelCheck, error) {
+	return runner.CheckResult(a.runs.CheckModel(a.context(), req)), nil
 }
 
 // Language is the language Hermes speaks, from HERMES_LANG or the system's

@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -8,10 +9,13 @@ import (
 	"time"
 
 	"hermes/app"
+	"hermes/backend/agent"
 	"hermes/backend/i18n"
-	"hermes/backend/runlog"
+	"hermes/backend/runner"
 	"hermes/backend/server/servertest"
 )
+
+func newApp(home string) *app.App { return app.New(runner.New(runner.Options{Home: home})) }
 
 func TestApp_ListRunsAndEvents(t *testing.T) {
 	home := t.TempDir()
@@ -27,7 +31,7 @@ func TestApp_ListRunsAndEvents(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("garbage\n{}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	a := app.New(home)
+	a := newApp(home)
 
 	runs, err := a.ListRuns()
 	if err != nil {
@@ -37,8 +41,8 @@ func TestApp_ListRunsAndEvents(t *testing.T) {
 		t.Fatalf("got %d runs, want %d", len(runs), len(written))
 	}
 	for i, w := range written {
-		if runs[i].RunID != w.RunID || runs[i].Status != w.Status || runs[i].Tokens != w.Tokens {
-			t.Errorf("run %d = %s %s %d tokens, want %s %s %d", i, runs[i].RunID, runs[i].Status, runs[i].Tokens, w.RunID, w.Status, w.Tokens)
+		if runs[i].RunID != w.RunID || runs[i].Status != w.Status || runs[i].Tokens != w.Tokens || runs[i].Live || runs[i].Sample {
+			t.Errorf("run %d = %+v, want %s %s %d tokens", i, runs[i], w.RunID, w.Status, w.Tokens)
 		}
 	}
 
@@ -56,14 +60,53 @@ func TestApp_ListRunsAndEvents(t *testing.T) {
 	}
 }
 
-func TestApp_EmptyHomeAndUnknownRun(t *testing.T) {
-	a := app.New(t.TempDir())
+func TestApp_EmptyHomeShowsTheSample(t *testing.T) {
+	a := newApp(t.TempDir())
 	runs, err := a.ListRuns()
-	if err != nil || runs == nil || len(runs) != 0 {
-		t.Fatalf("ListRuns on an empty home = %v, %v; want an empty list", runs, err)
+	if err != nil || len(runs) != 1 || !runs[0].Sample {
+		t.Fatalf("ListRuns on an empty home = %+v, %v; want the sample run", runs, err)
 	}
-	if _, err := a.RunEvents("20261130-000000-abcdef"); !errors.Is(err, runlog.ErrRunNotFound) {
-		t.Fatalf("RunEvents of an unknown run: %v", err)
+	events, err := a.RunEvents(runs[0].RunID)
+	if err != nil || len(events) == 0 {
+		t.Fatalf("the sample's events: %d, %v", len(events), err)
+	}
+}
+
+// TestApp_ErrorsRejectWithTheAPIJSON: a failed call rejects the UI's
+// promise with the {"error": …} JSON of the HTTP API, in both languages.
+func TestApp_ErrorsRejectWithTheAPIJSON(t *testing.T) {
+	a := newApp(t.TempDir())
+	tests := []struct {
+		name string
+		call func() error
+		code string
+	}{
+		{"unknown run", func() error { _, err := a.RunEvents("20261130-000000-abcdef"); return err }, "run_not_found"},
+		{"empty task", func() error { _, err := a.StartRun(runner.StartRequest{Task: " "}); return err }, "no_task"},
+		{"bad control", func() error { return a.Control("20261130-000000-abcdef", agent.Control{Kind: "dance"}) }, "bad_control"},
+		{"bad decision", func() error { return a.Approve("x", "y", runner.Answer{Decision: "maybe"}) }, "bad_decision"},
+		{"not live", func() error { return a.DeleteRun("20261130-000000-abcdef") }, "run_not_found"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.call()
+			var body struct {
+				Error struct {
+					Code    string            `json:"code"`
+					Message map[string]string `json:"message"`
+				} `json:"error"`
+			}
+			if err == nil || json.Unmarshal([]byte(err.Error()), &body) != nil {
+				t.Fatalf("error %v is not the API's JSON", err)
+			}
+			if body.Error.Code != tt.code || body.Error.Message["en"] == "" || body.Error.Message["zh-CN"] == "" {
+				t.Errorf("error %s, want code %s in both languages", err, tt.code)
+			}
+			var api runner.APIError
+			if !errors.As(err, &api) {
+				t.Errorf("%T is not a runner.APIError", err)
+			}
+		})
 	}
 }
 
@@ -72,7 +115,7 @@ func TestApp_Language(t *testing.T) {
 	t.Cleanup(func() { i18n.SetLang(before) })
 	for _, l := range []i18n.Lang{i18n.ZH, i18n.EN} {
 		i18n.SetLang(l)
-		if got := app.New("").Language(); got != string(l) {
+		if got := newApp(t.TempDir()).Language(); got != string(l) {
 			t.Errorf("Language() = %q, want %q", got, l)
 		}
 	}

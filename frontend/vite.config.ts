@@ -11,7 +11,7 @@ export default defineConfig({
     proxy: { '/api': process.env.HERMES_API ?? 'http://127.0.0.1:7777' },
   },
   test: {
-    include: ['src/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'bench/**/*.test.ts'],
     environment: 'node',
   },
 })

@@ -16,9 +16,9 @@ need node "Node 20"
 need npm "npm (it comes with Node)"
 
 # fonts-wqy-microhei gives the Chinese UI real glyphs in screenshots taken on
-# machines with no desktop fonts.
+# machines with no desktop fonts; bench/vault.sh times ripgrep beside search.
 packages=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev
-  xvfb xauth x11-utils imagemagick chromium chromium-driver fonts-wqy-microhei)
+  xvfb xauth x11-utils imagemagick chromium chromium-driver fonts-wqy-microhei ripgrep)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -47,5 +47,11 @@ if [ ! -f frontend/node_modules/.package-lock.json ] ||
   [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then
   step "npm packages of the frontend"
   (cd frontend && npm ci --no-audit --no-fund)
+fi
+# The real MCP server that the skills tests start over stdio.
+if [ ! -f tests/mcp/node_modules/.package-lock.json ] ||
+  [ tests/mcp/package-lock.json -nt tests/mcp/node_modules/.package-lock.json ]; then
+  step "npm packages of the MCP test server"
+  (cd tests/mcp && npm ci --no-audit --no-fund)
 fi
 step "set up"

@@ -5,6 +5,7 @@ package agent
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"hermes/backend/contextmgr"
@@ -36,6 +37,15 @@ type Limits struct {
 	ObservationLimit int // characters of a tool result the model sees whole
 	ContextWindow    int
 	ToolTimeout      time.Duration
+	// RecentTurns are always sent whole; older turns are folded into the
+	// summary once a request would pass CompressAt of the window (1 or more
+	// never compresses).
+	RecentTurns int
+	CompressAt  float64
+	// MemoryTokens caps the recalled long-term memory in each request;
+	// MemoryFade is how long an unpinned memory lasts without being recalled.
+	MemoryTokens int
+	MemoryFade   time.Duration
 }
 
 func (l Limits) withDefaults() Limits {
@@ -52,6 +62,14 @@ func (l Limits) withDefaults() Limits {
 	def(&l.ContextWindow, 128000)
 	if l.ToolTimeout <= 0 {
 		l.ToolTimeout = 30 * time.Second
+	}
+	def(&l.RecentTurns, 8)
+	if l.CompressAt <= 0 {
+		l.CompressAt = 0.6
+	}
+	def(&l.MemoryTokens, 1000)
+	if l.MemoryFade <= 0 {
+		l.MemoryFade = 90 * 24 * time.Hour
 	}
 	return l
 }
@@ -74,7 +92,25 @@ type Setup struct {
 	Unattended bool
 	Limits     Limits
 	Now        func() time.Time
+	// Summarizer writes the rolling summary; nil means Model. SummaryModel
+	// is the model it asks; "" means ModelName.
+	Summarizer   Model
+	SummaryModel string
+	// Memory is what the run does with the long-term memory that Store keeps
+	// (when it keeps one, as *memory.Store does); "" leaves it alone.
+	Memory MemoryUse
 }
+
+// MemoryUse says what a run does with long-term memory. Its values are
+// those of hermes.toml's [context] memory.
+type MemoryUse string
+
+const (
+	// MemoryOn recalls memories for the task and writes what the run learnt.
+	MemoryOn MemoryUse = "on"
+	// MemoryRead recalls memories but writes none.
+	MemoryRead MemoryUse = "read"
+)
 
 // Task is what a new run is asked to do. A fork also carries the
 // conversation it starts from and the run it came from.
@@ -116,10 +152,15 @@ type Run struct {
 	// pending; they enter the conversation after the calls' results.
 	injected []string
 
-	// sentTurns and sentAnchor say what the last context.built carried, so
-	// the next one carries only what is new.
-	sentTurns  int
-	sentAnchor string
+	// sentTurns and the sent layers say what the last context.built
+	// carried, so the next one carries only what is new.
+	sentTurns                           int
+	sentAnchor, sentSummary, sentMemory string
+	// lastTokens is the size of the last request, as the provider counts.
+	lastTokens int
+	// preview is what ContextPreview reads: the context as of the last
+	// checkpoint, shared with other goroutines.
+	preview atomic.Pointer[previewSnapshot]
 
 	// legStart is when this process took the run up; priorMS is the time
 	// earlier legs (before a stop or crash) spent on it.
@@ -201,6 +242,9 @@ func (r *Run) Execute(ctx context.Context) Result {
 			Tools: r.setup.Tools.Names(), ForkedFrom: r.st.ForkedFrom,
 		})
 	}
+	if !r.resumed {
+		r.recall()
+	}
 	if err := r.checkpoint(); err != nil {
 		return r.finish(outcome{status: event.StatusFailed, err: err.Error()})
 	}
@@ -257,6 +301,8 @@ func (r *Run) finish(out outcome) Result {
 	}
 	if out.status != event.StatusFinished {
 		data.Resume = "hermes resume " + r.st.RunID
+	} else {
+		r.remember(out.answer)
 	}
 	r.publish(event.RunFinished, data)
 	if err := r.save(); err != nil {
@@ -272,7 +318,9 @@ func (r *Run) finish(out outcome) Result {
 func (r *Run) cancelled() Result {
 	r.st = r.saved
 	r.st.Guards = r.saved.Guards.clone()
+	r.st.Context = r.saved.Context.Clone()
 	r.turns = r.turns[:r.saved.Turns]
+	r.builder.Reset()
 	return r.finish(outcome{status: event.StatusStopped, err: i18n.T("agent.cancelled")})
 }
 

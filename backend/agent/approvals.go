@@ -26,14 +26,15 @@ func (r *Run) approveCalls(ctx context.Context, calls []*call) bool {
 // approve settles one call. It reports true when a stop (or a cancelled
 // context) ended the wait; the call is then denied.
 func (r *Run) approve(ctx context.Context, c *call) bool {
-	if r.setup.Policy == nil || slices.Contains(r.st.AllowedTools, c.Name) {
+	if r.setup.Policy == nil {
 		return false
 	}
 	v := r.setup.Policy.Check(c.prep.Tool, c.prep.Args)
-	switch v.Action {
-	case skills.Allow:
+	allowedForRun := slices.Contains(r.st.AllowedTools, c.Name) && !v.Sensitive
+	switch {
+	case v.Action == skills.Allow, v.Action == skills.Ask && allowedForRun:
 		return false
-	case skills.Deny:
+	case v.Action == skills.Deny:
 		c.denied = "this call is not allowed by the user's policy (" + v.Reason + "). Do not retry it; find another way or say in your answer that it was not allowed."
 		return false
 	}

@@ -21,9 +21,12 @@ type askWrites struct {
 	always []string
 }
 
-func (p *askWrites) Check(t skills.Tool, _ json.RawMessage) skills.Verdict {
+func (p *askWrites) Check(t skills.Tool, args json.RawMessage) skills.Verdict {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if strings.Contains(string(args), "rm -rf") {
+		return skills.Verdict{Action: skills.Ask, Sensitive: true, Reason: "sensitive phrase"}
+	}
 	for _, name := range p.always {
 		if name == t.Name {
 			return skills.Verdict{Action: skills.Allow}
@@ -222,5 +225,30 @@ func TestLoop_ForkStartsFromACopiedConversation(t *testing.T) {
 	}
 	if len(ofType(events, event.ToolStarted)) != 0 {
 		t.Error("a recorded tool call was run again")
+	}
+}
+
+func TestApprovals_SensitiveCallsAreAskedEvenWhenAllowedForTheRun(t *testing.T) {
+	srv := llmtest.NewServer(t,
+		writeCall("w1", "a.txt"),
+		llmtest.Step{ToolCalls: []llm.ToolCall{call("w2", "write_file", map[string]any{"path": "b.sh", "content": "rm -rf /"})}},
+		llmtest.Step{Content: "done"},
+	)
+	h := newHarness(t, srv)
+	h.setup.Policy = &askWrites{}
+	run, err := agent.NewRun(h.setup, agent.Task{Text: "write", Workspace: h.ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answerApprovals(t, h, run,
+		agent.Control{Kind: agent.ControlApprove, Decision: event.ApproveRun},
+		agent.Control{Kind: agent.ControlApprove, Decision: event.ApproveDeny, Reason: "never"},
+	)
+	_, events := h.execute(run, t.Context())
+	if n := len(ofType(events, event.ApprovalRequested)); n != 2 {
+		t.Fatalf("%d approvals asked; the sensitive call must be asked despite allow_run", n)
+	}
+	if _, err := os.Stat(filepath.Join(h.ws, "b.sh")); err == nil {
+		t.Error("the denied sensitive call ran")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"hermes/backend/contextmgr"
 	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/llm"
@@ -36,6 +37,9 @@ type state struct {
 	Seq       int64  `json:"seq"`
 	LogPath   string `json:"log_path"`
 	LogOffset int64  `json:"log_offset"`
+	// Context is the summary and what it covers, the pins and the recalled
+	// memory; the turns themselves stay append-only.
+	Context contextmgr.State `json:"context"`
 }
 
 // checkpoint ends an iteration: the checkpoint.saved event, the log
@@ -76,6 +80,8 @@ func (r *Run) save() error {
 	r.saved = r.st
 	r.saved.Guards = r.st.Guards.clone()
 	r.saved.AllowedTools = slices.Clone(r.st.AllowedTools)
+	r.saved.Context = r.st.Context.Clone()
+	r.snapshot()
 	return nil
 }
 
@@ -97,14 +103,8 @@ func ResumeRun(s Setup, runID string, sinks ...event.Sink) (*Run, error) {
 	if r.st.Status == event.StatusFinished {
 		return nil, i18n.Errorf("agent.already_finished", runID)
 	}
-	if len(turns) < r.st.Turns {
-		return nil, fmt.Errorf("checkpoint of run %s holds %d turns, want %d", runID, len(turns), r.st.Turns)
-	}
-	r.turns = make([]llm.Message, r.st.Turns)
-	for i := range r.turns {
-		if err := json.Unmarshal(turns[i], &r.turns[i]); err != nil {
-			return nil, fmt.Errorf("decode turn %d of run %s: %w", i, runID, err)
-		}
+	if r.turns, err = decodeTurns(runID, turns, r.st.Turns); err != nil {
+		return nil, err
 	}
 	w, err := runlog.Append(r.st.LogPath, r.st.LogOffset)
 	if err != nil {
@@ -113,7 +113,22 @@ func ResumeRun(s Setup, runID string, sinks ...event.Sink) (*Run, error) {
 	r.st.Status = event.StatusRunning
 	r.priorMS = r.st.Totals.DurationMS
 	r.saved = r.st
+	r.saved.Context = r.st.Context.Clone()
 	r.resumed = true
 	r.attach(w, r.st.Seq, sinks)
 	return r, nil
+}
+
+// decodeTurns decodes the first n stored turns of a run's conversation.
+func decodeTurns(runID string, stored [][]byte, n int) ([]llm.Message, error) {
+	if len(stored) < n {
+		return nil, fmt.Errorf("checkpoint of run %s holds %d turns, want %d", runID, len(stored), n)
+	}
+	turns := make([]llm.Message, n)
+	for i := range turns {
+		if err := json.Unmarshal(stored[i], &turns[i]); err != nil {
+			return nil, fmt.Errorf("decode turn %d of run %s: %w", i, runID, err)
+		}
+	}
+	return turns, nil
 }

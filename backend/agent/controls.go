@@ -15,12 +15,16 @@ const (
 	// run yet; it takes effect while the run is paused after a decision.
 	ControlEditCall ControlKind = "edit_call"
 	ControlApprove  ControlKind = "approve"
+	// ControlPin pins a fact (Text) or a message of the conversation
+	// (Message, its index) into the context's pinned layer, where it is
+	// never folded into the summary.
+	ControlPin ControlKind = "pin"
 )
 
 // Control is one request. Text is the instruction of an inject; Task and
 // Instructions are the new values of an edit; CallID and Arguments name a
 // call and its new arguments; ApprovalID, Decision (event.Approve*), Reason
-// and Pattern answer an approval.
+// and Pattern answer an approval; Text or Message is what a pin pins.
 type Control struct {
 	Kind         ControlKind `json:"kind"`
 	Text         string      `json:"text,omitempty"`
@@ -32,6 +36,7 @@ type Control struct {
 	Decision     string      `json:"decision,omitempty"`
 	Reason       string      `json:"reason,omitempty"`
 	Pattern      string      `json:"pattern,omitempty"`
+	Message      *int        `json:"message,omitempty"`
 }
 
 // Controls is a run's control queue. Requests take effect at the next

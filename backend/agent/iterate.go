@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"hermes/backend/contextmgr"
 	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/llm"
@@ -50,6 +49,8 @@ func (r *Run) safePoint(ctx context.Context, at string, pending []*call) bool {
 				r.st.Task, r.st.Instr = c.Task, c.Instructions
 			case ControlEditCall:
 				r.editCall(pending, c)
+			case ControlPin:
+				r.pin(c)
 			}
 		}
 		if !paused {
@@ -97,11 +98,8 @@ func (r *Run) editCall(pending []*call, c Control) {
 func (r *Run) iterate(ctx context.Context) (outcome, bool) {
 	r.publish(event.IterationStarted, event.IterationStartedData{})
 	defs := r.setup.Tools.Defs()
-	anchorText := anchor(r.st.Task, r.st.Instr)
-	built := r.builder.Build(contextmgr.Input{
-		System: systemPrompt(r.st.Workspace), Anchor: anchorText, Turns: r.turns, Tools: defs,
-	})
-	r.publishContext(built, anchorText)
+	built, in, compressed := r.buildContext(ctx, defs)
+	r.publishContext(built, in, compressed)
 
 	resp, err := r.ask(ctx, built.Messages, defs)
 	r.st.Totals.Iterations++
@@ -118,21 +116,6 @@ func (r *Run) iterate(ctx context.Context) (outcome, bool) {
 		return r.answer(resp)
 	}
 	return r.act(ctx, resp)
-}
-
-func (r *Run) publishContext(b contextmgr.Built, anchorText string) {
-	full := r.sentAnchor == "" || anchorText != r.sentAnchor || r.sentTurns > len(r.turns)
-	var msgs []llm.Message
-	if full {
-		msgs = b.Messages
-	} else {
-		msgs = r.turns[r.sentTurns:]
-	}
-	r.publish(event.ContextBuilt, event.ContextBuiltData{
-		Layers: b.Layers, Tokens: b.Tokens, Window: b.Window, BudgetShare: b.Share,
-		MessageCount: len(b.Messages), Full: full, Messages: msgs, ToolNames: r.setup.Tools.Names(),
-	})
-	r.sentTurns, r.sentAnchor = len(r.turns), anchorText
 }
 
 // ask sends the request, publishing streamed text in batches and every

@@ -17,6 +17,9 @@ func init() {
 		"agent.guard.tool_failures":  {EN: "the tool %s failed %d times in a row; the run was stopped (the attempts are listed)", ZH: "工具 %s 连续失败 %d 次；运行已停止（尝试记录见下）"},
 		"agent.guard.no_progress":    {EN: "%d iterations in a row produced no valid result; the run was stopped", ZH: "连续 %d 次迭代没有得到有效结果；运行已停止"},
 		"agent.guard.verify":         {EN: "the model answered right after a failed call (%s); it gets one more turn to check", ZH: "模型在一次失败的调用（%s）之后直接作答；再给它一轮来核实"},
+		"agent.guard.summary_failed": {EN: "folding old messages into the summary failed (%s); nothing was dropped, and it is tried again at the next iteration", ZH: "将较早的消息压缩进摘要失败（%s）；没有丢弃任何内容，下一轮迭代会再试"},
+		"agent.guard.memory":         {EN: "long-term memory could not be used (%s); the run goes on without it", ZH: "无法使用长期记忆（%s）；运行将在没有它的情况下继续"},
+		"agent.pin.no_message":       {EN: "there is no message %d to pin; the conversation has %d messages (numbered from 0)", ZH: "没有可固定的第 %d 条消息；对话共有 %d 条消息（从 0 开始编号）"},
 		"agent.guard.unverified":     {EN: "the answer was given after a failed call (%s) and is marked unverified", ZH: "该答案是在一次失败的调用（%s）之后给出的，标记为未验证"},
 	})
 }

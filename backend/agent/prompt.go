@@ -19,15 +19,24 @@ How to work:
 The workspace is %s; file tools take paths relative to it.`, workspace)
 }
 
-// anchor is the pinned task message: the task and the standing
-// instructions, always sent first and never compressed.
-func anchor(task, instructions string) string {
+// anchor is the pinned layer's message: the task, the standing
+// instructions, the progress note of the summary and what a person pinned;
+// always sent first and never compressed.
+func anchor(task, instructions, progress, pinned string) string {
 	var b strings.Builder
 	b.WriteString("Task:\n")
 	b.WriteString(task)
 	if instructions != "" {
 		b.WriteString("\n\nStanding instructions:\n")
 		b.WriteString(instructions)
+	}
+	if progress != "" {
+		b.WriteString("\n\nProgress so far:\n")
+		b.WriteString(progress)
+	}
+	if pinned != "" {
+		b.WriteString("\n\n")
+		b.WriteString(pinned)
 	}
 	return b.String()
 }

@@ -284,16 +284,23 @@ func (r *Run) distil(callID, out string) (content, artifact string) {
 		full = r.setup.Redactor.Redact(full)
 	}
 	ref, err := runlog.SaveArtifact(r.setup.Home, r.st.RunID, callID, full)
-	where := "it is saved as " + ref
-	if err != nil {
-		where = "it could not be saved"
-	}
 	runes := []rune(out)
 	head, tail := limit*2/3, limit/3
 	cut := len(runes) - head - tail
 	var b strings.Builder
 	b.WriteString(string(runes[:head]))
-	fmt.Fprintf(&b, "\n\n[... %d of %d characters cut here; %s. To see the cut part, ask for a smaller piece, such as read_file with offset_line and limit_lines.]\n\n", cut, len(runes), where)
+	fmt.Fprintf(&b, "\n\n[... %d of %d characters cut here (characters %d to %d)", cut, len(runes), head, head+cut)
+	_, readable := r.setup.Tools.Get(ReadArtifactName)
+	switch {
+	case err != nil:
+		b.WriteString("; the whole output could not be saved. To see the cut part, ask for a smaller piece, such as read_file with offset_line and limit_lines.]")
+	case readable:
+		fmt.Fprintf(&b, "; the whole output is saved as %s. To read the cut part, call %s with ref %q, offset %d and limit %d.]",
+			ref, ReadArtifactName, ref, head, min(cut, limit/2, readArtifactMax))
+	default:
+		fmt.Fprintf(&b, "; it is saved as %s. To see the cut part, ask for a smaller piece, such as read_file with offset_line and limit_lines.]", ref)
+	}
+	b.WriteString("\n\n")
 	b.WriteString(string(runes[len(runes)-tail:]))
 	if err != nil {
 		return b.String(), ""

@@ -69,7 +69,7 @@ func commands() []command {
 // window) and returns the process exit code.
 func Main(ctx context.Context, env *Env, args []string) int {
 	if len(args) == 0 {
-		return openDesktop(env, "")
+		return startBare(ctx, env, "")
 	}
 	name := args[0]
 	if name == "-h" || name == "--help" || name == "help" {
@@ -77,7 +77,7 @@ func Main(ctx context.Context, env *Env, args []string) int {
 		return ExitOK
 	}
 	if name == "--home" || strings.HasPrefix(name, "--home=") {
-		return desktopWithFlags(env, args)
+		return bareWithFlags(ctx, env, args)
 	}
 	for _, c := range commands() {
 		if c.name == name {
@@ -96,13 +96,14 @@ func usage(w io.Writer) {
 	}
 }
 
-func desktopWithFlags(env *Env, args []string) int {
+// bareWithFlags is a bare `hermes --home DIR`: what [agent] mode says.
+func bareWithFlags(ctx context.Context, env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes")
 	home := fs.String("home", "", i18n.T("cli.flag.home"))
 	if err := fs.Parse(args); err != nil {
 		return ExitUsage
 	}
-	return openDesktop(env, *home)
+	return startBare(ctx, env, *home)
 }
 
 func openDesktop(env *Env, homeFlag string) int {

@@ -12,17 +12,17 @@ import (
 	"hermes/backend/config"
 	"hermes/backend/event"
 	"hermes/backend/i18n"
-	"hermes/backend/llm"
 	"hermes/backend/memory"
 	"hermes/backend/runlog"
-	"hermes/backend/skills"
+	"hermes/backend/runner"
 )
 
 // runFlags are the flags `run` and `resume` share.
 type runFlags struct {
 	home, config, model, baseURL string
+	vault                        string
 	maxIterations                int
-	json, verbose                bool
+	json, verbose, yes           bool
 }
 
 func (f *runFlags) register(env *Env, name string) *flag.FlagSet {
@@ -34,6 +34,8 @@ func (f *runFlags) register(env *Env, name string) *flag.FlagSet {
 	fs.IntVar(&f.maxIterations, "max-iterations", 0, i18n.T("cli.flag.max_iterations"))
 	fs.BoolVar(&f.json, "json", false, i18n.T("cli.flag.json"))
 	fs.BoolVar(&f.verbose, "verbose", false, i18n.T("cli.flag.verbose"))
+	fs.BoolVar(&f.yes, "yes", false, i18n.T("cli.flag.yes"))
+	fs.StringVar(&f.vault, "vault", "", i18n.T("cli.flag.vault"))
 	return fs
 }
 
@@ -100,6 +102,7 @@ type session struct {
 	cfg   config.Config
 	store *memory.Store
 	setup agent.Setup
+	sessionSkills
 }
 
 func openSession(ctx context.Context, env *Env, f runFlags) (*session, error) {
@@ -115,60 +118,31 @@ func openSession(ctx context.Context, env *Env, f runFlags) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := modelSettings(cfg.Model, env.Getenv, f)
-	if f.maxIterations > 0 {
-		cfg.Agent.MaxIterations = f.maxIterations
+	if f.vault != "" {
+		cfg.Obsidian.Vault = f.vault
 	}
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	client := llm.New(llm.Config{
-		BaseURL: m.BaseURL, APIKey: m.APIKey, Model: m.Model, Stream: true,
-		MaxRetries: cfg.Model.MaxRetries, Timeout: cfg.Model.Timeout.Duration,
+	setup, err := runner.Build(ctx, home, cfg, env.Getenv, runner.Overrides{
+		Model: f.model, BaseURL: f.baseURL, MaxIterations: f.maxIterations,
 	})
-	if err := client.Check(ctx); err != nil {
-		return nil, err
-	}
-	store, err := memory.Open(filepath.Join(home, "hermes.db"))
 	if err != nil {
 		return nil, err
 	}
-	tools := skills.NewRegistry()
-	for _, t := range skills.FileTools() {
-		if err := tools.Register(t); err != nil {
-			store.Close()
-			return nil, err
-		}
+	store, err := memory.Open(runner.StorePath(home))
+	if err != nil {
+		return nil, err
 	}
-	window := cfg.Model.ContextWindow
-	if window == 0 {
-		window = config.ContextWindowFor(m.Model)
+	setup.Store, setup.Bus = store, event.NewBus()
+	s := &session{cfg: cfg, store: store, setup: setup}
+	if err := s.useSkills(ctx, env, home, f.yes); err != nil {
+		store.Close()
+		return nil, err
 	}
-	a := cfg.Agent
-	return &session{cfg: cfg, store: store, setup: agent.Setup{
-		Home: home, Store: store, Bus: event.NewBus(), Redactor: runlog.NewRedactor(m.APIKey),
-		Model: client, ModelName: m.Model, BaseURL: m.BaseURL, Tools: tools,
-		Limits: agent.Limits{
-			MaxIterations: a.MaxIterations, TokenBudget: a.TokenBudget, RepeatLimit: a.RepeatLimit,
-			FailureLimit: a.FailureLimit, NoProgressLimit: a.NoProgressLimit,
-			ObservationLimit: a.ObservationLimit, ContextWindow: window, ToolTimeout: a.ToolTimeout.Duration,
-		},
-	}}, nil
+	return s, nil
 }
 
-func (s *session) close() { s.store.Close() }
-
-// modelSettings layers the model settings: hermes.toml, then the
-// environment, then flags.
-func modelSettings(m config.Model, getenv func(string) string, f runFlags) config.Model {
-	m = m.FromEnv(getenv)
-	if f.baseURL != "" {
-		m.BaseURL = f.baseURL
-	}
-	if f.model != "" {
-		m.Model = f.model
-	}
-	return m
+func (s *session) close() {
+	s.closeSkills()
+	s.store.Close()
 }
 
 // matchRunID resolves a run id, or a unique prefix of one, to the full id.
@@ -206,6 +180,7 @@ func (s *session) execute(ctx context.Context, env *Env, f runFlags, run *agent.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	sub := s.setup.Bus.Subscribe(4096, nil)
+	asks := s.watchApprovals(env, run)
 	printed := make(chan struct{})
 	go func() {
 		defer close(printed)
@@ -230,6 +205,7 @@ func (s *session) execute(ctx context.Context, env *Env, f runFlags, run *agent.
 		}
 	}()
 	res := run.Execute(ctx)
+	s.setup.Bus.Unsubscribe(asks)
 	s.setup.Bus.Unsubscribe(sub)
 	<-printed
 	return exitCode(res.Status)

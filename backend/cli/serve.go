@@ -2,14 +2,18 @@ package cli
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
 	"hermes/backend/i18n"
+	"hermes/backend/runner"
 	"hermes/backend/server"
 )
 
@@ -18,8 +22,13 @@ const defaultListen = "127.0.0.1:7777"
 // shutdownGrace is how long open requests get to finish when serve stops.
 const shutdownGrace = 5 * time.Second
 
+// runStopGrace is how long live runs get to reach a safe point when serve
+// stops; then they are cancelled (a second Ctrl-C does it at once).
+const runStopGrace = 30 * time.Second
+
 // cmdServe serves the web UI and the local API until ctx is cancelled or
-// Ctrl-C is pressed.
+// Ctrl-C is pressed; then the live runs stop at a safe point, with their
+// checkpoints saved.
 func cmdServe(ctx context.Context, env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes serve")
 	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.serve.usage")); fs.PrintDefaults() }
@@ -41,9 +50,19 @@ func cmdServe(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return fail(env, i18n.Wrap(err, "cli.serve.listen_failed", *listen, err))
 	}
+	// Runs that name no workspace work where serve was started, as with
+	// `hermes run`.
+	cwd, _ := os.Getwd()
+	runs := runner.New(runner.Options{Home: dir, Getenv: env.Getenv, Workspace: cwd})
+	token := newToken()
+	// Event streams never go idle, so they end with this context rather than
+	// holding Shutdown up for its whole grace period.
+	streams, endStreams := context.WithCancel(context.Background())
+	defer endStreams()
 	srv := &http.Server{
-		Handler:           server.New(server.Options{Home: dir, Assets: env.Assets}),
+		Handler:           server.New(server.Options{Runs: runs, Token: token, Assets: env.Assets}),
 		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return streams },
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -55,25 +74,57 @@ func cmdServe(ctx context.Context, env *Env, args []string) int {
 	if env.Assets == nil {
 		fmt.Fprintln(env.Stderr, i18n.T("cli.serve.no_ui"))
 	}
-	fmt.Fprintln(env.Stdout, i18n.T("cli.serve.listening", browserURL(addr), dir))
+	fmt.Fprintln(env.Stdout, i18n.T("cli.serve.listening", browserURL(addr)+"?token="+token, dir))
 
+	var serveErr error
 	select {
-	case err := <-served:
-		return fail(env, i18n.Wrap(err, "cli.serve.failed", err))
+	case serveErr = <-served:
 	case <-ctx.Done():
 	case <-env.Interrupts:
 	}
+	stopRuns(env, runs)
+	endStreams()
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		// Requests still open after the grace period are cut off.
 		srv.Close()
 	}
-	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fail(env, i18n.Wrap(err, "cli.serve.failed", err))
+	if serveErr == nil {
+		serveErr = <-served
+	}
+	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
+		return fail(env, i18n.Wrap(serveErr, "cli.serve.failed", serveErr))
 	}
 	fmt.Fprintln(env.Stdout, i18n.T("cli.serve.stopped"))
 	return ExitOK
+}
+
+// stopRuns stops the live runs at their next safe point, cancelling them
+// after runStopGrace or at a second Ctrl-C.
+func stopRuns(env *Env, runs *runner.Manager) {
+	if n := len(runs.Live()); n > 0 {
+		fmt.Fprintln(env.Stderr, i18n.T("cli.serve.stopping_runs", n))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), runStopGrace)
+	defer cancel()
+	go func() {
+		select {
+		case <-env.Interrupts:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	if err := runs.Shutdown(ctx); err != nil {
+		fmt.Fprintln(env.Stderr, i18n.T("cli.serve.runs_cancelled"))
+	}
+}
+
+// newToken is the secret the printed URL carries: 128 random bits.
+func newToken() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
+	return hex.EncodeToString(b[:])
 }
 
 // browserURL is the address to open: an unspecified host (":7777",

@@ -11,7 +11,18 @@ func init() {
 			EN: "could not listen on %s (%v); choose another address with --listen, such as --listen 127.0.0.1:7788",
 			ZH: "无法监听 %s（%v）；请用 --listen 换一个地址，例如 --listen 127.0.0.1:7788",
 		},
-		"cli.serve.listening": {EN: "Hermes is serving %s (runs from %s); press Ctrl-C to stop", ZH: "Hermes 正在提供 %s（运行记录来自 %s）；按 Ctrl-C 停止"},
+		"cli.serve.listening": {
+			EN: "Hermes is serving %s (runs from %s); open this URL, which carries the access token; press Ctrl-C to stop",
+			ZH: "Hermes 正在提供 %s（运行记录来自 %s）；请打开这个带有访问令牌的网址；按 Ctrl-C 停止",
+		},
+		"cli.serve.stopping_runs": {
+			EN: "stopping %d live runs at their next safe point (press Ctrl-C again to cancel them at once)",
+			ZH: "正在让 %d 个进行中的运行在下一个安全点停止（再按一次 Ctrl-C 立即取消）",
+		},
+		"cli.serve.runs_cancelled": {
+			EN: "some runs did not reach a safe point in time and were cancelled; `hermes resume RUN_ID` redoes their last iteration",
+			ZH: "部分运行未能及时到达安全点，已被取消；`hermes resume 运行ID` 会重做它们的最后一轮迭代",
+		},
 		"cli.serve.not_loopback": {
 			EN: "warning: listening on %s, which is not loopback: anyone who can reach this address can read your runs",
 			ZH: "警告：正在监听非回环地址 %s：任何能访问该地址的人都能读取你的运行记录",

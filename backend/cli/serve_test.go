@@ -4,18 +4,22 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
 	"os"
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 	"time"
 
 	"hermes/backend/cli"
+	"hermes/backend/event"
 	"hermes/backend/runlog"
 	"hermes/backend/server/servertest"
 )
@@ -52,11 +56,17 @@ func (w *lineWriter) String() string {
 	return w.all.String()
 }
 
-var urlRE = regexp.MustCompile(`http://127\.0\.0\.1:\d+/`)
+var urlRE = regexp.MustCompile(`(http://127\.0\.0\.1:\d+/)\?token=([0-9a-f]{32})`)
 
-// startServe runs `hermes serve` on a free loopback port and returns its URL
-// and the channel of its exit code.
-func startServe(t *testing.T, ctx context.Context, env *cli.Env, home string) (string, <-chan int) {
+// served is a running `hermes serve`: its base URL, the token its printed
+// URL carries, and the channel of its exit code.
+type served struct {
+	url, token string
+	code       <-chan int
+}
+
+// startServe runs `hermes serve` on a free loopback port.
+func startServe(t *testing.T, ctx context.Context, env *cli.Env, home string) served {
 	t.Helper()
 	out := newLineWriter()
 	env.Stdout = out
@@ -64,15 +74,30 @@ func startServe(t *testing.T, ctx context.Context, env *cli.Env, home string) (s
 	go func() { code <- cli.Main(ctx, env, []string{"serve", "--home", home, "--listen", "127.0.0.1:0"}) }()
 	select {
 	case line := <-out.lines:
-		u := urlRE.FindString(line)
-		if u == "" {
-			t.Fatalf("no URL in %q", line)
+		m := urlRE.FindStringSubmatch(line)
+		if m == nil {
+			t.Fatalf("no URL with a token in %q", line)
 		}
-		return u, code
+		return served{url: m[1], token: m[2], code: code}
 	case c := <-code:
 		t.Fatalf("serve exited with %d before listening: %s", c, env.Stderr)
 	}
-	return "", nil
+	return served{}
+}
+
+// authed sends a request with the serve's token as a bearer token.
+func (s served) authed(t *testing.T, method, path, body string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest(method, s.url+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+s.token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
 
 func serveEnv(assets fstest.MapFS) *cli.Env {
@@ -91,34 +116,93 @@ func TestServe_ServesRunsAndUIUntilCancelled(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	url, code := startServe(t, ctx, serveEnv(fstest.MapFS{"index.html": {Data: []byte("<title>Hermes UI</title>")}}), home)
+	s := startServe(t, ctx, serveEnv(fstest.MapFS{"index.html": {Data: []byte("<title>Hermes UI</title>")}}), home)
 
-	res, err := http.Get(url + "api/runs")
+	res, err := http.Get(s.url + "api/runs")
 	if err != nil {
 		t.Fatal(err)
 	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("GET /api/runs without the token: %d", res.StatusCode)
+	}
+	res = s.authed(t, "GET", "api/runs", "")
 	var runs []runlog.Summary
 	err = json.NewDecoder(res.Body).Decode(&runs)
 	res.Body.Close()
 	if err != nil || len(runs) != len(written) || runs[0].RunID != written[0].RunID {
 		t.Fatalf("GET /api/runs: %v, %d runs, want %d starting with %s", err, len(runs), len(written), written[0].RunID)
 	}
-	res, err = http.Get(url)
+	// The printed URL sets the cookie that the page then carries.
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	browser := &http.Client{Jar: jar}
+	res, err = browser.Get(s.url + "?token=" + s.token)
 	if err != nil {
 		t.Fatal(err)
 	}
 	page, _ := io.ReadAll(res.Body)
 	res.Body.Close()
-	if !strings.Contains(string(page), "Hermes UI") {
-		t.Fatalf("GET / = %q", page)
+	if !strings.Contains(string(page), "Hermes UI") || res.Request.URL.RawQuery != "" {
+		t.Fatalf("GET the printed URL = %q at %s", page, res.Request.URL)
 	}
 
 	cancel()
-	if c := <-code; c != cli.ExitOK {
+	if c := <-s.code; c != cli.ExitOK {
 		t.Fatalf("exit code %d", c)
 	}
-	if _, err := http.Get(url + "api/runs"); err == nil {
+	if _, err := http.Get(s.url + "api/runs"); err == nil {
 		t.Fatal("server still answers after it stopped")
+	}
+}
+
+// TestServe_StopsLiveRunsAtASafePoint: when serve stops, a live run stops
+// at its next safe point and leaves a checkpoint that resumes.
+func TestServe_StopsLiveRunsAtASafePoint(t *testing.T) {
+	release := make(chan struct{})
+	var holding atomic.Bool
+	holding.Store(true)
+	srv := writeSteps(t, 3, 0, release, &holding)
+	home, ws := t.TempDir(), t.TempDir()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	stderr := newLineWriter()
+	env := serveEnv(nil)
+	env.Stderr = stderr
+	env.Getenv = func(k string) string {
+		return map[string]string{"OPENAI_API_KEY": testKey, "OPENAI_BASE_URL": srv.URL}[k]
+	}
+	s := startServe(t, ctx, env, home)
+
+	res := s.authed(t, "POST", "api/runs", fmt.Sprintf(`{"task":"write three files","workspace":%q}`, ws))
+	var started struct {
+		RunID string `json:"run_id"`
+	}
+	err := json.NewDecoder(res.Body).Decode(&started)
+	res.Body.Close()
+	if res.StatusCode != http.StatusCreated || err != nil {
+		t.Fatalf("POST /api/runs: %d %v", res.StatusCode, err)
+	}
+	cancel()
+	for line := range stderr.lines {
+		if strings.Contains(line, "stopping 1 live runs") {
+			break
+		}
+	}
+	holding.Store(false)
+	close(release) // the model answers; the decision is the safe point
+	if c := <-s.code; c != cli.ExitOK {
+		t.Fatalf("exit code %d; stderr %s", c, stderr)
+	}
+	runs, err := runlog.List(home)
+	if err != nil || len(runs) != 1 || runs[0].Status != event.StatusStopped {
+		t.Fatalf("runs = %+v, %v; want one stopped run", runs, err)
+	}
+	out := runHermes(t, "resume", "--home", home, "--base-url", srv.URL, started.RunID)
+	if out.code != cli.ExitOK {
+		t.Fatalf("resume: exit %d\n%s", out.code, out.stderr)
 	}
 }
 
@@ -126,12 +210,12 @@ func TestServe_StopsOnInterrupt(t *testing.T) {
 	interrupts := make(chan os.Signal, 1)
 	env := serveEnv(nil)
 	env.Interrupts = interrupts
-	_, code := startServe(t, t.Context(), env, t.TempDir())
+	s := startServe(t, t.Context(), env, t.TempDir())
 	if !strings.Contains(env.Stderr.(*bytes.Buffer).String(), "-tags ui") {
 		t.Errorf("no note about the missing UI: %q", env.Stderr)
 	}
 	interrupts <- os.Interrupt
-	if c := <-code; c != cli.ExitOK {
+	if c := <-s.code; c != cli.ExitOK {
 		t.Fatalf("exit code %d", c)
 	}
 }

@@ -11,6 +11,13 @@ import (
 // Version is the config layout this Hermes writes and understands.
 const Version = 1
 
+// The modes a bare `hermes` can start in ([agent] mode).
+const (
+	ModeDesktop = "desktop" // the window
+	ModeCLI     = "cli"     // the list of commands, for a machine without a display
+	ModeBot     = "bot"     // `hermes bot`, for a server
+)
+
 // Config is hermes.toml.
 type Config struct {
 	Version  int      `toml:"version"`
@@ -19,10 +26,14 @@ type Config struct {
 	Tools    Tools    `toml:"tools"`
 	Obsidian Obsidian `toml:"obsidian"`
 	Update   Update   `toml:"update"`
+	Context  Context  `toml:"context"`
+	Bot      Bot      `toml:"bot"`
 }
 
 // Agent configures the loop and its gates.
 type Agent struct {
+	// Mode is what a bare `hermes` starts: ModeDesktop, ModeCLI or ModeBot.
+	Mode          string   `toml:"mode"`
 	MaxIterations int      `toml:"max_iterations"` // every model turn counts
 	TokenBudget   int      `toml:"token_budget"`   // total tokens per run, 0 = none
 	ToolTimeout   Duration `toml:"tool_timeout"`
@@ -58,6 +69,7 @@ func Default() Config {
 	return Config{
 		Version: Version,
 		Agent: Agent{
+			Mode:             ModeDesktop,
 			MaxIterations:    25,
 			ToolTimeout:      Duration{30 * time.Second},
 			RepeatLimit:      3,

@@ -19,6 +19,18 @@ var (
 	// ErrInvalid is returned by Validate for a setting out of its range.
 	ErrInvalid = errors.New("invalid config value")
 
+	// ErrExists is returned by Init when the config file is already there
+	// and force is not set.
+	ErrExists = errors.New("config file exists")
+
+	// ErrMigrate is returned by Migrate and Load when a config from an older
+	// version cannot be upgraded; the file is left as it was.
+	ErrMigrate = errors.New("config migration failed")
+
+	// ErrRemoved is reported by Watch when the config file is deleted; the
+	// last good config stays in force.
+	ErrRemoved = errors.New("config file removed")
+
 	// ErrHome is returned by ResolveHome when the home directory cannot be
 	// found or made.
 	ErrHome = errors.New("no usable home directory")

@@ -15,45 +15,66 @@ import (
 )
 
 // Load reads the config at path over Default(): a missing file gives the
-// defaults, and every value the file gives overrides its default. A mistake is
-// an error naming the file, the line and column, and what to write instead:
-// syntax (ErrSyntax), an unknown key with the closest valid one
+// defaults, and every value the file gives overrides its default. A file from
+// an older version is upgraded in memory first (Migrate upgrades it on disk).
+// A mistake is an error naming the file, the line and column, and what to
+// write instead: syntax (ErrSyntax), an unknown key with the closest valid one
 // (ErrUnknownKey), a value of the wrong type with the expected one
 // (ErrWrongType), or a backslash escape that mangled a Windows path
-// (ErrEscapedPath); the Config is then the zero value. Load does not check
-// ranges; Validate does, once flags have been applied.
+// (ErrEscapedPath); every mistake is reported at once, in file order, and the
+// Config is then the zero value. Load does not check ranges; Validate does,
+// once flags have been applied.
 func Load(path string) (Config, error) {
-	cfg := Default()
-	raw, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return cfg, nil
-	}
+	cfg, _, err := load(path)
 	if err != nil {
-		return Config{}, i18n.Wrap(err, "config.read", path, err)
-	}
-	src := string(raw)
-
-	var tree map[string]any
-	if _, err := toml.Decode(src, &tree); err != nil {
-		return Config{}, syntaxError(path, src, err)
-	}
-	doc := newDocument(path, src)
-	if err := doc.checkTypes(tree); err != nil {
-		return Config{}, err
-	}
-	md, err := toml.Decode(src, &cfg)
-	if err != nil {
-		// checkTypes admits only values the decoder takes; this is a guard
-		// against the two disagreeing, not an expected path.
-		return Config{}, fmt.Errorf("decode config %s: %w", path, err)
-	}
-	if err := doc.unknownKeys(md.Undecoded()); err != nil {
-		return Config{}, err
-	}
-	if err := doc.escapedStrings(tree); err != nil {
 		return Config{}, err
 	}
 	return cfg, nil
+}
+
+// load is Load that reads on past a mistake where it can: a value of the
+// wrong type is left at its default, so the unknown keys and mangled paths
+// are found too, and Check can validate the rest. It also returns the
+// document, to place later problems in the file; nil when there is no file.
+func load(path string) (Config, *document, error) {
+	cfg := Default()
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return cfg, nil, nil
+	}
+	if err != nil {
+		return Config{}, nil, i18n.Wrap(err, "config.read", path, err)
+	}
+	src, _, err := upgrade(string(raw), migrations)
+	if err != nil {
+		return Config{}, nil, i18n.Wrap(err, "config.migrate", path, err)
+	}
+
+	var tree map[string]any
+	if _, err := toml.Decode(src, &tree); err != nil {
+		return Config{}, nil, syntaxError(path, src, err)
+	}
+	doc := newDocument(path, src)
+	// checkTypes removes the values it reports from tree, so that what is
+	// left decodes; the file is decoded as written when nothing was removed.
+	problems := doc.checkTypes(tree)
+	decodable := src
+	if len(problems) > 0 {
+		b, err := toml.Marshal(tree)
+		if err != nil {
+			return Config{}, nil, fmt.Errorf("decode config %s: %w", path, err)
+		}
+		decodable = string(b)
+	}
+	md, err := toml.Decode(decodable, &cfg)
+	if err != nil {
+		// checkTypes admits only values the decoder takes; this is a guard
+		// against the two disagreeing, not an expected path.
+		return Config{}, nil, fmt.Errorf("decode config %s: %w", path, err)
+	}
+	problems = append(problems, doc.unknownKeys(md.Undecoded())...)
+	problems = append(problems, doc.escapedStrings(tree)...)
+	return cfg, doc, joinLocated(problems)
 }
 
 func syntaxError(path, src string, err error) error {
@@ -103,12 +124,12 @@ func (d *document) at(key string) pos {
 	return pos{}
 }
 
-// checkTypes compares the parsed tree with the schema and reports every value
-// of the wrong type, in file order.
-func (d *document) checkTypes(tree map[string]any) error {
+// checkTypes compares the parsed tree with the schema, reports every value
+// of the wrong type and removes it from the tree.
+func (d *document) checkTypes(tree map[string]any) []located {
 	var errs []located
 	d.walkTypes(tree, "", configSchema, &errs)
-	return joinLocated(errs)
+	return errs
 }
 
 type located struct {
@@ -146,18 +167,20 @@ func (d *document) walkTypes(tree map[string]any, prefix string, s schema, errs 
 			if str, ok := v.(string); ok && f.kind == kindDuration {
 				if _, err := time.ParseDuration(str); err != nil {
 					*errs = append(*errs, located{at, i18n.Wrap(ErrWrongType, "config.bad_duration", d.path, at, display(full), str)})
+					delete(tree, k)
 				}
 			}
 			continue
 		}
 		*errs = append(*errs, located{at, i18n.Wrap(ErrWrongType, "config.wrong_type",
 			d.path, at, display(full), msg("config.type."+string(f.kind)), f.kind.example(full), msg("config.type."+string(kindOf(v))))})
+		delete(tree, k)
 	}
 }
 
 // unknownKeys reports the keys no setting took, each with the closest valid
 // key of its table. A key under an unknown table is covered by the table.
-func (d *document) unknownKeys(undecoded []toml.Key) error {
+func (d *document) unknownKeys(undecoded []toml.Key) []located {
 	var errs []located
 	reported := map[string]bool{}
 	for _, k := range undecoded {
@@ -175,13 +198,13 @@ func (d *document) unknownKeys(undecoded []toml.Key) error {
 			errs = append(errs, located{at, i18n.Wrap(ErrUnknownKey, "config.unknown_key_list", d.path, at, display(full), strings.Join(table.names(), ", "))})
 		}
 	}
-	return joinLocated(errs)
+	return errs
 }
 
 // escapedStrings reports strings that a backslash escape in double quotes
 // filled with control characters, as "C:\temp" holds a tab: a path written
 // the Windows way. Newlines in a multi-line string are left alone.
-func (d *document) escapedStrings(tree map[string]any) error {
+func (d *document) escapedStrings(tree map[string]any) []located {
 	var errs []located
 	var walk func(map[string]any, string)
 	walk = func(m map[string]any, prefix string) {
@@ -199,7 +222,7 @@ func (d *document) escapedStrings(tree map[string]any) error {
 		}
 	}
 	walk(tree, "")
-	return joinLocated(errs)
+	return errs
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }

@@ -69,6 +69,64 @@ func init() {
 			EN: "the config has version %d, but this Hermes understands up to version %d; update Hermes or set version = %d",
 			ZH: "配置文件的版本为 %d，但此 Hermes 最高只支持版本 %d；请升级 Hermes 或设置 version = %d",
 		},
+		"config.invalid.mode": {
+			EN: `[agent] mode is %q but must be "desktop", "cli" or "bot"; change it in hermes.toml`,
+			ZH: `[agent] mode 为 %q，但只能是 "desktop"、"cli" 或 "bot"；请在 hermes.toml 中修改`,
+		},
+		"config.invalid.env_ref": {
+			EN: `%s must be the name of an environment variable (letters, digits and _), such as "%s"; put the secret itself in that variable, not in the file`,
+			ZH: `%s 应为环境变量名（字母、数字和 _），例如 "%s"；请把密钥本身放进该环境变量，而不是写在文件里`,
+		},
+		"config.file.header": {
+			EN: "hermes.toml: the configuration of Hermes, shared by the window, `hermes run` and `hermes bot`.\n" +
+				"Every setting is optional. A line \"# key = value\" shows the default: remove the \"#\" and change the value to set it.\n" +
+				"Secrets: any key X can be given instead as X_env, the name of an environment variable that holds it,\n" +
+				"such as api_key_env = \"DEEPSEEK_API_KEY\", so this file holds no secret.\n" +
+				"Edits apply while Hermes runs. Check the file with: hermes config check",
+			ZH: "hermes.toml：Hermes 的配置文件，桌面窗口、`hermes run` 和 `hermes bot` 共用。\n" +
+				"所有设置都是可选的。\"# 键 = 值\" 这样的行给出默认值：去掉 \"#\" 并修改值即可生效。\n" +
+				"密钥：任何键 X 都可以改写为 X_env，填保存该值的环境变量名，\n" +
+				"例如 api_key_env = \"DEEPSEEK_API_KEY\"，这样本文件中不含任何密钥。\n" +
+				"Hermes 运行时修改会自动生效。检查本文件：hermes config check",
+		},
+		"config.reference.head":         {EN: "| key | default | meaning |", ZH: "| 键 | 默认值 | 说明 |"},
+		"config.reference.head_example": {EN: "| key | example | meaning |", ZH: "| 键 | 示例 | 说明 |"},
+		"config.file.example":           {EN: "For example:", ZH: "例如："},
+		"config.init.exists": {
+			EN: "%s already exists; check it with `hermes config check`, or pass --force to replace it (the old file is kept beside it as a .bak)",
+			ZH: "%s 已存在；可用 `hermes config check` 检查它，或加 --force 替换（旧文件会以 .bak 备份在旁边）",
+		},
+		"config.write": {
+			EN: "cannot write the config %s: %v; check that its directory is writable",
+			ZH: "无法写入配置文件 %s：%v；请检查其所在目录是否可写",
+		},
+		"config.backup": {
+			EN: "cannot keep a backup of the config as %s: %v; nothing was changed; check that the directory is writable",
+			ZH: "无法将配置文件备份为 %s：%v；未做任何修改；请检查该目录是否可写",
+		},
+		"config.migrate": {
+			EN: "cannot upgrade the config %s to this version of Hermes: %v; the file was not changed; edit it by hand (see `hermes config init --force` for the current layout)",
+			ZH: "无法将配置文件 %s 升级到当前 Hermes 版本：%v；文件未被修改；请手动编辑（当前格式见 `hermes config init --force`）",
+		},
+		"config.watch.start": {
+			EN: "cannot watch the config %s for changes: %v; edits will apply after a restart",
+			ZH: "无法监视配置文件 %s 的变化：%v；修改将在重启后生效",
+		},
+		"config.watch.failed": {
+			EN: "watching the config %s failed: %v; edits may apply only after a restart",
+			ZH: "监视配置文件 %s 出错：%v；修改可能要重启后才生效",
+		},
+		"config.watch.removed": {
+			EN: "the config %s was removed; the last good settings stay in force until it is back",
+			ZH: "配置文件 %s 已被删除；在它恢复之前，继续使用上一份有效的设置",
+		},
+		"config.invalid_in": {EN: "%s: %v", ZH: "%s：%v"},
+		"config.check.missing": {
+			EN: "%s does not exist; `hermes config init` writes a commented default there",
+			ZH: "%s 不存在；可用 `hermes config init` 在此写入带注释的默认配置",
+		},
+		"config.at": {EN: "%s %s: %v", ZH: "%s %s：%v"},
+		"config.in": {EN: "%s: %v", ZH: "%s：%v"},
 		"config.home.none": {
 			EN: "cannot find your home directory; set HERMES_HOME or pass --home",
 			ZH: "找不到您的用户主目录；请设置 HERMES_HOME 或使用 --home",

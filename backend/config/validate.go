@@ -24,7 +24,11 @@ func (c Config) Validate() error {
 			errs = append(errs, i18n.Wrap(ErrInvalid, "config.invalid.duration", key, d.String()))
 		}
 	}
+	atLeast("version", c.Version, 1)
 	a, m := c.Agent, c.Model
+	if a.Mode != ModeDesktop && a.Mode != ModeCLI && a.Mode != ModeBot {
+		errs = append(errs, i18n.Wrap(ErrInvalid, "config.invalid.mode", a.Mode))
+	}
 	atLeast("[agent] max_iterations", a.MaxIterations, 1)
 	atLeast("[agent] token_budget", a.TokenBudget, 0)
 	positive("[agent] tool_timeout", a.ToolTimeout)
@@ -43,6 +47,9 @@ func (c Config) Validate() error {
 	atLeast("[model] context_window", m.ContextWindow, 0)
 	atLeast("[model] max_retries", m.MaxRetries, 0)
 	positive("[model] timeout", m.Timeout)
+	errs = append(errs, c.validateEnvRefs()...)
 	errs = append(errs, c.Tools.validate(), c.Obsidian.validate(), c.Update.validate())
+	errs = append(errs, c.Context.validate())
+	errs = append(errs, c.Bot.validate())
 	return errors.Join(errs...)
 }

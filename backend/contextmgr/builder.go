@@ -5,12 +5,22 @@ import (
 	"hermes/backend/llm"
 )
 
-// Input is what one request is built from. Turns is the run's conversation
-// after the task: assistant turns, tool results and injected instructions.
+// Input is what one request is built from, layer by layer.
 type Input struct {
 	System string
+	// Anchor is the pinned layer after the system prompt: the task, the
+	// standing instructions, the progress note and whatever a person pinned.
 	Anchor string
-	Turns  []llm.Message
+	// Summary is the rolling summary of the folded turns with its entity
+	// list; Memory is the recalled long-term memory. Either may be empty.
+	Summary string
+	Memory  string
+	// Turns is the conversation after the folded turns: assistant turns,
+	// tool results and injected instructions.
+	Turns []llm.Message
+	// Folded is how many turns of the conversation the summary covers; when
+	// it changes the request is rebuilt instead of appended to.
+	Folded int
 	Tools  []llm.ToolDef
 }
 
@@ -21,6 +31,12 @@ type Built struct {
 	Tokens   int
 	Window   int
 	Share    float64 // Tokens / Window
+	// Header is how many messages come before the turns (system, anchor,
+	// summary, memory).
+	Header int
+	// Rebuilt says the request was laid out anew instead of appended to the
+	// last one: the first build, and any after the context was rewritten.
+	Rebuilt bool
 }
 
 // Builder assembles requests. Turns are only appended between compressions,
@@ -28,8 +44,10 @@ type Built struct {
 // just the new turns: building costs the same late in a run as early.
 type Builder struct {
 	window int
-	// msgs is the last request: system, anchor, then turnsIn turns.
+	// msgs is the last request: header messages, then turnsIn turns.
 	msgs        []llm.Message
+	header      int
+	folded      int
 	turnsIn     int
 	recent      int
 	toolResults int
@@ -43,12 +61,28 @@ func NewBuilder(window int) *Builder {
 	return &Builder{window: window, ratio: 1}
 }
 
-// Build lays out the request: the system prompt, the task anchor as the first
-// user message, then the turns in order. The returned messages must not be
-// changed; they share storage with later builds.
+// Window is the model's context window in tokens.
+func (b *Builder) Window() int { return b.window }
+
+// Reset forgets the last request, so the next build lays it out anew.
+func (b *Builder) Reset() { b.msgs = nil }
+
+// Build lays out the request: the system prompt, the anchor as the first user
+// message, the summary and the memory as user messages when there are any,
+// then the turns in order. The returned messages must not be changed; they
+// share storage with later builds.
 func (b *Builder) Build(in Input) Built {
-	if len(in.Turns) < b.turnsIn || b.msgs == nil {
-		b.msgs = make([]llm.Message, 2, len(in.Turns)+2)
+	header := 2
+	if in.Summary != "" {
+		header++
+	}
+	if in.Memory != "" {
+		header++
+	}
+	rebuilt := b.msgs == nil || header != b.header || in.Folded != b.folded || len(in.Turns) < b.turnsIn
+	if rebuilt {
+		b.msgs = make([]llm.Message, header, header+len(in.Turns)+8)
+		b.header, b.folded = header, in.Folded
 		b.turnsIn, b.recent, b.toolResults = 0, 0, 0
 	}
 	for _, m := range in.Turns[b.turnsIn:] {
@@ -62,7 +96,6 @@ func (b *Builder) Build(in Input) Built {
 	b.turnsIn = len(in.Turns)
 	b.msgs[0] = llm.Message{Role: llm.RoleSystem, Content: in.System}
 	b.msgs[1] = llm.Message{Role: llm.RoleUser, Content: in.Anchor}
-
 	l := event.Layers{
 		System:      Estimate(in.System) + messageOverhead,
 		TaskAnchor:  Estimate(in.Anchor) + messageOverhead,
@@ -70,10 +103,20 @@ func (b *Builder) Build(in Input) Built {
 		Recent:      b.recent,
 		ToolResults: b.toolResults,
 	}
+	i := 2
+	if in.Summary != "" {
+		b.msgs[i] = llm.Message{Role: llm.RoleUser, Content: in.Summary}
+		l.Summary = Estimate(in.Summary) + messageOverhead
+		i++
+	}
+	if in.Memory != "" {
+		b.msgs[i] = llm.Message{Role: llm.RoleUser, Content: in.Memory}
+		l.Memory = Estimate(in.Memory) + messageOverhead
+	}
 	b.lastEstimate = l.Total()
 	l = b.scale(l)
 
-	built := Built{Messages: b.msgs, Layers: l, Tokens: l.Total(), Window: b.window}
+	built := Built{Messages: b.msgs, Layers: l, Tokens: l.Total(), Window: b.window, Header: header, Rebuilt: rebuilt}
 	if b.window > 0 {
 		built.Share = float64(built.Tokens) / float64(b.window)
 	}
@@ -89,13 +132,19 @@ func (b *Builder) Observe(promptTokens int) {
 	b.ratio = float64(promptTokens) / float64(b.lastEstimate)
 }
 
+// Ratio is the provider's tokens per estimated token, from its last report.
+func (b *Builder) Ratio() float64 { return b.ratio }
+
+// Scale turns a raw estimate into the provider's tokens, as corrected by the
+// last usage it reported.
+func (b *Builder) Scale(estimate int) int { return int(float64(estimate)*b.ratio + 0.5) }
+
 func (b *Builder) scale(l event.Layers) event.Layers {
 	if b.ratio == 1 {
 		return l
 	}
-	s := func(n int) int { return int(float64(n)*b.ratio + 0.5) }
 	return event.Layers{
-		System: s(l.System), TaskAnchor: s(l.TaskAnchor), Summary: s(l.Summary), Memory: s(l.Memory),
-		Recent: s(l.Recent), ToolResults: s(l.ToolResults), ToolSchemas: s(l.ToolSchemas),
+		System: b.Scale(l.System), TaskAnchor: b.Scale(l.TaskAnchor), Summary: b.Scale(l.Summary), Memory: b.Scale(l.Memory),
+		Recent: b.Scale(l.Recent), ToolResults: b.Scale(l.ToolResults), ToolSchemas: b.Scale(l.ToolSchemas),
 	}
 }

@@ -19,6 +19,14 @@ const messageOverhead = 4
 func Estimate(text string) int {
 	ascii, halves := 0, 0
 	for i := 0; i < len(text); {
+		// Eight ASCII bytes at a time: tool results are mostly ASCII, and
+		// this is most of the cost of laying out a long request.
+		if i+8 <= len(text) && (uint64(text[i])|uint64(text[i+1])<<8|uint64(text[i+2])<<16|uint64(text[i+3])<<24|
+			uint64(text[i+4])<<32|uint64(text[i+5])<<40|uint64(text[i+6])<<48|uint64(text[i+7])<<56)&0x8080808080808080 == 0 {
+			ascii += 8
+			i += 8
+			continue
+		}
 		c := text[i]
 		if c < utf8.RuneSelf {
 			ascii++

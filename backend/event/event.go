@@ -35,6 +35,7 @@ const (
 	TaskEdited          Type = "task.edited"
 	CallEdited          Type = "call.edited"
 	SummaryUpdated      Type = "summary.updated"
+	ContextPinned       Type = "context.pinned"
 	MemoryWritten       Type = "memory.written"
 	CheckpointSaved     Type = "checkpoint.saved"
 	RunFinished         Type = "run.finished"

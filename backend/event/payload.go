@@ -59,15 +59,18 @@ func (l Layers) Total() int {
 // previous context.built unless Full is set (the first request, and any
 // request after the context was rewritten, as by compression).
 type ContextBuiltData struct {
-	Layers       Layers        `json:"layers"`
-	Tokens       int           `json:"tokens"`
-	Window       int           `json:"window"`
-	BudgetShare  float64       `json:"budget_share"`
-	Compressed   bool          `json:"compressed"`
-	MessageCount int           `json:"message_count"`
-	Full         bool          `json:"full"`
-	Messages     []llm.Message `json:"messages"`
-	ToolNames    []string      `json:"tool_names"`
+	Layers       Layers  `json:"layers"`
+	Tokens       int     `json:"tokens"`
+	Window       int     `json:"window"`
+	BudgetShare  float64 `json:"budget_share"`
+	Compressed   bool    `json:"compressed"`
+	MessageCount int     `json:"message_count"`
+	// Folded is how many messages of the conversation the summary covers:
+	// the first message after the summary and memory layers is message Folded.
+	Folded    int           `json:"folded,omitempty"`
+	Full      bool          `json:"full"`
+	Messages  []llm.Message `json:"messages"`
+	ToolNames []string      `json:"tool_names"`
 }
 
 // ModelDeltaData carries streamed text, batched.
@@ -136,6 +139,14 @@ const (
 	GuardInvalidCall    = "invalid_call"
 	GuardCheckpointFail = "checkpoint_failed"
 	GuardApproval       = "approval"
+	// GuardSummary warns that folding old turns into the summary failed;
+	// nothing was dropped and it is tried again later.
+	GuardSummary = "summary_failed"
+	// GuardPin warns that a pin named a message the run does not have.
+	GuardPin = "pin"
+	// GuardMemory warns that long-term memory could not be read or written;
+	// the run goes on without it.
+	GuardMemory = "memory"
 )
 
 // Guard actions: a warning lets the run go on, stop ends it.
@@ -246,4 +257,46 @@ type RunFinishedData struct {
 	Totals   Totals `json:"totals"`
 	// Resume tells the user how to continue a run that can be resumed.
 	Resume string `json:"resume,omitempty"`
+}
+
+// SummaryUpdatedData records a compression: the oldest turns of the
+// conversation (messages From to To-1, counted from the first message after
+// the task anchor) were folded into the rolling summary. EntitiesAdded are
+// the numbers, dates, ids, paths and URLs of those turns that the new
+// summary lost and that were added to the entity list kept with it.
+type SummaryUpdatedData struct {
+	Summary       string   `json:"summary"`
+	Previous      string   `json:"previous,omitempty"`
+	Progress      string   `json:"progress,omitempty"`
+	From          int      `json:"from"`
+	To            int      `json:"to"`
+	TurnsFolded   int      `json:"turns_folded"`
+	Entities      []string `json:"entities,omitempty"`
+	EntitiesAdded []string `json:"entities_added,omitempty"`
+	TokensBefore  int      `json:"tokens_before"`
+	TokensAfter   int      `json:"tokens_after"`
+	Model         string   `json:"model"`
+}
+
+// ContextPinnedData records a person pinning a fact, or a message of the
+// conversation by its index (as in SummaryUpdatedData), into the pinned
+// layer, where it is never folded into the summary.
+type ContextPinnedData struct {
+	Fact    string `json:"fact,omitempty"`
+	Message *int   `json:"message,omitempty"`
+	Role    string `json:"role,omitempty"`
+	Preview string `json:"preview,omitempty"`
+}
+
+// MemoryWrittenData lists the long-term memory entries a run wrote when it
+// finished.
+type MemoryWrittenData struct {
+	Entries []MemoryRef `json:"entries"`
+}
+
+// MemoryRef is one long-term memory entry as events show it.
+type MemoryRef struct {
+	ID   uint64 `json:"id"`
+	Kind string `json:"kind"`
+	Text string `json:"text"`
 }

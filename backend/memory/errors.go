@@ -9,3 +9,6 @@ var (
 	// ErrNoCheckpoint is returned by LoadCheckpoint for a run that has none.
 	ErrNoCheckpoint = errors.New("no checkpoint")
 )
+
+// ErrNoMemory is returned for a long-term memory id that does not exist.
+var ErrNoMemory = errors.New("no such memory")

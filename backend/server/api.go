@@ -5,56 +5,155 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"io"
 	"net/http"
+	"strconv"
 
+	"hermes/backend/agent"
+	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/runlog"
+	"hermes/backend/runner"
 )
 
-// listRuns answers GET /api/runs: every run in the home's logs, newest first.
-// Logs that cannot be read are left out (runlog.List says which); the rest
-// are still listed.
+// maxBody bounds a request body; the largest is an edited task.
+const maxBody = 1 << 20
+
+// listRuns answers GET /api/runs. Logs that cannot be read are left out;
+// the rest are still listed.
 func (s *server) listRuns(w http.ResponseWriter, _ *http.Request) {
-	runs, err := runlog.List(s.home)
+	runs, err := s.runs.List()
 	if err != nil && !errors.Is(err, runlog.ErrUnreadableLog) {
-		writeError(w, http.StatusInternalServerError, "read_failed", i18n.Wrap(err, "server.list_failed", err))
+		writeError(w, err)
 		return
-	}
-	if runs == nil {
-		runs = []runlog.Summary{}
 	}
 	writeJSON(w, http.StatusOK, runs)
 }
 
 // runEvents answers GET /api/runs/{id}/events: the run's events in seq order.
 func (s *server) runEvents(w http.ResponseWriter, r *http.Request) {
-	path, err := runlog.Find(s.home, r.PathValue("id"))
+	events, err := s.runs.Events(r.PathValue("id"))
 	if err != nil {
-		if errors.Is(err, runlog.ErrRunNotFound) {
-			writeError(w, http.StatusNotFound, "run_not_found", err)
-			return
-		}
-		writeError(w, http.StatusInternalServerError, "read_failed", i18n.Wrap(err, "server.read_failed", err))
-		return
-	}
-	events, err := runlog.ReadFile(path)
-	if err != nil {
-		code := "read_failed"
-		if errors.Is(err, runlog.ErrCorruptLog) {
-			code = "corrupt_log"
-		}
-		writeError(w, http.StatusInternalServerError, code, i18n.Wrap(err, "server.read_failed", err))
+		writeError(w, err)
 		return
 	}
 	if events == nil {
-		writeJSON(w, http.StatusOK, []struct{}{})
-		return
+		events = []event.Event{}
 	}
 	writeJSON(w, http.StatusOK, events)
 }
 
+func (s *server) startRun(w http.ResponseWriter, r *http.Request) {
+	var req runner.StartRequest
+	if !decode(w, r, &req, false) {
+		return
+	}
+	id, err := s.runs.Start(r.Context(), req)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, runner.RunRef{RunID: id})
+}
+
+func (s *server) control(w http.ResponseWriter, r *http.Request) {
+	var c agent.Control
+	if !decode(w, r, &c, false) {
+		return
+	}
+	accepted(w, s.runs.Control(r.PathValue("id"), c))
+}
+
+func (s *server) approve(w http.ResponseWriter, r *http.Request) {
+	var a runner.Answer
+	if !decode(w, r, &a, false) {
+		return
+	}
+	accepted(w, s.runs.Approve(r.PathValue("id"), r.PathValue("approval_id"), a))
+}
+
+func (s *server) resume(w http.ResponseWriter, r *http.Request) {
+	var o runner.Overrides
+	if !decode(w, r, &o, true) {
+		return
+	}
+	id := r.PathValue("id")
+	if err := s.runs.Resume(r.Context(), id, o); err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusAccepted, runner.RunRef{RunID: id})
+}
+
+func (s *server) fork(w http.ResponseWriter, r *http.Request) {
+	var req runner.ForkRequest
+	if !decode(w, r, &req, false) {
+		return
+	}
+	id, err := s.runs.Fork(r.Context(), r.PathValue("id"), req)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, runner.RunRef{RunID: id})
+}
+
+func (s *server) rename(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Title string `json:"title"`
+	}
+	if !decode(w, r, &body, false) {
+		return
+	}
+	noContent(w, s.runs.Rename(r.PathValue("id"), body.Title))
+}
+
+func (s *server) deleteRun(w http.ResponseWriter, r *http.Request) {
+	noContent(w, s.runs.Delete(r.PathValue("id")))
+}
+
+// artifact answers GET /api/runs/{id}/artifacts?ref=REF&offset=N&limit=N
+// with the bytes of a full tool output and its whole size.
+func (s *server) artifact(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	offset, err1 := intParam(q.Get("offset"))
+	limit, err2 := intParam(q.Get("limit"))
+	if err := errors.Join(err1, err2); err != nil {
+		writeError(w, err)
+		return
+	}
+	data, total, err := s.runs.Artifact(r.PathValue("id"), q.Get("ref"), offset, limit)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("X-Total-Size", strconv.Itoa(total))
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(data) // a failed write means the client left
+}
+
+func (s *server) settings(w http.ResponseWriter, _ *http.Request) {
+	st, err := s.runs.Settings()
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+// checkModel answers whether the endpoint is there and takes the key. A
+// failed check is an answer, not a failed request.
+func (s *server) checkModel(w http.ResponseWriter, r *http.Request) {
+	var o runner.Overrides
+	if !decode(w, r, &o, true) {
+		return
+	}
+	writeJSON(w, http.StatusOK, runner.CheckResult(s.runs.CheckModel(r.Context(), o)))
+}
+
 func (s *server) noEndpoint(w http.ResponseWriter, r *http.Request) {
-	writeError(w, http.StatusNotFound, "no_endpoint", i18n.Errorf("server.no_endpoint", r.Method, r.URL.Path))
+	writeAPIError(w, runner.NewAPIError(http.StatusNotFound, "no_endpoint", i18n.Errorf("server.no_endpoint", r.Method, r.URL.Path)))
 }
 
 // noUI is the page of a build without the web UI: it says how to get one.
@@ -68,44 +167,56 @@ func noUI(w http.ResponseWriter, r *http.Request) {
 		html.EscapeString(i18n.In(i18n.EN, "server.no_ui")), html.EscapeString(i18n.In(i18n.ZH, "server.no_ui")))
 }
 
-// apiError is the body of every failed API request. The message comes in
-// both languages, so the UI shows the one it is set to.
-type apiError struct {
-	Error struct {
-		Code    string            `json:"code"`
-		Message map[string]string `json:"message"`
-	} `json:"error"`
+// decode reads a JSON body into v; an empty body is allowed when optional.
+// It answers the request itself when the body is not valid.
+func decode(w http.ResponseWriter, r *http.Request, v any, optional bool) bool {
+	err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody)).Decode(v)
+	if err == nil || optional && errors.Is(err, io.EOF) {
+		return true
+	}
+	writeAPIError(w, runner.NewAPIError(http.StatusBadRequest, "bad_request", i18n.Errorf("server.bad_json", err.Error())))
+	return false
 }
 
-func writeError(w http.ResponseWriter, status int, code string, err error) {
-	var body apiError
-	body.Error.Code = code
-	body.Error.Message = map[string]string{string(i18n.EN): errorIn(i18n.EN, err), string(i18n.ZH): errorIn(i18n.ZH, err)}
-	writeJSON(w, status, body)
+func intParam(s string) (int, error) {
+	if s == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%q: %w", s, runlog.ErrBadRange)
+	}
+	return n, nil
 }
 
-// errorIn renders err in lang: the outermost i18n message in err's chain is
-// rendered in that language, errors among its arguments too, and an error
-// with none is shown as it is.
-func errorIn(lang i18n.Lang, err error) string {
-	var ie *i18n.Error
-	if !errors.As(err, &ie) {
-		return err.Error()
+func accepted(w http.ResponseWriter, err error) {
+	if err != nil {
+		writeError(w, err)
+		return
 	}
-	args := make([]any, len(ie.Args))
-	for i, a := range ie.Args {
-		if e, ok := a.(error); ok {
-			a = errorIn(lang, e)
-		}
-		args[i] = a
+	w.WriteHeader(http.StatusAccepted)
+}
+
+func noContent(w http.ResponseWriter, err error) {
+	if err != nil {
+		writeError(w, err)
+		return
 	}
-	return i18n.In(lang, ie.Key, args...)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func writeError(w http.ResponseWriter, err error) { writeAPIError(w, runner.Explain(err)) }
+
+func writeAPIError(w http.ResponseWriter, e runner.APIError) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(e.Status)
+	_, _ = w.Write(e.JSON()) // the status line is sent; a failed write means the client left
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	// The status line is already sent; a failed write means the client left.
 	_ = json.NewEncoder(w).Encode(v)
 }

@@ -4,17 +4,14 @@ import "hermes/backend/i18n"
 
 func init() {
 	i18n.Register(map[string]i18n.Msg{
-		"server.list_failed": {
-			EN: "could not read the run logs (%v); check that the home directory is readable",
-			ZH: "无法读取运行日志（%v）；请检查主目录是否可读",
+		"server.unauthorized": {
+			EN: "This request has no valid token. Open the URL that `hermes serve` printed (it carries the token), or send Authorization: Bearer TOKEN.",
+			ZH: "此请求没有有效的令牌。请打开 `hermes serve` 打印的网址（其中带有令牌），或发送 Authorization: Bearer 令牌。",
 		},
-		"server.read_failed": {
-			EN: "could not read the run's log: %v",
-			ZH: "无法读取该运行的日志：%v",
-		},
+		"server.bad_json": {EN: "the request body is not the JSON this endpoint takes (%s); see docs/api.md", ZH: "请求体不是该端点接受的 JSON（%s）；请参阅 docs/api.md"},
 		"server.no_endpoint": {
-			EN: "no API endpoint %s %s; the API has GET /api/runs and GET /api/runs/RUN_ID/events",
-			ZH: "没有 API 端点 %s %s；可用的有 GET /api/runs 和 GET /api/runs/RUN_ID/events",
+			EN: "no API endpoint %s %s; docs/api.md lists them",
+			ZH: "没有 API 端点 %s %s；可用端点见 docs/api.md",
 		},
 		"server.no_ui": {
 			EN: "This build of Hermes has no web UI. Run scripts/app.sh, or build the UI (npm run build in frontend/) and then Hermes with -tags ui. The API is at /api/runs.",

@@ -1,40 +1,67 @@
 // Package server is Hermes' local HTTP API and the web UI's file server:
 // what `hermes serve` listens with, and what the frontend's HTTP transport
-// talks to in a browser.
+// talks to in a browser. docs/api.md is its contract.
 //
-// It reads the home directory's run logs through backend/runlog. Later
-// issues add Server-Sent Events for live runs, run controls and a token; the
-// routes are declared in one place (routes) so they can join.
+// Every request carries the token `hermes serve` printed (a cookie, set when
+// the printed URL is opened, or a bearer header). The handlers are thin:
+// runs are started, steered and watched through backend/runner, and live
+// events reach the browser as Server-Sent Events.
 package server
 
 import (
 	"io/fs"
 	"net/http"
 	"strings"
+	"time"
+
+	"hermes/backend/runner"
 )
 
 // Options configure the handler New returns.
 type Options struct {
-	// Home is the Hermes home directory whose logs/ are served.
-	Home string
+	// Runs starts, steers and lists the runs; its home is the one served.
+	Runs *runner.Manager
+	// Token is the secret every request must carry. An empty token refuses
+	// every request rather than letting any through.
+	Token string
 	// Assets is the built web UI (frontend/dist); nil serves a page that says
 	// how to build it, and the API still works.
 	Assets fs.FS
+	// Heartbeat is how often an idle event stream gets a comment, so proxies
+	// and browsers keep it open; 0 means 15 s.
+	Heartbeat time.Duration
 }
 
 // New returns the handler of the API under /api/ and the web UI at /.
 func New(o Options) http.Handler {
-	s := &server{home: o.Home}
+	s := &server{runs: o.Runs, token: o.Token, heartbeat: o.Heartbeat}
+	if s.heartbeat <= 0 {
+		s.heartbeat = 15 * time.Second
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/runs", s.listRuns)
+	mux.HandleFunc("POST /api/runs", s.startRun)
+	mux.HandleFunc("GET /api/runs/stream", s.runsStream)
 	mux.HandleFunc("GET /api/runs/{id}/events", s.runEvents)
+	mux.HandleFunc("GET /api/runs/{id}/stream", s.runStream)
+	mux.HandleFunc("POST /api/runs/{id}/control", s.control)
+	mux.HandleFunc("POST /api/runs/{id}/approvals/{approval_id}", s.approve)
+	mux.HandleFunc("POST /api/runs/{id}/resume", s.resume)
+	mux.HandleFunc("POST /api/runs/{id}/fork", s.fork)
+	mux.HandleFunc("PATCH /api/runs/{id}", s.rename)
+	mux.HandleFunc("DELETE /api/runs/{id}", s.deleteRun)
+	mux.HandleFunc("GET /api/runs/{id}/artifacts", s.artifact)
+	mux.HandleFunc("GET /api/settings", s.settings)
+	mux.HandleFunc("POST /api/model/check", s.checkModel)
 	mux.HandleFunc("/api/", s.noEndpoint)
 	mux.Handle("/", uiHandler(o.Assets))
-	return secureHeaders(mux)
+	return secureHeaders(s.authenticate(mux))
 }
 
 type server struct {
-	home string
+	runs      *runner.Manager
+	token     string
+	heartbeat time.Duration
 }
 
 // secureHeaders keeps the UI from being framed or sniffed, and confines its

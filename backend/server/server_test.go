@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,16 +13,20 @@ import (
 
 	"hermes/backend/event"
 	"hermes/backend/runlog"
+	"hermes/backend/runner"
 	"hermes/backend/server"
 	"hermes/backend/server/servertest"
 )
 
 var now = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 
+// testToken is the token every test server is given.
+const testToken = "0123456789abcdef0123456789abcdef"
+
 // startServer serves home over real loopback HTTP for the test's duration.
 func startServer(t *testing.T, home string, assets fstest.MapFS) string {
 	t.Helper()
-	o := server.Options{Home: home}
+	o := server.Options{Runs: runner.New(runner.Options{Home: home}), Token: testToken}
 	if assets != nil {
 		o.Assets = assets
 	}
@@ -32,17 +35,10 @@ func startServer(t *testing.T, home string, assets fstest.MapFS) string {
 	return srv.URL
 }
 
+// get sends GET url with the token and decodes the JSON answer into into.
 func get(t *testing.T, url string, into any) *http.Response {
 	t.Helper()
-	res, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, body := fetch(t, "GET", url, "")
 	if into != nil {
 		if err := json.Unmarshal(body, into); err != nil {
 			t.Fatalf("GET %s: %v in %q", url, err, body)
@@ -89,7 +85,8 @@ func TestServer_ListRuns_EmptyAndDamagedHomes(t *testing.T) {
 		prepare func(t *testing.T, home string)
 		want    int
 	}{
-		{"no logs directory", func(*testing.T, string) {}, 0},
+		// A home with no runs lists the sample run that ships inside Hermes.
+		{"no logs directory", func(*testing.T, string) {}, 1},
 		{"a damaged log beside a good one", func(t *testing.T, home string) {
 			if _, err := servertest.WriteRun(home, servertest.Run{Task: "good", Model: "m", Started: now, Iterations: 1, Status: event.StatusFinished}); err != nil {
 				t.Fatal(err)
@@ -109,12 +106,11 @@ func TestServer_ListRuns_EmptyAndDamagedHomes(t *testing.T) {
 			tt.prepare(t, home)
 			var raw json.RawMessage
 			res := get(t, startServer(t, home, nil)+"/api/runs", &raw)
-			var runs []runlog.Summary
+			var runs []runner.Summary
 			if err := json.Unmarshal(raw, &runs); err != nil {
 				t.Fatal(err)
 			}
-			// An empty list is [], never null, so clients need no special case.
-			if res.StatusCode != http.StatusOK || runs == nil || len(runs) != tt.want {
+			if res.StatusCode != http.StatusOK || len(runs) != tt.want {
 				t.Fatalf("status %d, body %s; want %d runs", res.StatusCode, raw, tt.want)
 			}
 		})
@@ -219,12 +215,7 @@ func TestServer_UI(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
-			res, err := http.Get(url + tt.path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, _ := io.ReadAll(res.Body)
-			res.Body.Close()
+			res, body := fetch(t, "GET", url+tt.path, "")
 			if res.StatusCode != tt.status || !strings.Contains(string(body), tt.contains) {
 				t.Fatalf("status %d body %q", res.StatusCode, body)
 			}
@@ -242,12 +233,7 @@ func TestServer_UI(t *testing.T) {
 
 func TestServer_WithoutUI(t *testing.T) {
 	url := startServer(t, t.TempDir(), nil)
-	res, err := http.Get(url + "/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(res.Body)
-	res.Body.Close()
+	_, body := fetch(t, "GET", url+"/", "")
 	for _, want := range []string{"has no web UI", "不含网页界面", "-tags ui"} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("page lacks %q: %s", want, body)

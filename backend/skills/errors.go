@@ -67,3 +67,11 @@ func IsTransient(err error) bool {
 	var t *transientError
 	return errors.As(err, &t)
 }
+
+// ErrBrokenSkill is returned for a skill whose manifest, SKILL.md or MCP
+// server cannot be used; the other skills load without it.
+var ErrBrokenSkill = errors.New("broken skill")
+
+// ErrDenied marks a call that the policy or a person refused, as `hermes
+// tools call` reports it.
+var ErrDenied = errors.New("call not allowed")

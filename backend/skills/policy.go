@@ -16,6 +16,9 @@ const (
 type Verdict struct {
 	Action Action
 	Reason string
+	// Sensitive marks an ask caused by a sensitive pattern in the
+	// arguments: it is asked even for a tool allowed for the rest of the run.
+	Sensitive bool
 }
 
 // Policy decides which calls run without asking. The loop asks it before

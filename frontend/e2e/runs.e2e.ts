@@ -5,10 +5,10 @@
 //   HERMES_E2E_EXPECTED   mkhome's JSON: the runs, newest first
 //   HERMES_E2E_EMPTY_HOME a home with no runs
 //   HERMES_ARTIFACTS      where screenshots go
-import { mkdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
+import { readFileSync } from 'node:fs'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { env, launch, openPage as open, shot, type PageOptions } from './browser'
 import { serve, type Served } from './serve'
 
 interface Expected {
@@ -20,37 +20,15 @@ interface Expected {
   events: number
 }
 
-function env(name: string): string {
-  const v = process.env[name]
-  if (!v) throw new Error(`${name} is not set; run scripts/e2e.sh`)
-  return v
-}
-
-const artifacts = process.env.HERMES_ARTIFACTS ?? join(process.cwd(), '..', '.artifacts')
 const expected = JSON.parse(readFileSync(env('HERMES_E2E_EXPECTED'), 'utf8')) as Expected[]
-
-// The flags TOOLCHAIN.md records for Debian's Chromium, as root, offline.
-const chromiumArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
 
 let browser: Browser
 let served: Served
 let emptyServed: Served
 
 beforeAll(async () => {
-  mkdirSync(artifacts, { recursive: true })
-  ;[served, emptyServed] = await Promise.all([
-    serve(env('HERMES_BIN'), env('HERMES_E2E_HOME')),
-    serve(env('HERMES_BIN'), env('HERMES_E2E_EMPTY_HOME')),
-  ])
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: chromiumArgs })
+  ;[served, emptyServed] = await Promise.all([serve(env('HERMES_BIN'), env('HERMES_E2E_HOME')), serve(env('HERMES_BIN'), env('HERMES_E2E_EMPTY_HOME'))])
+  browser = await launch()
 })
 
 afterAll(async () => {
@@ -60,18 +38,7 @@ afterAll(async () => {
   expect(codes).toEqual([0, 0])
 })
 
-async function openPage(opts: { locale?: string; colorScheme?: 'light' | 'dark' } = {}): Promise<{ ctx: BrowserContext; page: Page }> {
-  const ctx = await browser.newContext({ locale: opts.locale ?? 'en-US', colorScheme: opts.colorScheme ?? 'light', viewport: { width: 1280, height: 800 } })
-  // Fail in seconds, not the default half minute: the server is local.
-  ctx.setDefaultTimeout(10_000)
-  const page = await ctx.newPage()
-  onTestFailed(async ({ task }) => {
-    await page.screenshot({ path: join(artifacts, `failed-${task.name.replace(/\W+/g, '-')}.png`) }).catch(() => {})
-  })
-  return { ctx, page }
-}
-
-const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, name) })
+const openPage = (opts: PageOptions = {}) => open(browser, opts)
 
 describe('runs page', () => {
   it('lists the runs newest first with their task, status, iterations and tokens', async () => {
@@ -102,6 +69,8 @@ describe('runs page', () => {
     expect(await page.getByTestId('run-title').textContent()).toBe(want.task)
     expect(await page.getByTestId('run-iterations').textContent()).toBe(String(want.iterations))
 
+    await page.getByTestId('iteration-card').first().waitFor()
+    await page.getByTestId('tab-events-list').click()
     const rows = page.getByTestId('event-row')
     await expect.poll(() => rows.count()).toBeGreaterThan(0)
     const seqs = (await rows.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-seq')))))
@@ -151,7 +120,7 @@ describe('runs page', () => {
   it('follows a Chinese browser and a dark system theme', async () => {
     const { ctx, page } = await openPage({ locale: 'zh-CN', colorScheme: 'dark' })
     await page.goto(served.url + '#/runs/' + expected[0].run_id)
-    await page.getByTestId('event-row').first().waitFor()
+    await page.getByTestId('iteration-card').first().waitFor()
     expect(await page.getByTestId('run-back').textContent()).toContain('全部运行')
     const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
     expect(bg).toBe('rgb(18, 21, 27)')
@@ -168,13 +137,19 @@ describe('runs page', () => {
     await ctx.close()
   })
 
-  it('tells a new user how to make a first run', async () => {
+  it('shows a newcomer the sample run, which opens and replays at no cost', async () => {
     const { ctx, page } = await openPage()
     await page.goto(emptyServed.url)
-    const empty = page.getByTestId('runs-empty')
-    await empty.waitFor()
-    expect(await empty.textContent()).toContain('hermes run "')
-    await shot(page, 'runs-empty.png')
+    const row = page.getByTestId('run-row')
+    await expect.poll(() => row.count()).toBe(1)
+    expect(await row.textContent()).toContain('Sample')
+    await row.getByTestId('run-task').click()
+    await page.getByTestId('iteration-card').first().waitFor()
+    expect(await page.getByTestId('resume-run').count()).toBe(0)
+    await page.getByTestId('replay').click()
+    await page.getByTestId('replay-next-iteration').click()
+    await expect.poll(() => page.locator('[data-testid="iteration-card"][data-iteration="1"]').count()).toBe(1)
+    await shot(page, 'sample-replay.png')
     await ctx.close()
   })
 })

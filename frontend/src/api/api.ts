@@ -1,24 +1,62 @@
-import type { HermesEvent, RunSummary } from './types'
+import type {
+  ApprovalAnswer,
+  Artifact,
+  ControlRequest,
+  ForkRequest,
+  HermesEvent,
+  ModelCheck,
+  ModelCheckRequest,
+  ResumeRequest,
+  RunSummary,
+  Settings,
+  StartRunRequest,
+} from './types'
 import { createHttpApi } from './http'
 import { createWailsApi, wailsBindings, type WailsWindow } from './wails'
 
+/** EventHandlers receive a run's events as they come, in batches. */
+export interface EventHandlers {
+  onEvents(events: HermesEvent[]): void
+  /** The run's leg is over (or it was not live): no more events will come on this watch. */
+  onEnd?(): void
+}
+
 /**
- * Api is everything the UI asks of the backend. It has two transports: the
- * Wails bindings inside the desktop window and HTTP against `hermes serve` in
- * a browser; the rest of the UI never knows which one it has.
+ * Api is everything the UI asks of the backend (docs/api.md). It has two
+ * transports: the Wails bindings and events inside the desktop window, and
+ * HTTP + Server-Sent Events against `hermes serve` in a browser; the rest of
+ * the UI never knows which one it has.
  */
 export interface Api {
-  /** Runs found in the home directory's logs, newest first. */
+  /** Live runs first, then the runs in the home's logs, newest first. */
   listRuns(): Promise<RunSummary[]>
-  /** The events of one run, in seq order. */
+  /** The events of one run so far, in seq order. */
   runEvents(runId: string): Promise<HermesEvent[]>
   /** The backend's language ("en" or "zh-CN"), or "" when it has no say. */
   language(): Promise<string>
+  startRun(req: StartRunRequest): Promise<string>
+  control(runId: string, req: ControlRequest): Promise<void>
+  approve(runId: string, approvalId: string, answer: ApprovalAnswer): Promise<void>
+  resumeRun(runId: string, req?: ResumeRequest): Promise<string>
+  forkRun(runId: string, req: ForkRequest): Promise<string>
+  renameRun(runId: string, title: string): Promise<void>
+  deleteRun(runId: string): Promise<void>
+  artifact(runId: string, ref: string, offset?: number, limit?: number): Promise<Artifact>
+  settings(): Promise<Settings>
+  checkModel(req: ModelCheckRequest): Promise<ModelCheck>
+  /**
+   * watchRun delivers the events of runId with seq > after: those so far,
+   * then the live ones. Repeats are possible (the fold drops them by seq);
+   * gaps are not. It returns a function that stops watching.
+   */
+  watchRun(runId: string, after: number, handlers: EventHandlers): () => void
+  /** watchRuns calls onRun with a run's summary whenever a live run changes. */
+  watchRuns(onRun: (run: RunSummary) => void): () => void
 }
 
 /**
  * ApiError is a failure the backend explained. messages holds its text per
- * language when the backend sent both (HTTP); text is the one it sent else.
+ * language when the backend sent both; text is the one it sent else.
  */
 export class ApiError extends Error {
   readonly status: number
@@ -37,6 +75,12 @@ export class ApiError extends Error {
   messageIn(lang: string): string {
     return this.messages[lang] ?? this.message
   }
+}
+
+/** toApiError turns anything thrown into an ApiError. */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err
+  return new ApiError(err instanceof Error ? err.message : String(err))
 }
 
 /** createApi picks the transport of the place the UI runs in. */

@@ -1,25 +1,54 @@
-import { createServer, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiError, createApi } from './api'
 import { createHttpApi } from './http'
+import type { HermesEvent, RunSummary } from './types'
 import { sampleEvents } from '../lib/fixture'
 
 // A real HTTP server on loopback that answers like `hermes serve`.
 let server: Server
 let base = ''
-const seen: string[] = []
+const seen: { method: string; url: string; body: string }[] = []
+// Stream requests wait here until the test answers them.
+const streams: { url: string; res: ServerResponse }[] = []
+let streamArrived: (() => void) | null = null
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    let body = ''
+    req.on('data', (b: Buffer) => (body += b.toString()))
+    req.on('end', () => resolve(body))
+  })
+}
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    seen.push(req.url ?? '')
-    const json = (status: number, body: unknown) => {
+  server = createServer(async (req, res) => {
+    const url = req.url ?? ''
+    const body = await readBody(req)
+    seen.push({ method: req.method ?? '', url, body })
+    const json = (status: number, value: unknown) => {
       res.writeHead(status, { 'Content-Type': 'application/json' })
-      res.end(JSON.stringify(body))
+      res.end(JSON.stringify(value))
     }
-    if (req.url === '/api/runs') return json(200, null)
-    if (req.url === '/api/runs/r1/events') return json(200, sampleEvents)
-    if (req.url === '/api/runs/a%2Fb/events') {
+    if (url.includes('/stream')) {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' })
+      res.write(': hello\n\n')
+      streams.push({ url, res })
+      streamArrived?.()
+      return
+    }
+    if (req.method === 'GET' && url === '/api/runs') return json(200, null)
+    if (req.method === 'GET' && url === '/api/runs/r1/events') return json(200, sampleEvents)
+    if (req.method === 'POST' && url === '/api/runs') return json(201, { run_id: 'new1' })
+    if (req.method === 'POST' && url === '/api/runs/r1/fork') return json(201, { run_id: 'fork1' })
+    if (req.method === 'POST' && url === '/api/runs/r1/control') return (res.writeHead(202), res.end())
+    if (req.method === 'PATCH' || req.method === 'DELETE') return (res.writeHead(204), res.end())
+    if (url.startsWith('/api/runs/r1/artifacts')) {
+      res.writeHead(200, { 'Content-Type': 'text/plain', 'X-Total-Size': '5000' })
+      return res.end('head of the output')
+    }
+    if (url === '/api/runs/a%2Fb/events' || url === '/api/runs/gone/stream?after=0') {
       return json(404, { error: { code: 'run_not_found', message: { en: 'no run a/b', 'zh-CN': '没有运行 a/b' } } })
     }
     res.writeHead(502, 'Bad Gateway', { 'Content-Type': 'text/html' })
@@ -29,19 +58,54 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 })
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+afterAll(() => {
+  server.closeAllConnections()
+  return new Promise<void>((resolve) => server.close(() => resolve()))
+})
+
+const nextStream = () =>
+  new Promise<{ url: string; res: ServerResponse }>((resolve) => {
+    const take = () => {
+      const s = streams.shift()
+      if (s) return resolve(s)
+      streamArrived = take
+    }
+    take()
+  })
+
+const sse = (e: HermesEvent) => `id: ${e.seq}\nevent: hermes\ndata: ${JSON.stringify(e)}\n\n`
 
 describe('createHttpApi', () => {
-  const api = () => createHttpApi(base, (input, init) => fetch(input, init))
+  const api = () => createHttpApi(base, (input, init) => fetch(input, init), { retryMs: 1 })
 
   it('reads runs (null as none) and events', async () => {
     expect(await api().listRuns()).toEqual([])
     expect(await api().runEvents('r1')).toEqual(sampleEvents)
   })
 
+  it('sends controls, starts, forks, renames and deletes with JSON bodies', async () => {
+    const a = api()
+    expect(await a.startRun({ task: 'Do it', model: 'm' })).toBe('new1')
+    expect(await a.forkRun('r1', { iteration: 2, task: 'Other' })).toBe('fork1')
+    await a.control('r1', { kind: 'inject', text: 'Be brief' })
+    await a.renameRun('r1', 'Title')
+    await a.deleteRun('r1')
+    expect(seen.slice(-5).map((s) => `${s.method} ${s.url} ${s.body}`)).toEqual([
+      'POST /api/runs {"task":"Do it","model":"m"}',
+      'POST /api/runs/r1/fork {"iteration":2,"task":"Other"}',
+      'POST /api/runs/r1/control {"kind":"inject","text":"Be brief"}',
+      'PATCH /api/runs/r1 {"title":"Title"}',
+      'DELETE /api/runs/r1 ',
+    ])
+  })
+
+  it('reads a piece of an artifact with its total size', async () => {
+    expect(await api().artifact('r1', 'r1/c1', 0, 100)).toEqual({ text: 'head of the output', total: 5000 })
+    expect(seen.at(-1)?.url).toBe('/api/runs/r1/artifacts?ref=r1%2Fc1&offset=0&limit=100')
+  })
+
   it('escapes the run id and carries both languages of an error', async () => {
     const err = await api().runEvents('a/b').catch((e: unknown) => e)
-    expect(seen).toContain('/api/runs/a%2Fb/events')
     expect(err).toBeInstanceOf(ApiError)
     const e = err as ApiError
     expect([e.status, e.code, e.message, e.messageIn('zh-CN')]).toEqual([404, 'run_not_found', 'no run a/b', '没有运行 a/b'])
@@ -50,24 +114,84 @@ describe('createHttpApi', () => {
   it('names the status when the body is not ours', async () => {
     const err = (await api().runEvents('other').catch((e: unknown) => e)) as ApiError
     expect(err.message).toBe('HTTP 502 Bad Gateway')
-    expect(err.messageIn('zh-CN')).toBe('HTTP 502 Bad Gateway')
+  })
+
+  it('streams a run’s events, reconnects after the last seq it saw, and stops at the end', async () => {
+    const got: number[][] = []
+    let ended!: () => void
+    const end = new Promise<void>((r) => (ended = r))
+    let sawFour!: () => void
+    const four = new Promise<void>((r) => (sawFour = r))
+    const onEvents = (es: HermesEvent[]) => {
+      got.push(es.map((e) => e.seq))
+      if (es.some((e) => e.seq === 4)) sawFour()
+    }
+    const stop = api().watchRun('r1', 2, { onEvents, onEnd: ended })
+    const first = await nextStream()
+    expect(first.url).toBe('/api/runs/r1/stream?after=2')
+    first.res.write(sse(sampleEvents[2]) + sse(sampleEvents[3]))
+    await four
+    // The connection breaks; the client comes back from seq 4.
+    const again = nextStream()
+    first.res.destroy()
+    const second = await again
+    expect(second.url).toBe('/api/runs/r1/stream?after=4')
+    second.res.write(': heartbeat\n\n' + sse(sampleEvents[4]) + 'event: end\ndata: {}\n\n')
+    await end
+    expect(got.flat()).toEqual([3, 4, 5])
+    stop()
+    second.res.end()
+  })
+
+  it('follows run summaries until stopped, and gives up on a refused stream', async () => {
+    const runs: RunSummary[] = []
+    let arrived!: () => void
+    const one = new Promise<void>((r) => (arrived = r))
+    const stop = api().watchRuns((r) => (runs.push(r), arrived()))
+    const s = await nextStream()
+    expect(s.url).toBe('/api/runs/stream')
+    s.res.write(`event: run\ndata: ${JSON.stringify({ run_id: 'x', live: true })}\n\n`)
+    await one
+    expect(runs.map((r) => r.run_id)).toEqual(['x'])
+    const closed = new Promise((r) => s.res.on('close', r))
+    stop()
+    await closed
+
+    const before = seen.length
+    let ended = false
+    api().watchRun('gone', 0, { onEvents: () => {}, onEnd: () => (ended = true) })
+    await new Promise<void>((resolve) => {
+      const check = () => (seen.length > before ? resolve() : setTimeout(check, 1))
+      check()
+    })
+    expect(ended).toBe(false)
+    expect(seen.filter((r) => r.url.startsWith('/api/runs/gone')).length).toBe(1)
   })
 })
 
 describe('createApi', () => {
-  it('uses the Wails bindings when the window has them, and wraps their rejections', async () => {
+  it('uses the Wails bindings and events when the window has them', async () => {
     const calls: string[] = []
+    const listeners: Record<string, (d: unknown) => void> = {}
     const win = {
       location: { origin: 'http://unused' } as Location,
+      runtime: {
+        EventsOn: (name: string, cb: (d: unknown) => void) => {
+          listeners[name] = cb
+          return () => delete listeners[name]
+        },
+      },
       go: {
         app: {
           App: {
             ListRuns: async () => (calls.push('ListRuns'), null),
             RunEvents: async (id: string) => {
               calls.push(`RunEvents ${id}`)
-              throw 'run x not found; run `hermes runs` to see the runs'
+              if (id === 'r1') return sampleEvents.slice(0, 3)
+              throw JSON.stringify({ error: { code: 'run_not_found', message: { en: 'no run x', 'zh-CN': '没有运行 x' } } })
             },
             Language: async () => 'zh-CN',
+            StartRun: async () => ({ run_id: 'w1' }),
           },
         },
       },
@@ -75,10 +199,20 @@ describe('createApi', () => {
     const api = createApi(win)
     expect(await api.listRuns()).toEqual([])
     expect(await api.language()).toBe('zh-CN')
+    expect(await api.startRun({ task: 't' })).toBe('w1')
     const err = (await api.runEvents('x').catch((e: unknown) => e)) as ApiError
-    expect(err).toBeInstanceOf(ApiError)
-    expect(err.message).toBe('run x not found; run `hermes runs` to see the runs')
-    expect(calls).toEqual(['ListRuns', 'RunEvents x'])
+    expect([err.code, err.messageIn('zh-CN')]).toEqual(['run_not_found', '没有运行 x'])
+    const plain = await api.renameRun('x', 't').catch((e: unknown) => e)
+    expect(plain).toBeInstanceOf(ApiError)
+
+    // Live events may come before the fetched ones; both reach the watcher.
+    const got: number[] = []
+    const stop = api.watchRun('r1', 1, { onEvents: (es) => got.push(...es.map((e) => e.seq)) })
+    listeners['hermes:events']([sampleEvents[5], { ...sampleEvents[6], run_id: 'other' }])
+    await new Promise((r) => setTimeout(r, 0))
+    expect(got).toEqual([6, 2, 3])
+    stop()
+    expect(listeners['hermes:events']).toBeUndefined()
   })
 
   it('uses HTTP on the page origin without bindings', async () => {

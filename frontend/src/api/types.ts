@@ -1,25 +1,17 @@
 // Wire types: the JSON that `hermes serve` and the Wails bindings return.
 // Field names are snake_case, as in backend/runlog and backend/event.
 
-export type RunStatus =
-  | 'running'
-  | 'finished'
-  | 'max_iterations'
-  | 'guard'
-  | 'budget'
-  | 'stopped'
-  | 'failed'
+export type RunStatus = 'running' | 'finished' | 'max_iterations' | 'guard' | 'budget' | 'stopped' | 'failed'
 
-export const runStatuses: readonly RunStatus[] = [
-  'running',
-  'finished',
-  'max_iterations',
-  'guard',
-  'budget',
-  'stopped',
-  'failed',
-]
+export const runStatuses: readonly RunStatus[] = ['running', 'finished', 'max_iterations', 'guard', 'budget', 'stopped', 'failed']
 
+/** ForkRef names the run and iteration a run was forked from. */
+export interface ForkRef {
+  run_id: string
+  iteration: number
+}
+
+/** RunSummary is runlog.Summary plus what the runner knows of live runs (docs/api.md). */
 export interface RunSummary {
   run_id: string
   task: string
@@ -33,7 +25,13 @@ export interface RunSummary {
   tool_calls: number
   answer?: string
   verified: boolean
-  path: string
+  path?: string
+  live?: boolean
+  title?: string
+  paused?: boolean
+  pending_approval?: ApprovalRequestedData
+  forked_from?: ForkRef
+  sample?: boolean
 }
 
 export type EventType =
@@ -52,6 +50,7 @@ export type EventType =
   | 'run.resumed'
   | 'instruction.injected'
   | 'task.edited'
+  | 'call.edited'
   | 'summary.updated'
   | 'memory.written'
   | 'checkpoint.saved'
@@ -68,22 +67,56 @@ export interface HermesEvent {
   data: unknown
 }
 
-// Payloads this UI reads. Every field is optional on purpose: events are
-// versioned and older or newer logs may lack a field.
+// Payloads this UI reads (backend/event/payload.go). Every field is optional
+// on purpose: events are versioned and older or newer logs may lack a field.
 export interface RunStartedData {
   task?: string
+  instructions?: string
   workspace?: string
   model?: string
+  base_url?: string
   max_iterations?: number
+  token_budget?: number
   tools?: string[]
+  forked_from?: ForkRef
+}
+
+/** Layers are the token counts of one request's context layers. */
+export interface Layers {
+  system?: number
+  task_anchor?: number
+  summary?: number
+  memory?: number
+  recent?: number
+  tool_results?: number
+  tool_schemas?: number
+}
+
+export interface WireToolCall {
+  id?: string
+  name?: string
+  arguments?: string
+}
+
+/** ChatMessage is one message sent to the model, in the OpenAI wire form. */
+export interface ChatMessage {
+  role: string
+  content: string
+  tool_calls?: WireToolCall[]
+  tool_call_id?: string
+  name?: string
 }
 
 export interface ContextBuiltData {
+  layers?: Layers
   tokens?: number
   window?: number
   budget_share?: number
   compressed?: boolean
   message_count?: number
+  full?: boolean
+  messages?: ChatMessage[]
+  tool_names?: string[]
 }
 
 export interface Usage {
@@ -105,6 +138,7 @@ export interface ModelDecidedData {
   thought?: string
   final_answer?: string
   tool_calls?: DecidedCall[]
+  finish_reason?: string
   usage?: Usage
   latency_ms?: number
   attempts?: number
@@ -142,6 +176,54 @@ export interface GuardTrippedData {
   details?: string[]
 }
 
+export interface RunPausedData {
+  at?: 'boundary' | 'decided' | string
+  pending_calls?: DecidedCall[]
+}
+
+export interface RunResumedData {
+  from_checkpoint?: boolean
+  iteration?: number
+}
+
+export interface InstructionInjectedData {
+  text?: string
+}
+
+export interface TaskEditedData {
+  old_task?: string
+  new_task?: string
+  old_instructions?: string
+  new_instructions?: string
+}
+
+export interface CallEditedData {
+  call_id?: string
+  name?: string
+  old_arguments?: string
+  new_arguments?: string
+}
+
+export type ApprovalDecision = 'allow_once' | 'allow_run' | 'allow_always' | 'deny'
+
+export interface ApprovalRequestedData {
+  approval_id?: string
+  call_id?: string
+  name?: string
+  arguments?: string
+  risk?: string
+  reason?: string
+}
+
+export interface ApprovalResolvedData {
+  approval_id?: string
+  call_id?: string
+  decision?: ApprovalDecision | string
+  reason?: string
+  pattern?: string
+  by?: string
+}
+
 export interface Totals {
   iterations?: number
   prompt_tokens?: number
@@ -160,9 +242,70 @@ export interface RunFinishedData {
   resume?: string
 }
 
-export interface TaskEditedData {
-  old_task?: string
-  new_task?: string
-  old_instructions?: string
-  new_instructions?: string
+// Requests (docs/api.md).
+
+export interface StartRunRequest {
+  task: string
+  instructions?: string
+  workspace?: string
+  model?: string
+  base_url?: string
+}
+
+export type ControlKind = 'pause' | 'resume' | 'stop' | 'inject' | 'edit' | 'edit_call'
+
+export interface ControlRequest {
+  kind: ControlKind
+  text?: string
+  task?: string
+  instructions?: string
+  call_id?: string
+  arguments?: string
+}
+
+export interface ApprovalAnswer {
+  decision: ApprovalDecision
+  reason?: string
+  pattern?: string
+}
+
+export interface ResumeRequest {
+  model?: string
+  base_url?: string
+  max_iterations?: number
+}
+
+export interface ForkRequest {
+  iteration: number
+  task?: string
+  instructions?: string
+}
+
+export interface ModelCheckRequest {
+  model?: string
+  base_url?: string
+}
+
+export interface ApiErrorBody {
+  code?: string
+  message?: Record<string, string>
+}
+
+export interface ModelCheck {
+  ok: boolean
+  error?: ApiErrorBody
+}
+
+export interface Settings {
+  model: string
+  base_url: string
+  has_key: boolean
+  workspace: string
+  language: string
+  home: string
+}
+
+export interface Artifact {
+  text: string
+  total: number
 }

@@ -1,16 +1,44 @@
 import type { Api } from './api'
 import { ApiError } from './api'
-import type { HermesEvent, RunSummary } from './types'
+import type {
+  ApiErrorBody,
+  ApprovalAnswer,
+  ControlRequest,
+  ForkRequest,
+  HermesEvent,
+  ModelCheck,
+  ModelCheckRequest,
+  ResumeRequest,
+  RunSummary,
+  Settings,
+  StartRunRequest,
+} from './types'
 
-/** The methods app.App binds into the window (see app/app.go). */
+/** The methods app.App binds into the window (docs/api.md, "Inside the window"). */
 export interface AppBindings {
   ListRuns(): Promise<RunSummary[] | null>
   RunEvents(runId: string): Promise<HermesEvent[] | null>
   Language(): Promise<string>
+  StartRun?(req: StartRunRequest): Promise<unknown>
+  Control?(runId: string, req: ControlRequest): Promise<void>
+  Approve?(runId: string, approvalId: string, answer: ApprovalAnswer): Promise<void>
+  ResumeRun?(runId: string, req: ResumeRequest): Promise<unknown>
+  ForkRun?(runId: string, req: ForkRequest): Promise<unknown>
+  RenameRun?(runId: string, title: string): Promise<void>
+  DeleteRun?(runId: string): Promise<void>
+  Artifact?(runId: string, ref: string, offset: number, limit: number): Promise<unknown>
+  Settings?(): Promise<Settings>
+  CheckModel?(req: ModelCheckRequest): Promise<ModelCheck>
+}
+
+/** The part of the Wails runtime the UI uses: events from Go. */
+export interface WailsRuntime {
+  EventsOn(name: string, callback: (...data: unknown[]) => void): () => void
 }
 
 export interface WailsWindow {
   go?: { app?: { App?: AppBindings } }
+  runtime?: WailsRuntime
 }
 
 /** wailsBindings returns the bound App when the page runs inside the desktop window. */
@@ -18,26 +46,94 @@ export function wailsBindings(win: WailsWindow): AppBindings | undefined {
   return win.go?.app?.App
 }
 
-/** createWailsApi calls the Go methods bound by Wails. */
+/** createWailsApi calls the Go methods bound by Wails and listens to its events. */
 export function createWailsApi(win: WailsWindow): Api {
   const app = (): AppBindings => {
     const b = wailsBindings(win)
     if (!b) throw new ApiError('the desktop bindings are not loaded; restart Hermes')
     return b
   }
+  const method = <K extends keyof AppBindings>(name: K): NonNullable<AppBindings[K]> => {
+    const fn = app()[name]
+    if (!fn) throw new ApiError(`this build of Hermes has no ${String(name)}; update Hermes`)
+    return fn.bind(app()) as NonNullable<AppBindings[K]>
+  }
+  const on = (name: string, cb: (data: unknown) => void): (() => void) => {
+    if (!win.runtime) return () => {}
+    return win.runtime.EventsOn(name, cb)
+  }
   return {
     listRuns: () => call(async () => (await app().ListRuns()) ?? []),
-    runEvents: (runId) => call(async () => (await app().RunEvents(runId)) ?? []),
+    runEvents: (id) => call(async () => (await app().RunEvents(id)) ?? []),
     language: () => call(() => app().Language()),
+    startRun: (req) => call(async () => runId(await method('StartRun')(req))),
+    control: (id, req) => call(() => method('Control')(id, req)),
+    approve: (id, approvalId, answer) => call(() => method('Approve')(id, approvalId, answer)),
+    resumeRun: (id, req = {}) => call(async () => runId(await method('ResumeRun')(id, req))),
+    forkRun: (id, req) => call(async () => runId(await method('ForkRun')(id, req))),
+    renameRun: (id, title) => call(() => method('RenameRun')(id, title)),
+    deleteRun: (id) => call(() => method('DeleteRun')(id)),
+    artifact: (id, ref, offset = 0, limit = 0) =>
+      call(async () => {
+        const a = await method('Artifact')(id, ref, offset, limit)
+        if (typeof a === 'string') return { text: a, total: a.length }
+        const o = (a ?? {}) as { text?: string; total_size?: number; total?: number }
+        const text = o.text ?? ''
+        return { text, total: o.total_size ?? o.total ?? text.length }
+      }),
+    settings: () => call(() => method('Settings')()),
+    checkModel: (req) => call(() => method('CheckModel')(req)),
+    // Subscribe first, then fetch what is there: the fold drops the overlap
+    // by seq, so nothing falls between the two.
+    watchRun(id, after, handlers) {
+      let live = true
+      const off = on('hermes:events', (data) => {
+        const mine = (Array.isArray(data) ? (data as HermesEvent[]) : []).filter((e) => e.run_id === id && e.seq > after)
+        if (live && mine.length > 0) handlers.onEvents(mine)
+      })
+      void call(async () => (await app().RunEvents(id)) ?? [])
+        .then((events) => {
+          const rest = events.filter((e) => e.seq > after)
+          if (live && rest.length > 0) handlers.onEvents(rest)
+        })
+        .catch(() => {
+          // The page that opened the run already reported why it cannot be read.
+        })
+      return () => {
+        live = false
+        off()
+      }
+    },
+    watchRuns(onRun) {
+      return on('hermes:run', (data) => {
+        if (data && typeof data === 'object') onRun(data as RunSummary)
+      })
+    },
   }
 }
 
-// Wails rejects with the Go error's text, already in the backend's language.
+function runId(v: unknown): string {
+  if (typeof v === 'string') return v
+  return (v as { run_id?: string } | null)?.run_id ?? ''
+}
+
+// Wails rejects with the Go error's text: the {"error": …} JSON of
+// docs/api.md when the backend explained it, plain text otherwise.
 async function call<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn()
   } catch (err) {
     if (err instanceof ApiError) throw err
-    throw new ApiError(err instanceof Error ? err.message : String(err))
+    const text = err instanceof Error ? err.message : String(err)
+    try {
+      const body = JSON.parse(text) as { error?: ApiErrorBody }
+      if (body.error) {
+        const messages = body.error.message ?? {}
+        throw new ApiError(messages.en ?? text, { code: body.error.code ?? '', messages })
+      }
+    } catch (parsed) {
+      if (parsed instanceof ApiError) throw parsed
+    }
+    throw new ApiError(text)
   }
 }

@@ -35,7 +35,14 @@ export function t(lang: Lang, key: MessageKey, vars: Vars = {}): string {
 
 export type Translate = (key: MessageKey, vars?: Vars) => string
 
-/** translator binds t to one language, for components. */
+const translators = new Map<Lang, Translate>()
+
+/** translator binds t to one language, for components; the same function each time, so memoised components stay put. */
 export function translator(lang: Lang): Translate {
-  return (key, vars) => t(lang, key, vars)
+  let tr = translators.get(lang)
+  if (!tr) {
+    tr = (key, vars) => t(lang, key, vars)
+    translators.set(lang, tr)
+  }
+  return tr
 }

@@ -23,10 +23,10 @@ describe('summarizeEvent', () => {
     [8, 'en', 'read_file failed after 3 ms: no such file README.md in the workspace; call list_files to see what exists'],
     [9, 'en', 'Guard unverified_answer (warn): the last tool call failed'],
     [10, 'en', 'Checkpoint saved (4 messages)'],
-    [12, 'en', 'Final answer: There is no README.md.'],
-    [14, 'en', 'Finished after 2 iterations and 1,932 tokens'],
+    [13, 'en', 'Final answer: There is no README.md.'],
+    [15, 'en', 'Finished after 2 iterations and 1,932 tokens'],
     [1, 'zh-CN', '使用 gpt-4o-mini 开始运行：Summarise README.md'],
-    [14, 'zh-CN', '已完成，共 2 轮迭代、1,932 令牌'],
+    [15, 'zh-CN', '已完成，共 2 轮迭代、1,932 令牌'],
   ] as const)('seq %d in %s', (seq, lang, want) => {
     expect(summarizeEvent(bySeq(seq), lang)).toBe(want)
   })

@@ -9,6 +9,7 @@ describe('routes', () => {
     ['#/runs/a%2Fb/', { page: 'run', runId: 'a/b' }],
     ['#/runs/%E0%A4%A', { page: 'runs' }],
     ['#/elsewhere', { page: 'runs' }],
+    ['#/new', { page: 'new' }],
   ])('%s', (hash, want) => {
     expect(parseRoute(hash)).toEqual(want)
   })

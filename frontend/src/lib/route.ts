@@ -1,9 +1,10 @@
 // Hash routes, so the same build works from the Wails asset server, from
 // `hermes serve` and from a file, and the back button works in a browser.
 
-export type Route = { page: 'runs' } | { page: 'run'; runId: string }
+export type Route = { page: 'runs' } | { page: 'new' } | { page: 'run'; runId: string }
 
 export function parseRoute(hash: string): Route {
+  if (/^#\/new\/?$/.test(hash)) return { page: 'new' }
   const m = /^#\/runs\/([^/]+)\/?$/.exec(hash)
   if (m) {
     try {
@@ -20,3 +21,4 @@ export function runHref(runId: string): string {
 }
 
 export const runsHref = '#/'
+export const newRunHref = '#/new'

@@ -6,15 +6,19 @@ export interface RunIndex {
   byId: Record<string, RunSummary>
 }
 
-/** compareNewestFirst orders by start time, newest first; the run id breaks ties (ids sort by time too). */
+/**
+ * compareNewestFirst puts live runs first, then orders by start time, newest
+ * first; the run id breaks ties (ids sort by time too).
+ */
 export function compareNewestFirst(a: RunSummary, b: RunSummary): number {
+  if (!!a.live !== !!b.live) return a.live ? -1 : 1
   const ta = Date.parse(a.started) || 0
   const tb = Date.parse(b.started) || 0
   if (ta !== tb) return tb - ta
   return a.run_id < b.run_id ? 1 : a.run_id > b.run_id ? -1 : 0
 }
 
-/** indexRuns normalises a list of runs, newest first; a repeated id keeps its last entry. */
+/** indexRuns normalises a list of runs, live then newest first; a repeated id keeps its last entry. */
 export function indexRuns(runs: readonly RunSummary[]): RunIndex {
   const byId: Record<string, RunSummary> = {}
   for (const r of runs) byId[r.run_id] = r
@@ -25,7 +29,7 @@ export function indexRuns(runs: readonly RunSummary[]): RunIndex {
 }
 
 export interface RunFilter {
-  /** Words that must all appear in the task, model, workspace or run id (case-insensitive). */
+  /** Words that must all appear in the title, task, model, workspace or run id (case-insensitive). */
   text: string
   /** A status to keep, or "" for all. */
   status: string
@@ -41,10 +45,31 @@ export function filterRuns(index: RunIndex, filter: RunFilter): RunSummary[] {
     const r = index.byId[id]
     if (filter.status && r.status !== filter.status) continue
     if (words.length > 0) {
-      const hay = `${r.task}\n${r.model}\n${r.workspace}\n${r.run_id}`.toLowerCase()
+      const hay = `${r.title ?? ''}\n${r.task}\n${r.model}\n${r.workspace}\n${r.run_id}`.toLowerCase()
       if (!words.every((w) => hay.includes(w))) continue
     }
     out.push(r)
   }
   return out
+}
+
+/** upsertRun returns index with run added or replaced, in order. */
+export function upsertRun(index: RunIndex, run: RunSummary): RunIndex {
+  const byId = { ...index.byId, [run.run_id]: run }
+  const ids = index.byId[run.run_id] ? index.ids.slice() : [...index.ids, run.run_id]
+  ids.sort((a, b) => compareNewestFirst(byId[a], byId[b]))
+  return { ids, byId }
+}
+
+/** removeRun returns index without the run. */
+export function removeRun(index: RunIndex, runId: string): RunIndex {
+  if (!index.byId[runId]) return index
+  const byId = { ...index.byId }
+  delete byId[runId]
+  return { ids: index.ids.filter((id) => id !== runId), byId }
+}
+
+/** runLabel is what lists show of a run: its title when it has one, else its task. */
+export function runLabel(run: Pick<RunSummary, 'title' | 'task'>): string {
+  return run.title?.trim() || run.task
 }

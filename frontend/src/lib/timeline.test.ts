@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest'
-import { applyEvent, emptyRun, foldRun } from './timeline'
-import { sampleEvents } from './fixture'
+import type { HermesEvent } from '../api/types'
+import { applyEvent, applyEvents, emptyRun, foldRun, modelIterations } from './timeline'
+import { sampleEvents, steeredEvents } from './fixture'
+
+// A shuffle that is the same on every run.
+function shuffled<T>(xs: readonly T[], seed: number): T[] {
+  const out = xs.slice()
+  let s = seed
+  for (let i = out.length - 1; i > 0; i--) {
+    s = (s * 1103515245 + 12345) % 2147483648
+    const j = s % (i + 1)
+    ;[out[i], out[j]] = [out[j], out[i]]
+  }
+  return out
+}
 
 describe('foldRun', () => {
   const view = foldRun(sampleEvents)
@@ -10,33 +23,43 @@ describe('foldRun', () => {
       runId: 'r1',
       task: 'Summarise README.md',
       model: 'gpt-4o-mini',
+      tools: ['read_file'],
       status: 'finished',
       answer: 'There is no README.md.',
       verified: false,
       tokens: 1932,
       toolCalls: 1,
-      lastSeq: 14,
-      eventCount: 14,
+      window: 128000,
+      lastSeq: 15,
+      eventCount: 15,
     })
-    expect(view.started).toBe(sampleEvents[0].time)
-    expect(view.ended).toBe(sampleEvents[13].time)
+    expect(view.ended).toBe(sampleEvents[14].time)
   })
 
-  it('groups events into iterations', () => {
-    expect(view.iterations.map((it) => it.n)).toEqual([1, 2])
-    const [one, two] = view.iterations
+  it('makes one card per iteration, after the run start card', () => {
+    expect(view.iterations.map((it) => it.n)).toEqual([0, 1, 2])
+    expect(modelIterations(view).map((it) => it.n)).toEqual([1, 2])
+    const [, one, two] = view.iterations
     expect(one.seqs).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10])
-    expect(one).toMatchObject({ contextTokens: 900, tokensIn: 900, tokensOut: 20, streamed: 'Let me read it.', thought: 'Let me read it.', toolCalls: 1, failedCalls: 1 })
-    expect(one.guards).toEqual([{ guard: 'unverified_answer', action: 'warn', message: 'the last tool call failed' }])
-    expect(two).toMatchObject({ thought: 'It is missing.', answer: 'There is no README.md.', toolCalls: 0 })
+    expect(one).toMatchObject({ tokensIn: 900, tokensOut: 20, streamed: 'Let me read it.', thought: 'Let me read it.', failedCalls: 1, guards: 1, latencyMs: 300 })
+    expect(one.context).toMatchObject({ tokens: 900, window: 128000, full: true, layers: { system: 300, tool_schemas: 500, task_anchor: 100 } })
+    expect(one.calls).toEqual([
+      expect.objectContaining({ id: 'c1', name: 'read_file', status: 'failed', attempts: 1, durationMs: 3, error: expect.stringContaining('no such file') }),
+    ])
+    expect(one.items.map((x) => (x.kind === 'mark' ? x.mark.kind : x.kind))).toEqual(['model', 'call', 'guard'])
+    expect(two).toMatchObject({ thought: 'It is missing.', answer: 'There is no README.md.', calls: [] })
+    expect(two.items.map((x) => (x.kind === 'mark' ? x.mark.kind : x.kind))).toEqual(['model', 'finished'])
   })
 
-  it('is the same whatever the order and however often events repeat', () => {
-    const messy = [...sampleEvents].reverse().concat(sampleEvents.slice(3, 8))
-    expect(foldRun(messy)).toEqual(view)
+  it.each([
+    ['reversed', [...sampleEvents].reverse()],
+    ['shuffled', shuffled(sampleEvents, 7)],
+    ['with repeats', shuffled(sampleEvents.concat(sampleEvents.slice(3, 8)), 3)],
+  ])('is the same whatever the order and however often events repeat (%s)', (_, events) => {
+    expect(foldRun(events as HermesEvent[])).toEqual(view)
   })
 
-  it('draws live what the replay draws', () => {
+  it('draws live, event by event or in batches, what the replay draws', () => {
     let live = emptyRun()
     const seen: string[] = []
     for (const e of sampleEvents) {
@@ -45,21 +68,64 @@ describe('foldRun', () => {
     }
     expect(live).toEqual(view)
     expect(seen.at(-2)).toBe('running')
+    expect(applyEvents(applyEvents(emptyRun(), sampleEvents.slice(0, 6)), sampleEvents.slice(4))).toEqual(view)
   })
 
   it('leaves the previous view untouched', () => {
     const before = foldRun(sampleEvents.slice(0, 5))
     const snapshot = JSON.stringify(before)
     applyEvent(before, sampleEvents[5])
+    applyEvent(before, sampleEvents[6])
     expect(JSON.stringify(before)).toBe(snapshot)
   })
 
-  it('takes the totals when decisions carry no usage, and a resume reopens the run', () => {
-    const finished = sampleEvents.at(-1)!
-    const noUsage = foldRun([sampleEvents[0], finished])
-    expect(noUsage.tokens).toBe(1932)
-    const resumed = applyEvent(noUsage, { ...finished, seq: 99, type: 'run.resumed', data: { from_checkpoint: true } })
-    expect(resumed.status).toBe('running')
-    expect(resumed.ended).toBeUndefined()
+  it('shows streamed text until the decision replaces it', () => {
+    const streaming = foldRun(sampleEvents.slice(0, 4))
+    expect(streaming.iterations[1]).toMatchObject({ streamed: 'Let me ', decided: false, thought: '' })
+  })
+})
+
+describe('a steered run', () => {
+  const view = foldRun(steeredEvents)
+  const [, one, two, three] = view.iterations
+
+  it('keeps the pause after a decision with its pending calls until the resume', () => {
+    const paused = foldRun(steeredEvents.slice(0, 5))
+    expect(paused.paused).toEqual({ at: 'decided', pendingCalls: [expect.objectContaining({ id: 'w1' })], iteration: 1 })
+    expect(paused.iterations[1].calls[0].status).toBe('decided')
+    expect(foldRun(steeredEvents.slice(0, 7)).paused).toBeNull()
+  })
+
+  it('shows a call edit as the old and new arguments, and runs the edited call', () => {
+    expect(one.calls[0]).toMatchObject({
+      arguments: '{"path":"notes.md","content":"final"}',
+      edit: { old: '{"path":"notes.md","content":"draft"}', new: '{"path":"notes.md","content":"final"}' },
+      status: 'ok',
+      result: 'wrote 5 bytes',
+      approval: { approvalId: 'a1', decision: 'allow_once', by: 'user', risk: 'write' },
+    })
+  })
+
+  it('holds a pending approval until it is answered', () => {
+    const waiting = foldRun(steeredEvents.slice(0, 8))
+    expect(waiting.pendingApproval).toMatchObject({ approval_id: 'a1', call_id: 'w1', name: 'write_file', iteration: 1 })
+    expect(waiting.iterations[1].calls[0].status).toBe('awaiting_approval')
+    expect(foldRun(steeredEvents.slice(0, 9)).pendingApproval).toBeNull()
+  })
+
+  it('marks injections, task edits, pauses and resumes where they entered', () => {
+    const kinds = one.items.map((x) => (x.kind === 'mark' ? x.mark.kind : x.kind))
+    expect(kinds).toEqual(['model', 'call', 'paused', 'call_edited', 'resumed', 'approval', 'injected', 'paused', 'task_edited', 'resumed'])
+    expect(view.task).toBe('Write short notes')
+    expect(view.instructions).toBe('Be very brief')
+  })
+
+  it('shows a denial with its reason, the compression, the stop and the resume from the checkpoint', () => {
+    expect(two.calls[0]).toMatchObject({ status: 'denied', approval: { decision: 'deny', denyReason: 'keep the final version' } })
+    expect(two.context).toMatchObject({ compressed: true, full: true })
+    expect(two.items.map((x) => (x.kind === 'mark' ? x.mark.kind : x.kind))).toEqual(['model', 'call', 'approval', 'finished', 'resumed'])
+    expect(three.n).toBe(3)
+    expect(view.status).toBe('running')
+    expect(view.ended).toBeUndefined()
   })
 })

@@ -1,43 +1,45 @@
 import type {
+  ApprovalRequestedData,
+  ApprovalResolvedData,
   ContextBuiltData,
-  GuardTrippedData,
+  DecidedCall,
+  ForkRef,
   HermesEvent,
   ModelDecidedData,
   RunFinishedData,
+  RunPausedData,
   RunStartedData,
   TaskEditedData,
-  ToolFinishedData,
 } from '../api/types'
+import { applyToIteration, newIteration, obj, type IterationView } from './iteration'
+
+export type { CallView, CallStatus, ContextInfo, IterationView, Item, Mark } from './iteration'
 
 // A run's view is a pure fold of its events (DESIGN.md): replaying a log
 // through applyEvent draws what the live run drew. Views are immutable, so a
-// store can hand them to React as they are.
+// store can hand them to React as they are, and a replay can keep the view
+// of any seq.
 
-export interface IterationView {
-  n: number
-  started?: string
-  ended?: string
-  /** Seqs of this iteration's events, in order; the events live in the run's list. */
-  seqs: number[]
-  contextTokens: number
-  window: number
-  compressed: boolean
-  tokensIn: number
-  tokensOut: number
-  /** Text streamed by the model; replaced by the decision's thought when it arrives. */
-  streamed: string
-  thought: string
-  answer: string
-  toolCalls: number
-  failedCalls: number
-  guards: GuardTrippedData[]
+export interface PauseState {
+  /** "boundary" between iterations, or "decided": after a decision, before its calls ran. */
+  at: string
+  pendingCalls: DecidedCall[]
+  iteration: number
+}
+
+export interface PendingApproval extends ApprovalRequestedData {
+  iteration: number
 }
 
 export interface RunView {
   runId: string
   task: string
+  instructions: string
   model: string
   workspace: string
+  tools: string[]
+  maxIterations: number
+  forkedFrom: ForkRef | null
   started?: string
   ended?: string
   status: string
@@ -46,7 +48,13 @@ export interface RunView {
   error: string
   iterations: IterationView[]
   tokens: number
+  promptTokens: number
+  completionTokens: number
   toolCalls: number
+  /** The context window of the model, from the latest context.built. */
+  window: number
+  paused: PauseState | null
+  pendingApproval: PendingApproval | null
   lastSeq: number
   eventCount: number
 }
@@ -55,71 +63,83 @@ export function emptyRun(runId = ''): RunView {
   return {
     runId,
     task: '',
+    instructions: '',
     model: '',
     workspace: '',
+    tools: [],
+    maxIterations: 0,
+    forkedFrom: null,
     status: 'running',
     answer: '',
     verified: false,
     error: '',
     iterations: [],
     tokens: 0,
+    promptTokens: 0,
+    completionTokens: 0,
     toolCalls: 0,
+    window: 0,
+    paused: null,
+    pendingApproval: null,
     lastSeq: 0,
     eventCount: 0,
   }
 }
 
-function newIteration(n: number, time: string): IterationView {
-  return {
-    n,
-    started: time,
-    seqs: [],
-    contextTokens: 0,
-    window: 0,
-    compressed: false,
-    tokensIn: 0,
-    tokensOut: 0,
-    streamed: '',
-    thought: '',
-    answer: '',
-    toolCalls: 0,
-    failedCalls: 0,
-    guards: [],
-  }
-}
-
-const obj = <T>(data: unknown): T => (data && typeof data === 'object' ? (data as T) : ({} as T))
-
 /**
  * applyEvent folds one event into view. An event at or below the last seq
- * seen is a repeat (a late viewer's overlap) and leaves view unchanged.
+ * seen is a repeat (a late viewer's overlap) and leaves view unchanged; a
+ * store that may get events out of order merges them and folds again.
  */
 export function applyEvent(view: RunView, e: HermesEvent): RunView {
   if (e.seq <= view.lastSeq) return view
   const next: RunView = { ...view, runId: view.runId || e.run_id, lastSeq: e.seq, eventCount: view.eventCount + 1 }
-  if (e.iteration > 0) {
-    next.iterations = withIteration(view.iterations, e, (it) => applyToIteration(it, e))
-  }
+  next.iterations = withIteration(view.iterations, e)
   switch (e.type) {
     case 'run.started': {
       const d = obj<RunStartedData>(e.data)
       next.task = d.task ?? ''
+      next.instructions = d.instructions ?? ''
       next.model = d.model ?? ''
       next.workspace = d.workspace ?? ''
+      next.tools = d.tools ?? []
+      next.maxIterations = d.max_iterations ?? 0
+      next.forkedFrom = d.forked_from ?? null
       next.started = next.started ?? e.time
       next.status = 'running'
       break
     }
+    case 'context.built':
+      next.window = obj<ContextBuiltData>(e.data).window ?? next.window
+      break
+    case 'run.paused': {
+      const d = obj<RunPausedData>(e.data)
+      next.paused = { at: d.at ?? 'boundary', pendingCalls: d.pending_calls ?? [], iteration: e.iteration }
+      break
+    }
     case 'run.resumed':
       next.status = 'running'
+      next.paused = null
       next.ended = undefined
       break
-    case 'task.edited':
-      next.task = obj<TaskEditedData>(e.data).new_task ?? next.task
+    case 'approval.requested':
+      next.pendingApproval = { ...obj<ApprovalRequestedData>(e.data), iteration: e.iteration }
       break
+    case 'approval.resolved':
+      if (next.pendingApproval?.approval_id === obj<ApprovalResolvedData>(e.data).approval_id) next.pendingApproval = null
+      break
+    case 'task.edited': {
+      const d = obj<TaskEditedData>(e.data)
+      next.task = d.new_task || next.task
+      // Both are left out when the instructions were and stay empty.
+      if (d.new_instructions !== undefined || d.old_instructions !== undefined) next.instructions = d.new_instructions ?? ''
+      break
+    }
     case 'model.decided': {
       const d = obj<ModelDecidedData>(e.data)
       next.tokens += d.usage?.total_tokens ?? 0
+      next.promptTokens += d.usage?.prompt_tokens ?? 0
+      next.completionTokens += d.usage?.completion_tokens ?? 0
       next.toolCalls += d.tool_calls?.length ?? 0
       break
     }
@@ -130,6 +150,8 @@ export function applyEvent(view: RunView, e: HermesEvent): RunView {
       next.verified = d.verified ?? false
       next.error = d.error ?? ''
       next.ended = e.time
+      next.paused = null
+      next.pendingApproval = null
       // Logs whose decisions carry no usage still have the totals.
       next.tokens = Math.max(next.tokens, d.totals?.total_tokens ?? 0)
       break
@@ -138,60 +160,33 @@ export function applyEvent(view: RunView, e: HermesEvent): RunView {
   return next
 }
 
-// withIteration returns iterations with the one numbered e.iteration replaced
-// by fn of it, creating it (and keeping the list sorted) when it is new.
-function withIteration(list: IterationView[], e: HermesEvent, fn: (it: IterationView) => IterationView): IterationView[] {
-  const last = list.length - 1
-  if (last >= 0 && list[last].n === e.iteration) {
-    const copy = list.slice()
-    copy[last] = fn(list[last])
-    return copy
-  }
-  const i = list.findIndex((it) => it.n === e.iteration)
+// withIteration returns the list with the card of e.iteration replaced by
+// e folded into it, creating the card (and keeping the list sorted) when new.
+function withIteration(list: IterationView[], e: HermesEvent): IterationView[] {
+  let i = list.length - 1
+  if (i < 0 || list[i].n !== e.iteration) i = list.findIndex((it) => it.n === e.iteration)
   if (i >= 0) {
     const copy = list.slice()
-    copy[i] = fn(list[i])
+    copy[i] = applyToIteration(list[i], e)
     return copy
   }
-  return [...list, fn(newIteration(e.iteration, e.time))].sort((a, b) => a.n - b.n)
+  return [...list, applyToIteration(newIteration(e.iteration, e.time), e)].sort((a, b) => a.n - b.n)
 }
 
-function applyToIteration(prev: IterationView, e: HermesEvent): IterationView {
-  const it: IterationView = { ...prev, seqs: [...prev.seqs, e.seq], ended: e.time }
-  switch (e.type) {
-    case 'context.built': {
-      const d = obj<ContextBuiltData>(e.data)
-      it.contextTokens = d.tokens ?? 0
-      it.window = d.window ?? 0
-      it.compressed = d.compressed ?? false
-      break
-    }
-    case 'model.delta':
-      it.streamed += obj<{ text?: string }>(e.data).text ?? ''
-      break
-    case 'model.decided': {
-      const d = obj<ModelDecidedData>(e.data)
-      it.tokensIn += d.usage?.prompt_tokens ?? 0
-      it.tokensOut += d.usage?.completion_tokens ?? 0
-      it.thought = d.thought ?? it.streamed
-      it.answer = d.final_answer ?? ''
-      it.toolCalls += d.tool_calls?.length ?? 0
-      break
-    }
-    case 'tool.finished':
-      if (!obj<ToolFinishedData>(e.data).ok) it.failedCalls++
-      break
-    case 'guard.tripped':
-      it.guards = [...it.guards, obj<GuardTrippedData>(e.data)]
-      break
-  }
-  return it
+/** applyEvents folds a batch of events that come after view, in seq order. */
+export function applyEvents(view: RunView, events: readonly HermesEvent[]): RunView {
+  let v = view
+  for (const e of events) v = applyEvent(v, e)
+  return v
 }
 
 /** foldRun folds a whole log. Events may come in any order; repeats count once. */
 export function foldRun(events: readonly HermesEvent[], runId = ''): RunView {
   const sorted = [...events].sort((a, b) => a.seq - b.seq)
-  let view = emptyRun(runId)
-  for (const e of sorted) view = applyEvent(view, e)
-  return view
+  return applyEvents(emptyRun(runId), sorted)
+}
+
+/** modelIterations are the cards of model turns (iteration 0 holds the run's start). */
+export function modelIterations(view: RunView): IterationView[] {
+  return view.iterations.filter((it) => it.n > 0)
 }

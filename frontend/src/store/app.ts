@@ -1,34 +1,23 @@
-import { ApiError, type Api } from '../api/api'
-import type { HermesEvent } from '../api/types'
+import { toApiError, type Api, type ApiError } from '../api/api'
+import type { ModelCheck, ModelCheckRequest, Settings, StartRunRequest } from '../api/types'
 import { detectLang, type Lang } from '../i18n/i18n'
-import { orderEvents } from '../lib/events'
-import { indexRuns, noFilter, type RunFilter, type RunIndex } from '../lib/runs'
-import { emptyRun, foldRun, type RunView } from '../lib/timeline'
+import { createRunStore, intervalTicker, type RunStore, type Ticker } from './run'
+import { createRunsStore, type LoadStatus, type RunsStore } from './runs'
 import { createStore, type Store } from './store'
 
 export type Theme = 'system' | 'light' | 'dark'
-export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error'
+export type { LoadStatus } from './runs'
 
-export interface RunsState {
+export interface SettingsState {
   status: LoadStatus
-  index: RunIndex
-  error: ApiError | null
-}
-
-export interface OpenRunState {
-  runId: string
-  status: LoadStatus
-  events: HermesEvent[]
-  view: RunView
+  value: Settings | null
   error: ApiError | null
 }
 
 export interface AppState {
   lang: Lang
   theme: Theme
-  runs: RunsState
-  filter: RunFilter
-  open: OpenRunState
+  settings: SettingsState
 }
 
 /** KeyValue is the part of localStorage the store uses, to remember choices. */
@@ -42,28 +31,25 @@ export interface AppDeps {
   storage: KeyValue | null
   /** navigator.languages, most preferred first. */
   browserLanguages: readonly string[]
+  ticker?: Ticker
 }
 
 export interface AppStore extends Store<AppState> {
-  /** start settles the language and loads the runs list. */
+  runs: RunsStore
+  run: RunStore
+  /** start settles the language, loads the runs list and follows live runs. */
   start(): Promise<void>
-  loadRuns(): Promise<void>
-  openRun(runId: string): Promise<void>
-  closeRun(): void
   setLang(lang: Lang): void
   setTheme(theme: Theme): void
-  setFilter(filter: Partial<RunFilter>): void
+  loadSettings(): Promise<void>
+  checkModel(req: ModelCheckRequest): Promise<ModelCheck>
+  /** startRun starts a run and resolves with its id. */
+  startRun(req: StartRunRequest): Promise<string>
+  artifact: Api['artifact']
 }
 
 const langKey = 'hermes.lang'
 const themeKey = 'hermes.theme'
-
-const closed: OpenRunState = { runId: '', status: 'idle', events: [], view: emptyRun(), error: null }
-
-function toApiError(err: unknown): ApiError {
-  if (err instanceof ApiError) return err
-  return new ApiError(err instanceof Error ? err.message : String(err))
-}
 
 function readTheme(storage: KeyValue | null): Theme {
   const v = storage?.getItem(themeKey)
@@ -71,47 +57,18 @@ function readTheme(storage: KeyValue | null): Theme {
 }
 
 /** createAppStore builds the UI's state and its actions around an Api. */
-export function createAppStore({ api, storage, browserLanguages }: AppDeps): AppStore {
+export function createAppStore({ api, storage, browserLanguages, ticker = intervalTicker }: AppDeps): AppStore {
   const store = createStore<AppState>({
     lang: detectLang(storage?.getItem(langKey), '', browserLanguages),
     theme: readTheme(storage),
-    runs: { status: 'idle', index: indexRuns([]), error: null },
-    filter: noFilter,
-    open: closed,
+    settings: { status: 'idle', value: null, error: null },
   })
-  // Each load takes a ticket; a reply to an older ticket is stale and dropped,
-  // so a slow answer never overwrites a newer one.
-  let runsTicket = 0
-  let openTicket = 0
-
-  async function loadRuns(): Promise<void> {
-    const ticket = ++runsTicket
-    store.set((s) => ({ runs: { ...s.runs, status: 'loading', error: null } }))
-    try {
-      const runs = await api.listRuns()
-      if (ticket !== runsTicket) return
-      store.set({ runs: { status: 'ready', index: indexRuns(runs), error: null } })
-    } catch (err) {
-      if (ticket !== runsTicket) return
-      store.set((s) => ({ runs: { ...s.runs, status: 'error', error: toApiError(err) } }))
-    }
-  }
-
-  async function openRun(runId: string): Promise<void> {
-    const ticket = ++openTicket
-    store.set({ open: { ...closed, runId, status: 'loading', view: emptyRun(runId) } })
-    try {
-      const events = orderEvents(await api.runEvents(runId))
-      if (ticket !== openTicket) return
-      store.set({ open: { runId, status: 'ready', events, view: foldRun(events, runId), error: null } })
-    } catch (err) {
-      if (ticket !== openTicket) return
-      store.set((s) => ({ open: { ...s.open, status: 'error', error: toApiError(err) } }))
-    }
-  }
+  const runs = createRunsStore(api)
+  const run = createRunStore(api, ticker)
 
   async function start(): Promise<void> {
-    const runs = loadRuns()
+    runs.watch()
+    const loaded = runs.load()
     if (!storage?.getItem(langKey)) {
       try {
         const backend = await api.language()
@@ -120,18 +77,14 @@ export function createAppStore({ api, storage, browserLanguages }: AppDeps): App
         // The language is a preference: without the backend's, the browser's stands.
       }
     }
-    await runs
+    await loaded
   }
 
   return {
     ...store,
+    runs,
+    run,
     start,
-    loadRuns,
-    openRun,
-    closeRun() {
-      openTicket++
-      store.set({ open: closed })
-    },
     setLang(lang) {
       storage?.setItem(langKey, lang)
       store.set({ lang })
@@ -140,8 +93,24 @@ export function createAppStore({ api, storage, browserLanguages }: AppDeps): App
       storage?.setItem(themeKey, theme)
       store.set({ theme })
     },
-    setFilter(filter) {
-      store.set((s) => ({ filter: { ...s.filter, ...filter } }))
+    async loadSettings() {
+      store.set((s) => ({ settings: { ...s.settings, status: 'loading', error: null } }))
+      try {
+        const value = await api.settings()
+        store.set({ settings: { status: 'ready', value, error: null } })
+      } catch (err) {
+        store.set((s) => ({ settings: { ...s.settings, status: 'error', error: toApiError(err) } }))
+      }
     },
+    async checkModel(req) {
+      try {
+        return await api.checkModel(req)
+      } catch (err) {
+        const e = toApiError(err)
+        return { ok: false, error: { code: e.code, message: { en: e.messageIn('en'), 'zh-CN': e.messageIn('zh-CN') } } }
+      }
+    },
+    startRun: (req) => api.startRun(req),
+    artifact: (runId, ref, offset, limit) => api.artifact(runId, ref, offset, limit),
   }
 }

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react'
 import { langNames, langs, translator, type Lang } from '../i18n/i18n'
-import { parseRoute, type Route } from '../lib/route'
+import { newRunHref, parseRoute, type Route } from '../lib/route'
 import type { Theme } from '../store/app'
 import { useAppState, useAppStore, useT } from './context'
+import { NewRunPage } from './NewRunPage'
 import { RunPage } from './RunPage'
 import { RunsPage } from './RunsPage'
 
@@ -28,7 +29,8 @@ export function App() {
   useEffect(() => {
     const tr = translator(lang)
     document.documentElement.lang = lang
-    document.title = `${tr('app.name')} · ${route.page === 'runs' ? tr('runs.heading') : tr('run.events')}`
+    const page = route.page === 'runs' ? tr('runs.heading') : route.page === 'new' ? tr('new.heading') : tr('run.timeline')
+    document.title = `${tr('app.name')} · ${page}`
   }, [lang, route.page])
 
   useEffect(() => {
@@ -36,10 +38,11 @@ export function App() {
     else document.documentElement.dataset.theme = theme
   }, [theme])
 
+  const runId = route.page === 'run' ? route.runId : ''
   useEffect(() => {
-    if (route.page === 'run') void store.openRun(route.runId)
-    else store.closeRun()
-  }, [route, store])
+    if (runId) void store.run.open(runId)
+    else store.run.close()
+  }, [runId, store])
 
   return (
     <div className="app">
@@ -48,6 +51,9 @@ export function App() {
           <span className="brand-mark" aria-hidden="true">☿</span>
           <span className="brand-name">{t('app.name')}</span>
           <span className="brand-tagline">{t('app.tagline')}</span>
+        </a>
+        <a className="button primary new-run-link" href={newRunHref} data-testid="new-run">
+          + {t('new.button')}
         </a>
         <div className="topbar-tools">
           <label className="tool">
@@ -72,7 +78,9 @@ export function App() {
           </label>
         </div>
       </header>
-      <main className="content">{route.page === 'run' ? <RunPage runId={route.runId} /> : <RunsPage />}</main>
+      <main className={`content content-${route.page}`}>
+        {route.page === 'run' ? <RunPage key={route.runId} runId={route.runId} /> : route.page === 'new' ? <NewRunPage /> : <RunsPage />}
+      </main>
     </div>
   )
 }

@@ -1,59 +1,253 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { formatCount, formatDateTime, formatDuration, formatTokens, parseTime } from '../lib/format'
-import { runsHref } from '../lib/route'
-import { useAppState, useT } from './context'
+import { runHref, runsHref } from '../lib/route'
+import { shortcutFor } from '../lib/shortcuts'
+import { modelIterations, type CallView, type RunView } from '../lib/timeline'
+import { BudgetChart } from './BudgetChart'
+import { useAppState, useAppStore, useRunState, useRunsState, useT } from './context'
+import { Controls } from './Controls'
+import { ApprovalDialog, ArtifactDialog, EditDialog, ForkDialog, HelpOverlay } from './Dialogs'
 import { EventList } from './EventList'
+import { Icon } from './Icon'
+import { Inspector } from './Inspector'
+import { ReplayBar } from './ReplayBar'
 import { StatusBadge } from './StatusBadge'
+import { Timeline } from './Timeline'
+
+type Dialog = { kind: 'edit' } | { kind: 'fork'; n: number } | { kind: 'artifact'; call: CallView } | { kind: 'help' } | null
 
 export function RunPage({ runId }: { runId: string }) {
+  const { run } = useAppStore()
   const t = useT()
   const lang = useAppState((s) => s.lang)
-  const open = useAppState((s) => s.open)
-  const { view } = open
+  const status = useRunState((s) => s.status)
+  const error = useRunState((s) => s.error)
+  const actionError = useRunState((s) => s.actionError)
+  const events = useRunState((s) => s.events)
+  const liveView = useRunState((s) => s.view)
+  const watching = useRunState((s) => s.watching)
+  const replay = useRunState((s) => s.replay)
+  const selected = useRunState((s) => s.selected)
+  const summary = useRunsState((s) => s.index.byId[runId])
+  const runsIndex = useRunsState((s) => s.index)
+  const forks = useMemo(() => runsIndex.ids.filter((id) => runsIndex.byId[id].forked_from?.run_id === runId), [runsIndex, runId])
+  const [dialog, setDialog] = useState<Dialog>(null)
+  const [approvalLater, setApprovalLater] = useState('')
+  const [tab, setTab] = useState<'timeline' | 'events'>('timeline')
+  const injectRef = useRef<HTMLInputElement>(null)
+
+  const view = replay?.view ?? liveView
+  const live = watching && liveView.status === 'running' && !replay
+  const canResume = !live && !replay && status === 'ready' && liveView.status !== 'finished' && !summary?.sample && liveView.eventCount > 0
+  const canFork = !replay && status === 'ready' && modelIterations(liveView).length > 0 && !summary?.sample
+  const pending = live ? liveView.pendingApproval : null
+  const showApproval = pending !== null && approvalLater !== pending.approval_id
+  const shownIt = view.iterations.find((it) => it.n === selected) ?? view.iterations.at(-1)
+
+  const onSelect = useCallback((n: number) => run.select(n), [run])
+  const onFork = useCallback((n: number) => setDialog({ kind: 'fork', n }), [])
+  const onArtifact = useCallback((call: CallView) => setDialog({ kind: 'artifact', call }), [])
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const el = e.target as HTMLElement | null
+      const inField = !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable)
+      const action = shortcutFor({ key: e.key, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, inField })
+      if (!action || (dialog && action !== 'close') || (showApproval && action !== 'close')) return
+      const s = run.get()
+      const isLive = s.watching && s.view.status === 'running' && !s.replay
+      switch (action) {
+        case 'toggle_pause':
+          if (s.replay) s.replay.playing ? run.pauseReplay() : run.play()
+          else if (isLive) void (s.view.paused ? run.resume() : run.pause())
+          break
+        case 'next_iteration':
+          run.selectStep(1)
+          break
+        case 'prev_iteration':
+          run.selectStep(-1)
+          break
+        case 'inject':
+          if (!isLive) return
+          injectRef.current?.focus()
+          break
+        case 'stop':
+          if (isLive) void run.stop()
+          break
+        case 'replay':
+          if (s.replay) run.stopReplay()
+          else if (!isLive) run.startReplay()
+          break
+        case 'replay_play':
+          if (s.replay) s.replay.playing ? run.pauseReplay() : run.play()
+          break
+        case 'replay_next':
+          if (s.replay) e.shiftKey ? run.stepIteration(1) : run.stepEvent(1)
+          break
+        case 'replay_prev':
+          if (s.replay) e.shiftKey ? run.stepIteration(-1) : run.stepEvent(-1)
+          break
+        case 'help':
+          setDialog({ kind: 'help' })
+          break
+        case 'close':
+          if (el && inField) el.blur()
+          else run.select(null)
+          break
+      }
+      e.preventDefault()
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [run, dialog, showApproval])
+
   const started = parseTime(view.started)
   const ended = parseTime(view.ended)
+  const title = summary?.title || view.task
 
   return (
     <section className="page run-page" data-testid="run-page" data-run-id={runId}>
-      <a className="back" href={runsHref} data-testid="run-back">
-        ← {t('run.back')}
-      </a>
-      {open.status === 'loading' && <p className="muted">{t('run.loading')}</p>}
-      {open.status === 'error' && open.error && (
-        <div className="notice notice-error" role="alert" data-testid="run-error">
-          {t('run.error', { error: open.error.messageIn(lang) })}
-        </div>
-      )}
-      {open.status === 'ready' && (
+      <div className="run-top">
+        <a className="back" href={runsHref} data-testid="run-back">
+          ← {t('run.back')}
+        </a>
+        {status === 'loading' && <p className="muted">{t('run.loading')}</p>}
+        {status === 'error' && error && (
+          <div className="notice notice-error" role="alert" data-testid="run-error">
+            {t('run.error', { error: error.messageIn(lang) })}
+          </div>
+        )}
+      </div>
+      {status === 'ready' && (
         <>
           <header className="run-head">
-            <h1 className="run-task" data-testid="run-title">{view.task || t('runs.untitled')}</h1>
+            <h1 className="run-task" data-testid="run-title" title={view.task}>
+              {title || t('runs.untitled')}
+            </h1>
             <StatusBadge status={view.status} />
+            {summary?.sample && <span className="tag">{t('runs.sample')}</span>}
+            <span className="spacer" />
+            <Controls
+              view={liveView}
+              live={live}
+              canResume={canResume}
+              canFork={canFork}
+              injectRef={injectRef}
+              onEdit={() => setDialog({ kind: 'edit' })}
+              onFork={() => setDialog({ kind: 'fork', n: selected && selected > 0 ? selected : (modelIterations(liveView).at(-1)?.n ?? 1) })}
+              onApproval={() => setApprovalLater('')}
+              onHelp={() => setDialog({ kind: 'help' })}
+            />
           </header>
-          <dl className="run-meta">
+          <div className="run-meta" data-testid="run-meta">
             <Meta label={t('run.model')} value={view.model || '–'} />
             <Meta label={t('run.workspace')} value={view.workspace || '–'} />
             <Meta label={t('run.started')} value={formatDateTime(view.started, lang)} />
             <Meta label={t('run.duration')} value={started && ended ? formatDuration(ended.getTime() - started.getTime()) : '–'} />
-            <Meta label={t('run.iterations')} value={formatCount(view.iterations.length, lang)} testId="run-iterations" />
+            <Meta label={t('run.iterations')} value={formatCount(modelIterations(view).length, lang)} testId="run-iterations" />
             <Meta label={t('run.tokens')} value={formatTokens(view.tokens, lang)} testId="run-tokens" />
             <Meta label={t('run.tool_calls')} value={formatCount(view.toolCalls, lang)} />
-          </dl>
-          {view.answer && (
-            <div className="answer" data-testid="run-answer">
-              <h2>{t('run.answer')}</h2>
-              <p>{view.answer}</p>
-              {!view.verified && <p className="warn">{t('run.unverified')}</p>}
+            {view.forkedFrom && (
+              <div className="meta">
+                <dt>{t('run.forked_from')}</dt>
+                <dd>
+                  <a href={runHref(view.forkedFrom.run_id)} data-testid="run-forked-from">
+                    {view.forkedFrom.run_id} #{view.forkedFrom.iteration}
+                  </a>
+                </dd>
+              </div>
+            )}
+            {forks.length > 0 && (
+              <div className="meta">
+                <dt>{t('run.forks')}</dt>
+                <dd data-testid="run-forks">
+                  {forks.map((id) => (
+                    <a key={id} href={runHref(id)} data-testid="run-fork-link">
+                      {id}
+                    </a>
+                  ))}
+                </dd>
+              </div>
+            )}
+          </div>
+          {actionError && (
+            <div className="notice notice-error" role="alert" data-testid="action-error">
+              {actionError.messageIn(lang)}
             </div>
           )}
-          {view.error && <div className="notice notice-error">{view.error}</div>}
-          <div className="events-head">
-            <h2>{t('run.events')}</h2>
-            <span className="muted">{t('run.events_count', { count: open.events.length })}</span>
+          {replay && <ReplayBar />}
+          {!replay && <Outcome view={liveView} live={live} canResume={canResume} />}
+          <div className="run-main">
+            <div className="timeline-col">
+              <BudgetChart view={view} onSelect={onSelect} />
+              <div className="view-tabs" role="tablist">
+                <button type="button" role="tab" aria-selected={tab === 'timeline'} className={tab === 'timeline' ? 'active' : ''} onClick={() => setTab('timeline')} data-testid="tab-timeline">
+                  {t('run.timeline')}
+                </button>
+                <button type="button" role="tab" aria-selected={tab === 'events'} className={tab === 'events' ? 'active' : ''} onClick={() => setTab('events')} data-testid="tab-events-list">
+                  {t('run.events')} <span className="muted">{t('run.events_count', { count: replay?.shown ?? events.length })}</span>
+                </button>
+              </div>
+              {tab === 'timeline' ? (
+                view.iterations.length === 0 ? (
+                  <p className="muted">{t('run.no_events')}</p>
+                ) : (
+                  <Timeline iterations={view.iterations} selected={selected} live={live} onSelect={onSelect} onFork={onFork} onArtifact={onArtifact} />
+                )
+              ) : (
+                <EventList events={replay ? events.slice(0, replay.shown) : events} />
+              )}
+            </div>
+            <Inspector it={shownIt} events={events} />
           </div>
-          {open.events.length === 0 ? <p className="muted">{t('run.no_events')}</p> : <EventList events={open.events} />}
         </>
       )}
+      {pending && showApproval && <ApprovalDialog pending={pending} onLater={() => setApprovalLater(pending.approval_id ?? '')} />}
+      {dialog?.kind === 'edit' && liveView.paused && (
+        <EditDialog task={liveView.task} instructions={liveView.instructions} pending={liveView.paused.at === 'decided' ? liveView.paused.pendingCalls : []} onClose={() => setDialog(null)} />
+      )}
+      {dialog?.kind === 'fork' && (
+        <ForkDialog n={dialog.n} max={modelIterations(liveView).at(-1)?.n ?? 1} task={liveView.task} instructions={liveView.instructions} onClose={() => setDialog(null)} />
+      )}
+      {dialog?.kind === 'artifact' && <ArtifactDialog runId={runId} call={dialog.call} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'help' && <HelpOverlay onClose={() => setDialog(null)} />}
     </section>
+  )
+}
+
+/** Outcome is the answer of a finished run, or where a stopped one stood. */
+function Outcome({ view, live, canResume }: { view: RunView; live: boolean; canResume: boolean }) {
+  const { run } = useAppStore()
+  const t = useT()
+  const lang = useAppState((s) => s.lang)
+  if (live) return null
+  const its = modelIterations(view)
+  const lastIt = its.at(-1)
+  const lastCall = lastIt?.calls.at(-1)
+  if (view.answer) {
+    return (
+      <div className="answer" data-testid="run-answer">
+        <h2>{t('run.answer')}</h2>
+        <p>{view.answer}</p>
+        {!view.verified && <p className="warn">{t('run.unverified')}</p>}
+      </div>
+    )
+  }
+  if (view.status === 'running' || view.status === 'finished') return null
+  return (
+    <div className={`outcome outcome-${view.status}`} data-testid="run-outcome" data-status={view.status}>
+      <p>
+        <b>{t('outcome.where', { n: lastIt?.n ?? 0, calls: view.toolCalls, tokens: formatTokens(view.tokens, lang) })}</b>{' '}
+        {view.error && <span>{view.error}</span>}
+      </p>
+      {lastCall && <p className="muted">{t('outcome.last_call', { name: lastCall.name, status: t(`call.status.${lastCall.status}`) })}</p>}
+      {!lastCall && lastIt?.thought && <p className="muted">{t('outcome.last_thought', { text: lastIt.thought.slice(0, 200) })}</p>}
+      {canResume && (
+        <button type="button" className="primary" onClick={() => void run.resumeRun()} data-testid="outcome-resume">
+          <Icon name="play" /> {t('control.resume_run')}
+        </button>
+      )}
+    </div>
   )
 }
 

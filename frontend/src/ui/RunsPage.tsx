@@ -1,18 +1,18 @@
-import { runStatuses } from '../api/types'
-import { formatDateTime, formatTokens, oneLine } from '../lib/format'
+import { useState } from 'react'
+import { runStatuses, type RunSummary } from '../api/types'
 import { statusLabel } from '../lib/events'
-import { filterRuns } from '../lib/runs'
-import { runHref } from '../lib/route'
-import { useAppState, useAppStore, useT } from './context'
+import { formatDateTime, formatTokens, oneLine } from '../lib/format'
+import { newRunHref, runHref } from '../lib/route'
+import { filterRuns, runLabel } from '../lib/runs'
+import { useAppState, useAppStore, useRunsState, useT } from './context'
 import { StatusBadge } from './StatusBadge'
 
 export function RunsPage() {
-  const store = useAppStore()
+  const { runs: store } = useAppStore()
   const t = useT()
   const lang = useAppState((s) => s.lang)
-  const runs = useAppState((s) => s.runs)
-  const filter = useAppState((s) => s.filter)
-  const shown = filterRuns(runs.index, filter)
+  const runs = useRunsState((s) => s)
+  const shown = filterRuns(runs.index, runs.filter)
   const total = runs.index.ids.length
 
   return (
@@ -21,7 +21,7 @@ export function RunsPage() {
         <h1>{t('runs.heading')}</h1>
         {total > 0 && <span className="muted" data-testid="runs-count">{t('runs.count', { shown: shown.length, total })}</span>}
         <div className="spacer" />
-        <button type="button" onClick={() => void store.loadRuns()} disabled={runs.status === 'loading'}>
+        <button type="button" onClick={() => void store.load()} disabled={runs.status === 'loading'}>
           {t('runs.reload')}
         </button>
       </div>
@@ -32,10 +32,10 @@ export function RunsPage() {
             type="search"
             data-testid="runs-search"
             placeholder={t('runs.search')}
-            value={filter.text}
+            value={runs.filter.text}
             onChange={(e) => store.setFilter({ text: e.target.value })}
           />
-          <select data-testid="runs-status-filter" value={filter.status} onChange={(e) => store.setFilter({ status: e.target.value })}>
+          <select data-testid="runs-status-filter" value={runs.filter.status} onChange={(e) => store.setFilter({ status: e.target.value })}>
             <option value="">{t('runs.all_statuses')}</option>
             {runStatuses.map((s) => (
               <option key={s} value={s}>
@@ -49,9 +49,14 @@ export function RunsPage() {
       {runs.status === 'error' && runs.error && (
         <div className="notice notice-error" role="alert">
           {t('runs.error', { error: runs.error.messageIn(lang) })}{' '}
-          <button type="button" onClick={() => void store.loadRuns()}>
+          <button type="button" onClick={() => void store.load()}>
             {t('runs.retry')}
           </button>
+        </div>
+      )}
+      {runs.actionError && (
+        <div className="notice notice-error" role="alert" data-testid="runs-action-error">
+          {runs.actionError.messageIn(lang)}
         </div>
       )}
       {runs.status === 'loading' && total === 0 && <p className="muted">{t('runs.loading')}</p>}
@@ -60,6 +65,11 @@ export function RunsPage() {
         <div className="empty" data-testid="runs-empty">
           <h2>{t('runs.empty.title')}</h2>
           <p>{t('runs.empty.body')}</p>
+          <p>
+            <a className="button primary" href={newRunHref}>
+              {t('new.button')}
+            </a>
+          </p>
           <pre className="command">{t('runs.empty.example')}</pre>
           <p className="muted">{t('runs.empty.home')}</p>
         </div>
@@ -76,38 +86,92 @@ export function RunsPage() {
               <th>{t('runs.col.started')}</th>
               <th className="num">{t('runs.col.iterations')}</th>
               <th className="num">{t('runs.col.tokens')}</th>
+              <th className="col-actions" aria-label={t('runs.col.actions')} />
             </tr>
           </thead>
           <tbody>
             {shown.map((r) => (
-              <tr
-                key={r.run_id}
-                className="run-row"
-                data-testid="run-row"
-                data-run-id={r.run_id}
-                onClick={() => (window.location.hash = runHref(r.run_id))}
-              >
-                <td className="col-task">
-                  <a href={runHref(r.run_id)} data-testid="run-task" title={r.task}>
-                    {oneLine(r.task, 120) || t('runs.untitled')}
-                  </a>
-                  <div className="run-sub muted">
-                    {r.model} · {r.run_id}
-                  </div>
-                </td>
-                <td>
-                  <StatusBadge status={r.status} />
-                </td>
-                <td className="nowrap" data-testid="run-started">{formatDateTime(r.started, lang)}</td>
-                <td className="num" data-testid="run-iterations">{r.iterations}</td>
-                <td className="num" data-testid="run-tokens" title={String(r.tokens)}>
-                  {formatTokens(r.tokens, lang)}
-                </td>
-              </tr>
+              <RunRow key={r.run_id} run={r} />
             ))}
           </tbody>
         </table>
       )}
     </section>
+  )
+}
+
+function RunRow({ run: r }: { run: RunSummary }) {
+  const { runs: store } = useAppStore()
+  const t = useT()
+  const lang = useAppState((s) => s.lang)
+  const [renaming, setRenaming] = useState<string | null>(null)
+  const [confirming, setConfirming] = useState(false)
+  const open = () => (window.location.hash = runHref(r.run_id))
+  const stop = (e: React.SyntheticEvent) => e.stopPropagation()
+  const label = runLabel(r)
+
+  return (
+    <tr className={`run-row${r.live ? ' live' : ''}`} data-testid="run-row" data-run-id={r.run_id} data-live={r.live ? 'true' : 'false'} onClick={open}>
+      <td className="col-task">
+        {renaming === null ? (
+          <a href={runHref(r.run_id)} data-testid="run-task" title={r.task}>
+            {oneLine(label, 120) || t('runs.untitled')}
+          </a>
+        ) : (
+          <form
+            className="rename"
+            onClick={stop}
+            onSubmit={(e) => {
+              e.preventDefault()
+              void store.rename(r.run_id, renaming.trim()).then((ok) => ok && setRenaming(null))
+            }}
+          >
+            <input autoFocus data-testid="rename-input" value={renaming} onChange={(e) => setRenaming(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setRenaming(null)} />
+            <button type="submit" className="primary">{t('runs.rename_save')}</button>
+            <button type="button" onClick={() => setRenaming(null)}>{t('common.cancel')}</button>
+          </form>
+        )}
+        <div className="run-sub muted">
+          {r.live && <span className="live-dot" title={t('runs.live')} />}
+          {r.sample && <span className="tag">{t('runs.sample')}</span>}
+          {r.forked_from && <span className="tag">{t('runs.forked', { n: r.forked_from.iteration })}</span>}
+          {r.title && r.title !== r.task && <span title={r.task}>{oneLine(r.task, 60)} · </span>}
+          {r.model} · {r.run_id}
+        </div>
+      </td>
+      <td>
+        <StatusBadge status={r.status} />
+        {r.paused && <span className="badge badge-paused">{t('run.paused')}</span>}
+        {r.pending_approval && <span className="badge badge-approval">{t('run.awaiting_approval')}</span>}
+      </td>
+      <td className="nowrap" data-testid="run-started">{formatDateTime(r.started, lang)}</td>
+      <td className="num" data-testid="run-iterations">{r.iterations}</td>
+      <td className="num" data-testid="run-tokens" title={String(r.tokens)}>
+        {formatTokens(r.tokens, lang)}
+      </td>
+      <td className="col-actions nowrap" onClick={stop}>
+        {!r.sample && renaming === null && !confirming && (
+          <>
+            <button type="button" className="icon" title={t('runs.rename')} aria-label={t('runs.rename')} data-testid="run-rename" onClick={() => setRenaming(label)}>
+              ✎
+            </button>
+            <button type="button" className="icon" title={t('runs.delete')} aria-label={t('runs.delete')} data-testid="run-delete" disabled={r.live} onClick={() => setConfirming(true)}>
+              🗑
+            </button>
+          </>
+        )}
+        {confirming && (
+          <span className="confirm">
+            {t('runs.delete_confirm')}{' '}
+            <button type="button" className="danger" data-testid="run-delete-confirm" onClick={() => void store.remove(r.run_id).then(() => setConfirming(false))}>
+              {t('runs.delete')}
+            </button>{' '}
+            <button type="button" onClick={() => setConfirming(false)}>
+              {t('common.cancel')}
+            </button>
+          </span>
+        )}
+      </td>
+    </tr>
   )
 }

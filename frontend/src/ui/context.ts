@@ -1,6 +1,9 @@
 import { createContext, useContext, useSyncExternalStore } from 'react'
 import { translator, type Translate } from '../i18n/i18n'
 import type { AppState, AppStore } from '../store/app'
+import type { RunState } from '../store/run'
+import type { RunsState } from '../store/runs'
+import type { Store } from '../store/store'
 
 export const StoreContext = createContext<AppStore | null>(null)
 
@@ -10,10 +13,23 @@ export function useAppStore(): AppStore {
   return store
 }
 
-/** useAppState subscribes to the part of the state that select picks. */
-export function useAppState<T>(select: (s: AppState) => T): T {
-  const store = useAppStore()
+function useSlice<S, T>(store: Store<S>, select: (s: S) => T): T {
   return useSyncExternalStore(store.subscribe, () => select(store.get()))
+}
+
+/** useAppState subscribes to the part of the app's state that select picks. */
+export function useAppState<T>(select: (s: AppState) => T): T {
+  return useSlice(useAppStore(), select)
+}
+
+/** useRunsState subscribes to the runs list. */
+export function useRunsState<T>(select: (s: RunsState) => T): T {
+  return useSlice(useAppStore().runs, select)
+}
+
+/** useRunState subscribes to the open run. */
+export function useRunState<T>(select: (s: RunState) => T): T {
+  return useSlice(useAppStore().run, select)
 }
 
 /** useT is the translator of the current language. */

@@ -1,0 +1,63 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"hermes/backend/event"
+	"hermes/backend/runner"
+)
+
+// The Wails events the UI listens to (docs/api.md).
+const (
+	eventsName = "hermes:events" // a batch of live events, []event.Event
+	runName    = "hermes:run"    // one run's changed summary
+)
+
+// shutdownGrace is how long live runs get to reach a safe point when the
+// window closes; then they are cancelled and redo that iteration on resume.
+const shutdownGrace = 10 * time.Second
+
+// Startup starts forwarding live events and run changes to the window.
+// Wails calls it with the window's context.
+func (a *App) Startup(ctx context.Context) {
+	sub := a.runs.Bus().Subscribe(4096, nil)
+	feed := a.runs.Feed()
+	fctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{}, 2)
+	go func() {
+		forwardEvents(sub.C, batchEvery, func(b []event.Event) { runtime.EventsEmit(ctx, eventsName, b) })
+		done <- struct{}{}
+	}()
+	go func() {
+		forwardRuns(fctx, feed, func(s runner.Summary) { runtime.EventsEmit(ctx, runName, s) })
+		done <- struct{}{}
+	}()
+	a.mu.Lock()
+	a.ctx = ctx
+	a.stop = func() {
+		a.runs.Bus().Unsubscribe(sub)
+		cancel()
+		feed.Close()
+		<-done
+		<-done
+	}
+	a.mu.Unlock()
+}
+
+// Shutdown stops the live runs at their next safe point (checkpoints are
+// saved) and then the forwarding. Wails calls it when the window closes.
+func (a *App) Shutdown(context.Context) {
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	_ = a.runs.Shutdown(ctx) // past the grace the runs are cancelled; resume redoes their iteration
+	a.mu.Lock()
+	stop := a.stop
+	a.stop = nil
+	a.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+}

@@ -1,0 +1,275 @@
+// Package bot is `hermes bot`: a webhook server that lets people give tasks
+// to the agent from a company chat. Adapters turn a platform's callbacks
+// into messages — WeCom's self-built application (signed, encrypted XML),
+// WeCom's intelligent bot (the same crypto over JSON, replies streamed) and
+// a generic JSON webhook signed with HMAC-SHA256 — and carry the replies
+// back; each user has a session of their own that runs one task at a time.
+//
+// A callback is answered as soon as it is checked and queued; the run goes
+// on afterwards and its answer is sent when it ends. Nothing about the
+// secrets (the callback token, the AES key, the corp secret, access tokens)
+// is logged or put in an event, a reply or an error.
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"hermes/backend/agent"
+	"hermes/backend/config"
+	"hermes/backend/i18n"
+	"hermes/backend/memory"
+)
+
+// Message is one text from a user, as an adapter hands it to the bot.
+type Message struct {
+	ID   string // the platform's message id, for de-duplication; "" when it has none
+	User string // the sender, as the callback names them
+	Text string
+}
+
+// Replier carries the bot's words back to the sender of one message. Final
+// marks the end of what the bot has to say about that message (a run's
+// answer, a command's reply); adapters that stream a reply close it then.
+type Replier interface {
+	Reply(ctx context.Context, text string, final bool) error
+}
+
+// Drafter is a Replier that can show a run's text while the model writes it.
+type Drafter interface {
+	Draft(text string)
+}
+
+// Options configure a Bot.
+type Options struct {
+	// Setup is how runs are made; the bot makes them unattended and wraps
+	// their policy so that asked calls are denied unless allowed by
+	// Config.AllowTools.
+	Setup agent.Setup
+	// Store keeps the message ids seen, the user-id cache and the sessions;
+	// usually Setup.Store.
+	Store *memory.Store
+	// Config is the [bot] section with its environment references resolved.
+	Config config.Bot
+	// HTTP is the client for the WeCom API and the webhook's replies.
+	HTTP *http.Client
+	// APIBackoff overrides the WeCom API's backoff between retries (tests).
+	APIBackoff func(n int) time.Duration
+	Log        *slog.Logger
+	Now        func() time.Time
+}
+
+// seenFor is how long message ids are remembered; platforms resend within
+// minutes.
+const seenFor = 24 * time.Hour
+
+// Bot holds every user's session and the adapter that feeds them.
+type Bot struct {
+	cfg     config.Bot
+	setup   agent.Setup
+	store   *memory.Store
+	log     *slog.Logger
+	now     func() time.Time
+	api     *API // nil but for the WeCom application
+	seen    *dedup
+	handler http.Handler
+	wsRoot  string
+
+	// runCtx is cancelled when Shutdown's grace is over, to cut runs short;
+	// sendCtx likewise for replies still queued.
+	runCtx, sendCtx       context.Context
+	cancelRuns, cancelOut context.CancelFunc
+
+	mu       sync.Mutex
+	sessions map[string]*session
+	closed   bool
+	pruned   time.Time
+	workers  sync.WaitGroup // sessions handling messages
+	runs     sync.WaitGroup
+	sends    sync.WaitGroup
+}
+
+// New builds the bot of cfg.Platform with its adapter.
+func New(o Options) (*Bot, error) {
+	if o.Store == nil || o.Setup.Store == nil || o.Setup.Model == nil || o.Setup.Tools == nil {
+		return nil, errors.New("bot: Options need a store and a complete agent setup")
+	}
+	if err := o.Config.Ready(); err != nil {
+		return nil, err
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.HTTP == nil {
+		o.HTTP = &http.Client{Timeout: 15 * time.Second}
+	}
+	b := &Bot{
+		cfg: o.Config, setup: o.Setup, store: o.Store, log: o.Log, now: o.Now,
+		sessions: make(map[string]*session),
+		wsRoot:   o.Config.Workspace,
+	}
+	var err error
+	if b.seen, err = newDedup(o.Store, o.Now, o.Log); err != nil {
+		return nil, err
+	}
+	if b.wsRoot == "" {
+		b.wsRoot = filepath.Join(o.Setup.Home, "bot", "workspaces")
+	}
+	b.setup.Unattended = true
+	b.setup.Policy = botPolicy{inner: o.Setup.Policy, allow: o.Config.AllowTools}
+	b.runCtx, b.cancelRuns = context.WithCancel(context.Background())
+	b.sendCtx, b.cancelOut = context.WithCancel(context.Background())
+
+	switch o.Config.PlatformName() {
+	case config.BotWeCom:
+		b.api = NewAPI(APIOptions{
+			Base: o.Config.API(), CorpID: o.Config.CorpID, Secret: o.Config.Secret, AgentID: o.Config.AgentID,
+			Rate: o.Config.APIRate(), UserRate: o.Config.UserRate(), Cache: o.Store, HTTP: o.HTTP,
+			Backoff: o.APIBackoff, Now: o.Now,
+		})
+		b.handler, err = newWeComApp(b)
+	case config.BotWeComBot:
+		b.handler, err = newWeComBot(b)
+	case config.BotWebhook:
+		b.handler, err = newWebhook(b, o.HTTP)
+	}
+	if err != nil {
+		return nil, err
+	}
+	b.prune()
+	return b, nil
+}
+
+// API is the WeCom API client of a self-built application's bot, nil for
+// the other platforms.
+func (b *Bot) API() *API { return b.api }
+
+// Handler serves the callback at the configured path, and GET /healthz.
+func (b *Bot) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle(b.cfg.CallbackPath(), b.handler)
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Write([]byte("ok\n"))
+	})
+	return mux
+}
+
+// Deliver queues a message for its sender's session and returns at once. A
+// message whose id was seen before (a platform's resend) is dropped and
+// reports false.
+func (b *Bot) Deliver(platform string, m Message, r Replier) (bool, error) {
+	if b.isClosed() {
+		return false, ErrClosed
+	}
+	if m.ID != "" && !b.seen.first(platform+"/"+m.ID) {
+		return false, nil
+	}
+	b.session(platform, m.User).enqueue(inbound{msg: m, r: r})
+	return true, nil
+}
+
+func (b *Bot) session(platform, user string) *session {
+	key := platform + "/" + user
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s, ok := b.sessions[key]
+	if !ok {
+		s = &session{b: b, key: key, platform: platform, user: user, lang: i18n.Current()}
+		b.sessions[key] = s
+	}
+	if now := b.now(); now.Sub(b.pruned) > time.Hour {
+		b.pruned = now
+		go b.prune()
+	}
+	return s
+}
+
+// prune forgets message ids older than seenFor.
+func (b *Bot) prune() {
+	if err := b.seen.forget(b.now().Add(-seenFor)); err != nil {
+		b.log.Warn("forget old message ids", "err", err)
+	}
+}
+
+func (b *Bot) isClosed() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.closed
+}
+
+// Shutdown stops taking messages (those already taken and not yet started
+// are answered that the bot is restarting), asks every running task to stop
+// at its next safe point (saving a checkpoint) and waits for them and for
+// the replies still queued, until ctx is done; then it cuts them short.
+func (b *Bot) Shutdown(ctx context.Context) error {
+	b.mu.Lock()
+	b.closed = true
+	b.mu.Unlock()
+	// Once the workers are idle no run starts any more, so every live run
+	// is among the sessions'.
+	b.workers.Wait()
+	b.mu.Lock()
+	sessions := make([]*session, 0, len(b.sessions))
+	for _, s := range b.sessions {
+		sessions = append(sessions, s)
+	}
+	b.mu.Unlock()
+	for _, s := range sessions {
+		s.stopLive()
+	}
+	var errs []error
+	if err := waitFor(ctx, &b.runs); err != nil {
+		b.cancelRuns()
+		b.runs.Wait()
+		errs = append(errs, fmt.Errorf("runs still going at shutdown were cancelled: %w", err))
+	}
+	// Instructions a run ended too soon to take were queued again; they are
+	// answered that the bot is restarting.
+	b.workers.Wait()
+	if err := waitFor(ctx, &b.sends); err != nil {
+		b.cancelOut()
+		b.sends.Wait()
+		errs = append(errs, fmt.Errorf("replies still queued at shutdown were dropped: %w", err))
+	}
+	b.seen.wait()
+	b.cancelRuns()
+	b.cancelOut()
+	return errors.Join(errs...)
+}
+
+func waitFor(ctx context.Context, wg *sync.WaitGroup) error {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// notice answers a message the bot cannot act on (a picture, say) with the
+// message key, once per message id, without touching a running task.
+func (b *Bot) notice(platform string, m Message, r Replier, key string) error {
+	if b.isClosed() {
+		return ErrClosed
+	}
+	if m.ID != "" && !b.seen.first(platform+"/"+m.ID) {
+		return nil
+	}
+	s := b.session(platform, m.User)
+	s.mu.Lock()
+	lang := s.lang
+	s.mu.Unlock()
+	s.say(r, lang, key)
+	return nil
+}

@@ -1,0 +1,196 @@
+package bot_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"net/http/httptest"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"hermes/backend/agent"
+	"hermes/backend/bot"
+	"hermes/backend/bot/wecomtest"
+	"hermes/backend/config"
+	"hermes/backend/event"
+	"hermes/backend/llm"
+	"hermes/backend/llm/llmtest"
+	"hermes/backend/memory"
+	"hermes/backend/runlog"
+	"hermes/backend/skills"
+)
+
+// testKey is the model's API key.
+const testKey = "sk-test-bot-4e2a9c1f7d3b"
+
+// secrets are what no log line, reply or error may hold.
+var secrets = []string{testKey, testSecret, testToken, testAESKey, "wecomtest-token-"}
+
+// harness is one bot process: its home, store, model, the WeCom it talks
+// to, and its callback server.
+type harness struct {
+	t     *testing.T
+	home  string
+	store *memory.Store
+	bus   *event.Bus
+	bot   *bot.Bot
+	srv   *httptest.Server
+	cb    *wecomtest.Callbacks
+	logs  *syncBuffer
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// botConfig is a WeCom application's [bot] section for the fake WeCom.
+func botConfig(wecom *wecomtest.Server) config.Bot {
+	return config.Bot{
+		Platform: config.BotWeCom, WebhookSecret: testToken, EncodingAESKey: testAESKey,
+		CorpID: testCorpID, Secret: testSecret, AgentID: 1000002, APIBase: wecom.URL,
+		RateLimit: 200, UserRateLimit: 1000,
+	}
+}
+
+// newHarness starts a bot on home (a new one when "") against model, with
+// cfg as its [bot] section.
+func newHarness(t *testing.T, home string, model *llmtest.Server, cfg config.Bot) *harness {
+	t.Helper()
+	if home == "" {
+		home = t.TempDir()
+	}
+	store, err := memory.Open(filepath.Join(home, "hermes.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := skills.NewRegistry()
+	for _, tool := range skills.FileTools() {
+		if err := reg.Register(tool); err != nil {
+			t.Fatal(err)
+		}
+	}
+	client := llm.New(llm.Config{BaseURL: model.URL, APIKey: testKey, Model: "test-model", Stream: true, Backoff: noBackoff})
+	h := &harness{t: t, home: home, store: store, bus: event.NewBus(), logs: &syncBuffer{}}
+	h.bot, err = bot.New(bot.Options{
+		Setup: agent.Setup{
+			Home: home, Store: store, Bus: h.bus, Redactor: runlog.NewRedactor(testKey, testSecret, testToken, testAESKey),
+			Model: client, ModelName: "test-model", BaseURL: model.URL, Tools: reg,
+		},
+		Store: store, Config: cfg, APIBackoff: noBackoff,
+		Log: slog.New(slog.NewTextHandler(h.logs, nil)),
+	})
+	if err != nil {
+		store.Close()
+		t.Fatal(err)
+	}
+	h.srv = httptest.NewServer(h.bot.Handler())
+	h.cb, err = wecomtest.NewCallbacks(h.srv.URL+cfg.CallbackPath(), testToken, testAESKey, testCorpID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.close)
+	return h
+}
+
+// close shuts the bot down as `hermes bot` does, then checks that no
+// secret reached its log.
+func (h *harness) close() {
+	if h.store == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := h.bot.Shutdown(ctx); err != nil {
+		h.t.Errorf("shutdown: %v", err)
+	}
+	h.srv.Close()
+	h.store.Close()
+	h.store = nil
+	logs := h.logs.String()
+	for _, s := range secrets {
+		if strings.Contains(logs, s) {
+			h.t.Errorf("the bot's log holds a secret (%.6s…):\n%s", s, logs)
+		}
+	}
+}
+
+// send posts a text callback and fails the test unless it is accepted.
+func (h *harness) send(from, msgID, text string) {
+	h.t.Helper()
+	status, _, err := h.cb.Text(from, msgID, text)
+	if err != nil || status != 200 {
+		h.t.Fatalf("callback %q: status %d, %v", text, status, err)
+	}
+}
+
+// waitMessage waits until user has been sent a message containing want,
+// and returns every message sent to user so far.
+func waitMessage(t *testing.T, wecom *wecomtest.Server, user, want string) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	err := wecom.WaitFor(ctx, func(m map[string][]string) bool {
+		for _, text := range m[user] {
+			if strings.Contains(text, want) {
+				return true
+			}
+		}
+		return false
+	})
+	if err != nil {
+		t.Fatalf("%v; %s got %q, none with %q", err, user, wecom.Messages(user), want)
+	}
+	return wecom.Messages(user)
+}
+
+var (
+	taskRe   = regexp.MustCompile(`(?s)^Task:\n(.*?)(\n\nStanding instructions:|$)`)
+	injectRe = regexp.MustCompile(`(?s)^Instruction from the user, added while you were working:\n(.*)$`)
+)
+
+// taskOf is the task of a request, read from its anchor.
+func taskOf(req llmtest.Request) string {
+	for _, m := range req.Messages {
+		if m.Role == llm.RoleUser {
+			if g := taskRe.FindStringSubmatch(m.Content); g != nil {
+				return g[1]
+			}
+		}
+	}
+	return ""
+}
+
+// injectedOf are the instructions injected into a request's conversation.
+func injectedOf(req llmtest.Request) []string {
+	var out []string
+	for _, m := range req.Messages {
+		if g := injectRe.FindStringSubmatch(m.Content); m.Role == llm.RoleUser && g != nil {
+			out = append(out, g[1])
+		}
+	}
+	return out
+}
+
+// echoModel answers every task at once with "answer to: TASK".
+func echoModel(t *testing.T) *llmtest.Server {
+	return llmtest.NewFuncServer(t, func(req llmtest.Request) llmtest.Step {
+		return llmtest.Step{Content: "answer to: " + taskOf(req)}
+	})
+}

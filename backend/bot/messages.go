@@ -1,0 +1,79 @@
+package bot
+
+import "hermes/backend/i18n"
+
+func init() {
+	i18n.Register(map[string]i18n.Msg{
+		"bot.help": {
+			EN: "Send me a task and I will work on it and answer here. While I work, what you send is added to the task as an instruction.\n/stop — stop the task (it can be resumed)\n/pause — pause at the next step\n/resume — go on after /pause or /stop\n/status — what I am doing\n/new — start a fresh conversation\n/help — this list\n(中文命令：/停止 /暂停 /继续 /状态 /新会话 /帮助)",
+			ZH: "给我发一个任务，我会处理并在这里回复。我工作期间您发来的消息会作为补充指示加入当前任务。\n/停止 — 停止当前任务（之后可以继续）\n/暂停 — 在下一步暂停\n/继续 — 在暂停或停止后继续\n/状态 — 查看我在做什么\n/新会话 — 开始新的对话\n/帮助 — 显示本说明\n(English: /stop /pause /resume /status /new /help)",
+		},
+		"bot.injected": {
+			EN: "Added to the task I am working on; I will take it into account from the next step.",
+			ZH: "已加入正在进行的任务，我会从下一步开始考虑这条指示。",
+		},
+		"bot.stopping": {
+			EN: "Stopping at the next safe point; I will tell you where the task stood.",
+			ZH: "将在下一个安全点停止，停止后会告诉您任务进行到了哪里。",
+		},
+		"bot.pausing":  {EN: "I will pause at the next step. Send /resume to go on.", ZH: "将在下一步暂停。发送 /继续 可以继续。"},
+		"bot.resuming": {EN: "Going on.", ZH: "继续执行。"},
+		"bot.resumed_run": {
+			EN: "Resuming the task from where it stopped (run %s).",
+			ZH: "从上次停止的位置继续任务（运行 %s）。",
+		},
+		"bot.idle":       {EN: "Nothing is running. Send me a task.", ZH: "当前没有正在进行的任务。请给我发一个任务。"},
+		"bot.not_paused": {EN: "The task is running, not paused; send /pause first.", ZH: "任务正在运行，并未暂停；请先发送 /暂停。"},
+		"bot.nothing_to_resume": {
+			EN: "There is nothing to resume: no task of this conversation was stopped. Send me a task.",
+			ZH: "没有可以继续的任务：本会话中没有被停止的任务。请给我发一个任务。",
+		},
+		"bot.new": {
+			EN: "Started a fresh conversation; I no longer remember what we said before.",
+			ZH: "已开始新的对话，之前的对话内容不再参考。",
+		},
+		"bot.new_stopped": {
+			EN: "Stopped the running task and started a fresh conversation.",
+			ZH: "已停止正在进行的任务，并开始新的对话。",
+		},
+		"bot.status_running": {
+			EN: "Working on: %s\nRun %s, step %d, %d tokens so far%s.",
+			ZH: "正在处理：%s\n运行 %s，第 %d 步，已用 %d 个令牌%s。",
+		},
+		"bot.status_paused":    {EN: ", paused (send /resume to go on)", ZH: "，已暂停（发送 /继续 以继续）"},
+		"bot.status_last_tool": {EN: ", last tool: %s", ZH: "，最近调用的工具：%s"},
+		"bot.status_idle": {
+			EN: "Nothing is running. This conversation has %d earlier exchanges; its memory namespace is %s.",
+			ZH: "当前没有正在进行的任务。本会话已有 %d 轮对话；记忆空间为 %s。",
+		},
+		"bot.status_last": {EN: " The last task (run %s) ended: %s.", ZH: "上一个任务（运行 %s）的结果：%s。"},
+		"bot.denied": {
+			EN: "I did not run the tool %s: it needs a person's approval (%s), and no one can give it in the chat. To allow it here, add it to allow_tools under [bot] in hermes.toml.",
+			ZH: "我没有运行工具 %s：它需要人工批准（%s），而在聊天中无法批准。如需在机器人中允许它，请把它加入 hermes.toml 的 [bot] allow_tools。",
+		},
+		"bot.stopped": {
+			EN: "Stopped at step %d (%d tool calls, %d tokens)%s. Send /resume to go on from there, or send a new task.",
+			ZH: "已在第 %d 步停止（调用工具 %d 次，用了 %d 个令牌）%s。发送 /继续 可从这里接着做，或者发一个新任务。",
+		},
+		"bot.stopped_last_tool": {EN: "; the last tool it ran was %s", ZH: "；最后调用的工具是 %s"},
+		"bot.ended": {
+			EN: "The task ended without an answer: %s. Send /resume to give it more room, or send a new task.",
+			ZH: "任务未能给出答案就结束了：%s。发送 /继续 可让它继续，或者发一个新任务。",
+		},
+		"bot.failed": {
+			EN: "The task failed: %s. Send /resume to try again from the last step.",
+			ZH: "任务失败：%s。发送 /继续 可从最后一步重试。",
+		},
+		"bot.status.max_iterations": {EN: "it used all its steps", ZH: "已用完全部步数"},
+		"bot.status.guard":          {EN: "a guard stopped it (%s)", ZH: "被防护规则停止（%s）"},
+		"bot.status.budget":         {EN: "it used its token budget", ZH: "已用完令牌预算"},
+		"bot.status.finished":       {EN: "answered", ZH: "已回答"},
+		"bot.status.stopped":        {EN: "stopped", ZH: "已停止"},
+		"bot.status.failed":         {EN: "failed", ZH: "失败"},
+		"bot.not_text": {
+			EN: "I can only read text messages for now; please send your task as text.",
+			ZH: "目前我只能读取文字消息；请用文字发送任务。",
+		},
+		"bot.busy_closing": {EN: "The bot is restarting; please send that again in a minute.", ZH: "机器人正在重启，请稍后重新发送。"},
+	})
+}

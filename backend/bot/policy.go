@@ -1,0 +1,42 @@
+package bot
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+
+	"hermes/backend/skills"
+)
+
+// botPolicy is the policy of the bot's runs: tools the config allows run
+// without asking; every other call goes to the process's policy, or, when
+// there is none, calls that only read run and all others are asked. Runs
+// are unattended, so an asked call is denied and the user told why.
+type botPolicy struct {
+	inner skills.Policy
+	allow []string
+}
+
+func (p botPolicy) Check(t skills.Tool, args json.RawMessage) skills.Verdict {
+	if slices.Contains(p.allow, t.Name) {
+		return skills.Verdict{Action: skills.Allow}
+	}
+	if p.inner != nil {
+		return p.inner.Check(t, args)
+	}
+	if t.ReadOnly() {
+		return skills.Verdict{Action: skills.Allow}
+	}
+	return skills.Verdict{Action: skills.Ask, Reason: "risk " + string(t.Risk)}
+}
+
+// errNoAlways is returned for an "always allow", which no one in a chat can
+// give; the agent only asks for it when a person answers.
+var errNoAlways = errors.New("the bot does not remember approvals; list the tool in [bot] allow_tools")
+
+func (p botPolicy) AllowAlways(t skills.Tool, pattern string) error {
+	if p.inner != nil {
+		return p.inner.AllowAlways(t, pattern)
+	}
+	return errNoAlways
+}

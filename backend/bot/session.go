@@ -1,0 +1,470 @@
+package bot
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"hermes/backend/agent"
+	"hermes/backend/event"
+	"hermes/backend/i18n"
+)
+
+// record is what a session keeps across restarts.
+type record struct {
+	V          int        `json:"v"`
+	Generation int        `json:"generation"` // raised by /new
+	History    []exchange `json:"history,omitempty"`
+	Runs       []string   `json:"runs,omitempty"` // this session's run ids, oldest first
+	LastRun    string     `json:"last_run,omitempty"`
+	LastStatus string     `json:"last_status,omitempty"`
+	LastError  string     `json:"last_error,omitempty"`
+	Lang       i18n.Lang  `json:"lang,omitempty"`
+}
+
+// exchange is one task of the session and its answer.
+type exchange struct {
+	User   string `json:"user"`
+	Answer string `json:"answer"`
+}
+
+const recordVersion = 1
+
+// maxRunsKept bounds the run ids a session record lists.
+const maxRunsKept = 100
+
+type inbound struct {
+	msg Message
+	r   Replier
+}
+
+type outbound struct {
+	r     Replier
+	text  string
+	final bool
+}
+
+// session is one user's conversation with the bot. Its messages are handled
+// one at a time, in order, by a worker that exists while there are some;
+// its replies go out in order through an outbox of the same kind.
+type session struct {
+	b        *Bot
+	key      string
+	platform string
+	user     string
+
+	saveMu  sync.Mutex // orders the writes of the record
+	mu      sync.Mutex
+	loaded  bool
+	rec     record
+	lang    i18n.Lang
+	inbox   []inbound
+	working bool
+	live    *liveRun
+	wsMade  bool
+	outbox  []outbound
+	sending bool
+}
+
+func (s *session) enqueue(in inbound) {
+	s.mu.Lock()
+	s.inbox = append(s.inbox, in)
+	s.wake()
+	s.mu.Unlock()
+}
+
+// wake starts the worker unless it is running; call it with s.mu held.
+func (s *session) wake() {
+	if !s.working {
+		s.working = true
+		s.b.workers.Add(1)
+		go s.work()
+	}
+}
+
+func (s *session) work() {
+	defer s.b.workers.Done()
+	for {
+		s.mu.Lock()
+		if len(s.inbox) == 0 {
+			s.working = false
+			s.mu.Unlock()
+			return
+		}
+		in := s.inbox[0]
+		s.inbox = s.inbox[1:]
+		s.mu.Unlock()
+		s.handle(in)
+	}
+}
+
+// post queues replies; the outbox goroutine sends them in order.
+func (s *session) post(msgs ...outbound) {
+	s.mu.Lock()
+	s.outbox = append(s.outbox, msgs...)
+	start := !s.sending && len(s.outbox) > 0
+	if start {
+		s.sending = true
+		s.b.sends.Add(1)
+	}
+	s.mu.Unlock()
+	if start {
+		go s.send()
+	}
+}
+
+func (s *session) send() {
+	defer s.b.sends.Done()
+	for {
+		s.mu.Lock()
+		if len(s.outbox) == 0 {
+			s.sending = false
+			s.mu.Unlock()
+			return
+		}
+		o := s.outbox[0]
+		s.outbox = s.outbox[1:]
+		s.mu.Unlock()
+		if err := o.r.Reply(s.b.sendCtx, o.text, o.final); err != nil {
+			s.b.log.Error("reply not delivered", "session", s.key, "err", err)
+		}
+	}
+}
+
+func (s *session) say(r Replier, lang i18n.Lang, key string, args ...any) {
+	s.post(outbound{r: r, text: i18n.In(lang, key, args...), final: true})
+}
+
+// load reads the stored session on first use. Only the worker calls it,
+// and it reads without holding s.mu, so callbacks that queue messages never
+// wait for the database.
+func (s *session) load() {
+	s.mu.Lock()
+	loaded := s.loaded
+	s.mu.Unlock()
+	if loaded {
+		return
+	}
+	var rec record
+	data, err := s.b.store.BotSession(s.key)
+	if err == nil && data != nil {
+		err = json.Unmarshal(data, &rec)
+	}
+	if err != nil {
+		s.b.log.Error("session not loaded; starting afresh", "session", s.key, "err", err)
+		rec = record{}
+	}
+	s.mu.Lock()
+	s.loaded, s.rec = true, rec
+	if rec.Lang != "" {
+		s.lang = rec.Lang
+	}
+	s.mu.Unlock()
+}
+
+// save stores the session as change leaves it. The record is changed and
+// encoded under s.mu, and written after s.mu is let go; saveMu keeps the
+// writes in the order of the changes.
+func (s *session) save(change func(*record)) {
+	s.saveMu.Lock()
+	defer s.saveMu.Unlock()
+	s.mu.Lock()
+	change(&s.rec)
+	s.rec.V, s.rec.Lang = recordVersion, s.lang
+	data, err := json.Marshal(s.rec)
+	s.mu.Unlock()
+	if err == nil {
+		err = s.b.store.SaveBotSession(s.key, data)
+	}
+	if err != nil {
+		s.b.log.Error("session not saved", "session", s.key, "err", err)
+	}
+}
+
+func (s *session) handle(in inbound) {
+	s.load()
+	s.mu.Lock()
+	s.lang = langOf(in.msg.Text, s.lang)
+	lang := s.lang
+	cmd, isCmd := parseCommand(in.msg.Text)
+	live := s.live
+	s.mu.Unlock()
+
+	if !isCmd {
+		if live != nil && live.inject(in) {
+			s.post(outbound{r: in.r, text: i18n.In(lang, "bot.injected")})
+			return
+		}
+		s.start(in, strings.TrimSpace(in.msg.Text))
+		return
+	}
+	switch cmd {
+	case cmdHelp:
+		s.say(in.r, lang, "bot.help")
+	case cmdStatus:
+		s.mu.Lock()
+		text := s.status(lang)
+		s.mu.Unlock()
+		s.post(outbound{r: in.r, text: text, final: true})
+	case cmdStop:
+		if live == nil {
+			s.say(in.r, lang, "bot.idle")
+			return
+		}
+		live.run.Controls().Stop()
+		s.say(in.r, lang, "bot.stopping")
+	case cmdPause:
+		if live == nil {
+			s.say(in.r, lang, "bot.idle")
+			return
+		}
+		live.run.Controls().Send(agent.Control{Kind: agent.ControlPause})
+		s.say(in.r, lang, "bot.pausing")
+	case cmdResume:
+		s.resume(in, live, lang)
+	case cmdNew:
+		s.save(func(r *record) {
+			r.Generation++
+			r.History, r.LastRun, r.LastStatus, r.LastError = nil, "", "", ""
+		})
+		if live != nil {
+			live.run.Controls().Stop()
+			s.say(in.r, lang, "bot.new_stopped")
+			return
+		}
+		s.say(in.r, lang, "bot.new")
+	}
+}
+
+func (s *session) resume(in inbound, live *liveRun, lang i18n.Lang) {
+	if live != nil {
+		if !live.isPaused() {
+			s.say(in.r, lang, "bot.not_paused")
+			return
+		}
+		live.run.Controls().Send(agent.Control{Kind: agent.ControlResume})
+		s.say(in.r, lang, "bot.resuming")
+		return
+	}
+	s.mu.Lock()
+	last, status := s.rec.LastRun, s.rec.LastStatus
+	s.mu.Unlock()
+	if last == "" || status == event.StatusFinished {
+		s.say(in.r, lang, "bot.nothing_to_resume")
+		return
+	}
+	if s.b.isClosed() {
+		s.say(in.r, lang, "bot.busy_closing")
+		return
+	}
+	lr := s.newLive(in, last)
+	run, err := agent.ResumeRun(s.b.setup, last, lr)
+	if err != nil {
+		s.b.log.Error("resume failed", "session", s.key, "run", last, "err", err)
+		s.post(outbound{r: in.r, text: i18n.In(lang, "bot.failed", err.Error()), final: true})
+		return
+	}
+	s.post(outbound{r: in.r, text: i18n.In(lang, "bot.resumed_run", run.ID())})
+	s.launch(lr, run)
+}
+
+// start begins a run of task, with the session's earlier exchanges as its
+// standing instructions.
+func (s *session) start(in inbound, task string) {
+	if s.b.isClosed() {
+		s.say(in.r, s.lang, "bot.busy_closing")
+		return
+	}
+	s.mu.Lock()
+	history := slices.Clone(s.rec.History)
+	s.mu.Unlock()
+	ws := filepath.Join(s.b.wsRoot, safeName(s.platform), safeName(s.user))
+	if !s.wsMade {
+		if err := os.MkdirAll(ws, 0o700); err != nil {
+			s.b.log.Error("workspace not made", "session", s.key, "err", err)
+			s.say(in.r, s.lang, "bot.failed", err.Error())
+			return
+		}
+		s.wsMade = true // only the worker reads and writes it
+	}
+	lr := s.newLive(in, task)
+	run, err := agent.NewRun(s.b.setup, agent.Task{Text: task, Instructions: historyInstructions(history), Workspace: ws}, lr)
+	if err != nil {
+		s.b.log.Error("run not started", "session", s.key, "err", err)
+		s.say(in.r, s.lang, "bot.failed", err.Error())
+		return
+	}
+	s.launch(lr, run)
+}
+
+func (s *session) newLive(in inbound, task string) *liveRun {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return &liveRun{s: s, task: task, lang: s.lang, answerTo: []Replier{in.r}, generation: s.rec.Generation, asked: map[string]asked{}}
+}
+
+// launch executes run on its own goroutine; the session handles other
+// messages meanwhile.
+func (s *session) launch(lr *liveRun, run *agent.Run) {
+	lr.run = run
+	s.mu.Lock()
+	s.live = lr
+	s.rec.Runs = append(s.rec.Runs, run.ID())
+	if len(s.rec.Runs) > maxRunsKept {
+		s.rec.Runs = s.rec.Runs[len(s.rec.Runs)-maxRunsKept:]
+	}
+	s.mu.Unlock()
+	s.b.runs.Add(1)
+	go func() {
+		defer s.b.runs.Done()
+		limit := time.AfterFunc(s.b.cfg.RunLimit(), run.Controls().Stop)
+		res := run.Execute(s.b.runCtx)
+		limit.Stop()
+		s.finished(lr, res)
+	}()
+}
+
+// finished records how a run ended, answers everyone who asked during it,
+// and starts a new run with any instruction the run ended too soon to take.
+func (s *session) finished(lr *liveRun, res agent.Result) {
+	s.mu.Lock()
+	lang := s.lang
+	if s.live == lr {
+		s.live = nil
+	}
+	s.mu.Unlock()
+	s.save(func(r *record) {
+		if lr.generation != r.Generation {
+			return // a /new came meanwhile: this run belongs to the old conversation
+		}
+		if res.Status == event.StatusFinished {
+			r.History = append(r.History, exchange{User: lr.task, Answer: res.Answer})
+			if n := s.b.cfg.HistoryTurns(); len(r.History) > n {
+				r.History = r.History[len(r.History)-n:]
+			}
+		}
+		r.LastRun, r.LastStatus, r.LastError = res.RunID, res.Status, res.Error
+	})
+
+	text := lr.outcome(res, lang)
+	lr.mu.Lock()
+	answerTo, left := lr.answerTo, lr.pending
+	lr.mu.Unlock()
+	carry := len(left) > 0 && res.Status == event.StatusFinished
+	if !carry {
+		// A run that stopped or failed answers everyone: a task that did not
+		// finish is not followed by another on its own.
+		for _, in := range left {
+			answerTo = append(answerTo, in.r)
+		}
+	}
+	for _, r := range unique(answerTo) {
+		s.post(outbound{r: r, text: text, final: true})
+	}
+	if carry {
+		texts := make([]string, len(left))
+		rs := make([]Replier, len(left))
+		for i, in := range left {
+			texts[i], rs[i] = in.msg.Text, in.r
+		}
+		// Ahead of whatever is queued: these came first.
+		next := inbound{msg: Message{User: s.user, Text: strings.Join(texts, "\n")}, r: replierFor(rs)}
+		s.mu.Lock()
+		s.inbox = append([]inbound{next}, s.inbox...)
+		s.wake()
+		s.mu.Unlock()
+	}
+}
+
+// stopLive asks the running task, if any, to stop at its next safe point.
+func (s *session) stopLive() {
+	s.mu.Lock()
+	live := s.live
+	s.mu.Unlock()
+	if live != nil && live.run != nil {
+		live.run.Controls().Stop()
+	}
+}
+
+// status describes the session; call it with s.mu held.
+func (s *session) status(lang i18n.Lang) string {
+	if lr := s.live; lr != nil {
+		lr.mu.Lock()
+		defer lr.mu.Unlock()
+		extra := ""
+		if lr.paused {
+			extra += i18n.In(lang, "bot.status_paused")
+		}
+		if lr.lastTool != "" {
+			extra += i18n.In(lang, "bot.status_last_tool", lr.lastTool)
+		}
+		return i18n.In(lang, "bot.status_running", preview(lr.task, 200), lr.run.ID(), lr.iteration, lr.tokens, extra)
+	}
+	text := i18n.In(lang, "bot.status_idle", len(s.rec.History), s.namespace())
+	if s.rec.LastRun != "" {
+		text += i18n.In(lang, "bot.status_last", s.rec.LastRun, statusWords(s.rec.LastStatus, s.rec.LastError, lang))
+	}
+	return text
+}
+
+// namespace is the session's long-term memory namespace: the user's, and a
+// fresh one after each /new.
+func (s *session) namespace() string {
+	return fmt.Sprintf("bot/%s/%d", s.key, s.rec.Generation)
+}
+
+// historyInstructions gives a new run the session's earlier exchanges. It
+// is written for the model, so it stays in English.
+func historyInstructions(history []exchange) string {
+	if len(history) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("This task continues a chat with the same user. Earlier in the chat, oldest first:\n")
+	for _, h := range history {
+		fmt.Fprintf(&b, "\nUser: %s\nYou answered: %s\n", preview(h.User, 1500), preview(h.Answer, 1500))
+	}
+	return b.String()
+}
+
+func preview(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// safeName makes an id usable as one path element.
+func safeName(id string) string {
+	b := []byte(id)
+	for i, c := range b {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == '@'
+		if !ok {
+			b[i] = '_'
+		}
+	}
+	name := string(b)
+	if name == "" || name == "." || name == ".." {
+		name = "_" + name
+	}
+	return name
+}
+
+// unique drops repliers equal to one before them: an adapter whose replier
+// is the user's rather than the message's (one pointer per user) answers
+// once. Repliers are pointers, so comparing them never panics.
+func unique(rs []Replier) []Replier {
+	var out []Replier
+	for _, r := range rs {
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -1,0 +1,176 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"hermes/backend/config"
+)
+
+// The generic webhook's headers. The signature is
+// "sha256=" + hex(HMAC-SHA256(secret, timestamp + "\n" + nonce + "\n" + body)),
+// both ways: on the messages the platform posts, and on the replies the bot
+// posts to reply_url.
+const (
+	HeaderTimestamp = "X-Hermes-Timestamp"
+	HeaderNonce     = "X-Hermes-Nonce"
+	HeaderSignature = "X-Hermes-Signature"
+)
+
+// WebhookMessage is the JSON a bridge posts to the generic webhook.
+type WebhookMessage struct {
+	MessageID string `json:"message_id"`
+	User      string `json:"user"`
+	Text      string `json:"text"`
+}
+
+// WebhookReply is the JSON the bot posts to reply_url. Final marks the end
+// of what the bot has to say about a message (a task's answer).
+type WebhookReply struct {
+	User  string `json:"user"`
+	Text  string `json:"text"`
+	Final bool   `json:"final"`
+}
+
+// SignWebhook is the signature of body sent at timestamp with nonce.
+func SignWebhook(secret, timestamp, nonce string, body []byte) string {
+	m := hmac.New(sha256.New, []byte(secret))
+	fmt.Fprintf(m, "%s\n%s\n", timestamp, nonce)
+	m.Write(body)
+	return "sha256=" + hex.EncodeToString(m.Sum(nil))
+}
+
+// webhook is the generic adapter, for bridging other chat platforms.
+type webhook struct {
+	b      *Bot
+	secret string
+	guard  *replayGuard
+	client *http.Client
+
+	mu       sync.Mutex
+	repliers map[string]*webhookReplier
+}
+
+func newWebhook(b *Bot, client *http.Client) (http.Handler, error) {
+	return &webhook{b: b, secret: b.cfg.WebhookSecret, guard: newReplayGuard(b.now), client: client, repliers: map[string]*webhookReplier{}}, nil
+}
+
+func (h *webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", "POST")
+		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
+		return
+	}
+	if err := h.receive(w, r); err != nil {
+		h.b.refuse(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusAccepted)
+}
+
+func (h *webhook) receive(w http.ResponseWriter, r *http.Request) error {
+	body, err := readBody(w, r, h.b.cfg.BodyLimit())
+	if err != nil {
+		return err
+	}
+	ts, nonce, sig := r.Header.Get(HeaderTimestamp), r.Header.Get(HeaderNonce), r.Header.Get(HeaderSignature)
+	if ts == "" || nonce == "" || sig == "" {
+		return fmt.Errorf("%w: %s, %s and %s are required", ErrMalformed, HeaderTimestamp, HeaderNonce, HeaderSignature)
+	}
+	if !hmac.Equal([]byte(sig), []byte(SignWebhook(h.secret, ts, nonce, body))) {
+		return ErrSignature
+	}
+	if err := h.guard.check(ts, nonce); err != nil {
+		return err
+	}
+	var m WebhookMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		return fmt.Errorf("%w: JSON: %v", ErrMalformed, err)
+	}
+	if m.User == "" || strings.TrimSpace(m.Text) == "" {
+		return fmt.Errorf("%w: user and text are required", ErrMalformed)
+	}
+	_, err = h.b.Deliver(config.BotWebhook, Message{ID: m.MessageID, User: m.User, Text: m.Text}, h.replier(m.User))
+	return err
+}
+
+func (h *webhook) replier(user string) *webhookReplier {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r, ok := h.repliers[user]
+	if !ok {
+		r = &webhookReplier{h: h, user: user}
+		h.repliers[user] = r
+	}
+	return r
+}
+
+// webhookReplier posts replies to one user to reply_url.
+type webhookReplier struct {
+	h    *webhook
+	user string
+}
+
+// replyAttempts bounds the tries of one reply.
+const replyAttempts = 4
+
+func (r *webhookReplier) Reply(ctx context.Context, text string, final bool) error {
+	body, err := json.Marshal(WebhookReply{User: r.user, Text: text, Final: final})
+	if err != nil {
+		return err
+	}
+	wait := 200 * time.Millisecond
+	for n := 1; ; n++ {
+		retry, err := r.post(ctx, body)
+		if err == nil || !retry || n == replyAttempts {
+			return err
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		}
+		wait *= 2
+	}
+}
+
+// post sends one reply and says whether a failure is worth another try.
+func (r *webhookReplier) post(ctx context.Context, body []byte) (retry bool, err error) {
+	raw := make([]byte, 12)
+	rand.Read(raw)
+	nonce := hex.EncodeToString(raw)
+	ts := strconv.FormatInt(r.h.b.now().Unix(), 10)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.h.b.cfg.ReplyURL, bytes.NewReader(body))
+	if err != nil {
+		return false, fmt.Errorf("reply to %s: %w", r.user, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(HeaderTimestamp, ts)
+	req.Header.Set(HeaderNonce, nonce)
+	req.Header.Set(HeaderSignature, SignWebhook(r.h.secret, ts, nonce, body))
+	resp, err := r.h.client.Do(req)
+	if err != nil {
+		return true, fmt.Errorf("reply to %s: %w", r.user, err)
+	}
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	if resp.StatusCode/100 == 2 {
+		return false, nil
+	}
+	return resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests,
+		fmt.Errorf("reply to %s: reply_url answered %s", r.user, resp.Status)
+}

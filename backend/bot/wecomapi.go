@@ -1,0 +1,335 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+)
+
+// WeCom API error codes the client acts on.
+const (
+	codeBusy          = -1    // system busy: try again
+	codeInvalidSecret = 40001 // wrong corp secret (or token of another app)
+	codeInvalidToken  = 40014 // access token not valid
+	codeTokenExpired  = 42001 // access token expired
+	codeFreqLimit     = 45009 // API called too often
+	codeConcurrency   = 45033 // too many concurrent calls
+)
+
+// textLimit is the most bytes one text message may hold; WeCom cuts the
+// rest off.
+const textLimit = 2048
+
+// APIError is an error answer of the WeCom API. It never holds the access
+// token or the secret.
+type APIError struct {
+	Op      string // the API path, such as "message/send"
+	Code    int
+	Message string
+}
+
+func (e *APIError) Error() string {
+	return fmt.Sprintf("WeCom API %s: errcode %d: %s", e.Op, e.Code, e.Message)
+}
+
+func (e *APIError) Unwrap() error { return ErrAPI }
+
+// UserIDCache keeps user-id conversions across restarts; *memory.Store is one.
+type UserIDCache interface {
+	CachedUserID(key string) (string, bool, error)
+	CacheUserID(key, userID string) error
+}
+
+// APIOptions configure an API client.
+type APIOptions struct {
+	Base    string // such as https://qyapi.weixin.qq.com
+	CorpID  string
+	Secret  string
+	AgentID int
+	// Rate is how many calls may start in any one second; UserRate how many
+	// messages one user may be sent in any one minute.
+	Rate, UserRate int
+	Cache          UserIDCache
+	HTTP           *http.Client
+	// Backoff is the wait before retry n (1, 2, …) of a call WeCom said was
+	// busy; nil means 200 ms doubling, with jitter, up to 5 s.
+	Backoff func(n int) time.Duration
+	Now     func() time.Time
+}
+
+// maxAttempts bounds the tries of one call, the first included.
+const maxAttempts = 6
+
+// API is a client of the WeCom server API for one self-built application:
+// the access token cached until it expires and fetched once however many
+// callers need it at once, calls rate-limited and retried with backoff when
+// WeCom is busy, user ids converted once and cached.
+type API struct {
+	o     APIOptions
+	rate  *limiter
+	users *limiters
+
+	mu      sync.Mutex
+	token   string
+	expires time.Time
+
+	tokens  flight[string]
+	userIDs flight[string]
+}
+
+// NewAPI returns a client; nothing is fetched until the first call.
+func NewAPI(o APIOptions) *API {
+	if o.HTTP == nil {
+		o.HTTP = &http.Client{Timeout: 15 * time.Second}
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Backoff == nil {
+		o.Backoff = func(n int) time.Duration {
+			d := min(200*time.Millisecond<<(n-1), 5*time.Second)
+			return d/2 + rand.N(d/2+1)
+		}
+	}
+	return &API{o: o, rate: newLimiter(o.Rate, time.Second, o.Now), users: newLimiters(o.UserRate, time.Minute, o.Now)}
+}
+
+// accessToken returns the cached token, or fetches one.
+func (a *API) accessToken(ctx context.Context) (string, error) {
+	a.mu.Lock()
+	tok, valid := a.token, a.o.Now().Before(a.expires)
+	a.mu.Unlock()
+	if tok != "" && valid {
+		return tok, nil
+	}
+	return a.tokens.do(ctx, "token", a.fetchToken)
+}
+
+func (a *API) fetchToken(ctx context.Context) (string, error) {
+	var resp struct {
+		apiStatus
+		AccessToken string `json:"access_token"`
+		ExpiresIn   int    `json:"expires_in"`
+	}
+	q := url.Values{"corpid": {a.o.CorpID}, "corpsecret": {a.o.Secret}}
+	err := a.retry(ctx, "gettoken", func() (apiStatus, error) {
+		err := a.do(ctx, http.MethodGet, "/cgi-bin/gettoken?"+q.Encode(), nil, &resp)
+		return resp.apiStatus, err
+	})
+	if err != nil {
+		return "", err
+	}
+	// Renew a little early, so a token never expires on its way to WeCom.
+	life := time.Duration(resp.ExpiresIn) * time.Second
+	life -= min(life/10, 5*time.Minute)
+	a.mu.Lock()
+	a.token, a.expires = resp.AccessToken, a.o.Now().Add(life)
+	a.mu.Unlock()
+	return resp.AccessToken, nil
+}
+
+// dropToken forgets tok after WeCom refused it; a newer token that another
+// caller already fetched is kept, so a burst of refusals refreshes once.
+func (a *API) dropToken(tok string) {
+	a.mu.Lock()
+	if a.token == tok {
+		a.token = ""
+	}
+	a.mu.Unlock()
+}
+
+// apiStatus is the errcode and errmsg every WeCom answer carries.
+type apiStatus struct {
+	ErrCode int    `json:"errcode"`
+	ErrMsg  string `json:"errmsg"`
+}
+
+// call posts body to a token-authenticated API path and decodes the answer
+// into out, which must embed apiStatus and return it from status.
+func (a *API) call(ctx context.Context, op, path string, body any, out interface{ status() apiStatus }) error {
+	refreshed := false
+	for {
+		tok, err := a.accessToken(ctx)
+		if err != nil {
+			return err
+		}
+		err = a.retry(ctx, op, func() (apiStatus, error) {
+			err := a.do(ctx, http.MethodPost, path+"?access_token="+url.QueryEscape(tok), body, out)
+			return out.status(), err
+		})
+		var apiErr *APIError
+		if errors.As(err, &apiErr) && tokenRefused(apiErr.Code) && !refreshed {
+			a.dropToken(tok)
+			refreshed = true
+			continue
+		}
+		return err
+	}
+}
+
+func tokenRefused(code int) bool { return code == codeInvalidToken || code == codeTokenExpired }
+
+func busy(code int) bool { return code == codeBusy || code == codeFreqLimit || code == codeConcurrency }
+
+// retry runs one call until WeCom answers without being busy, waiting for
+// the rate limit before each try and backing off between tries.
+func (a *API) retry(ctx context.Context, op string, try func() (apiStatus, error)) error {
+	for n := 1; ; n++ {
+		done, err := a.rate.acquire(ctx)
+		if err != nil {
+			return err
+		}
+		st, err := try()
+		done()
+		transient := err != nil || busy(st.ErrCode)
+		if !transient {
+			if st.ErrCode != 0 {
+				return &APIError{Op: op, Code: st.ErrCode, Message: st.ErrMsg}
+			}
+			return nil
+		}
+		if n == maxAttempts || ctx.Err() != nil {
+			if err != nil {
+				return fmt.Errorf("WeCom API %s: %w", op, err)
+			}
+			return &APIError{Op: op, Code: st.ErrCode, Message: st.ErrMsg}
+		}
+		t := time.NewTimer(a.o.Backoff(n))
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		}
+	}
+}
+
+// errHTTPStatus marks an answer that was not a WeCom JSON answer.
+var errHTTPStatus = errors.New("unexpected HTTP status")
+
+// do sends one request. Its errors never hold the URL, which carries the
+// access token or the secret.
+func (a *API) do(ctx context.Context, method, pathAndQuery string, body, out any) error {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return fmt.Errorf("encode request: %w", err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, a.o.Base+pathAndQuery, rd)
+	if err != nil {
+		return errors.New("bad WeCom API address; check [bot] api_base")
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := a.o.HTTP.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		return fmt.Errorf("%w %d", errHTTPStatus, resp.StatusCode)
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(out); err != nil {
+		return fmt.Errorf("decode answer: %w", err)
+	}
+	return nil
+}
+
+type sendResult struct {
+	apiStatus
+	InvalidUser string `json:"invaliduser"`
+}
+
+func (r *sendResult) status() apiStatus { return r.apiStatus }
+
+// SendText sends text to one user as the application, split into messages
+// of at most WeCom's size, each waiting for the user's rate limit.
+func (a *API) SendText(ctx context.Context, userID, text string) error {
+	for _, part := range split(text, textLimit) {
+		done, err := a.users.acquire(ctx, userID)
+		if err != nil {
+			return err
+		}
+		body := map[string]any{
+			"touser": userID, "msgtype": "text", "agentid": a.o.AgentID,
+			"text": map[string]string{"content": part},
+		}
+		var res sendResult
+		err = a.call(ctx, "message/send", "/cgi-bin/message/send", body, &res)
+		done()
+		if err != nil {
+			return err
+		}
+		if res.InvalidUser != "" {
+			return &APIError{Op: "message/send", Code: 0, Message: "user " + res.InvalidUser + " is not in the application's visible range"}
+		}
+	}
+	return nil
+}
+
+type convertResult struct {
+	apiStatus
+	UserIDs []struct {
+		OpenUserID string `json:"open_userid"`
+		UserID     string `json:"userid"`
+	} `json:"userid_list"`
+	Invalid []string `json:"invalid_open_userid_list"`
+}
+
+func (r *convertResult) status() apiStatus { return r.apiStatus }
+
+// UserID converts the id a callback names the sender by into the user id
+// that message/send takes. An id WeCom does not know as an open user id is
+// already a user id. Either answer is cached, so each id is asked once, and
+// once for all who ask at the same moment.
+func (a *API) UserID(ctx context.Context, callbackID string) (string, error) {
+	key := a.o.CorpID + "/" + callbackID
+	if a.o.Cache != nil {
+		if id, ok, err := a.o.Cache.CachedUserID(key); err != nil || ok {
+			return id, err
+		}
+	}
+	return a.userIDs.do(ctx, key, func(ctx context.Context) (string, error) {
+		var res convertResult
+		body := map[string]any{"open_userid_list": []string{callbackID}, "source_agentid": a.o.AgentID}
+		if err := a.call(ctx, "batch/openuserid_to_userid", "/cgi-bin/batch/openuserid_to_userid", body, &res); err != nil {
+			return "", err
+		}
+		id := callbackID
+		for _, u := range res.UserIDs {
+			if u.OpenUserID == callbackID && u.UserID != "" {
+				id = u.UserID
+			}
+		}
+		if a.o.Cache != nil {
+			if err := a.o.Cache.CacheUserID(key, id); err != nil {
+				return "", err
+			}
+		}
+		return id, nil
+	})
+}
+
+// Check fetches an access token, so that a wrong corp_id or secret is
+// reported when the bot starts rather than at its first reply.
+func (a *API) Check(ctx context.Context) error {
+	_, err := a.accessToken(ctx)
+	return err
+}

@@ -1,0 +1,142 @@
+package bot
+
+import (
+	"context"
+	"encoding/xml"
+	"fmt"
+	"net/http"
+	"sync"
+
+	"hermes/backend/config"
+)
+
+// appEnvelope is the XML body WeCom posts to an application's callback.
+type appEnvelope struct {
+	ToUserName string `xml:"ToUserName"`
+	Encrypt    string `xml:"Encrypt"`
+	AgentID    string `xml:"AgentID"`
+}
+
+// appMessage is the decrypted message of an application callback.
+type appMessage struct {
+	ToUserName   string `xml:"ToUserName"`
+	FromUserName string `xml:"FromUserName"`
+	CreateTime   int64  `xml:"CreateTime"`
+	MsgType      string `xml:"MsgType"`
+	Content      string `xml:"Content"`
+	MsgID        string `xml:"MsgId"`
+	AgentID      string `xml:"AgentID"`
+	Event        string `xml:"Event"`
+}
+
+// parseAppXML decodes one XML document, refusing anything else.
+func parseAppXML(data []byte, v any) error {
+	if err := xml.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%w: XML: %v", ErrMalformed, err)
+	}
+	return nil
+}
+
+// weComApp is the adapter of a self-built application's callback: URL
+// verification by GET, messages by POST, replies through message/send.
+type weComApp struct {
+	b     *Bot
+	crypt *Crypter
+	guard *replayGuard
+
+	mu       sync.Mutex
+	repliers map[string]*appReplier
+}
+
+func newWeComApp(b *Bot) (http.Handler, error) {
+	c, err := NewCrypter(b.cfg.WebhookSecret, b.cfg.EncodingAESKey, b.cfg.CorpID)
+	if err != nil {
+		return nil, err
+	}
+	return &weComApp{b: b, crypt: c, guard: newReplayGuard(b.now), repliers: map[string]*appReplier{}}, nil
+}
+
+func (a *weComApp) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodGet:
+		echo, err := verifyEcho(a.crypt, a.guard, r)
+		if err != nil {
+			a.b.refuse(w, r, err)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Write(echo)
+	case http.MethodPost:
+		if err := a.receive(w, r); err != nil {
+			a.b.refuse(w, r, err)
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+	default:
+		w.Header().Set("Allow", "GET, POST")
+		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
+	}
+}
+
+func (a *weComApp) receive(w http.ResponseWriter, r *http.Request) error {
+	body, err := readBody(w, r, a.b.cfg.BodyLimit())
+	if err != nil {
+		return err
+	}
+	var env appEnvelope
+	if err := parseAppXML(body, &env); err != nil {
+		return err
+	}
+	if env.Encrypt == "" {
+		return fmt.Errorf("%w: no Encrypt element", ErrMalformed)
+	}
+	plain, err := openSigned(a.crypt, a.guard, r, env.Encrypt)
+	if err != nil {
+		return err
+	}
+	var m appMessage
+	if err := parseAppXML(plain, &m); err != nil {
+		return err
+	}
+	if m.FromUserName == "" {
+		return fmt.Errorf("%w: no FromUserName", ErrMalformed)
+	}
+	msg := Message{ID: m.MsgID, User: m.FromUserName, Text: m.Content}
+	switch m.MsgType {
+	case "text":
+		_, err = a.b.Deliver(config.BotWeCom, msg, a.replier(m.FromUserName))
+	case "event":
+		// Entering the app, menu clicks and the like need no answer.
+	default:
+		err = a.b.notice(config.BotWeCom, msg, a.replier(m.FromUserName), "bot.not_text")
+	}
+	return err
+}
+
+// replier is the user's: every reply to them goes through message/send.
+func (a *weComApp) replier(callbackID string) *appReplier {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	r, ok := a.repliers[callbackID]
+	if !ok {
+		r = &appReplier{api: a.b.api, callbackID: callbackID}
+		a.repliers[callbackID] = r
+	}
+	return r
+}
+
+// appReplier sends to one user as the application. The user's id is
+// converted (once, then cached) when the first reply goes out, not while
+// the callback waits.
+type appReplier struct {
+	api        *API
+	callbackID string
+}
+
+func (r *appReplier) Reply(ctx context.Context, text string, _ bool) error {
+	userID, err := r.api.UserID(ctx, r.callbackID)
+	if err != nil {
+		return err
+	}
+	return r.api.SendText(ctx, userID, text)
+}

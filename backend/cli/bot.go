@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"hermes/backend/bot"
+	"hermes/backend/config"
+	"hermes/backend/event"
+	"hermes/backend/i18n"
+	"hermes/backend/memory"
+	"hermes/backend/runlog"
+	"hermes/backend/runner"
+)
+
+func init() { register(command{"bot", "cli.cmd.bot", cmdBot}) }
+
+// botGrace is how long running tasks get to reach a safe point when the bot
+// stops; a second Ctrl-C cuts them short at once.
+const botGrace = 30 * time.Second
+
+// cmdBot serves the chat-bot callback of [bot] until ctx is cancelled or
+// Ctrl-C is pressed.
+func cmdBot(ctx context.Context, env *Env, args []string) int {
+	fs := newFlagSet(env, "hermes bot")
+	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.bot.usage")); fs.PrintDefaults() }
+	home := fs.String("home", "", i18n.T("cli.flag.home"))
+	cfgPath := fs.String("config", "", i18n.T("cli.flag.config"))
+	listen := fs.String("listen", "", i18n.T("cli.bot.flag.listen"))
+	rest, err := parseInterleaved(fs, args)
+	if err != nil {
+		return usageExit(err)
+	}
+	if len(rest) > 0 {
+		fmt.Fprintln(env.Stderr, i18n.T("cli.bot.extra_args", strings.Join(rest, " ")))
+		return ExitUsage
+	}
+	dir, err := resolveHome(env, *home)
+	if err != nil {
+		return fail(env, err)
+	}
+	if *cfgPath == "" {
+		*cfgPath = config.Path(dir)
+	}
+	cfg, err := config.Load(*cfgPath)
+	if err != nil {
+		return failUsage(env, err)
+	}
+	cfg = cfg.ResolveEnv(env.Getenv)
+	if *listen != "" {
+		cfg.Bot.Listen = *listen
+	}
+	if err := errors.Join(cfg.Validate(), cfg.Bot.Ready()); err != nil {
+		return failUsage(env, err)
+	}
+
+	setup, err := runner.Build(ctx, dir, cfg, env.Getenv, runner.Overrides{})
+	if err != nil {
+		return fail(env, err)
+	}
+	store, err := memory.Open(runner.StorePath(dir))
+	if err != nil {
+		return fail(env, err)
+	}
+	defer store.Close()
+	kit, err := openToolkit(ctx, dir, cfg, store)
+	if err != nil {
+		return fail(env, err)
+	}
+	defer kit.close()
+	b := cfg.Bot
+	apiKey := runner.ModelSettings(cfg.Model, env.Getenv, runner.Overrides{}).APIKey
+	setup.Store, setup.Bus = store, event.NewBus()
+	setup.Tools, setup.Policy = kit.catalog.Registry(), kit.policy
+	setup.Redactor = runlog.NewRedactor(apiKey, b.WebhookSecret, b.EncodingAESKey, b.Secret)
+
+	log := slog.New(slog.NewTextHandler(env.Stderr, nil))
+	bt, err := bot.New(bot.Options{Setup: setup, Store: store, Config: b, Log: log})
+	if err != nil {
+		return fail(env, err)
+	}
+	if api := bt.API(); api != nil {
+		if err := api.Check(ctx); err != nil {
+			return fail(env, i18n.Wrap(err, "cli.bot.wecom_refused", err))
+		}
+	}
+	ln, err := net.Listen("tcp", b.ListenAddr())
+	if err != nil {
+		return fail(env, i18n.Wrap(err, "cli.bot.listen_failed", b.ListenAddr(), err))
+	}
+	srv := &http.Server{Handler: bt.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintln(env.Stdout, i18n.T("cli.bot.listening", b.PlatformName(), "http://"+ln.Addr().String()+b.CallbackPath(), dir))
+
+	select {
+	case err := <-served:
+		return fail(env, i18n.Wrap(err, "cli.bot.failed", err))
+	case <-ctx.Done():
+	case <-env.Interrupts:
+	}
+	fmt.Fprintln(env.Stderr, i18n.T("cli.bot.stopping"))
+	graceCtx, cancel := context.WithTimeout(context.Background(), botGrace)
+	defer cancel()
+	go func() {
+		select {
+		case <-env.Interrupts:
+			cancel()
+		case <-graceCtx.Done():
+		}
+	}()
+	// No new callbacks; those being answered finish first.
+	if err := srv.Shutdown(graceCtx); err != nil {
+		srv.Close()
+	}
+	code := ExitOK
+	if err := bt.Shutdown(graceCtx); err != nil {
+		fmt.Fprintln(env.Stderr, i18n.T("cli.bot.cut_short", err))
+		code = ExitStopped
+	}
+	fmt.Fprintln(env.Stdout, i18n.T("cli.bot.stopped"))
+	return code
+}
+
+// failUsage prints a config mistake and returns ExitUsage: the bot was not
+// started.
+func failUsage(env *Env, err error) int {
+	fmt.Fprintln(env.Stderr, i18n.T("cli.error", err.Error()))
+	return ExitUsage
+}

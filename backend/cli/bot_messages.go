@@ -1,0 +1,34 @@
+package cli
+
+import "hermes/backend/i18n"
+
+func init() {
+	i18n.Register(map[string]i18n.Msg{
+		"cli.cmd.bot": {EN: "serve the chat bot ([bot] in hermes.toml: WeCom, or a generic webhook)", ZH: "运行聊天机器人（hermes.toml 的 [bot]：企业微信或通用 webhook）"},
+		"cli.bot.usage": {
+			EN: "usage: hermes bot [--home DIR] [--config FILE] [--listen ADDR]",
+			ZH: "用法：hermes bot [--home 目录] [--config 文件] [--listen 地址]",
+		},
+		"cli.bot.flag.listen": {EN: "address to listen on, over [bot] listen (default 127.0.0.1:8700)", ZH: "监听地址，覆盖 [bot] listen（默认 127.0.0.1:8700）"},
+		"cli.bot.extra_args":  {EN: "hermes bot takes no arguments, got %q; the settings are under [bot] in hermes.toml", ZH: "hermes bot 不接受参数，收到 %q；设置请写在 hermes.toml 的 [bot] 中"},
+		"cli.bot.wecom_refused": {
+			EN: "WeCom did not give an access token: %v; check [bot] corp_id and secret (the application's Secret, from the WeCom admin console) and api_base",
+			ZH: "企业微信没有返回 access token：%v；请检查 [bot] 的 corp_id 和 secret（企业微信管理后台中该应用的 Secret）以及 api_base",
+		},
+		"cli.bot.listen_failed": {
+			EN: "could not listen on %s (%v); choose another address with --listen or [bot] listen",
+			ZH: "无法监听 %s（%v）；请用 --listen 或 [bot] listen 换一个地址",
+		},
+		"cli.bot.listening": {
+			EN: "Hermes bot (%s) is taking callbacks at %s (home %s); press Ctrl-C to stop",
+			ZH: "Hermes 机器人（%s）正在 %s 接收回调（主目录 %s）；按 Ctrl-C 停止",
+		},
+		"cli.bot.failed":   {EN: "the bot's server stopped: %v", ZH: "机器人服务已停止：%v"},
+		"cli.bot.stopping": {EN: "stopping: running tasks stop at their next safe point (press Ctrl-C again to cut them short)", ZH: "正在停止：进行中的任务将在下一个安全点停止（再按一次 Ctrl-C 立即中断）"},
+		"cli.bot.cut_short": {
+			EN: "not everything finished in time: %v; `hermes resume RUN_ID` takes a cut task up again",
+			ZH: "部分工作未能及时完成：%v；可用 `hermes resume 运行ID` 继续被中断的任务",
+		},
+		"cli.bot.stopped": {EN: "the bot has stopped", ZH: "机器人已停止"},
+	})
+}

@@ -1,0 +1,162 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"hermes/backend/bot/wecomtest"
+	"hermes/backend/cli"
+	"hermes/backend/llm/llmtest"
+)
+
+const (
+	botCorpID = "ww0123456789abcdef"
+	botSecret = "corp-secret-5f1e9d2c7b3a"
+	botToken  = "callback-token-8c2d4e6f"
+	botAESKey = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG"
+)
+
+// botOutput collects what `hermes bot` prints and hands over the line that
+// says where it listens.
+type botOutput struct {
+	mu    sync.Mutex
+	b     bytes.Buffer
+	ready chan string
+}
+
+var botURL = regexp.MustCompile(`http://127\.0\.0\.1:\d+/callback`)
+
+func (o *botOutput) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.b.Write(p)
+	if u := botURL.FindString(o.b.String()); u != "" && o.ready != nil {
+		o.ready <- u
+		o.ready = nil
+	}
+	return len(p), nil
+}
+
+func (o *botOutput) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.b.String()
+}
+
+func writeBotConfig(t *testing.T, home, modelURL, wecomURL, extra string) {
+	t.Helper()
+	cfg := fmt.Sprintf(`[model]
+base_url = %q
+model = "test-model"
+api_key_env = "BOT_TEST_MODEL_KEY"
+
+[bot]
+platform = "wecom"
+webhook_secret = %q
+encoding_aes_key = %q
+corp_id = %q
+secret_env = "BOT_TEST_WECOM_SECRET"
+agent_id = 1000002
+api_base = %q
+%s`, modelURL, botToken, botAESKey, botCorpID, wecomURL, extra)
+	if err := os.WriteFile(filepath.Join(home, "hermes.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func botEnv(out, errOut *botOutput) *cli.Env {
+	vars := map[string]string{"BOT_TEST_MODEL_KEY": "sk-bot-cli-test", "BOT_TEST_WECOM_SECRET": botSecret, "HERMES_LANG": "en"}
+	return &cli.Env{Stdout: out, Stderr: errOut, Getenv: func(k string) string { return vars[k] }}
+}
+
+func TestBot_ServesWeComCallbacksUntilCancelled(t *testing.T) {
+	model := llmtest.NewFuncServer(t, func(llmtest.Request) llmtest.Step { return llmtest.Step{Content: "hello from hermes"} })
+	wecom := wecomtest.NewServer(t, botCorpID, botSecret, 0)
+	home := t.TempDir()
+	writeBotConfig(t, home, model.URL, wecom.URL, "")
+	out, errOut := &botOutput{ready: make(chan string, 1)}, &botOutput{}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	code := make(chan int, 1)
+	go func() {
+		code <- cli.Main(ctx, botEnv(out, errOut), []string{"bot", "--home", home, "--listen", "127.0.0.1:0"})
+	}()
+	var url string
+	select {
+	case url = <-out.ready:
+	case c := <-code:
+		t.Fatalf("hermes bot exited with %d before listening:\n%s", c, errOut)
+	}
+
+	cb, err := wecomtest.NewCallbacks(url, botToken, botAESKey, botCorpID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, _, err := cb.Text("zhangsan", "m1", "say hello"); err != nil || status != 200 {
+		t.Fatalf("callback: %d %v", status, err)
+	}
+	wait, stop := context.WithTimeout(ctx, 20*time.Second)
+	defer stop()
+	if err := wecom.WaitFor(wait, func(m map[string][]string) bool { return len(m["zhangsan"]) > 0 }); err != nil {
+		t.Fatal(err)
+	}
+	if got := wecom.Messages("zhangsan"); got[0] != "hello from hermes" {
+		t.Fatalf("zhangsan was sent %q", got)
+	}
+	cancel()
+	if c := <-code; c != cli.ExitOK {
+		t.Fatalf("exit code %d after cancel:\n%s", c, errOut)
+	}
+	for _, secret := range []string{botSecret, botToken, botAESKey, "sk-bot-cli-test"} {
+		if strings.Contains(out.String()+errOut.String(), secret) {
+			t.Fatalf("hermes bot printed a secret:\n%s\n%s", out, errOut)
+		}
+	}
+}
+
+func TestBot_RefusesAnIncompleteConfig(t *testing.T) {
+	cases := []struct {
+		name, extra string
+		vars        map[string]string
+		want        string
+	}{
+		{"secret's variable unset", "", map[string]string{"BOT_TEST_MODEL_KEY": "k"}, "[bot] secret is not set"},
+		{"unknown platform", `platform = "slack"`, nil, `platform is "slack"`},
+		{"short AES key", `encoding_aes_key = "abc"`, nil, "has 3 characters but must have 43"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			writeBotConfig(t, home, "http://127.0.0.1:9/v1", "http://127.0.0.1:9", "")
+			if tc.extra != "" {
+				raw, _ := os.ReadFile(filepath.Join(home, "hermes.toml"))
+				// A later key of the same name is a TOML error, so replace it.
+				key := strings.SplitN(tc.extra, " ", 2)[0]
+				re := regexp.MustCompile(`(?m)^` + key + ` = .*$`)
+				os.WriteFile(filepath.Join(home, "hermes.toml"), re.ReplaceAll(raw, []byte(tc.extra)), 0o600)
+			}
+			out, errOut := &botOutput{}, &botOutput{}
+			env := botEnv(out, errOut)
+			if tc.vars != nil {
+				env.Getenv = func(k string) string { return tc.vars[k] }
+			}
+			if c := cli.Main(t.Context(), env, []string{"bot", "--home", home}); c != cli.ExitUsage {
+				t.Fatalf("exit code %d, want %d:\n%s", c, cli.ExitUsage, errOut)
+			}
+			if !strings.Contains(errOut.String(), tc.want) {
+				t.Fatalf("stderr does not say %q:\n%s", tc.want, errOut)
+			}
+			if strings.Contains(errOut.String(), botAESKey) {
+				t.Fatal("the error shows the AES key")
+			}
+		})
+	}
+}

@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"hermes/backend/memory"
+)
+
+// memoryHome is a home whose memory holds two entries.
+func memoryHome(t *testing.T) (home string, ids []uint64) {
+	t.Helper()
+	home = t.TempDir()
+	s, err := memory.Open(filepath.Join(home, "hermes.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	written, err := s.Remember([]memory.Entry{
+		{Kind: memory.KindOutcome, Text: "Task: Compile the Q3 report\nOutcome: revenue was 1,204,000", RunID: "20260110-090000-abcdef"},
+		{Kind: memory.KindPreference, Text: "记住：日期写成 YYYY-MM-DD"},
+	}, time.Date(2026, 1, 10, 9, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return home, []uint64{written[0].ID, written[1].ID}
+}
+
+func TestMemoryCommand(t *testing.T) {
+	home, ids := memoryHome(t)
+	code, out, _ := runCLI(t, "memory", "--home", home)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != ExitOK || len(lines) != 3 || !strings.HasPrefix(lines[0], "ID") ||
+		!strings.Contains(lines[1], "preference") || !strings.Contains(lines[2], "Task: Compile the Q3 report Outcome: revenue") {
+		t.Fatalf("memory list = %d\n%s", code, out)
+	}
+
+	code, out, _ = runCLI(t, "memory", "show", "1", "--home", home)
+	if code != ExitOK || !strings.Contains(out, "20260110-090000-abcdef") || !strings.Contains(out, "Outcome: revenue was 1,204,000") || !strings.Contains(out, "never") {
+		t.Fatalf("memory show = %d\n%s", code, out)
+	}
+
+	if code, out, _ = runCLI(t, "memory", "pin", "2", "--home", home); code != ExitOK || !strings.Contains(out, "pinned memory 2") {
+		t.Fatalf("memory pin = %d %s", code, out)
+	}
+	code, out, _ = runCLI(t, "memory", "list", "--json", "--home", home)
+	var entries []memory.Entry
+	if err := json.Unmarshal([]byte(out), &entries); code != ExitOK || err != nil || len(entries) != 2 || !entries[0].Pinned || entries[0].ID != ids[1] {
+		t.Fatalf("memory list --json after pin = %d %v\n%s", code, err, out)
+	}
+
+	if code, out, _ = runCLI(t, "memory", "forget", "1", "--home", home); code != ExitOK || !strings.Contains(out, "forgot memory 1") {
+		t.Fatalf("memory forget = %d %s", code, out)
+	}
+	if code, _, errOut := runCLI(t, "memory", "show", "1", "--home", home); code != ExitFailed || !strings.Contains(errOut, "there is no memory 1") {
+		t.Fatalf("show after forget = %d %s", code, errOut)
+	}
+}
+
+func TestMemoryCommand_BadArguments(t *testing.T) {
+	home := t.TempDir()
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"memory", "show"}, "needs the id of a memory"},
+		{[]string{"memory", "forget", "abc"}, `"abc" is not a memory id`},
+		{[]string{"memory", "list", "3"}, "usage: hermes memory"},
+		{[]string{"memory", "erase", "3"}, "usage: hermes memory"},
+	}
+	for _, c := range cases {
+		code, _, errOut := runCLI(t, append(c.args, "--home", home)...)
+		if code != ExitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", c.args, code, errOut, ExitUsage, c.want)
+		}
+	}
+	if code, out, _ := runCLI(t, "memory", "--home", home); code != ExitOK || !strings.Contains(out, "no memories yet") {
+		t.Errorf("empty memory: %d %q", code, out)
+	}
+}

@@ -1,0 +1,244 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"hermes/backend/event"
+	"hermes/backend/i18n"
+	"hermes/backend/memory"
+	"hermes/backend/runner"
+	"hermes/backend/skills"
+)
+
+func init() { register(command{"tools", "cli.cmd.tools", cmdTools}) }
+
+// cmdTools is `hermes tools list|call|rules|revoke`.
+func cmdTools(ctx context.Context, env *Env, args []string) int {
+	sub := ""
+	if len(args) > 0 {
+		sub, args = args[0], args[1:]
+	}
+	switch sub {
+	case "list":
+		return toolsList(ctx, env, args)
+	case "call":
+		return toolsCall(ctx, env, args)
+	case "rules":
+		return toolsRules(env, args)
+	case "revoke":
+		return toolsRevoke(env, args)
+	}
+	fmt.Fprintln(env.Stderr, i18n.T("cli.tools.usage"))
+	return ExitUsage
+}
+
+// toolJSON is one tool in `tools list --json`.
+type toolJSON struct {
+	Name        string          `json:"name"`
+	Skill       string          `json:"skill"`
+	Risk        string          `json:"risk"`
+	Policy      string          `json:"policy"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+func toolsList(ctx context.Context, env *Env, args []string) int {
+	var asJSON bool
+	kit, _, code := skillsCommand(ctx, env, "hermes tools list", args, &asJSON)
+	if kit == nil {
+		return code
+	}
+	defer kit.close()
+	skillOf := map[string]string{}
+	for _, s := range kit.catalog.Skills() {
+		for _, t := range s.Tools {
+			skillOf[t] = s.Name
+		}
+	}
+	var out []toolJSON
+	for _, t := range kit.catalog.Registry().Tools() {
+		v := kit.policy.Check(t, json.RawMessage("{}"))
+		out = append(out, toolJSON{Name: t.Name, Skill: skillOf[t.Name], Risk: string(t.Risk), Policy: string(v.Action),
+			Description: t.Description, Parameters: t.Parameters})
+	}
+	if asJSON {
+		return writeJSON(env, out)
+	}
+	for _, t := range out {
+		fmt.Fprintf(env.Stdout, "%s  %s  %s  %s\n", padRight(t.Name, 20), padRight(t.Risk, 7), padRight(t.Policy, 5), t.Skill)
+		fmt.Fprintf(env.Stdout, "    %s\n", firstSentence(t.Description))
+	}
+	return ExitOK
+}
+
+// toolsCall calls one tool as a run would: the same validation, the same
+// confinement to the workspace, the same policy and approvals.
+func toolsCall(ctx context.Context, env *Env, args []string) int {
+	fs := newFlagSet(env, "hermes tools call")
+	home := fs.String("home", "", i18n.T("cli.flag.home"))
+	cfgPath := fs.String("config", "", i18n.T("cli.flag.config"))
+	workspace := fs.String("workspace", "", i18n.T("cli.flag.workspace"))
+	yes := fs.Bool("yes", false, i18n.T("cli.flag.yes"))
+	rest, err := parseInterleaved(fs, args)
+	if err != nil {
+		return usageExit(err)
+	}
+	if len(rest) < 1 || len(rest) > 2 {
+		fmt.Fprintln(env.Stderr, i18n.T("cli.tools.call_usage"))
+		return ExitUsage
+	}
+	name, raw := rest[0], "{}"
+	if len(rest) == 2 {
+		raw = rest[1]
+	}
+	h, cfg, err := loadConfig(env, *home, *cfgPath)
+	if err != nil {
+		return fail(env, err)
+	}
+	ws, err := workspaceDir(*workspace, cfg.Agent.Workspace)
+	if err != nil {
+		return fail(env, err)
+	}
+	store, err := memory.Open(runner.StorePath(h))
+	if err != nil {
+		return fail(env, err)
+	}
+	defer store.Close()
+	kit, err := openToolkit(ctx, h, cfg, store)
+	if err != nil {
+		return fail(env, err)
+	}
+	defer kit.close()
+
+	prep, err := kit.catalog.Registry().Prepare(name, raw)
+	if err != nil {
+		fmt.Fprintln(env.Stderr, i18n.T("cli.tools.invalid", err.Error()))
+		return ExitUsage
+	}
+	if err := approveCall(env, kit.policy, prep, *yes); err != nil {
+		return fail(env, err)
+	}
+	timeout := prep.Tool.Timeout
+	if timeout <= 0 {
+		timeout = cfg.Agent.ToolTimeout.Duration
+	}
+	callCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	out, err := prep.Tool.Run(callCtx, skills.Env{Workspace: ws, Home: h, CallID: "cli"}, prep.Args)
+	if err != nil {
+		if errors.Is(callCtx.Err(), context.DeadlineExceeded) {
+			return fail(env, i18n.Errorf("cli.tools.timeout", name, timeout))
+		}
+		fmt.Fprintln(env.Stderr, i18n.T("cli.tools.failed", name, err.Error()))
+		return ExitFailed
+	}
+	fmt.Fprintln(env.Stdout, out)
+	return ExitOK
+}
+
+// approveCall applies the policy to one call, asking at the terminal when
+// it says to ask. A refusal is an error wrapping skills.ErrDenied.
+func approveCall(env *Env, policy skills.Policy, prep skills.Prepared, yes bool) error {
+	v := policy.Check(prep.Tool, prep.Args)
+	switch {
+	case v.Action == skills.Allow:
+		return nil
+	case v.Action == skills.Deny:
+		return i18n.Wrap(skills.ErrDenied, "cli.tools.denied_policy", prep.Tool.Name, v.Reason)
+	case yes:
+		return nil
+	case !stdinIsTerminal():
+		return i18n.Wrap(skills.ErrDenied, "cli.tools.denied_no_terminal", prep.Tool.Name, v.Reason)
+	}
+	a := newPrompter(os.Stdin, env.Stderr).ask(prep.Tool.Name, string(prep.Tool.Risk), string(prep.Args), v.Reason)
+	switch a.decision {
+	case event.ApproveDeny:
+		return i18n.Wrap(skills.ErrDenied, "cli.tools.denied_user", prep.Tool.Name)
+	case event.ApproveAlways:
+		if err := policy.AllowAlways(prep.Tool, a.pattern); err != nil {
+			fmt.Fprintln(env.Stderr, i18n.T("cli.tools.not_remembered", err.Error()))
+		}
+	}
+	return nil
+}
+
+func toolsRules(env *Env, args []string) int {
+	store, _, code := openRulesStore(env, "hermes tools rules", args, 0)
+	if store == nil {
+		return code
+	}
+	defer store.Close()
+	rules, err := store.ApprovalRules()
+	if err != nil {
+		return fail(env, err)
+	}
+	if len(rules) == 0 {
+		fmt.Fprintln(env.Stdout, i18n.T("cli.tools.no_rules"))
+		return ExitOK
+	}
+	for _, r := range rules {
+		pattern := r.Pattern
+		if pattern == "" {
+			pattern = i18n.T("cli.tools.any_arguments")
+		}
+		fmt.Fprintf(env.Stdout, "%4d  %s  %s  %s\n", r.ID, padRight(r.Tool, 20), r.Created.Local().Format(time.DateTime), pattern)
+	}
+	return ExitOK
+}
+
+func toolsRevoke(env *Env, args []string) int {
+	store, rest, code := openRulesStore(env, "hermes tools revoke", args, 1)
+	if store == nil {
+		return code
+	}
+	defer store.Close()
+	id, err := strconv.ParseUint(rest[0], 10, 64)
+	if err != nil {
+		fmt.Fprintln(env.Stderr, i18n.T("cli.tools.revoke_usage"))
+		return ExitUsage
+	}
+	found, err := store.RevokeApprovalRule(id)
+	if err != nil {
+		return fail(env, err)
+	}
+	if !found {
+		fmt.Fprintln(env.Stderr, i18n.T("cli.tools.no_rule", id))
+		return ExitFailed
+	}
+	fmt.Fprintln(env.Stdout, i18n.T("cli.tools.revoked", id))
+	return ExitOK
+}
+
+// openRulesStore parses --home and wants positional arguments, then opens
+// hermes.db; the store is nil when the exit code says it failed.
+func openRulesStore(env *Env, name string, args []string, wants int) (*memory.Store, []string, int) {
+	fs := newFlagSet(env, name)
+	home := fs.String("home", "", i18n.T("cli.flag.home"))
+	positional, err := parseInterleaved(fs, args)
+	if err != nil {
+		return nil, nil, usageExit(err)
+	}
+	if len(positional) != wants {
+		key := "cli.tools.rules_usage"
+		if wants == 1 {
+			key = "cli.tools.revoke_usage"
+		}
+		fmt.Fprintln(env.Stderr, i18n.T(key))
+		return nil, nil, ExitUsage
+	}
+	h, err := resolveHome(env, *home)
+	if err != nil {
+		return nil, nil, fail(env, err)
+	}
+	store, err := memory.Open(runner.StorePath(h))
+	if err != nil {
+		return nil, nil, fail(env, err)
+	}
+	return store, positional, ExitOK
+}

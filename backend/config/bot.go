@@ -1,0 +1,179 @@
+package config
+
+import (
+	"errors"
+	"net/url"
+	"strings"
+	"time"
+
+	"hermes/backend/i18n"
+)
+
+// Bot configures `hermes bot`, the chat-bot webhook server. Empty settings
+// take the defaults of the accessors below. Every secret (Token, AES key,
+// corp secret) may be given instead as an environment reference
+// (webhook_secret_env, encoding_aes_key_env, secret_env).
+type Bot struct {
+	// Platform is the adapter: "wecom" (a self-built WeCom application's
+	// callback, the default), "wecom_bot" (a WeCom intelligent bot) or
+	// "webhook" (a generic JSON webhook signed with HMAC-SHA256).
+	Platform string `toml:"platform"`
+	// Listen is the address the callback server listens on.
+	Listen string `toml:"listen"`
+	// Path is the URL path of the callback.
+	Path string `toml:"path"`
+	// WebhookSecret is WeCom's callback Token, or the generic webhook's
+	// HMAC key.
+	WebhookSecret    string `toml:"webhook_secret"`
+	WebhookSecretEnv string `toml:"webhook_secret_env"`
+	// EncodingAESKey is WeCom's 43-character EncodingAESKey.
+	EncodingAESKey    string `toml:"encoding_aes_key"`
+	EncodingAESKeyEnv string `toml:"encoding_aes_key_env"`
+	// CorpID, Secret and AgentID are the self-built application's: the
+	// company id, the application's secret and its AgentId.
+	CorpID    string `toml:"corp_id"`
+	Secret    string `toml:"secret"`
+	SecretEnv string `toml:"secret_env"`
+	AgentID   int    `toml:"agent_id"`
+	// APIBase is the WeCom API's address; tests point it at a local server.
+	APIBase string `toml:"api_base"`
+	// ReplyURL is where the generic webhook posts its replies.
+	ReplyURL string `toml:"reply_url"`
+	// RateLimit is how many WeCom API calls may start in any one second.
+	RateLimit int `toml:"rate_limit"`
+	// UserRateLimit is how many messages one user may be sent in any one
+	// minute; WeCom drops what goes beyond its own limit of 30.
+	UserRateLimit int `toml:"user_rate_limit"`
+	// MaxBody is the largest callback body accepted, in bytes.
+	MaxBody int `toml:"max_body"`
+	// AllowTools names tools that may run in the bot although the policy
+	// would ask a person about them; every other asked call is denied.
+	AllowTools []string `toml:"allow_tools"`
+	// Workspace is the directory under which each user gets a workspace of
+	// their own; "" means HOME/bot/workspaces.
+	Workspace string `toml:"workspace"`
+	// History is how many earlier exchanges of a session the next run sees.
+	History int `toml:"history"`
+	// RunTimeout bounds one run; after it the run is stopped at a safe point.
+	RunTimeout Duration `toml:"run_timeout"`
+}
+
+// The bot's platforms.
+const (
+	BotWeCom    = "wecom"
+	BotWeComBot = "wecom_bot"
+	BotWebhook  = "webhook"
+)
+
+// Defaults of the [bot] section.
+const (
+	DefaultBotListen        = "127.0.0.1:8700"
+	DefaultBotPath          = "/callback"
+	DefaultBotAPIBase       = "https://qyapi.weixin.qq.com"
+	DefaultBotRateLimit     = 20
+	DefaultBotUserRateLimit = 25
+	DefaultBotMaxBody       = 64 * 1024
+	DefaultBotHistory       = 10
+	DefaultBotRunTimeout    = 30 * time.Minute
+)
+
+func orDefault[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
+}
+
+// PlatformName is the adapter in use.
+func (b Bot) PlatformName() string { return orDefault(b.Platform, BotWeCom) }
+
+// ListenAddr is the address to listen on.
+func (b Bot) ListenAddr() string { return orDefault(b.Listen, DefaultBotListen) }
+
+// CallbackPath is the URL path of the callback.
+func (b Bot) CallbackPath() string { return orDefault(b.Path, DefaultBotPath) }
+
+// API is the WeCom API's base URL, without a trailing slash.
+func (b Bot) API() string { return strings.TrimRight(orDefault(b.APIBase, DefaultBotAPIBase), "/") }
+
+// APIRate is the number of WeCom API calls allowed per second.
+func (b Bot) APIRate() int { return orDefault(b.RateLimit, DefaultBotRateLimit) }
+
+// UserRate is the number of messages one user may be sent per minute.
+func (b Bot) UserRate() int { return orDefault(b.UserRateLimit, DefaultBotUserRateLimit) }
+
+// BodyLimit is the largest callback body accepted.
+func (b Bot) BodyLimit() int { return orDefault(b.MaxBody, DefaultBotMaxBody) }
+
+// HistoryTurns is how many earlier exchanges a new run sees.
+func (b Bot) HistoryTurns() int { return orDefault(b.History, DefaultBotHistory) }
+
+// RunLimit bounds one run.
+func (b Bot) RunLimit() time.Duration { return orDefault(b.RunTimeout.Duration, DefaultBotRunTimeout) }
+
+// validate checks the ranges of what the file gives; Ready checks, when the
+// bot starts, that what it needs is there.
+func (b Bot) validate() error {
+	var errs []error
+	switch b.PlatformName() {
+	case BotWeCom, BotWeComBot, BotWebhook:
+	default:
+		errs = append(errs, i18n.Wrap(ErrInvalid, "config.bot.platform", b.Platform))
+	}
+	for _, v := range []struct {
+		key string
+		n   int
+	}{{"rate_limit", b.RateLimit}, {"user_rate_limit", b.UserRateLimit}, {"max_body", b.MaxBody}, {"history", b.History}, {"agent_id", b.AgentID}} {
+		if v.n < 0 {
+			errs = append(errs, i18n.Wrap(ErrInvalid, "config.invalid.min", "[bot] "+v.key, v.n, 0))
+		}
+	}
+	if b.RunTimeout.Duration < 0 {
+		errs = append(errs, i18n.Wrap(ErrInvalid, "config.invalid.duration", "[bot] run_timeout", b.RunTimeout.String()))
+	}
+	if b.EncodingAESKey != "" && len(b.EncodingAESKey) != 43 {
+		// The length only: the key itself must never appear in a message.
+		errs = append(errs, i18n.Wrap(ErrInvalid, "config.bot.aes_key", len(b.EncodingAESKey)))
+	}
+	for key, raw := range map[string]string{"api_base": b.APIBase, "reply_url": b.ReplyURL} {
+		if raw == "" {
+			continue
+		}
+		if u, err := url.Parse(raw); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			errs = append(errs, i18n.Wrap(ErrInvalid, "config.bot.url", key, raw))
+		}
+	}
+	if p := b.CallbackPath(); !strings.HasPrefix(p, "/") {
+		errs = append(errs, i18n.Wrap(ErrInvalid, "config.bot.path", p))
+	}
+	return errors.Join(errs...)
+}
+
+// Ready reports every setting the chosen platform needs and lacks, once
+// environment references are resolved (Config.ResolveEnv).
+func (b Bot) Ready() error {
+	var errs []error
+	need := func(key, value string) {
+		if value == "" {
+			errs = append(errs, i18n.Wrap(ErrInvalid, "config.bot.missing", key, b.PlatformName()))
+		}
+	}
+	switch b.PlatformName() {
+	case BotWeCom:
+		need("webhook_secret", b.WebhookSecret)
+		need("encoding_aes_key", b.EncodingAESKey)
+		need("corp_id", b.CorpID)
+		need("secret", b.Secret)
+		if b.AgentID <= 0 {
+			errs = append(errs, i18n.Wrap(ErrInvalid, "config.bot.missing", "agent_id", b.PlatformName()))
+		}
+	case BotWeComBot:
+		need("webhook_secret", b.WebhookSecret)
+		need("encoding_aes_key", b.EncodingAESKey)
+	case BotWebhook:
+		need("webhook_secret", b.WebhookSecret)
+		need("reply_url", b.ReplyURL)
+	}
+	return errors.Join(errs...)
+}

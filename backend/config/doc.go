@@ -1,0 +1,139 @@
+package config
+
+import "hermes/backend/i18n"
+
+// keyDoc says what one setting or table does, in both languages. It is the
+// one place the documentation of hermes.toml comes from: `hermes config init`
+// writes it as comments (DefaultFile) and the README's table is generated
+// from it (Reference), and a test fails when a key of Config has none.
+type keyDoc struct {
+	i18n.Msg
+	// Shown is written as the key's value where its default is the zero
+	// value that the code reading it replaces ("0 means 65536"), and as the
+	// example of an array of tables, which has no default entries.
+	Shown any
+}
+
+func doc(en, zh string) keyDoc { return keyDoc{Msg: i18n.Msg{EN: en, ZH: zh}} }
+
+func docShown(en, zh string, shown any) keyDoc {
+	return keyDoc{Msg: i18n.Msg{EN: en, ZH: zh}, Shown: shown}
+}
+
+// docs is keyed by dotted key; a table's entry describes the table, and the
+// keys of an array of tables are written under its name ("tools.mcp.name").
+var docs = map[string]keyDoc{
+	"version": doc("The layout of this file; an older one is upgraded on start, with a backup beside it.",
+		"本文件的格式版本；旧版本会在启动时自动升级，并在旁边保留备份。"),
+
+	"agent": doc("The agent loop and its guards.", "智能体循环及其防护规则。"),
+	"agent.mode": doc(`What a bare "hermes" starts: "desktop" (the window), "cli" (the list of commands) or "bot" (hermes bot).`,
+		`直接运行 "hermes" 时启动什么："desktop"（桌面窗口）、"cli"（命令列表）或 "bot"（hermes bot）。`),
+	"agent.max_iterations": doc("Model turns a run may use; every turn counts, failed ones too.",
+		"一次运行最多的模型轮次；每一轮都计入，失败的也算。"),
+	"agent.token_budget": doc("Total tokens a run may use; 0 means no limit.",
+		"一次运行可用的令牌总数；0 表示不限。"),
+	"agent.tool_timeout": doc("How long one tool call may take.", "单次工具调用的最长时间。"),
+	"agent.workspace": doc(`The only directory the file tools may touch; "" means the current directory. Write Windows paths in single quotes.`,
+		`文件工具唯一可访问的目录；"" 表示当前目录。Windows 路径请用单引号。`),
+	"agent.repeat_limit": doc("Identical calls in a row that make the model change approach; one more stops the run.",
+		"连续相同调用达到此数时提醒模型换个方法；再多一次则停止运行。"),
+	"agent.failure_limit": doc("Failures in a row of one tool that stop the run.",
+		"同一工具连续失败达到此数时停止运行。"),
+	"agent.no_progress_limit": doc("Iterations in a row without a valid result that stop the run.",
+		"连续没有有效结果的迭代达到此数时停止运行。"),
+	"agent.observation_limit": doc("Characters of a tool result the model sees before the middle is cut (the whole output is kept as an artifact).",
+		"模型能看到的工具结果字符数，超出时截去中间部分（完整输出另存为附件）。"),
+
+	"model": doc("The OpenAI-compatible endpoint: OpenAI, DeepSeek, Qwen, Ollama, LM Studio, vLLM.",
+		"OpenAI 兼容的模型服务：OpenAI、DeepSeek、通义千问、Ollama、LM Studio、vLLM。"),
+	"model.base_url": doc("The endpoint's URL; OPENAI_BASE_URL overrides it.",
+		"模型服务地址；环境变量 OPENAI_BASE_URL 优先。"),
+	"model.model":   doc("The model's name.", "模型名称。"),
+	"model.api_key": doc("The API key; better left empty and given by api_key_env.", "API 密钥；建议留空，改用 api_key_env。"),
+	"model.api_key_env": doc(`The environment variable that holds the API key, such as "DEEPSEEK_API_KEY"; when set, OPENAI_API_KEY is never used.`,
+		`保存 API 密钥的环境变量名，例如 "DEEPSEEK_API_KEY"；设置后不再使用 OPENAI_API_KEY。`),
+	"model.context_window": doc("The model's context window in tokens; 0 means the known window of the model, else 128000.",
+		"模型的上下文窗口（令牌数）；0 表示按模型名取已知值，未知时为 128000。"),
+	"model.max_retries": doc("Retries of a transient failure (timeout, 5xx, 429), with backoff.",
+		"临时故障（超时、5xx、429）的重试次数，带退避。"),
+	"model.timeout": doc("How long to wait for the first byte, and between streamed chunks.",
+		"等待首字节以及流式分块之间的最长时间。"),
+
+	"tools": doc("Approvals, the skills that are on, and the MCP servers to start.",
+		"审批策略、启用的技能以及要启动的 MCP 服务。"),
+	"tools.allow": doc("Tools always allowed, whatever their risk.", "无论风险级别都直接允许的工具。"),
+	"tools.ask":   doc("Tools always asked about.", "总是需要审批的工具。"),
+	"tools.deny":  doc("Tools always denied.", "总是拒绝的工具。"),
+	"tools.sensitive": docShown("Phrases that make a call always asked, whatever the policy; [] means none.",
+		"出现即需审批的敏感词，无论策略如何；[] 表示没有。", DefaultSensitive),
+	"tools.enabled":  doc("When not empty, the only skills that are on.", "非空时，仅启用这些技能。"),
+	"tools.disabled": doc("Skills that are off.", "停用的技能。"),
+	"tools.command_timeout": doc(`How long a command skill or execute_command may run; "0s" means the run's tool_timeout.`,
+		`命令技能或 execute_command 的最长运行时间；"0s" 表示沿用 tool_timeout。`),
+	"tools.output_limit": docShown("Bytes of a command's output kept (its head and tail).",
+		"保留的命令输出字节数（首尾部分）。", DefaultOutputLimit),
+	"tools.select_above": docShown("Above this many tools, only the skills relevant to the task are sent to the model.",
+		"工具数超过此值时，只向模型发送与任务相关的技能。", DefaultSelectAbove),
+	"tools.risk": doc(`The policy of each risk level: "allow", "ask" or "deny".`,
+		`各风险级别的策略："allow"（允许）、"ask"（询问）或 "deny"（拒绝）。`),
+	"tools.risk.read":    docShown("Tools that only read.", "只读工具。", defaultRisk.Read),
+	"tools.risk.write":   docShown("Tools that write files.", "写文件的工具。", defaultRisk.Write),
+	"tools.risk.exec":    docShown("Tools that run commands.", "执行命令的工具。", defaultRisk.Exec),
+	"tools.risk.network": docShown("Tools that reach the network.", "访问网络的工具。", defaultRisk.Network),
+	"tools.mcp": doc("MCP servers started over stdio, one [[tools.mcp]] table each.",
+		"通过 stdio 启动的 MCP 服务，每个一张 [[tools.mcp]] 表。"),
+	"tools.mcp.name":    docShown("The server's name, used in its tools' names.", "服务名称，用于其工具的名称。", "everything"),
+	"tools.mcp.command": docShown("The program to start.", "要启动的程序。", "npx"),
+	"tools.mcp.args":    docShown("Its arguments.", "程序参数。", []string{"-y", "@modelcontextprotocol/server-everything"}),
+	"tools.mcp.env": docShown("Environment variables for it.", "传给它的环境变量。",
+		map[string]string{"LOG_LEVEL": "warn"}),
+	"tools.mcp.risk": docShown(`The risk level of its tools; "" means "write".`, `其工具的风险级别；"" 表示 "write"。`, "read"),
+
+	"obsidian": doc("The Obsidian vault the vault tools work on.", "笔记工具所用的 Obsidian 笔记库。"),
+	"obsidian.vault": doc(`The vault's folder; "" leaves the vault tools out unless hermes run --vault names one. "~/" is your home; write Windows paths in single quotes.`,
+		`笔记库所在的文件夹；"" 表示不启用笔记工具（除非 hermes run 用 --vault 指定）。"~/" 表示主目录；Windows 路径请用单引号。`),
+	"obsidian.exclude": docShown(`Folder or file names never read, besides .obsidian, .trash, .git and node_modules; [] means none.`,
+		`除 .obsidian、.trash、.git 和 node_modules 外，永不读取的文件夹或文件名；[] 表示没有。`, []string{}),
+
+	"context":              doc("The context layers, compression and long-term memory.", "上下文分层、压缩与长期记忆。"),
+	"context.recent_turns": docShown("The latest turns always sent whole.", "始终完整发送的最近轮次数。", DefaultRecentTurns),
+	"context.compress_at": docShown("The share of the context window a request may reach before the oldest turns are folded into the summary.",
+		"请求占上下文窗口的比例达到此值时，把最早的轮次折叠进摘要。", DefaultCompressAt),
+	"context.summary_model": doc(`The model that writes the summaries; "" means [model] model.`,
+		`编写摘要所用的模型；"" 表示沿用 [model] model。`),
+	"context.memory": docShown(`What runs do with long-term memory: "on" (recall and write), "read" (recall only) or "off".`,
+		`运行如何使用长期记忆："on"（回忆并写入）、"read"（只回忆）或 "off"（关闭）。`, MemoryOn),
+	"context.memory_tokens": docShown("Tokens of recalled memory in every request, at most.", "每次请求中回忆内容的令牌上限。", DefaultMemoryTokens),
+	"context.memory_fade": docShown("How long a memory that is neither pinned nor recalled is kept.",
+		"既未固定也未被回忆的记忆保留多久。", Duration{DefaultMemoryFade}),
+
+	"update": doc("How Hermes updates itself.", "Hermes 的自动更新。"),
+
+	"bot": doc("hermes bot: the chat-bot webhook server (WeCom first).", "hermes bot：聊天机器人回调服务（首先支持企业微信）。"),
+	"bot.platform": docShown(`The adapter: "wecom" (a self-built WeCom application), "wecom_bot" (a WeCom intelligent bot) or "webhook" (a generic JSON webhook signed with HMAC-SHA256).`,
+		`适配器："wecom"（企业微信自建应用）、"wecom_bot"（企业微信智能机器人）或 "webhook"（以 HMAC-SHA256 签名的通用 JSON 回调）。`, BotWeCom),
+	"bot.listen":             docShown("The address the callback server listens on.", "回调服务监听的地址。", DefaultBotListen),
+	"bot.path":               docShown("The URL path of the callback.", "回调的 URL 路径。", DefaultBotPath),
+	"bot.webhook_secret":     doc("WeCom's callback Token, or the generic webhook's HMAC key.", "企业微信回调的 Token，或通用回调的 HMAC 密钥。"),
+	"bot.webhook_secret_env": doc("The environment variable that holds webhook_secret.", "保存 webhook_secret 的环境变量名。"),
+	"bot.encoding_aes_key":   doc("WeCom's 43-character EncodingAESKey.", "企业微信的 43 位 EncodingAESKey。"),
+	"bot.encoding_aes_key_env": doc("The environment variable that holds encoding_aes_key.",
+		"保存 encoding_aes_key 的环境变量名。"),
+	"bot.corp_id":    doc("The WeCom company id (CorpID).", "企业微信的企业 ID（CorpID）。"),
+	"bot.secret":     doc("The self-built application's Secret.", "自建应用的 Secret。"),
+	"bot.secret_env": doc("The environment variable that holds secret.", "保存 secret 的环境变量名。"),
+	"bot.agent_id":   doc("The self-built application's AgentId.", "自建应用的 AgentId。"),
+	"bot.api_base":   docShown("The WeCom API's address.", "企业微信 API 的地址。", DefaultBotAPIBase),
+	"bot.reply_url":  doc("Where the generic webhook posts its replies.", "通用回调发送回复的地址。"),
+	"bot.rate_limit": docShown("WeCom API calls that may start in any one second.", "每秒最多发起的企业微信 API 调用数。", DefaultBotRateLimit),
+	"bot.user_rate_limit": docShown("Messages one user may be sent in any one minute (WeCom drops what passes 30).",
+		"每分钟最多发给同一用户的消息数（企业微信会丢弃超过 30 条的部分）。", DefaultBotUserRateLimit),
+	"bot.max_body": docShown("The largest callback body accepted, in bytes.", "可接受的回调请求体最大字节数。", DefaultBotMaxBody),
+	"bot.allow_tools": doc("Tools that may run in the bot although the policy would ask a person; every other asked call is denied.",
+		"在机器人中即使策略要求审批也允许运行的工具；其他需审批的调用一律拒绝。"),
+	"bot.workspace": doc(`The folder under which each user gets a workspace of their own; "" means HOME/bot/workspaces.`,
+		`每个用户各自工作区的上级目录；"" 表示 主目录/bot/workspaces。`),
+	"bot.history":     docShown("Earlier exchanges of a session that the next run sees.", "下一次运行能看到的本会话此前对话数。", DefaultBotHistory),
+	"bot.run_timeout": docShown("How long one run may go on before it is stopped at a safe point.", "单次运行的最长时间，超时后在安全点停止。", Duration{DefaultBotRunTimeout}),
+}

@@ -1,0 +1,116 @@
+package config
+
+import (
+	"flag"
+	"maps"
+	"os"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"hermes/backend/i18n"
+)
+
+var rewriteREADME = flag.Bool("readme", false, "rewrite the config reference in README.md")
+
+func TestDocs_EveryKeyDocumented(t *testing.T) {
+	keys := map[string]bool{}
+	layout(reflect.ValueOf(Default()), "").walk(func(n *node) {
+		if n.key != "" {
+			keys[n.key] = true
+		}
+		for _, s := range n.settings {
+			keys[s.key] = true
+		}
+	})
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
+		if d := docs[k]; d.EN == "" || d.ZH == "" {
+			t.Errorf("%s has no documentation in both languages: add it to docs in doc.go", k)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(docs)) {
+		if !keys[k] {
+			t.Errorf("docs describes %s, which Config does not have", k)
+		}
+	}
+}
+
+// uncomment turns every "# key = value" line of a default file into a
+// setting, leaving the prose and the example array tables alone.
+var commentedSetting = regexp.MustCompile(`(?m)^# ([a-z_]+ = .*)$`)
+
+func TestDefaultFile_LoadsAsTheDefaults(t *testing.T) {
+	for _, lang := range []i18n.Lang{i18n.EN, i18n.ZH} {
+		t.Run(string(lang), func(t *testing.T) {
+			file := DefaultFile(lang)
+			cfg, err := Load(writeConfig(t, string(file)))
+			if err != nil {
+				t.Fatalf("the default file does not load: %v\n%s", err, file)
+			}
+			if !reflect.DeepEqual(cfg, Default()) {
+				t.Fatalf("the default file loads as %+v, not the defaults", cfg)
+			}
+			// With every key set to the value the file shows, the file must
+			// still load, validate, and document the same values: the shown
+			// defaults are the real ones.
+			set := commentedSetting.ReplaceAllString(string(file), "$1")
+			if set == string(file) {
+				t.Fatal("no commented setting found")
+			}
+			cfg, err = Load(writeConfig(t, set))
+			if err != nil {
+				t.Fatalf("the uncommented default file does not load: %v\n%s", err, set)
+			}
+			if err := cfg.Validate(); err != nil {
+				t.Fatalf("the uncommented default file does not validate: %v", err)
+			}
+			if got := shownValues(cfg); !reflect.DeepEqual(got, shownValues(Default())) {
+				t.Fatalf("values differ after a round trip:\n%v\n%v", got, shownValues(Default()))
+			}
+			if lang == i18n.ZH && !strings.Contains(string(file), "智能体循环") {
+				t.Fatal("the Chinese file has no Chinese comments")
+			}
+		})
+	}
+}
+
+func shownValues(c Config) map[string]string {
+	out := map[string]string{}
+	layout(reflect.ValueOf(c), "").walk(func(n *node) {
+		for _, s := range n.settings {
+			if !n.array {
+				out[s.key] = s.shown()
+			}
+		}
+	})
+	return out
+}
+
+// TestReference_MatchesREADME keeps the README's table of settings generated
+// from docs; `go test ./backend/config -run README -readme` rewrites it.
+func TestReference_MatchesREADME(t *testing.T) {
+	const begin, end = "<!-- config-reference:begin -->\n", "<!-- config-reference:end -->"
+	path := "../../README.md"
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(raw)
+	i, j := strings.Index(readme, begin), strings.Index(readme, end)
+	if i < 0 || j < i {
+		t.Fatalf("README.md lacks the %q … %q markers", begin, end)
+	}
+	want := "\n" + Reference(i18n.EN) + "\n"
+	if readme[i+len(begin):j] == want {
+		return
+	}
+	if !*rewriteREADME {
+		t.Fatal("the config reference in README.md is out of date: run go test ./backend/config -run README -readme")
+	}
+	readme = readme[:i+len(begin)] + want + readme[j:]
+	if err := os.WriteFile(path, []byte(readme), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,36 @@
+package config
+
+import "hermes/backend/i18n"
+
+func init() {
+	i18n.Register(map[string]i18n.Msg{
+		"config.tools.action": {
+			EN: `%s is %q but must be "allow", "ask" or "deny"; change it in hermes.toml`,
+			ZH: `%s 为 %q，但只能是 "allow"、"ask" 或 "deny"；请在 hermes.toml 中修改`,
+		},
+		"config.tools.twice": {
+			EN: "tool %q is listed in both [tools] %s and [tools] %s; keep it in one list",
+			ZH: "工具 %q 同时出现在 [tools] %s 和 [tools] %s 中；请只保留在一个列表里",
+		},
+		"config.tools.empty_pattern": {
+			EN: "[tools] sensitive holds an empty pattern, which would match every call; remove it",
+			ZH: "[tools] sensitive 中有一个空模式，它会匹配所有调用；请删除它",
+		},
+		"config.tools.mcp_name": {
+			EN: "[[tools.mcp]] number %d has the name %q; give it a name of 1 to 32 letters, digits, _ or -",
+			ZH: "第 %d 个 [[tools.mcp]] 的名称为 %q；请使用 1 到 32 个字母、数字、_ 或 - 组成的名称",
+		},
+		"config.tools.mcp_dup": {
+			EN: "two [[tools.mcp]] servers are named %q; give each a name of its own",
+			ZH: "有两个 [[tools.mcp]] 服务器都叫 %q；请为每个服务器取不同的名称",
+		},
+		"config.tools.mcp_command": {
+			EN: "[[tools.mcp]] %q has no command; set command to the program that starts the server, such as \"npx\"",
+			ZH: "[[tools.mcp]] %q 没有 command；请设为启动该服务器的程序，例如 \"npx\"",
+		},
+		"config.tools.mcp_risk": {
+			EN: `[[tools.mcp]] %q has risk %q; use "read", "write", "exec" or "network"`,
+			ZH: `[[tools.mcp]] %q 的 risk 为 %q；请使用 "read"、"write"、"exec" 或 "network"`,
+		},
+	})
+}

@@ -1,0 +1,168 @@
+// Command scriptmodel is a scripted OpenAI-compatible model for end-to-end
+// tests run outside Go (the frontend's, in Node): it serves llmtest on
+// 127.0.0.1 and prints its base URL (ending in /v1) on the first line of
+// stdout; point hermes at it with OPENAI_BASE_URL or [model] base_url, and
+// any API key.
+//
+//	go run ./backend/llm/llmtest/cmd/scriptmodel --script FILE [--listen 127.0.0.1:0]
+//
+// The script is a JSON list of steps, one answer per chat request, in order:
+//
+//	[
+//	  {"content": "Looking first.", "chunks": 3,
+//	   "tool_calls": [{"id": "c1", "name": "list_files", "arguments": "{\"path\":\".\"}"}]},
+//	  {"content": "Done.", "hold": true},
+//	  {"status": 503, "retry_after": "0", "content": "overloaded"}
+//	]
+//
+// Fields: content (the text, or with status the error message), tool_calls
+// (id, name, arguments as a JSON string), usage (prompt_tokens,
+// completion_tokens, total_tokens; default: about four characters a token),
+// chunks (stream the text and each call's arguments in this many pieces),
+// status and retry_after (answer with this HTTP error), cut_after (drop the
+// connection after this many stream chunks), and hold: the answer waits
+// until the test releases it, so a test can act while a run waits on the
+// model. A request past the end of the script gets HTTP 500.
+//
+// Besides the model API under /v1, the server takes:
+//
+//	POST /release   release the next held step, in script order (409: none left)
+//	POST /script    replace the script with the JSON list in the body, from its first
+//	                step; answers the old script still holds are released
+//	GET  /requests  the chat requests so far: [{"model","messages","tools","stream"}]
+//	GET  /state     {"requests": N, "waiting": N}: the requests so far, and how many
+//	                of them were given a held step not yet released
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"os/signal"
+	"syscall"
+	"testing"
+
+	"hermes/backend/llm/llmtest"
+)
+
+func main() {
+	scriptPath := flag.String("script", "", "the JSON script of answers (see the package comment)")
+	listen := flag.String("listen", "127.0.0.1:0", "address to serve on")
+	flag.Parse()
+	log.SetPrefix("scriptmodel: ")
+	log.SetFlags(0)
+	if *scriptPath == "" {
+		log.Fatal("--script FILE is required")
+	}
+	raw, err := os.ReadFile(*scriptPath)
+	if err != nil {
+		log.Fatal(err)
+	}
+	sc := &script{}
+	if err := sc.load(raw); err != nil {
+		log.Fatalf("%s: %v", *scriptPath, err)
+	}
+	tb := &processTB{}
+	defer tb.cleanup()
+	model := llmtest.NewFuncServer(tb, sc.answer)
+
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv := &http.Server{Handler: handler(sc, model)}
+	go func() {
+		if err := srv.Serve(ln); err != http.ErrServerClosed {
+			log.Fatal(err)
+		}
+	}()
+	fmt.Printf("http://%s/v1\n", ln.Addr())
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	<-ctx.Done()
+	tb.cleanup() // releases held answers, so Shutdown does not wait on them
+	_ = srv.Shutdown(context.Background())
+}
+
+// handler serves the control endpoints and passes the model API through to
+// llmtest, streaming included.
+func handler(sc *script, model *llmtest.Server) http.Handler {
+	target, err := url.Parse(model.URL)
+	if err != nil {
+		panic(err) // llmtest's own URL
+	}
+	target.Path = ""
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	proxy.FlushInterval = -1
+	mux := http.NewServeMux()
+	mux.Handle("/v1/", proxy)
+	mux.HandleFunc("POST /release", func(w http.ResponseWriter, _ *http.Request) {
+		if !sc.release() {
+			http.Error(w, "no held step is left to release", http.StatusConflict)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("POST /script", func(w http.ResponseWriter, r *http.Request) {
+		raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 8<<20))
+		if err == nil {
+			err = sc.load(raw)
+		}
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("GET /requests", func(w http.ResponseWriter, _ *http.Request) {
+		type request struct {
+			Model    string `json:"model"`
+			Messages any    `json:"messages"`
+			Tools    any    `json:"tools"`
+			Stream   bool   `json:"stream"`
+		}
+		reqs := model.Requests()
+		out := make([]request, len(reqs))
+		for i, r := range reqs {
+			// Headers are left out: they carry the API key.
+			out[i] = request{Model: r.Model, Messages: r.Messages, Tools: r.Tools, Stream: r.Stream}
+		}
+		writeJSON(w, out)
+	})
+	mux.HandleFunc("GET /state", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, map[string]int{"requests": len(model.Requests()), "waiting": sc.waiting()})
+	})
+	return mux
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// processTB is the part of testing.TB that llmtest uses, so that its
+// scripted server can run in this program. llmtest calls no other method.
+type processTB struct {
+	testing.TB
+	cleanups []func()
+}
+
+func (t *processTB) Helper()                           {}
+func (t *processTB) Cleanup(f func())                  { t.cleanups = append(t.cleanups, f) }
+func (t *processTB) Errorf(format string, args ...any) { log.Printf(format, args...) }
+
+func (t *processTB) cleanup() {
+	for i := len(t.cleanups) - 1; i >= 0; i-- {
+		t.cleanups[i]()
+	}
+	t.cleanups = nil
+}

@@ -1,0 +1,382 @@
+package memory
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Long-term memory: what runs learnt, kept across runs and recalled for new
+// tasks. Nothing here is read when the store opens, so a home with a large
+// memory opens as fast as an empty one; recall reads only the postings of
+// the query's terms.
+var (
+	// memEntriesBucket maps an entry id (big-endian uint64) to its JSON.
+	memEntriesBucket = []byte("memory.entries.v1")
+	// memTermsBucket is the inverted index: term, 0x00, entry id → the
+	// term's frequency and the entry's length (two big-endian uint16).
+	memTermsBucket = []byte("memory.terms.v1")
+	// memUsedBucket orders unpinned entries by last use (unix seconds, then
+	// id; no value), so fading reads only what fades.
+	memUsedBucket = []byte("memory.used.v1")
+	// memPinnedBucket holds the ids of pinned entries (no value).
+	memPinnedBucket = []byte("memory.pinned.v1")
+	// memPrefsBucket holds the ids of preferences (no value), which apply
+	// to every task whatever its words.
+	memPrefsBucket = []byte("memory.preferences.v1")
+	// memTextsBucket maps a hash of an entry's normalised text to its id, so
+	// the same memory is not written twice.
+	memTextsBucket = []byte("memory.texts.v1")
+	// memCandidatesBucket holds preferences stated once, by normalised
+	// text, until another run states them too.
+	memCandidatesBucket = []byte("memory.candidates.v1")
+	// memStatsBucket holds "stats": the entry count and their total length,
+	// for BM25's average length.
+	memStatsBucket = []byte("memory.stats.v1")
+)
+
+func init() {
+	buckets = append(buckets, memEntriesBucket, memTermsBucket, memUsedBucket, memPinnedBucket, memPrefsBucket,
+		memTextsBucket, memCandidatesBucket, memStatsBucket)
+}
+
+var statsKey = []byte("stats")
+
+// Kinds of memory entries.
+const (
+	KindOutcome    = "outcome"    // a finished run's task and answer
+	KindFact       = "fact"       // a conclusion worth keeping
+	KindPreference = "preference" // how the user wants things done
+	KindPath       = "path"       // files a run found useful
+)
+
+// Entry is one long-term memory.
+type Entry struct {
+	ID       uint64    `json:"id"`
+	Kind     string    `json:"kind"`
+	Text     string    `json:"text"`
+	RunID    string    `json:"run_id,omitempty"` // the run it came from
+	Created  time.Time `json:"created"`
+	Recalled time.Time `json:"recalled,omitzero"` // the last time a run was given it
+	Recalls  int       `json:"recalls,omitempty"`
+	Pinned   bool      `json:"pinned,omitempty"` // never fades, always recalled
+}
+
+// lastUsed is when the entry was last written or recalled.
+func (e Entry) lastUsed() time.Time {
+	if e.Recalled.After(e.Created) {
+		return e.Recalled
+	}
+	return e.Created
+}
+
+func idKey(id uint64) []byte { return binary.BigEndian.AppendUint64(nil, id) }
+
+func usedKey(e Entry) []byte {
+	return binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, uint64(e.lastUsed().Unix())), e.ID)
+}
+
+// normalise folds case, spaces and punctuation, so "Always use tabs." and
+// "always use tabs" are one memory.
+func normalise(text string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range strings.ToLower(text) {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			space = false
+			b.WriteRune(r)
+		default:
+			space = true
+		}
+	}
+	return b.String()
+}
+
+func textKey(text string) []byte {
+	sum := sha256.Sum256([]byte(normalise(text)))
+	return sum[:16]
+}
+
+// Remember writes the entries that are not already in memory (by their
+// normalised text) and returns them with their ids. An entry without a
+// Created time is created now.
+func (s *Store) Remember(entries []Entry, now time.Time) ([]Entry, error) {
+	var written []Entry
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		written = written[:0]
+		texts := tx.Bucket(memTextsBucket)
+		for _, e := range entries {
+			if strings.TrimSpace(e.Text) == "" || texts.Get(textKey(e.Text)) != nil {
+				continue
+			}
+			if e.Created.IsZero() {
+				e.Created = now
+			}
+			id, err := tx.Bucket(memEntriesBucket).NextSequence()
+			if err != nil {
+				return err
+			}
+			e.ID = id
+			if err := putEntry(tx, e, true); err != nil {
+				return err
+			}
+			written = append(written, e)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("write memory: %w", err)
+	}
+	return written, nil
+}
+
+// putEntry stores a new entry with its postings, its place in the fading
+// order (or among the pinned) and its text key.
+func putEntry(tx *bolt.Tx, e Entry, index bool) error {
+	data, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	if err := tx.Bucket(memEntriesBucket).Put(idKey(e.ID), data); err != nil {
+		return err
+	}
+	if err := tx.Bucket(memTextsBucket).Put(textKey(e.Text), idKey(e.ID)); err != nil {
+		return err
+	}
+	if e.Kind == KindPreference {
+		if err := tx.Bucket(memPrefsBucket).Put(idKey(e.ID), nil); err != nil {
+			return err
+		}
+	}
+	if e.Pinned {
+		if err := tx.Bucket(memPinnedBucket).Put(idKey(e.ID), nil); err != nil {
+			return err
+		}
+	} else if err := tx.Bucket(memUsedBucket).Put(usedKey(e), nil); err != nil {
+		return err
+	}
+	if !index {
+		return nil
+	}
+	return indexEntry(tx, e, +1)
+}
+
+// Memory returns the entry with this id, or ErrNoMemory.
+func (s *Store) Memory(id uint64) (Entry, error) {
+	var e Entry
+	err := s.db.View(func(tx *bolt.Tx) error {
+		var err error
+		e, err = getEntry(tx, id)
+		return err
+	})
+	if err != nil {
+		return Entry{}, fmt.Errorf("read memory %d: %w", id, err)
+	}
+	return e, nil
+}
+
+func getEntry(tx *bolt.Tx, id uint64) (Entry, error) {
+	var e Entry
+	data := tx.Bucket(memEntriesBucket).Get(idKey(id))
+	if data == nil {
+		return e, ErrNoMemory
+	}
+	return e, json.Unmarshal(data, &e)
+}
+
+// Memories returns up to limit entries (all when limit <= 0), newest first.
+func (s *Store) Memories(limit int) ([]Entry, error) {
+	var out []Entry
+	err := s.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(memEntriesBucket).Cursor()
+		for k, v := c.Last(); k != nil && (limit <= 0 || len(out) < limit); k, v = c.Prev() {
+			var e Entry
+			if err := json.Unmarshal(v, &e); err != nil {
+				return fmt.Errorf("decode memory %d: %w", binary.BigEndian.Uint64(k), err)
+			}
+			out = append(out, e)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list memory: %w", err)
+	}
+	return out, nil
+}
+
+// MemoryCount is how many entries the memory holds.
+func (s *Store) MemoryCount() (int, error) {
+	var n int
+	err := s.db.View(func(tx *bolt.Tx) error {
+		n = int(readStats(tx).docs)
+		return nil
+	})
+	return n, err
+}
+
+// Forget removes an entry and everything that finds it.
+func (s *Store) Forget(id uint64) error {
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		e, err := getEntry(tx, id)
+		if err != nil {
+			return err
+		}
+		return deleteEntry(tx, e)
+	})
+	if err != nil {
+		return fmt.Errorf("forget memory %d: %w", id, err)
+	}
+	return nil
+}
+
+func deleteEntry(tx *bolt.Tx, e Entry) error {
+	if err := indexEntry(tx, e, -1); err != nil {
+		return err
+	}
+	for _, del := range []struct {
+		bucket, key []byte
+	}{
+		{memEntriesBucket, idKey(e.ID)},
+		{memTextsBucket, textKey(e.Text)},
+		{memUsedBucket, usedKey(e)},
+		{memPinnedBucket, idKey(e.ID)},
+		{memPrefsBucket, idKey(e.ID)},
+	} {
+		if err := tx.Bucket(del.bucket).Delete(del.key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PinMemory pins an entry (it never fades and is recalled for every task)
+// or unpins it (it fades like the others, counting from now).
+func (s *Store) PinMemory(id uint64, pinned bool, now time.Time) error {
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		e, err := getEntry(tx, id)
+		if err != nil {
+			return err
+		}
+		if e.Pinned == pinned {
+			return nil
+		}
+		if err := tx.Bucket(memUsedBucket).Delete(usedKey(e)); err != nil {
+			return err
+		}
+		if err := tx.Bucket(memPinnedBucket).Delete(idKey(e.ID)); err != nil {
+			return err
+		}
+		e.Pinned = pinned
+		if !pinned && e.lastUsed().Before(now) {
+			e.Recalled = now
+		}
+		return putEntry(tx, e, false)
+	})
+	if err != nil {
+		return fmt.Errorf("pin memory %d: %w", id, err)
+	}
+	return nil
+}
+
+// Fade forgets the unpinned entries last written or recalled before cutoff,
+// and the preferences stated only once before it; it returns how many
+// entries it forgot. It reads only what it removes.
+func (s *Store) Fade(cutoff time.Time) (int, error) {
+	n := 0
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		n = 0
+		c := tx.Bucket(memUsedBucket).Cursor()
+		var ids []uint64
+		for k, _ := c.First(); k != nil && int64(binary.BigEndian.Uint64(k[:8])) < cutoff.Unix(); k, _ = c.Next() {
+			ids = append(ids, binary.BigEndian.Uint64(k[8:]))
+		}
+		for _, id := range ids {
+			e, err := getEntry(tx, id)
+			if err != nil {
+				return fmt.Errorf("memory %d: %w", id, err)
+			}
+			if err := deleteEntry(tx, e); err != nil {
+				return err
+			}
+			n++
+		}
+		return fadeCandidates(tx, cutoff)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("fade memory: %w", err)
+	}
+	return n, nil
+}
+
+// candidate is a preference stated in one run, waiting to recur.
+type candidate struct {
+	Text  string    `json:"text"`
+	RunID string    `json:"run_id"`
+	Seen  time.Time `json:"seen"`
+}
+
+// NotePreference records that run stated text as an instruction. It reports
+// whether an earlier, different run stated it too: then it is a preference
+// worth remembering, and the caller writes it.
+func (s *Store) NotePreference(text, runID string, now time.Time) (recurring bool, err error) {
+	key := []byte(normalise(text))
+	if len(key) == 0 {
+		return false, nil
+	}
+	err = s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(memCandidatesBucket)
+		var c candidate
+		if data := b.Get(key); data != nil {
+			if err := json.Unmarshal(data, &c); err != nil {
+				return err
+			}
+			if c.RunID != runID {
+				recurring = true
+				return b.Delete(key)
+			}
+		}
+		data, err := json.Marshal(candidate{Text: text, RunID: runID, Seen: now})
+		if err != nil {
+			return err
+		}
+		return b.Put(key, data)
+	})
+	if err != nil {
+		return false, fmt.Errorf("note preference: %w", err)
+	}
+	return recurring, nil
+}
+
+// fadeCandidates drops preferences stated once before cutoff. There are
+// few: one per distinct instruction a person gave.
+func fadeCandidates(tx *bolt.Tx, cutoff time.Time) error {
+	b := tx.Bucket(memCandidatesBucket)
+	var old [][]byte
+	err := b.ForEach(func(k, v []byte) error {
+		var c candidate
+		if err := json.Unmarshal(v, &c); err != nil || c.Seen.Before(cutoff) {
+			old = append(old, bytes.Clone(k))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, k := range old {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}

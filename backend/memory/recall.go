@@ -1,0 +1,224 @@
+package memory
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"hermes/backend/search"
+)
+
+// BM25's usual constants: term-frequency saturation and length normalisation.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// maxQueryTerms bounds the work of one recall: a task of many paragraphs is
+// matched on its first terms.
+const maxQueryTerms = 128
+
+type memStats struct{ docs, length uint64 }
+
+func readStats(tx *bolt.Tx) memStats {
+	v := tx.Bucket(memStatsBucket).Get(statsKey)
+	if len(v) != 16 {
+		return memStats{}
+	}
+	return memStats{binary.BigEndian.Uint64(v), binary.BigEndian.Uint64(v[8:])}
+}
+
+func writeStats(tx *bolt.Tx, st memStats) error {
+	v := binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, st.docs), st.length)
+	return tx.Bucket(memStatsBucket).Put(statsKey, v)
+}
+
+// termCounts splits text as the vault's search index does (words, and
+// pairs of characters for Chinese), and counts each term.
+func termCounts(text string) (map[string]int, int) {
+	counts := map[string]int{}
+	n := 0
+	for _, t := range search.Tokenize(text) {
+		counts[t]++
+		n++
+	}
+	return counts, n
+}
+
+func postingKey(term string, id uint64) []byte {
+	k := make([]byte, 0, len(term)+9)
+	k = append(k, term...)
+	k = append(k, 0)
+	return binary.BigEndian.AppendUint64(k, id)
+}
+
+// indexEntry adds (sign +1) or removes (-1) an entry's postings and its
+// share of the stats.
+func indexEntry(tx *bolt.Tx, e Entry, sign int) error {
+	counts, length := termCounts(e.Text)
+	terms := tx.Bucket(memTermsBucket)
+	dl := uint16(min(length, math.MaxUint16))
+	for term, tf := range counts {
+		k := postingKey(term, e.ID)
+		if sign < 0 {
+			if err := terms.Delete(k); err != nil {
+				return err
+			}
+			continue
+		}
+		v := binary.BigEndian.AppendUint16(binary.BigEndian.AppendUint16(nil, uint16(min(tf, math.MaxUint16))), dl)
+		if err := terms.Put(k, v); err != nil {
+			return err
+		}
+	}
+	st := readStats(tx)
+	if sign > 0 {
+		st.docs++
+		st.length += uint64(length)
+	} else {
+		st.docs = max(st.docs, 1) - 1
+		st.length -= min(st.length, uint64(length))
+	}
+	return writeStats(tx, st)
+}
+
+// Hit is a recalled entry and how well it matched.
+type Hit struct {
+	Entry
+	Score float64 `json:"score"`
+}
+
+// Recall returns the pinned entries, then the preferences (newest first,
+// at most limit), which hold whatever the task, then up to limit others that
+// match query best by BM25 (words, and character pairs for Chinese), best
+// first. It does not mark them recalled: the caller marks those it uses.
+func (s *Store) Recall(query string, limit int) ([]Hit, error) {
+	counts, _ := termCounts(query)
+	terms := make([]string, 0, len(counts))
+	for t := range counts {
+		terms = append(terms, t)
+	}
+	slices.Sort(terms)
+	terms = terms[:min(len(terms), maxQueryTerms)]
+
+	var hits []Hit
+	err := s.db.View(func(tx *bolt.Tx) error {
+		err := tx.Bucket(memPinnedBucket).ForEach(func(k, _ []byte) error {
+			e, err := getEntry(tx, binary.BigEndian.Uint64(k))
+			if err != nil {
+				return err
+			}
+			hits = append(hits, Hit{Entry: e})
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		listed := len(hits)
+		c := tx.Bucket(memPrefsBucket).Cursor()
+		for k, _ := c.Last(); k != nil && len(hits)-listed < limit; k, _ = c.Prev() {
+			e, err := getEntry(tx, binary.BigEndian.Uint64(k))
+			if err != nil {
+				return err
+			}
+			if !e.Pinned {
+				hits = append(hits, Hit{Entry: e})
+			}
+		}
+		st := readStats(tx)
+		if st.docs == 0 || limit <= 0 {
+			return nil
+		}
+		avg := float64(st.length) / float64(st.docs)
+		scores := map[uint64]float64{}
+		c = tx.Bucket(memTermsBucket).Cursor()
+		type posting struct {
+			id     uint64
+			tf, dl float64
+		}
+		var list []posting
+		for _, term := range terms {
+			prefix := append([]byte(term), 0)
+			list = list[:0]
+			for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+				list = append(list, posting{
+					id: binary.BigEndian.Uint64(k[len(prefix):]),
+					tf: float64(binary.BigEndian.Uint16(v)), dl: float64(binary.BigEndian.Uint16(v[2:])),
+				})
+			}
+			df := float64(len(list))
+			idf := math.Log(1 + (float64(st.docs)-df+0.5)/(df+0.5))
+			for _, p := range list {
+				scores[p.id] += idf * p.tf * (bm25K1 + 1) / (p.tf + bm25K1*(1-bm25B+bm25B*p.dl/avg))
+			}
+		}
+		ranked := make([]Hit, 0, len(scores))
+		for id, score := range scores {
+			ranked = append(ranked, Hit{Entry: Entry{ID: id}, Score: score})
+		}
+		slices.SortFunc(ranked, func(a, b Hit) int {
+			if c := cmp.Compare(b.Score, a.Score); c != 0 {
+				return c
+			}
+			return cmp.Compare(b.ID, a.ID) // the newer of two equal matches
+		})
+		found := 0
+		for _, h := range ranked {
+			if found >= limit {
+				break
+			}
+			e, err := getEntry(tx, h.ID)
+			if err != nil {
+				return fmt.Errorf("memory %d: %w", h.ID, err)
+			}
+			if e.Pinned || e.Kind == KindPreference {
+				continue // already listed
+			}
+			hits = append(hits, Hit{Entry: e, Score: h.Score})
+			found++
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("recall memory: %w", err)
+	}
+	return hits, nil
+}
+
+// MarkRecalled records that the entries were given to a run now, which
+// keeps them from fading.
+func (s *Store) MarkRecalled(ids []uint64, now time.Time) error {
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		for _, id := range ids {
+			e, err := getEntry(tx, id)
+			if errors.Is(err, ErrNoMemory) {
+				continue // forgotten meanwhile
+			}
+			if err != nil {
+				return err
+			}
+			if !e.Pinned {
+				if err := tx.Bucket(memUsedBucket).Delete(usedKey(e)); err != nil {
+					return err
+				}
+			}
+			e.Recalled = now
+			e.Recalls++
+			if err := putEntry(tx, e, false); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("mark memory recalled: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,52 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"hermes/backend/config"
+	"hermes/backend/i18n"
+	"hermes/backend/runlog"
+)
+
+func TestExplain(t *testing.T) {
+	tests := []struct {
+		name   string
+		err    error
+		status int
+		code   string
+		en, zh string
+	}{
+		{"a wrapped runner error", fmt.Errorf("control: %w", i18n.Wrap(ErrNotLive, "runner.not_live", "r1")), 409, "not_live", "run r1 is not running", "运行 r1 未在进行"},
+		{"a log error", i18n.Wrap(runlog.ErrRunNotFound, "runlog.not_found", "r2", "/home"), 404, "run_not_found", "r2", "r2"},
+		{"config mistakes joined", errors.Join(
+			i18n.Wrap(config.ErrInvalid, "config.invalid.min", "[agent] max_iterations", 0, 1),
+			i18n.Wrap(config.ErrInvalid, "config.invalid.model"),
+		), 500, "config_error", "max_iterations", "max_iterations"},
+		{"an unknown error", errors.New("disk on fire"), 500, "internal", "disk on fire", "disk on fire"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := Explain(tt.err)
+			if e.Status != tt.status || e.Code != tt.code {
+				t.Fatalf("Explain = %d %s, want %d %s", e.Status, e.Code, tt.status, tt.code)
+			}
+			if !strings.Contains(e.Message["en"], tt.en) || !strings.Contains(e.Message["zh-CN"], tt.zh) {
+				t.Errorf("messages %q", e.Message)
+			}
+		})
+	}
+	joined := Explain(errors.Join(i18n.Errorf("runner.no_task"), i18n.Errorf("runner.no_workspace")))
+	if want := i18n.In(i18n.EN, "runner.no_task") + "; " + i18n.In(i18n.EN, "runner.no_workspace"); joined.Message["en"] != want {
+		t.Errorf("joined errors read %q, want %q", joined.Message["en"], want)
+	}
+	if got := string(Explain(ErrClosed).JSON()); got != `{"error":{"code":"shutting_down","message":{"en":"runner shut down","zh-CN":"runner shut down"}}}` {
+		t.Errorf("JSON %s", got)
+	}
+	if Explain(ErrClosed).Status != http.StatusServiceUnavailable {
+		t.Error("a closed runner is not 503")
+	}
+}

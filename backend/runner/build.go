@@ -1,0 +1,90 @@
+// Package runner is the one place that builds runs and tracks the live ones:
+// Build turns a home directory, its config and a run's overrides into an
+// agent.Setup for every mode (`hermes run`, `hermes serve`, the window), and
+// Manager starts, steers and watches the runs of one process.
+package runner
+
+import (
+	"context"
+	"path/filepath"
+
+	"hermes/backend/agent"
+	"hermes/backend/config"
+	"hermes/backend/llm"
+	"hermes/backend/runlog"
+	"hermes/backend/skills"
+)
+
+// Overrides are the settings one run may change over hermes.toml and the
+// environment: the flags of `hermes run`, the New-run form, a resume. Zero
+// values change nothing.
+type Overrides struct {
+	Model         string `json:"model,omitempty"`
+	BaseURL       string `json:"base_url,omitempty"`
+	MaxIterations int    `json:"max_iterations,omitempty"`
+}
+
+// ModelSettings layers the model settings: hermes.toml, then the environment
+// (OPENAI_BASE_URL, OPENAI_API_KEY or the variable api_key_env names), then
+// the overrides; each later one wins.
+func ModelSettings(m config.Model, getenv func(string) string, o Overrides) config.Model {
+	m = m.FromEnv(getenv)
+	if o.BaseURL != "" {
+		m.BaseURL = o.BaseURL
+	}
+	if o.Model != "" {
+		m.Model = o.Model
+	}
+	return m
+}
+
+// Build constructs what a run needs from home, its config and the
+// overrides: the model client (checked: the endpoint answers and takes the
+// key), the tools, the redactor that keeps the key out of every event, the
+// limits and the context window. The caller adds Store and Bus, which
+// outlive a run.
+func Build(ctx context.Context, home string, cfg config.Config, getenv func(string) string, o Overrides) (agent.Setup, error) {
+	m := ModelSettings(cfg.Model, getenv, o)
+	if o.MaxIterations > 0 {
+		cfg.Agent.MaxIterations = o.MaxIterations
+	}
+	if err := cfg.Validate(); err != nil {
+		return agent.Setup{}, err
+	}
+	client := newClient(cfg, m)
+	if err := client.Check(ctx); err != nil {
+		return agent.Setup{}, err
+	}
+	tools := skills.NewRegistry()
+	for _, t := range append(skills.FileTools(), agent.ReadArtifactTool()) {
+		if err := tools.Register(t); err != nil {
+			return agent.Setup{}, err
+		}
+	}
+	window := cfg.Model.ContextWindow
+	if window == 0 {
+		window = config.ContextWindowFor(m.Model)
+	}
+	a, c := cfg.Agent, cfg.Context
+	return agent.Setup{
+		Home: home, Redactor: runlog.NewRedactor(m.APIKey),
+		Model: client, ModelName: m.Model, BaseURL: m.BaseURL, Tools: tools,
+		SummaryModel: c.SummaryModel, Memory: agent.MemoryUse(c.MemoryMode()),
+		Limits: agent.Limits{
+			MaxIterations: a.MaxIterations, TokenBudget: a.TokenBudget, RepeatLimit: a.RepeatLimit,
+			FailureLimit: a.FailureLimit, NoProgressLimit: a.NoProgressLimit,
+			ObservationLimit: a.ObservationLimit, ContextWindow: window, ToolTimeout: a.ToolTimeout.Duration,
+			RecentTurns: c.Recent(), CompressAt: c.CompressShare(), MemoryTokens: c.MemoryCap(), MemoryFade: c.FadeAfter(),
+		},
+	}, nil
+}
+
+func newClient(cfg config.Config, m config.Model) *llm.Client {
+	return llm.New(llm.Config{
+		BaseURL: m.BaseURL, APIKey: m.APIKey, Model: m.Model, Stream: true,
+		MaxRetries: cfg.Model.MaxRetries, Timeout: cfg.Model.Timeout.Duration,
+	})
+}
+
+// StorePath is the bbolt database of a home directory.
+func StorePath(home string) string { return filepath.Join(home, "hermes.db") }

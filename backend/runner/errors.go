@@ -1,0 +1,48 @@
+package runner
+
+import "errors"
+
+var (
+	// ErrNoTask is returned by Start, and by an edit control, when the task
+	// is empty.
+	ErrNoTask = errors.New("no task")
+
+	// ErrBadWorkspace is returned by Start when the workspace is not given
+	// and none is configured, or is not a directory.
+	ErrBadWorkspace = errors.New("bad workspace")
+
+	// ErrNotLive is returned by Control and Approve for a run that this
+	// process is not running.
+	ErrNotLive = errors.New("run not live")
+
+	// ErrLive is returned by Resume and Delete for a run that is running.
+	ErrLive = errors.New("run is live")
+
+	// ErrFinished is returned by Resume for a run that ended with its answer.
+	ErrFinished = errors.New("run already finished")
+
+	// ErrSample is returned for a change to the sample run, which ships
+	// inside Hermes and is only for replaying.
+	ErrSample = errors.New("sample run is read-only")
+
+	// ErrBadControl is returned by Control for an unknown kind, or a control
+	// that lacks what its kind needs.
+	ErrBadControl = errors.New("bad control")
+
+	// ErrBadDecision is returned by Approve for an unknown decision.
+	ErrBadDecision = errors.New("bad approval decision")
+
+	// ErrNoApproval is returned by Approve when the run is not waiting for
+	// that approval: it was answered already, or never asked.
+	ErrNoApproval = errors.New("no such pending approval")
+
+	// ErrBadIteration is returned by Fork for an iteration the run has no
+	// context of.
+	ErrBadIteration = errors.New("no such iteration")
+
+	// ErrBadTitle is returned by Rename for a title that is too long.
+	ErrBadTitle = errors.New("bad title")
+
+	// ErrClosed is returned for a run started after Shutdown.
+	ErrClosed = errors.New("runner shut down")
+)

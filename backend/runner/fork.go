@@ -1,0 +1,134 @@
+package runner
+
+import (
+	"context"
+	"os"
+	"slices"
+
+	"hermes/backend/agent"
+	"hermes/backend/event"
+	"hermes/backend/i18n"
+	"hermes/backend/llm"
+)
+
+// ForkRequest asks for a new run that starts from the context iteration
+// Iteration of a run was built from. An empty Task keeps the task the run had
+// then; Instructions, when given (even empty), replaces its standing
+// instructions.
+type ForkRequest struct {
+	Iteration    int     `json:"iteration"`
+	Task         string  `json:"task,omitempty"`
+	Instructions *string `json:"instructions,omitempty"`
+}
+
+// Fork starts a new run from iteration N of run id: the model is asked again
+// with the conversation it saw at N, under the edited task. The calls of
+// the iterations before N are not run again; their recorded results stand.
+// The new run records where it came from (run.started's forked_from).
+func (m *Manager) Fork(ctx context.Context, id string, req ForkRequest) (string, error) {
+	if m.isSample(id) {
+		return "", i18n.Wrap(ErrSample, "runner.sample")
+	}
+	events, err := m.Events(id)
+	if err != nil {
+		return "", err
+	}
+	p, err := forkAt(events, req.Iteration)
+	if err != nil {
+		return "", err
+	}
+	if req.Task != "" {
+		p.task = req.Task
+	}
+	if req.Instructions != nil {
+		p.instructions = *req.Instructions
+	}
+	if info, err := os.Stat(p.workspace); err != nil || !info.IsDir() {
+		return "", i18n.Wrap(ErrBadWorkspace, "runner.fork_workspace", p.workspace)
+	}
+	cfg, err := m.config()
+	if err != nil {
+		return "", err
+	}
+	setup, err := Build(ctx, m.home, cfg, m.getenv, Overrides{})
+	if err != nil {
+		return "", err
+	}
+	from := &event.ForkRef{RunID: id, Iteration: req.Iteration}
+	t := agent.Task{Text: p.task, Instructions: p.instructions, Workspace: p.workspace, Turns: p.turns, ForkedFrom: from}
+	return m.launch(setup, "", func(s agent.Setup, sink event.Sink) (*agent.Run, error) {
+		return agent.NewRun(s, t, sink)
+	}, func(l *liveRun, run *agent.Run) error {
+		// Lists show the link without reading the log; the log has it too,
+		// so a failed write costs only that.
+		_ = writeMeta(run.LogPath(), meta{ForkedFrom: from})
+		return nil
+	})
+}
+
+// forkPoint is a run as it stood when iteration N's request was built.
+type forkPoint struct {
+	task, instructions, workspace string
+	turns                         []llm.Message
+}
+
+// forkAt rebuilds the conversation of iteration n's request from the
+// context.built events up to it (each holds the messages added since the one
+// before, or all of them when full), with the task as edited by then. The
+// layers before the turns are, in order: system prompt, anchor, summary and
+// memory, the last two only when their layer has tokens.
+func forkAt(events []event.Event, n int) (forkPoint, error) {
+	var p forkPoint
+	var msgs []llm.Message
+	for _, e := range events {
+		if e.Iteration > n {
+			break
+		}
+		switch e.Type {
+		case event.RunStarted:
+			if d, err := event.Decode[event.RunStartedData](e); err == nil {
+				p.task, p.instructions, p.workspace = d.Task, d.Instructions, d.Workspace
+			}
+		case event.TaskEdited:
+			if d, err := event.Decode[event.TaskEditedData](e); err == nil {
+				p.task, p.instructions = d.NewTask, d.NewInstructions
+			}
+		case event.ContextBuilt:
+			d, err := event.Decode[event.ContextBuiltData](e)
+			if err != nil {
+				return p, err
+			}
+			if d.Full {
+				msgs = slices.Clone(d.Messages)
+			} else {
+				msgs = append(msgs, d.Messages...)
+			}
+			if e.Iteration == n {
+				p.turns = conversation(msgs, d.Layers)
+				return p, nil
+			}
+		}
+	}
+	return p, i18n.Wrap(ErrBadIteration, "runner.bad_iteration", n)
+}
+
+// conversation drops from a request what the new run lays out itself: the
+// system prompt, the task anchor and the recalled long-term memory. A
+// rolling summary, which stands for turns the request no longer holds, is
+// kept as the first turn.
+func conversation(msgs []llm.Message, l event.Layers) []llm.Message {
+	i := 0
+	for i < len(msgs) && msgs[i].Role == llm.RoleSystem {
+		i++
+	}
+	i = min(i+1, len(msgs)) // the anchor
+	var out []llm.Message
+	if l.Summary > 0 && i < len(msgs) {
+		out = append(out, msgs[i])
+		i++
+	}
+	if l.Memory > 0 && i < len(msgs) {
+		i++
+	}
+	return append(out, msgs[i:]...)
+}

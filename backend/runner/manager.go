@@ -1,0 +1,395 @@
+package runner
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"hermes/backend/agent"
+	"hermes/backend/config"
+	"hermes/backend/event"
+	"hermes/backend/i18n"
+	"hermes/backend/runlog"
+	"hermes/backend/skills"
+)
+
+// Options configure a Manager.
+type Options struct {
+	// Home is the Hermes home directory: config, logs, database.
+	Home string
+	// Getenv reads the environment for the model settings; nil is os.Getenv.
+	Getenv func(string) string
+	// Workspace is where a run that names none works when [agent] workspace
+	// is not set either. `hermes serve` gives its current directory, as
+	// `hermes run` does; the window gives none, so that a run never lands in
+	// whatever directory the window was opened from.
+	Workspace string
+	// Policy decides which calls need a person's approval; nil allows all.
+	Policy skills.Policy
+	// Bus receives every event of every run; nil makes one.
+	Bus *event.Bus
+}
+
+// Manager starts the runs of one process and tracks the live ones: their
+// events, whether they are paused, the approval they wait for. It is safe for
+// concurrent use.
+type Manager struct {
+	home      string
+	workspace string
+	getenv    func(string) string
+	policy    skills.Policy
+	bus       *event.Bus
+	store     *sharedStore
+
+	// ctx is every run's context; cancelling it cuts the runs short when
+	// Shutdown's deadline passes.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu     sync.Mutex
+	live   map[string]*liveRun
+	closed bool
+	wg     sync.WaitGroup
+
+	feedMu sync.RWMutex
+	feeds  map[*RunFeed]struct{}
+}
+
+// New returns the manager of a home directory.
+func New(o Options) *Manager {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	bus := o.Bus
+	if bus == nil {
+		bus = event.NewBus()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Manager{
+		home: o.Home, workspace: o.Workspace, getenv: getenv, policy: o.Policy, bus: bus,
+		store: &sharedStore{path: StorePath(o.Home)},
+		ctx:   ctx, cancel: cancel,
+		live: map[string]*liveRun{}, feeds: map[*RunFeed]struct{}{},
+	}
+}
+
+// Bus carries every event of every run this manager starts.
+func (m *Manager) Bus() *event.Bus { return m.bus }
+
+// StartRequest is a new run, as the New-run form sends it.
+type StartRequest struct {
+	Task         string `json:"task"`
+	Instructions string `json:"instructions,omitempty"`
+	Workspace    string `json:"workspace,omitempty"`
+	Model        string `json:"model,omitempty"`
+	BaseURL      string `json:"base_url,omitempty"`
+}
+
+// Start checks the model endpoint and starts a run of req; it returns the
+// run's id once the run is under way.
+func (m *Manager) Start(ctx context.Context, req StartRequest) (string, error) {
+	task := strings.TrimSpace(req.Task)
+	if task == "" {
+		return "", i18n.Wrap(ErrNoTask, "runner.no_task")
+	}
+	cfg, err := m.config()
+	if err != nil {
+		return "", err
+	}
+	ws, err := m.resolveWorkspace(req.Workspace, cfg)
+	if err != nil {
+		return "", err
+	}
+	setup, err := Build(ctx, m.home, cfg, m.getenv, Overrides{Model: req.Model, BaseURL: req.BaseURL})
+	if err != nil {
+		return "", err
+	}
+	t := agent.Task{Text: task, Instructions: req.Instructions, Workspace: ws}
+	return m.launch(setup, "", func(s agent.Setup, sink event.Sink) (*agent.Run, error) {
+		return agent.NewRun(s, t, sink)
+	}, nil)
+}
+
+// Resume takes up a stopped, failed or crashed run from its last checkpoint,
+// with the overrides applied (a higher max_iterations, another model).
+func (m *Manager) Resume(ctx context.Context, id string, o Overrides) error {
+	if m.isSample(id) {
+		return i18n.Wrap(ErrSample, "runner.sample")
+	}
+	path, err := runlog.Find(m.home, id)
+	if err != nil {
+		return err
+	}
+	if m.liveRun(id) != nil {
+		return i18n.Wrap(ErrLive, "runner.live", id)
+	}
+	events, err := runlog.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if runlog.Summarize(events).Status == event.StatusFinished {
+		return i18n.Wrap(ErrFinished, "runner.finished", id)
+	}
+	cfg, err := m.config()
+	if err != nil {
+		return err
+	}
+	setup, err := Build(ctx, m.home, cfg, m.getenv, o)
+	if err != nil {
+		return err
+	}
+	_, err = m.launch(setup, id, func(s agent.Setup, sink event.Sink) (*agent.Run, error) {
+		return agent.ResumeRun(s, id, sink)
+	}, func(l *liveRun, run *agent.Run) error {
+		// ResumeRun cut the log back to the checkpoint: what is left is the
+		// part of the run that stands, and watchers get it first.
+		kept, err := runlog.ReadFile(run.LogPath())
+		if err != nil {
+			return err
+		}
+		l.load(kept)
+		l.title = readMeta(path).Title
+		return nil
+	})
+	return err
+}
+
+// launch creates a run with create and runs it on a goroutine. id, when
+// given, is a run that must not be live already; prepare readies the run's
+// liveRun before its first event.
+func (m *Manager) launch(setup agent.Setup, id string,
+	create func(agent.Setup, event.Sink) (*agent.Run, error),
+	prepare func(*liveRun, *agent.Run) error,
+) (string, error) {
+	store, err := m.store.acquire()
+	if err != nil {
+		return "", err
+	}
+	setup.Store, setup.Bus, setup.Policy = store, m.bus, m.policy
+	l := newLiveRun(m.publish)
+
+	// Creating and registering under one lock keeps two resumes of one run
+	// from both taking it up, and a run from starting after Shutdown.
+	m.mu.Lock()
+	run, err := m.create(l, setup, id, create, prepare)
+	if err != nil {
+		m.mu.Unlock()
+		m.store.release()
+		return "", err
+	}
+	m.live[l.id] = l
+	m.wg.Add(1)
+	m.mu.Unlock()
+
+	go m.execute(l, run)
+	return l.id, nil
+}
+
+// create runs under m.mu.
+func (m *Manager) create(l *liveRun, setup agent.Setup, id string,
+	create func(agent.Setup, event.Sink) (*agent.Run, error),
+	prepare func(*liveRun, *agent.Run) error,
+) (*agent.Run, error) {
+	if m.closed {
+		return nil, i18n.Wrap(ErrClosed, "runner.closed")
+	}
+	if _, live := m.live[id]; live {
+		return nil, i18n.Wrap(ErrLive, "runner.live", id)
+	}
+	run, err := create(setup, l)
+	if err != nil {
+		return nil, err
+	}
+	l.id, l.path, l.controls = run.ID(), run.LogPath(), run.Controls()
+	if prepare != nil {
+		if err := prepare(l, run); err != nil {
+			return nil, err
+		}
+	}
+	return run, nil
+}
+
+func (m *Manager) execute(l *liveRun, run *agent.Run) {
+	defer m.wg.Done()
+	run.Execute(m.ctx)
+	// The log is closed and the database let go before anyone hears that
+	// the leg is over, so what they do next finds both free.
+	m.store.release()
+	m.mu.Lock()
+	delete(m.live, l.id)
+	m.mu.Unlock()
+	m.publish(l.end())
+}
+
+// Control queues a control for a live run; it takes effect at the run's
+// next safe point. Approvals go through Approve.
+func (m *Manager) Control(id string, c agent.Control) error {
+	switch c.Kind {
+	case agent.ControlPause, agent.ControlResume, agent.ControlStop:
+	case agent.ControlInject:
+		if strings.TrimSpace(c.Text) == "" {
+			return i18n.Wrap(ErrBadControl, "runner.control.no_text")
+		}
+	case agent.ControlEdit:
+		if strings.TrimSpace(c.Task) == "" {
+			return i18n.Wrap(ErrNoTask, "runner.control.no_task")
+		}
+	case agent.ControlEditCall:
+		if c.CallID == "" || c.Arguments == "" {
+			return i18n.Wrap(ErrBadControl, "runner.control.no_call")
+		}
+	case agent.ControlPin:
+		if strings.TrimSpace(c.Text) == "" && c.Message == nil {
+			return i18n.Wrap(ErrBadControl, "runner.control.no_pin")
+		}
+	default:
+		return i18n.Wrap(ErrBadControl, "runner.control.kind", string(c.Kind))
+	}
+	l, err := m.mustBeLive(id)
+	if err != nil {
+		return err
+	}
+	l.controls.Send(c)
+	return nil
+}
+
+// Answer is a person's answer to an approval.
+type Answer struct {
+	Decision string `json:"decision"`
+	Reason   string `json:"reason,omitempty"`
+	Pattern  string `json:"pattern,omitempty"`
+}
+
+// Approve answers the approval a live run waits for. The first answer wins;
+// one that comes after it is ErrNoApproval.
+func (m *Manager) Approve(id, approvalID string, a Answer) error {
+	switch a.Decision {
+	case event.ApproveOnce, event.ApproveRun, event.ApproveAlways, event.ApproveDeny:
+	default:
+		return i18n.Wrap(ErrBadDecision, "runner.bad_decision", a.Decision)
+	}
+	l, err := m.mustBeLive(id)
+	if err != nil {
+		return err
+	}
+	if p := l.pendingApproval(); p == nil || p.ApprovalID != approvalID {
+		return i18n.Wrap(ErrNoApproval, "runner.no_approval", approvalID)
+	}
+	l.controls.Send(agent.Control{
+		Kind: agent.ControlApprove, ApprovalID: approvalID, Decision: a.Decision, Reason: a.Reason, Pattern: a.Pattern,
+	})
+	return nil
+}
+
+// Live returns the summaries of the live runs, newest first.
+func (m *Manager) Live() []Summary {
+	m.mu.Lock()
+	runs := make([]*liveRun, 0, len(m.live))
+	for _, l := range m.live {
+		runs = append(runs, l)
+	}
+	m.mu.Unlock()
+	out := make([]Summary, len(runs))
+	for i, l := range runs {
+		out[i] = l.summary()
+	}
+	slices.SortFunc(out, func(a, b Summary) int {
+		if c := b.Started.Compare(a.Started); c != 0 {
+			return c
+		}
+		return strings.Compare(b.RunID, a.RunID)
+	})
+	return out
+}
+
+// Shutdown asks every live run to stop at its next safe point and waits
+// for them (checkpoints are saved). When ctx ends first, the runs are
+// cancelled at once (the unfinished iteration is done again on resume) and
+// waited for, and ctx's error is returned. No run starts afterwards.
+func (m *Manager) Shutdown(ctx context.Context) error {
+	m.mu.Lock()
+	m.closed = true
+	for _, l := range m.live {
+		l.controls.Stop()
+	}
+	m.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		m.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		m.cancel()
+		return nil
+	case <-ctx.Done():
+		select {
+		case <-done: // both were ready: the runs did stop in time
+			m.cancel()
+			return nil
+		default:
+		}
+		// Tools are given their context and their own timeouts, so the
+		// runs end soon after this.
+		m.cancel()
+		<-done
+		return ctx.Err()
+	}
+}
+
+func (m *Manager) liveRun(id string) *liveRun {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.live[id]
+}
+
+// mustBeLive returns the live run id, or why it is not live: unknown
+// (runlog.ErrRunNotFound) or not running here (ErrNotLive).
+func (m *Manager) mustBeLive(id string) (*liveRun, error) {
+	if l := m.liveRun(id); l != nil {
+		return l, nil
+	}
+	if !m.isSample(id) {
+		if _, err := runlog.Find(m.home, id); err != nil {
+			return nil, err
+		}
+	}
+	return nil, i18n.Wrap(ErrNotLive, "runner.not_live", id)
+}
+
+func (m *Manager) config() (config.Config, error) {
+	return config.Load(config.Path(m.home))
+}
+
+// resolveWorkspace picks a new run's workspace: the one asked for, else
+// [agent] workspace, else the manager's default. A leading ~ is the user's
+// home directory, as in a shell.
+func (m *Manager) resolveWorkspace(asked string, cfg config.Config) (string, error) {
+	dir := strings.TrimSpace(asked)
+	if dir == "" {
+		dir = cfg.Agent.Workspace
+	}
+	if dir == "" {
+		dir = m.workspace
+	}
+	if dir == "" {
+		return "", i18n.Wrap(ErrBadWorkspace, "runner.no_workspace")
+	}
+	if rest, ok := strings.CutPrefix(dir, "~"); ok && (rest == "" || os.IsPathSeparator(rest[0])) {
+		if user := m.getenv("HOME"); user != "" {
+			dir = filepath.Join(user, rest)
+		}
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", i18n.Wrap(ErrBadWorkspace, "runner.bad_workspace", dir)
+	}
+	if info, err := os.Stat(abs); err != nil || !info.IsDir() {
+		return "", i18n.Wrap(ErrBadWorkspace, "runner.bad_workspace", abs)
+	}
+	return abs, nil
+}

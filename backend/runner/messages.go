@@ -1,0 +1,44 @@
+package runner
+
+import "hermes/backend/i18n"
+
+func init() {
+	i18n.Register(map[string]i18n.Msg{
+		"runner.no_task": {EN: "the task is empty; say what the run should do", ZH: "任务为空；请写明这次运行要做什么"},
+		"runner.no_workspace": {
+			EN: "no workspace: choose the folder the run may work in, or set [agent] workspace in hermes.toml",
+			ZH: "没有工作目录：请选择运行可以操作的文件夹，或在 hermes.toml 中设置 [agent] workspace",
+		},
+		"runner.bad_workspace": {EN: "the workspace %s is not a folder; choose an existing folder", ZH: "工作目录 %s 不是文件夹；请选择一个已存在的文件夹"},
+		"runner.fork_workspace": {
+			EN: "the run worked in %s, which is no longer a folder; restore it to fork the run",
+			ZH: "该运行的工作目录 %s 已不存在；恢复它之后才能分叉该运行",
+		},
+		"runner.not_live":        {EN: "run %s is not running; resume it first", ZH: "运行 %s 未在进行；请先恢复它"},
+		"runner.live":            {EN: "run %s is running; stop it first", ZH: "运行 %s 正在进行；请先停止它"},
+		"runner.finished":        {EN: "run %s finished with its answer; fork it to go on from one of its iterations", ZH: "运行 %s 已完成并给出答案；如需继续，请从它的某一轮迭代分叉"},
+		"runner.sample":          {EN: "the sample run ships with Hermes and can only be replayed; start a run of your own", ZH: "示例运行随 Hermes 提供，只能回放；请开始你自己的运行"},
+		"runner.control.kind":    {EN: "unknown control %q; use pause, resume, stop, inject, edit, edit_call or pin", ZH: "未知的控制 %q；可用 pause、resume、stop、inject、edit、edit_call 或 pin"},
+		"runner.control.no_pin":  {EN: "pin needs the fact to pin (text) or the index of a message (message)", ZH: "pin 需要要固定的事实（text）或消息的序号（message）"},
+		"runner.control.no_text": {EN: "the instruction to inject is empty; write the instruction", ZH: "要插入的指令为空；请写下指令"},
+		"runner.control.no_task": {EN: "the edited task is empty; send the whole task, edited", ZH: "编辑后的任务为空；请发送编辑后的完整任务"},
+		"runner.control.no_call": {EN: "edit_call needs call_id and the new arguments", ZH: "edit_call 需要 call_id 和新的参数"},
+		"runner.bad_decision": {
+			EN: "unknown decision %q; use allow_once, allow_run, allow_always or deny",
+			ZH: "未知的决定 %q；可用 allow_once、allow_run、allow_always 或 deny",
+		},
+		"runner.no_approval": {
+			EN: "the run is not waiting for approval %s: it was answered already, or the run stopped",
+			ZH: "该运行没有在等待审批 %s：它已被回答，或运行已停止",
+		},
+		"runner.bad_iteration": {EN: "the run has no iteration %d to fork from; pick one of its iterations", ZH: "该运行没有第 %d 轮迭代可供分叉；请选择它已有的迭代"},
+		"runner.bad_title":     {EN: "the title is longer than %d characters; shorten it", ZH: "标题超过 %d 个字符；请缩短"},
+		"runner.meta_failed":   {EN: "could not save the title: %v; check that the logs folder is writable", ZH: "无法保存标题：%v；请检查日志文件夹是否可写"},
+		"runner.delete_failed": {EN: "could not delete run %s: %v", ZH: "无法删除运行 %s：%v"},
+		"runner.list_failed": {
+			EN: "could not read the run logs (%v); check that the home directory is readable",
+			ZH: "无法读取运行日志（%v）；请检查主目录是否可读",
+		},
+		"runner.closed": {EN: "Hermes is shutting down; start the run after it restarts", ZH: "Hermes 正在关闭；请在重启后再开始运行"},
+	})
+}

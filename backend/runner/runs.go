@@ -1,0 +1,200 @@
+package runner
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"hermes/backend/event"
+	"hermes/backend/i18n"
+	"hermes/backend/runlog"
+)
+
+// List returns the live runs first, newest first, then the runs in the
+// home's logs, newest first. A home with no runs lists the sample run. Logs
+// that cannot be read are left out and named by the error, a
+// *runlog.SkippedError, returned beside the runs that could be read.
+func (m *Manager) List() ([]Summary, error) {
+	out := m.Live()
+	live := make(map[string]bool, len(out))
+	for _, s := range out {
+		live[s.RunID] = true
+	}
+	logged, err := runlog.List(m.home)
+	if err != nil && !errors.Is(err, runlog.ErrUnreadableLog) {
+		return nil, i18n.Wrap(err, "runner.list_failed", err)
+	}
+	for _, s := range logged {
+		if live[s.RunID] {
+			continue
+		}
+		meta := readMeta(s.Path)
+		out = append(out, Summary{Summary: s, Title: meta.Title, ForkedFrom: meta.ForkedFrom})
+	}
+	if len(out) == 0 {
+		if s, ok := sampleSummary(); ok {
+			out = append(out, s)
+		}
+	}
+	return out, err
+}
+
+// Events returns every event of a run so far, in seq order.
+func (m *Manager) Events(id string) ([]event.Event, error) {
+	if l := m.liveRun(id); l != nil {
+		return l.snapshot(), nil
+	}
+	if m.isSample(id) {
+		events, _ := sampleEvents()
+		return events, nil
+	}
+	path, err := runlog.Find(m.home, id)
+	if err != nil {
+		return nil, err
+	}
+	events, err := runlog.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return events, nil
+}
+
+// Watch follows a run's events after seq after: those so far, then, for a
+// live run, the live ones until its leg is over. A run that is not live
+// gives its logged events and ends.
+func (m *Manager) Watch(id string, after int64) (*Watcher, error) {
+	if l := m.liveRun(id); l != nil {
+		return l.watch(after), nil
+	}
+	events, err := m.Events(id)
+	if err != nil {
+		return nil, err
+	}
+	return replay(id, events).watch(after), nil
+}
+
+// maxTitle is the longest title, in characters, that a run may be given.
+const maxTitle = 200
+
+// Rename gives a run a title that lists show instead of its task; an empty
+// title takes it away. The title is kept beside the log (see meta).
+func (m *Manager) Rename(id, title string) error {
+	if m.isSample(id) {
+		return i18n.Wrap(ErrSample, "runner.sample")
+	}
+	title = strings.TrimSpace(title)
+	if utf8.RuneCountInString(title) > maxTitle {
+		return i18n.Wrap(ErrBadTitle, "runner.bad_title", maxTitle)
+	}
+	path, err := runlog.Find(m.home, id)
+	if err != nil {
+		return err
+	}
+	meta := readMeta(path)
+	meta.Title = title
+	if err := writeMeta(path, meta); err != nil {
+		return i18n.Wrap(err, "runner.meta_failed", err)
+	}
+	if l := m.liveRun(id); l != nil {
+		m.publish(l.setTitle(title))
+	}
+	return nil
+}
+
+// Delete removes a run: its checkpoint, its artifacts, its title and its
+// log. A live run is not deleted (ErrLive); stop it first.
+func (m *Manager) Delete(id string) error {
+	if m.isSample(id) {
+		return i18n.Wrap(ErrSample, "runner.sample")
+	}
+	path, err := runlog.Find(m.home, id)
+	if err != nil {
+		return err
+	}
+	// Held throughout, so the run cannot be resumed while it is removed.
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, live := m.live[id]; live {
+		return i18n.Wrap(ErrLive, "runner.live", id)
+	}
+	// The checkpoint goes first: a run whose log outlives it still lists and
+	// can be deleted again, while a checkpoint without its log would linger
+	// unseen.
+	store, err := m.store.acquire()
+	if err != nil {
+		return err
+	}
+	err = store.DeleteCheckpoint(id)
+	m.store.release()
+	if err != nil {
+		return i18n.Wrap(err, "runner.delete_failed", id, err)
+	}
+	for _, p := range []string{filepath.Join(m.home, "artifacts", id), metaPath(path), path} {
+		if err := os.RemoveAll(p); err != nil {
+			return i18n.Wrap(err, "runner.delete_failed", id, err)
+		}
+	}
+	return nil
+}
+
+// Artifact returns up to limit bytes (limit <= 0: all) of the full output
+// of one of the run's tool calls, from offset, and the output's total size.
+// ref is the tool.finished event's artifact; it must belong to the run.
+func (m *Manager) Artifact(id, ref string, offset, limit int) ([]byte, int, error) {
+	if !strings.HasPrefix(ref, "artifacts/"+id+"/") {
+		return nil, 0, fmt.Errorf("artifact %q of run %s: %w", ref, id, runlog.ErrBadArtifactRef)
+	}
+	return runlog.ReadArtifact(m.home, ref, offset, limit)
+}
+
+// meta is what Hermes keeps about a run beside its log, in
+// run_ID.meta.json: things the log does not say, or that change after it
+// was written. The log itself is never edited.
+type meta struct {
+	Title string `json:"title,omitempty"`
+	// ForkedFrom repeats the fork's run.started link, so lists show it
+	// without reading every log.
+	ForkedFrom *event.ForkRef `json:"forked_from,omitempty"`
+}
+
+func metaPath(logPath string) string {
+	return strings.TrimSuffix(logPath, ".jsonl") + ".meta.json"
+}
+
+// readMeta returns a run's meta; none, or one that cannot be read, is empty:
+// the run still lists, under its task.
+func readMeta(logPath string) meta {
+	var md meta
+	if b, err := os.ReadFile(metaPath(logPath)); err == nil {
+		_ = json.Unmarshal(b, &md)
+	}
+	return md
+}
+
+// writeMeta replaces a run's meta atomically: a crash leaves the old one or
+// the new one, never half of either.
+func writeMeta(logPath string, md meta) error {
+	b, err := json.Marshal(md)
+	if err != nil {
+		return fmt.Errorf("encode meta: %w", err)
+	}
+	final := metaPath(logPath)
+	tmp, err := os.CreateTemp(filepath.Dir(final), ".meta-*.tmp")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", final, err)
+	}
+	_, werr := tmp.Write(b)
+	if err := errors.Join(werr, tmp.Close()); err != nil {
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", final, err)
+	}
+	if err := os.Rename(tmp.Name(), final); err != nil {
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", final, err)
+	}
+	return nil
+}

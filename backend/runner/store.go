@@ -1,0 +1,47 @@
+package runner
+
+import (
+	"sync"
+
+	"hermes/backend/memory"
+)
+
+// sharedStore opens the home's database while something needs it and closes
+// it when the last user lets go. bbolt lets one process hold the file, so an
+// idle `hermes serve` or window must not keep it: `hermes run` in a terminal
+// would then fail to open it. While a run is live the file stays held, which
+// also keeps another process from resuming that run at the same time.
+type sharedStore struct {
+	path  string
+	mu    sync.Mutex
+	users int
+	store *memory.Store
+}
+
+// acquire returns the open store; every acquire is paired with a release.
+func (s *sharedStore) acquire() (*memory.Store, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.users == 0 {
+		st, err := memory.Open(s.path)
+		if err != nil {
+			return nil, err
+		}
+		s.store = st
+	}
+	s.users++
+	return s.store, nil
+}
+
+// release lets go of the store, closing it when no one else holds it. A
+// close error is only a failed sync of pages already written (the store does
+// not fsync commits); the next open sees them.
+func (s *sharedStore) release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.users--
+	if s.users == 0 {
+		_ = s.store.Close()
+		s.store = nil
+	}
+}

@@ -1,0 +1,244 @@
+// Package search is a full-text index: documents with an id, text fields
+// and keywords, ranked by BM25 with per-field weights, Chinese (and other
+// CJK) text split into character pairs. It lives in memory, is updated a
+// document at a time, and is saved to and opened from a directory.
+//
+// The vault tools index notes with it; long-term memory can index its
+// entries the same way, with fields and keywords of its own.
+package search
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Document is one thing to find.
+type Document struct {
+	ID string
+	// Fields are the texts searched, by field name ("title", "body"); a
+	// field's weight comes from Options.FieldWeights.
+	Fields map[string]string
+	// Keywords are exact values that a query can filter on (tags, folders),
+	// kept in the index and returned with each hit.
+	Keywords map[string][]string
+}
+
+// Options tune the ranking.
+type Options struct {
+	// FieldWeights counts a term found in a field this many times (title: 3
+	// makes a title word weigh as three body words); a field not named
+	// weighs 1.
+	FieldWeights map[string]int
+	// K1 and B are BM25's term-frequency saturation and length
+	// normalisation; zero means the usual 1.2 and 0.75.
+	K1, B float64
+}
+
+// Index is a full-text index. It is safe for concurrent use.
+type Index struct {
+	opts Options
+
+	mu    sync.RWMutex
+	docs  []doc
+	byID  map[string]uint32
+	terms map[string]*postings
+	live  int
+	// totalLen is the sum of live documents' weighted lengths, for BM25's
+	// average document length.
+	totalLen float64
+}
+
+type doc struct {
+	id       string
+	length   uint32 // weighted number of terms
+	keywords map[string][]string
+	live     bool
+}
+
+// postings lists the documents holding a term, in ascending document
+// order, with the term's weighted frequency in each. A replaced or deleted
+// document stays listed until the index is compacted, and is skipped.
+type postings struct {
+	docs []uint32
+	tfs  []uint16
+}
+
+// New returns an empty index.
+func New(opts Options) *Index {
+	if opts.K1 == 0 {
+		opts.K1 = 1.2
+	}
+	if opts.B == 0 {
+		opts.B = 0.75
+	}
+	return &Index{opts: opts, byID: map[string]uint32{}, terms: map[string]*postings{}}
+}
+
+// Len is the number of documents in the index.
+func (ix *Index) Len() int {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.live
+}
+
+// Has reports whether a document with this id is in the index.
+func (ix *Index) Has(id string) bool {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	_, ok := ix.byID[id]
+	return ok
+}
+
+// Put adds d, replacing the document with the same id.
+func (ix *Index) Put(d Document) {
+	counts := ix.count(d)
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.deleteLocked(d.ID)
+	n := uint32(len(ix.docs))
+	var length uint32
+	for i, term := range counts.terms {
+		tf := counts.tfs[i]
+		p := ix.terms[term]
+		if p == nil {
+			p = &postings{}
+			ix.terms[term] = p
+		}
+		p.docs = append(p.docs, n)
+		p.tfs = append(p.tfs, tf)
+		length += uint32(tf)
+	}
+	ix.docs = append(ix.docs, doc{id: d.ID, length: length, keywords: cloneKeywords(d.Keywords), live: true})
+	ix.byID[d.ID] = n
+	ix.live++
+	ix.totalLen += float64(length)
+}
+
+// counted is a document's terms with their weighted frequencies.
+type counted struct {
+	terms []string
+	tfs   []uint16
+}
+
+// count tokenises d's fields; it runs outside the lock, so that callers
+// may tokenise documents concurrently.
+func (ix *Index) count(d Document) counted {
+	slot := map[string]int{} // term → its place in c; looked up without allocating
+	var c counted
+	buf := make([]byte, 0, 64)
+	for field, text := range d.Fields {
+		w, ok := ix.opts.FieldWeights[field]
+		if !ok {
+			w = 1
+		}
+		if w <= 0 {
+			continue
+		}
+		tokens(text, buf, func(b []byte) {
+			if i, ok := slot[string(b)]; ok {
+				c.tfs[i] = satAdd(c.tfs[i], w)
+				return
+			}
+			term := string(b)
+			slot[term] = len(c.terms)
+			c.terms = append(c.terms, term)
+			c.tfs = append(c.tfs, satAdd(0, w))
+		})
+	}
+	return c
+}
+
+func satAdd(c uint16, w int) uint16 {
+	return uint16(min(int(c)+w, math.MaxUint16))
+}
+
+// Delete removes the document with this id and reports whether there was
+// one.
+func (ix *Index) Delete(id string) bool {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.deleteLocked(id)
+}
+
+func (ix *Index) deleteLocked(id string) bool {
+	n, ok := ix.byID[id]
+	if !ok {
+		return false
+	}
+	d := &ix.docs[n]
+	d.live = false
+	d.keywords = nil
+	delete(ix.byID, id)
+	ix.live--
+	ix.totalLen -= float64(d.length)
+	// Dead documents cost memory and skew document frequencies: once they
+	// are a quarter of the index, rebuild the postings without them.
+	if dead := len(ix.docs) - ix.live; dead > 64 && dead > ix.live/4 {
+		ix.compactLocked()
+	}
+	return true
+}
+
+// compactLocked drops dead documents and renumbers the live ones.
+func (ix *Index) compactLocked() {
+	renum := make([]uint32, len(ix.docs))
+	docs := make([]doc, 0, ix.live)
+	for i, d := range ix.docs {
+		if d.live {
+			renum[i] = uint32(len(docs))
+			ix.byID[d.id] = uint32(len(docs))
+			docs = append(docs, d)
+		}
+	}
+	for term, p := range ix.terms {
+		k := 0
+		for i, n := range p.docs {
+			if ix.docs[n].live {
+				p.docs[k], p.tfs[k] = renum[n], p.tfs[i]
+				k++
+			}
+		}
+		if k == 0 {
+			delete(ix.terms, term)
+			continue
+		}
+		p.docs, p.tfs = slices.Clip(p.docs[:k]), slices.Clip(p.tfs[:k])
+	}
+	ix.docs = docs
+}
+
+// Keywords returns the keywords of the document with this id.
+func (ix *Index) Keywords(id string) (map[string][]string, bool) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	n, ok := ix.byID[id]
+	if !ok {
+		return nil, false
+	}
+	return cloneKeywords(ix.docs[n].keywords), true
+}
+
+func cloneKeywords(k map[string][]string) map[string][]string {
+	if k == nil {
+		return nil
+	}
+	out := make(map[string][]string, len(k))
+	for key, vs := range k {
+		out[key] = slices.Clone(vs)
+	}
+	return out
+}
+
+// hasKeyword reports whether d has one of values under key.
+func (d *doc) hasKeyword(key string, values []string) bool {
+	for _, v := range d.keywords[key] {
+		for _, want := range values {
+			if strings.EqualFold(v, want) {
+				return true
+			}
+		}
+	}
+	return false
+}

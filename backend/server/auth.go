@@ -1,0 +1,69 @@
+package server
+
+import (
+	"crypto/subtle"
+	"fmt"
+	"html"
+	"net/http"
+	"strings"
+
+	"hermes/backend/i18n"
+	"hermes/backend/runner"
+)
+
+// cookieName holds the token in a browser once the printed URL was opened.
+const cookieName = "hermes_token"
+
+// authenticate lets through the requests that carry the token: in the
+// cookie, or as a bearer token. Opening a page with ?token= sets the cookie
+// and redirects to the same page without it, so the token leaves the
+// address bar and the history.
+func (s *server) authenticate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		api := strings.HasPrefix(r.URL.Path, "/api/")
+		q := r.URL.Query()
+		if tok := q.Get("token"); tok != "" && !api && r.Method == http.MethodGet {
+			if !s.valid(tok) {
+				s.refuse(w, api)
+				return
+			}
+			http.SetCookie(w, &http.Cookie{
+				Name: cookieName, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode,
+			})
+			q.Del("token")
+			target := r.URL.Path
+			if len(q) > 0 {
+				target += "?" + q.Encode()
+			}
+			http.Redirect(w, r, target, http.StatusSeeOther)
+			return
+		}
+		if c, err := r.Cookie(cookieName); err == nil && s.valid(c.Value) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && s.valid(tok) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		s.refuse(w, api)
+	})
+}
+
+// valid compares in constant time, so the answer's timing says nothing of
+// how much of a guess was right.
+func (s *server) valid(tok string) bool {
+	return s.token != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) == 1
+}
+
+func (s *server) refuse(w http.ResponseWriter, api bool) {
+	if api {
+		writeAPIError(w, runner.NewAPIError(http.StatusUnauthorized, "unauthorized", i18n.Errorf("server.unauthorized")))
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusUnauthorized)
+	fmt.Fprintf(w, "<!doctype html><meta charset=utf-8><title>Hermes</title><p>%s</p><p lang=zh-CN>%s</p>",
+		html.EscapeString(i18n.In(i18n.EN, "server.unauthorized")), html.EscapeString(i18n.In(i18n.ZH, "server.unauthorized")))
+}

@@ -1,0 +1,333 @@
+package skills
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"hermes/backend/i18n"
+)
+
+// Skill states.
+const (
+	StatusLoaded      = "loaded"
+	StatusDisabled    = "disabled"    // turned off in [tools]
+	StatusUnavailable = "unavailable" // not for this platform, or its tools are not set up
+	StatusBroken      = "broken"      // its manifest or server has a mistake
+)
+
+// Skill is one skill as loaded.
+type Skill struct {
+	Name        string
+	Description string
+	// Source is "builtin", "hermes.toml" for [[tools.mcp]], or the folder of
+	// a user's skill.
+	Source string
+	Runner string
+	Status string
+	// Problem says why the skill is not loaded, or which of its tools were
+	// left out; it is a message for a person.
+	Problem error
+	// Tools are the names of its registered tools.
+	Tools []string
+	// Instructions is its SKILL.md body, given to the model by load_skill.
+	Instructions string
+}
+
+// NamedMCP is an MCP server from [[tools.mcp]].
+type NamedMCP struct {
+	Name string
+	Spec MCPSpec
+}
+
+// Options say where skills come from and how they run.
+type Options struct {
+	// Builtin is the tree of built-in skills, one folder each.
+	Builtin fs.FS
+	// UserDir is HOME/skills; "" means none.
+	UserDir string
+	// GoTools implement the tools that builtin manifests name.
+	GoTools []Tool
+	// MCP are the servers of [[tools.mcp]].
+	MCP []NamedMCP
+	// Enabled says whether a skill is on; nil means all are.
+	Enabled func(name string) bool
+	// Timeout bounds a command skill's call when its manifest does not; 0
+	// means the run's tool timeout.
+	Timeout time.Duration
+	// OutputLimit is the bytes of a command's output kept; 0 means 64 KiB.
+	OutputLimit int
+	// SelectAbove is the number of tools above which a run is sent only the
+	// skills relevant to its task; 0 means 20.
+	SelectAbove int
+	// GOOS is the platform skills must list; "" means runtime.GOOS.
+	GOOS string
+}
+
+// Catalog holds the skills and the registry of their tools. Reload builds a
+// new registry, so a run keeps the tools it started with while runs started
+// later see the new ones. It is safe for concurrent use.
+type Catalog struct {
+	opts Options
+
+	mu         sync.RWMutex
+	skills     []Skill
+	reg        *Registry
+	toolSkill  map[string]string // tool name -> skill name
+	servers    map[string]*mcpServer
+	selections map[string]*Selection
+}
+
+// Load reads every skill. A broken skill never stops the others: it is
+// listed with its Problem and its tools are left out.
+func Load(ctx context.Context, opts Options) *Catalog {
+	if opts.OutputLimit <= 0 {
+		opts.OutputLimit = 64 * 1024
+	}
+	if opts.SelectAbove <= 0 {
+		opts.SelectAbove = 20
+	}
+	if opts.GOOS == "" {
+		opts.GOOS = runtime.GOOS
+	}
+	c := &Catalog{opts: opts, servers: map[string]*mcpServer{}, selections: map[string]*Selection{}}
+	c.Reload(ctx)
+	return c
+}
+
+// Registry is the current registry of the loaded skills' tools.
+func (c *Catalog) Registry() *Registry {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.reg
+}
+
+// Skills lists the skills: built-ins, then the user's, then MCP servers.
+func (c *Catalog) Skills() []Skill {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return slices.Clone(c.skills)
+}
+
+// Problems are what a person should fix: broken skills, and tools left
+// out of loaded ones. Skills that are off, or not for this platform or
+// configuration, are not problems; Skills lists them with their reason.
+func (c *Catalog) Problems() []error {
+	var out []error
+	for _, s := range c.Skills() {
+		if s.Problem != nil && (s.Status == StatusBroken || s.Status == StatusLoaded) {
+			out = append(out, s.Problem)
+		}
+	}
+	return out
+}
+
+// Close stops the MCP servers.
+func (c *Catalog) Close() {
+	c.mu.Lock()
+	servers := c.servers
+	c.servers = map[string]*mcpServer{}
+	c.mu.Unlock()
+	for _, s := range servers {
+		s.close()
+	}
+}
+
+// Reload reads the skills again and swaps in a new registry.
+func (c *Catalog) Reload(ctx context.Context) []Skill {
+	var found []found
+	if c.opts.Builtin != nil {
+		found = append(found, readTree(c.opts.Builtin, "", "builtin")...)
+	}
+	if c.opts.UserDir != "" {
+		found = append(found, readTree(os.DirFS(c.opts.UserDir), c.opts.UserDir, "")...)
+	}
+	for _, m := range c.opts.MCP {
+		found = append(found, mcpFromConfig(m))
+	}
+
+	c.mu.RLock()
+	old := c.servers
+	c.mu.RUnlock()
+	b := &build{opts: c.opts, reg: NewRegistry(), toolSkill: map[string]string{}, oldServers: old, servers: map[string]*mcpServer{}}
+	b.goTools = map[string]Tool{}
+	for _, t := range c.opts.GoTools {
+		b.goTools[t.Name] = t
+	}
+	for _, f := range found {
+		b.add(ctx, f)
+	}
+	b.addLoadSkill(c)
+
+	c.mu.Lock()
+	c.skills, c.reg, c.toolSkill, c.servers = b.skills, b.reg, b.toolSkill, b.servers
+	c.mu.Unlock()
+	for key, s := range old {
+		if b.servers[key] != s {
+			s.close()
+		}
+	}
+	return slices.Clone(b.skills)
+}
+
+// build is one Reload in progress.
+type build struct {
+	opts       Options
+	reg        *Registry
+	skills     []Skill
+	toolSkill  map[string]string
+	goTools    map[string]Tool
+	oldServers map[string]*mcpServer
+	servers    map[string]*mcpServer
+}
+
+func (b *build) add(ctx context.Context, f found) {
+	s := Skill{Name: f.name, Source: f.source, Runner: RunnerCommand}
+	if f.instr != nil {
+		s.Instructions, s.Description = f.instr.Body, f.instr.Description
+	}
+	if f.manifest != nil {
+		s.Description, s.Runner = f.manifest.Description, f.manifest.Runner
+	}
+	broken := func(err error) {
+		s.Status, s.Problem = StatusBroken, err
+		b.skills = append(b.skills, s)
+	}
+	if f.err != nil {
+		where := f.file
+		if f.dir != "" {
+			where = filepath.Join(filepath.Dir(f.dir), filepath.FromSlash(f.file))
+		}
+		broken(i18n.Wrap(fmt.Errorf("%w: %s: %w", ErrBrokenSkill, where, f.err), "skills.broken", where, f.err.Error()))
+		return
+	}
+	if slices.ContainsFunc(b.skills, func(o Skill) bool { return o.Name == s.Name }) {
+		broken(i18n.Wrap(fmt.Errorf("%w: %s: name %s taken", ErrBrokenSkill, f.source, s.Name), "skills.name_taken", f.source, s.Name))
+		return
+	}
+	if b.opts.Enabled != nil && !b.opts.Enabled(s.Name) {
+		s.Status = StatusDisabled
+		b.skills = append(b.skills, s)
+		return
+	}
+	if f.manifest != nil && !forPlatform(f.manifest.Platforms, b.opts.GOOS) {
+		s.Status, s.Problem = StatusUnavailable, i18n.Errorf("skills.platform", s.Name, strings.Join(f.manifest.Platforms, ", "), b.opts.GOOS)
+		b.skills = append(b.skills, s)
+		return
+	}
+	tools, notes, err := b.tools(ctx, f)
+	if err != nil {
+		broken(i18n.Wrap(fmt.Errorf("%w: %s: %w", ErrBrokenSkill, s.Name, err), "skills.tools_failed", s.Name, err.Error()))
+		return
+	}
+	if f.manifest != nil && len(tools) == 0 && len(notes) > 0 {
+		s.Status, s.Problem = StatusUnavailable, i18n.Errorf("skills.partial", s.Name, strings.Join(notes, "; "))
+		b.skills = append(b.skills, s)
+		return
+	}
+	for _, t := range tools {
+		if err := b.reg.Register(t); err != nil {
+			notes = append(notes, err.Error())
+			continue
+		}
+		s.Tools = append(s.Tools, t.Name)
+		b.toolSkill[t.Name] = s.Name
+	}
+	s.Status = StatusLoaded
+	if len(notes) > 0 {
+		s.Problem = i18n.Errorf("skills.partial", s.Name, strings.Join(notes, "; "))
+	}
+	b.skills = append(b.skills, s)
+}
+
+// tools builds a skill's tools. notes name tools that were left out.
+func (b *build) tools(ctx context.Context, f found) (tools []Tool, notes []string, err error) {
+	m := f.manifest
+	if m == nil {
+		return nil, nil, nil // instructions only
+	}
+	timeout := timeoutOf(m.Timeout)
+	if timeout == 0 {
+		timeout = b.opts.Timeout
+	}
+	switch m.Runner {
+	case RunnerBuiltin:
+		for _, mt := range m.Tools {
+			t, ok := b.goTools[mt.Name]
+			switch {
+			case !ok:
+				notes = append(notes, i18n.T("skills.not_set_up", mt.Name))
+			case forPlatform(mt.Platforms, b.opts.GOOS):
+				tools = append(tools, t)
+			}
+		}
+	case RunnerCommand:
+		if f.dir == "" {
+			return nil, nil, errors.New("a built-in skill cannot run a command: its files are not on disk")
+		}
+		for _, mt := range m.Tools {
+			argv := mt.Command
+			if len(argv) == 0 {
+				argv = m.Command
+			}
+			if forPlatform(mt.Platforms, b.opts.GOOS) {
+				tools = append(tools, commandTool(f.dir, argv, mt, orDuration(timeoutOf(mt.Timeout), timeout), b.opts.OutputLimit))
+			}
+		}
+	case RunnerMCP:
+		spec := *m.MCP
+		if f.dir != "" && strings.HasPrefix(spec.Command, "./") {
+			spec.Command = filepath.Join(f.dir, spec.Command[2:])
+		}
+		key := m.Name + "\x00" + f.source + "\x00" + specKey(spec)
+		srv := b.oldServers[key]
+		if srv == nil {
+			srv = newMCPServer(m.Name, spec)
+		}
+		b.servers[key] = srv
+		overrides := map[string]ManifestTool{}
+		for _, mt := range m.Tools {
+			overrides[mt.Name] = mt
+		}
+		return srv.mcpTools(ctx, overrides)
+	}
+	return tools, notes, nil
+}
+
+func orDuration(first, fallback time.Duration) time.Duration {
+	if first > 0 {
+		return first
+	}
+	return fallback
+}
+
+func specKey(s MCPSpec) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func forPlatform(platforms []string, goos string) bool {
+	return len(platforms) == 0 || slices.Contains(platforms, goos)
+}
+
+// loadedNames are the names of the loaded skills, sorted, for messages.
+func loadedNames(skills []Skill) []string {
+	var names []string
+	for _, s := range skills {
+		if s.Status == StatusLoaded {
+			names = append(names, s.Name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}

@@ -1,0 +1,248 @@
+package skills
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpStartTimeout bounds starting a server and listing its tools, so that a
+// server that hangs does not hold up loading the other skills.
+const mcpStartTimeout = 30 * time.Second
+
+// mcpServer is one MCP server over stdio. It is started on first use and
+// started again on the next use after it dies.
+type mcpServer struct {
+	skill string
+	spec  MCPSpec
+
+	mu      sync.Mutex
+	session *mcp.ClientSession
+	cmd     *exec.Cmd
+	ended   chan struct{} // closed when the session's connection ends
+	died    string        // why the last session ended, until it is reported
+	stderr  *headTail
+}
+
+func newMCPServer(skill string, spec MCPSpec) *mcpServer {
+	return &mcpServer{skill: skill, spec: spec}
+}
+
+// sessionLocked returns a live session, starting the server if there is none.
+func (s *mcpServer) sessionLocked(ctx context.Context) (*mcp.ClientSession, error) {
+	if s.session != nil {
+		return s.session, nil
+	}
+	cmd := exec.Command(s.spec.Command, s.spec.Args...)
+	cmd.Env = os.Environ()
+	for k, v := range s.spec.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	s.stderr = newHeadTail(4096)
+	cmd.Stderr = s.stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "hermes", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(ctx, mcpStartTimeout)
+	defer cancel()
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("start MCP server %s (%s): %w%s", s.skill, s.spec.Command, err, s.stderrNote())
+	}
+	s.session, s.cmd, s.ended = session, cmd, make(chan struct{})
+	ended := s.ended
+	go func() {
+		err := session.Wait()
+		s.mu.Lock()
+		if s.session == session {
+			s.session = nil
+			s.died = fmt.Sprintf("the MCP server %s stopped (%v)%s", s.skill, err, s.stderrNote())
+		}
+		s.mu.Unlock()
+		close(ended)
+	}()
+	return session, nil
+}
+
+func (s *mcpServer) stderrNote() string {
+	if s.stderr == nil || s.stderr.total == 0 {
+		return ""
+	}
+	return ": " + lastLines(strings.TrimSpace(s.stderr.String()), 3)
+}
+
+// tools lists the server's tools, starting it if need be.
+func (s *mcpServer) tools(ctx context.Context) ([]*mcp.Tool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	session, err := s.sessionLocked(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, mcpStartTimeout)
+	defer cancel()
+	var out []*mcp.Tool
+	for t, err := range session.Tools(ctx, nil) {
+		if err != nil {
+			return nil, fmt.Errorf("list the tools of MCP server %s: %w", s.skill, err)
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// call calls one tool. A server that died is reported as a transient
+// failure, so the loop's one retry finds it started again.
+func (s *mcpServer) call(ctx context.Context, tool string, args json.RawMessage) (string, error) {
+	s.mu.Lock()
+	restarted := ""
+	if s.session == nil && s.died != "" {
+		restarted, s.died = s.died, ""
+	}
+	session, err := s.sessionLocked(ctx)
+	s.mu.Unlock()
+	if err != nil {
+		return "", Errorf("%v; the tool cannot run now, so use another way and mention it in your answer", err)
+	}
+	var arguments map[string]any
+	if len(args) > 0 {
+		if err := json.Unmarshal(args, &arguments); err != nil {
+			return "", &CallError{Message: fmt.Sprintf("the arguments for %s must be a JSON object", tool)}
+		}
+	}
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: arguments})
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		s.mu.Lock()
+		if s.session == session {
+			s.session = nil
+			s.died = fmt.Sprintf("the MCP server %s failed (%v)%s", s.skill, err, s.stderrNote())
+			_ = session.Close()
+		}
+		died := s.died
+		s.died = "" // reported here, not again on the restart
+		s.mu.Unlock()
+		return "", Transient(Errorf("%s; it is started again on the next call", died))
+	}
+	text := mcpText(res)
+	if restarted != "" {
+		text = "[" + restarted + "; it was started again for this call]\n" + text
+	}
+	if res.IsError {
+		return "", Errorf("%s", text)
+	}
+	return text, nil
+}
+
+// close stops the server.
+func (s *mcpServer) close() {
+	s.mu.Lock()
+	session := s.session
+	s.session = nil
+	s.mu.Unlock()
+	if session != nil {
+		_ = session.Close()
+	}
+}
+
+// mcpText is what the model reads of a result: its text, with a line for
+// each piece it cannot read, or the structured content as JSON.
+func mcpText(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		switch c := c.(type) {
+		case *mcp.TextContent:
+			parts = append(parts, c.Text)
+		case *mcp.ImageContent:
+			parts = append(parts, fmt.Sprintf("[an image (%s) that you cannot see]", c.MIMEType))
+		case *mcp.AudioContent:
+			parts = append(parts, fmt.Sprintf("[audio (%s) that you cannot hear]", c.MIMEType))
+		case *mcp.ResourceLink:
+			parts = append(parts, fmt.Sprintf("[resource %s: %s]", c.Name, c.URI))
+		case *mcp.EmbeddedResource:
+			if c.Resource != nil && c.Resource.Text != "" {
+				parts = append(parts, c.Resource.Text)
+			} else if c.Resource != nil {
+				parts = append(parts, fmt.Sprintf("[resource %s]", c.Resource.URI))
+			}
+		}
+	}
+	if len(parts) == 0 && res.StructuredContent != nil {
+		if b, err := json.Marshal(res.StructuredContent); err == nil {
+			return string(b)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+var unsafeNameChars = regexp.MustCompile(`[^A-Za-z0-9_-]`)
+
+// mcpToolName is the name the model calls an MCP tool by: the skill's name,
+// an underscore and the server's name for it, kept to what endpoints accept.
+func mcpToolName(skill, tool string) string {
+	name := unsafeNameChars.ReplaceAllString(skill+"_"+tool, "_")
+	if len(name) > 64 {
+		name = name[:64]
+	}
+	return name
+}
+
+// mcpTools lists the server's tools as Tools. overrides are the manifest's
+// entries by the server's tool name. A tool whose schema Hermes cannot use is
+// left out and named in problems.
+func (s *mcpServer) mcpTools(ctx context.Context, overrides map[string]ManifestTool) (tools []Tool, problems []string, err error) {
+	listed, err := s.tools(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, mt := range listed {
+		o := overrides[mt.Name]
+		params := o.Parameters
+		if len(params) == 0 {
+			if params, err = json.Marshal(mt.InputSchema); err != nil || string(params) == "null" {
+				params = emptyParams
+			}
+		}
+		if _, err := parseSchema(params); err != nil {
+			problems = append(problems, fmt.Sprintf("%s: %v", mt.Name, err))
+			continue
+		}
+		desc := firstNonEmpty(o.Description, mt.Description, mt.Title)
+		if desc == "" {
+			desc = "The " + mt.Name + " tool of the " + s.skill + " MCP server."
+		}
+		risk := o.Risk
+		if risk == "" {
+			risk = s.spec.Risk
+		}
+		if risk == "" {
+			risk = RiskWrite
+		}
+		remote := mt.Name
+		tools = append(tools, Tool{
+			Name: mcpToolName(s.skill, remote), Description: desc, Parameters: params, Risk: risk,
+			Timeout: timeoutOf(o.Timeout),
+			Run: func(ctx context.Context, _ Env, args json.RawMessage) (string, error) {
+				return s.call(ctx, remote, args)
+			},
+		})
+	}
+	return tools, problems, nil
+}
+
+func firstNonEmpty(values ...string) string {
+	for _, v := range values {
+		if strings.TrimSpace(v) != "" {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,58 @@
+package skills
+
+import (
+	"context"
+	"path/filepath"
+
+	"hermes/backend/config"
+	builtin "hermes/skills"
+)
+
+// Open loads the skills of a home directory as hermes.toml's [tools] says:
+// the built-in skills, the user's own in HOME/skills, the MCP servers of
+// [[tools.mcp]]; and the policy of [tools] with the "always" rules that
+// rules remembers (nil: none survive the process). extra are Go tools that
+// built-in manifests name beyond the file tools and execute_command, such
+// as the vault's. Broken skills do not fail it: see Catalog.Problems.
+func Open(ctx context.Context, home string, cfg config.Config, rules RuleStore, extra ...Tool) (*Catalog, *RulePolicy, error) {
+	t := cfg.Tools
+	policy, err := NewPolicy(PolicyFromConfig(t), rules)
+	if err != nil {
+		return nil, nil, err
+	}
+	var servers []NamedMCP
+	for _, s := range t.MCP {
+		servers = append(servers, NamedMCP{Name: s.Name, Spec: MCPSpec{
+			Command: s.Command, Args: s.Args, Env: s.Env, Risk: Risk(s.Risk),
+		}})
+	}
+	goTools := append(FileTools(), ExecuteCommand(t.Timeout(0), t.Output()))
+	catalog := Load(ctx, Options{
+		Builtin:     builtin.FS(),
+		UserDir:     filepath.Join(home, "skills"),
+		GoTools:     append(goTools, extra...),
+		MCP:         servers,
+		Enabled:     t.SkillOn,
+		Timeout:     t.Timeout(0),
+		OutputLimit: t.Output(),
+		SelectAbove: t.Threshold(),
+	})
+	return catalog, policy, nil
+}
+
+// PolicyFromConfig is the policy that [tools] describes.
+func PolicyFromConfig(t config.Tools) PolicyConfig {
+	pc := PolicyConfig{Risk: map[Risk]Action{}, Tools: map[string]Action{}, Sensitive: t.SensitivePatterns()}
+	for _, r := range []Risk{RiskRead, RiskWrite, RiskExec, RiskNetwork} {
+		pc.Risk[r] = Action(t.Action(string(r)))
+	}
+	for _, l := range []struct {
+		a     Action
+		names []string
+	}{{Allow, t.Allow}, {Ask, t.Ask}, {Deny, t.Deny}} {
+		for _, name := range l.names {
+			pc.Tools[name] = l.a
+		}
+	}
+	return pc
+}

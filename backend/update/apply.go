@@ -1,0 +1,287 @@
+package update
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// journal is written before the install is touched and removed once the new
+// binary is confirmed healthy or the old one is back; while it exists an
+// update is in flight, and Recover finishes or undoes it.
+type journal struct {
+	From     string `json:"from"`
+	To       string `json:"to"`
+	ToSHA256 string `json:"to_sha256"`
+	Exe      string `json:"exe"`
+	Staged   string `json:"staged"`
+	Previous string `json:"previous"` // the copy of the binary being replaced
+}
+
+// previousRecord describes the binary kept for rollback.
+type previousRecord struct {
+	Version string `json:"version"`
+	SHA256  string `json:"sha256"`
+}
+
+// Apply replaces the binary with the verified artefact at path: it keeps
+// the current binary for rollback, writes the new one beside it and fsyncs
+// it, checks that it starts, renames it over the old one, and runs its health
+// check. If the check fails, the old binary and the files the new version's
+// migrations changed are put back and the error wraps ErrHealth.
+func (u *Updater) Apply(ctx context.Context, rel Release, path string) error {
+	art, ok := rel.Platforms[u.opts.Platform]
+	if !ok {
+		return fmt.Errorf("release %s for %s: %w", rel.Version, u.opts.Platform, ErrNoPlatform)
+	}
+	unlock, err := u.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := u.recover(ctx); err != nil {
+		return err
+	}
+	if rel.Version == u.opts.Version {
+		return nil // Recover has just finished installing it
+	}
+	// The cache may have changed since Download verified it.
+	if err := u.verify(path, art, rel.Version); err != nil {
+		return errors.Join(err, os.RemoveAll(filepath.Dir(path)))
+	}
+	previous, err := u.keepPrevious()
+	if err != nil {
+		return err
+	}
+	j := journal{
+		From: u.opts.Version, To: rel.Version, ToSHA256: strings.ToLower(art.SHA256),
+		Exe: u.opts.Exe, Staged: u.stagedPath(), Previous: previous,
+	}
+	if err := writeJSON(u.journalPath(), j); err != nil {
+		return err
+	}
+	if err := copyFileSync(path, j.Staged, 0o755); err != nil {
+		return u.abandon(j, err)
+	}
+	if err := syncDir(filepath.Dir(j.Exe)); err != nil {
+		return u.abandon(j, err)
+	}
+	u.step(StepStaged)
+	if err := u.preflight(ctx, j.Staged, j.To); err != nil {
+		return u.abandon(j, err)
+	}
+	if err := replace(j.Staged, j.Exe); err != nil {
+		return u.abandon(j, err)
+	}
+	u.step(StepSwapped)
+	return u.finish(ctx, j)
+}
+
+// keepPrevious copies the binary about to be replaced into the cache, for
+// --rollback and for the automatic restore.
+func (u *Updater) keepPrevious() (string, error) {
+	dir := u.previousDir()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("create %s: %w", dir, err)
+	}
+	dst := filepath.Join(dir, u.binaryName())
+	if err := copyFileSync(u.opts.Exe, dst+".tmp", 0o755); err != nil {
+		return "", err
+	}
+	sum, err := fileSHA256(dst + ".tmp")
+	if err != nil {
+		return "", err
+	}
+	if err := os.Rename(dst+".tmp", dst); err != nil {
+		return "", fmt.Errorf("rename %s: %w", dst, err)
+	}
+	if err := writeJSON(filepath.Join(dir, "previous.json"), previousRecord{u.opts.Version, sum}); err != nil {
+		return "", err
+	}
+	return dst, nil
+}
+
+// finish health-checks the new binary in place, then commits the update by
+// removing the journal, or undoes it.
+func (u *Updater) finish(ctx context.Context, j journal) error {
+	if err := u.healthCheck(ctx, j.Exe, j.To); err != nil {
+		if uErr := u.undo(j); uErr != nil {
+			return errors.Join(err, uErr)
+		}
+		u.step(StepRolledBack)
+		return err
+	}
+	if err := removeIfExists(u.journalPath()); err != nil {
+		return err
+	}
+	if err := syncDir(u.dir()); err != nil {
+		return err
+	}
+	if j.Exe == u.opts.Exe {
+		u.opts.Version = j.To // the installed version is now the new one
+	}
+	u.step(StepHealthy)
+	return nil
+}
+
+// undo puts the previous binary back in place and the files that j.To's
+// migrations changed, then closes the journal.
+func (u *Updater) undo(j journal) error {
+	if err := copyFileSync(j.Previous, j.Staged, 0o755); err != nil {
+		return fmt.Errorf("restore %s: %w", j.Exe, err)
+	}
+	if err := replace(j.Staged, j.Exe); err != nil {
+		return fmt.Errorf("restore %s: %w", j.Exe, err)
+	}
+	if err := restoreBackup(u.opts.Home, j.To); err != nil {
+		return err
+	}
+	return removeIfExists(u.journalPath())
+}
+
+// abandon closes the journal of an update that never reached the rename:
+// the old binary is still in place, only the staged copy goes.
+func (u *Updater) abandon(j journal, cause error) error {
+	return errors.Join(cause, removeIfExists(j.Staged), removeIfExists(u.journalPath()))
+}
+
+// Recover finishes or undoes an update that a crash or a kill interrupted.
+// Call it at start; it is quick when there is nothing to do. If the new
+// binary was already in place, its health check decides: it stays, or the
+// previous binary is restored and the error wraps ErrHealth.
+func (u *Updater) Recover(ctx context.Context) error {
+	unlock, err := u.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return u.recover(ctx)
+}
+
+func (u *Updater) recover(ctx context.Context) error {
+	var j journal
+	if err := readJSON(u.journalPath(), &j); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			// A binary moved aside by an earlier swap can go once it no
+			// longer runs; until then removing it fails, and that is fine.
+			_ = removeIfExists(asidePath(u.opts.Exe))
+			return nil
+		}
+		return err
+	}
+	if err := restoreAside(osOps, j.Exe); err != nil {
+		return err
+	}
+	sum, err := fileSHA256(j.Exe)
+	if err != nil {
+		return err
+	}
+	if sum != j.ToSHA256 {
+		return u.abandon(j, nil) // the rename never happened
+	}
+	return u.finish(ctx, j)
+}
+
+// Installed is the version of the binary in place: the running version,
+// or the one Recover found and confirmed.
+func (u *Updater) Installed() string { return u.opts.Version }
+
+// Rollback swaps the binary with the one kept by the last update, restores
+// the files the current version's migrations changed, and returns the
+// version now installed. The binary it replaces is kept in turn, so a second
+// rollback goes forward again.
+func (u *Updater) Rollback(ctx context.Context) (string, error) {
+	unlock, err := u.lock()
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	if err := u.recover(ctx); err != nil {
+		return "", err
+	}
+	dir := u.previousDir()
+	var prev previousRecord
+	if err := readJSON(filepath.Join(dir, "previous.json"), &prev); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", ErrNoPrevious
+		}
+		return "", err
+	}
+	kept := filepath.Join(dir, u.binaryName())
+	if sum, err := fileSHA256(kept); err != nil || sum != prev.SHA256 {
+		return "", fmt.Errorf("%s is missing or damaged: %w", kept, ErrNoPrevious)
+	}
+	if err := u.preflight(ctx, kept, prev.Version); err != nil {
+		return "", err
+	}
+	next := kept + ".next"
+	if err := copyFileSync(u.opts.Exe, next, 0o755); err != nil {
+		return "", err
+	}
+	nextSum, err := fileSHA256(next)
+	if err != nil {
+		return "", err
+	}
+	staged := u.stagedPath()
+	if err := copyFileSync(kept, staged, 0o755); err != nil {
+		return "", errors.Join(err, removeIfExists(staged))
+	}
+	if err := replace(staged, u.opts.Exe); err != nil {
+		return "", errors.Join(err, removeIfExists(staged))
+	}
+	if err := restoreBackup(u.opts.Home, u.opts.Version); err != nil {
+		return "", err
+	}
+	if err := os.Rename(next, kept); err != nil {
+		return "", fmt.Errorf("rename %s: %w", next, err)
+	}
+	if err := writeJSON(filepath.Join(dir, "previous.json"), previousRecord{u.opts.Version, nextSum}); err != nil {
+		return "", err
+	}
+	u.opts.Version = prev.Version
+	return prev.Version, nil
+}
+
+// Clean removes every downloaded version from the cache and returns how
+// many bytes it freed. The binary kept for rollback and the migration
+// backup stay.
+func (u *Updater) Clean() (int64, error) {
+	unlock, err := u.lock()
+	if err != nil {
+		return 0, err
+	}
+	defer unlock()
+	entries, err := os.ReadDir(u.dir())
+	if err != nil {
+		return 0, fmt.Errorf("read %s: %w", u.dir(), err)
+	}
+	var freed int64
+	for _, e := range entries {
+		if _, err := parseVersion(e.Name()); err != nil || !e.IsDir() {
+			continue
+		}
+		path := filepath.Join(u.dir(), e.Name())
+		freed += dirSize(path)
+		if err := os.RemoveAll(path); err != nil {
+			return freed, fmt.Errorf("remove %s: %w", path, err)
+		}
+	}
+	return freed, nil
+}
+
+func dirSize(dir string) int64 {
+	var n int64
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil {
+				n += info.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}

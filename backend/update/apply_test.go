@@ -1,0 +1,189 @@
+package update
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestApply_UpdateRollbackClean(t *testing.T) {
+	buildAll(t, oldBuild, newBuild)
+	srv := newFeedServer(t)
+	srv.publish(t, newBuild, testPriv, testPriv, nil)
+	exe, home := install(t, oldBuild)
+	u := newUpdater(t, exe, home, srv.URL+"/feed.json", "1.0.0")
+	var steps []Step
+	u.opts.OnStep = func(s Step) { steps = append(steps, s) }
+
+	if _, err := update(t.Context(), u); err != nil {
+		t.Fatal(err)
+	}
+	if v := versionOf(t, exe); v != "1.1.0" {
+		t.Fatalf("installed %s, want 1.1.0", v)
+	}
+	if got := strings.Join(stepNames(steps), ","); got != "downloaded,staged,swapped,healthy" {
+		t.Fatalf("steps %s", got)
+	}
+	if data := readFile(t, filepath.Join(home, "data.txt")); data != "original\nmigrated to 1.1.0\n" {
+		t.Fatalf("the first start of 1.1.0 did not migrate: %q", data)
+	}
+	st, err := os.Stat(exe)
+	if err != nil || st.Mode().Perm()&0o100 == 0 {
+		t.Fatalf("the new binary is not executable: %v %v", st, err)
+	}
+	if exists(u.journalPath()) || exists(u.stagedPath()) {
+		t.Fatal("journal or staged file left after a successful update")
+	}
+
+	// The running 1.0.0 process is told it is up to date now.
+	if _, newer, err := u.Check(t.Context()); err != nil || newer {
+		t.Fatalf("check after the update: newer=%v err=%v", newer, err)
+	}
+
+	v, err := u.Rollback(t.Context())
+	if err != nil || v != "1.0.0" {
+		t.Fatalf("rollback: %s %v", v, err)
+	}
+	if v := versionOf(t, exe); v != "1.0.0" {
+		t.Fatalf("after rollback %s runs, want 1.0.0", v)
+	}
+	if data := readFile(t, filepath.Join(home, "data.txt")); data != "original\n" {
+		t.Fatalf("rollback did not restore the migrated file: %q", data)
+	}
+	// A second rollback goes forward again.
+	if v, err := u.Rollback(t.Context()); err != nil || v != "1.1.0" || versionOf(t, exe) != "1.1.0" {
+		t.Fatalf("second rollback: %s %v", v, err)
+	}
+
+	freed, err := u.Clean()
+	if err != nil || freed == 0 {
+		t.Fatalf("clean freed %d: %v", freed, err)
+	}
+	if exists(u.versionDir("1.1.0")) {
+		t.Fatal("clean left the download")
+	}
+	if !exists(filepath.Join(u.previousDir(), u.binaryName())) {
+		t.Fatal("clean removed the binary kept for rollback")
+	}
+}
+
+func stepNames(steps []Step) []string {
+	names := make([]string, len(steps))
+	for i, s := range steps {
+		names[i] = string(s)
+	}
+	return names
+}
+
+func TestApply_FailedHealthRollsBack(t *testing.T) {
+	tests := []struct {
+		name string
+		b    build
+	}{
+		{"health check fails after migrating", unhealthyBuild},
+		{"migration fails", failingBuild},
+		{"migration dies half-way", crashingBuild},
+	}
+	buildAll(t, oldBuild, unhealthyBuild, failingBuild, crashingBuild)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newFeedServer(t)
+			srv.publish(t, tt.b, testPriv, testPriv, nil)
+			exe, home := install(t, oldBuild)
+			before, _ := fileSHA256(exe)
+			u := newUpdater(t, exe, home, srv.URL+"/feed.json", "1.0.0")
+			var steps []Step
+			u.opts.OnStep = func(s Step) { steps = append(steps, s) }
+
+			_, err := update(t.Context(), u)
+			if !errors.Is(err, ErrHealth) {
+				t.Fatalf("err = %v, want ErrHealth", err)
+			}
+			if after, _ := fileSHA256(exe); after != before || versionOf(t, exe) != "1.0.0" {
+				t.Fatal("the old binary was not restored")
+			}
+			if data := readFile(t, filepath.Join(home, "data.txt")); data != "original\n" {
+				t.Fatalf("the migrated file was not restored: %q", data)
+			}
+			if got := strings.Join(stepNames(steps), ","); got != "downloaded,staged,swapped,rolled_back" {
+				t.Fatalf("steps %s", got)
+			}
+			if exists(u.journalPath()) || exists(u.stagedPath()) {
+				t.Fatal("journal or staged file left")
+			}
+		})
+	}
+}
+
+func TestApply_PreflightRefusesABinaryThatDoesNotStart(t *testing.T) {
+	srv := newFeedServer(t)
+	exe, home := install(t, oldBuild)
+	// A "binary" that is not one: it passes every signature check, because
+	// the release key signed it, but cannot run on this machine.
+	bogus := filepath.Join(t.TempDir(), "bogus")
+	writeFile(t, bogus, "#!/nonexistent/interpreter\n")
+	art, err := SignArtefact(bogus, "1.1.0", platform, "bin/bogus", testPriv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.files["bogus"] = []byte(readFile(t, bogus))
+	feed := Feed{Releases: []Release{{Version: "1.1.0", Platforms: map[string]Artefact{platform: art}}}}
+	if srv.feed, err = SignFeed(feed, testPriv); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := fileSHA256(exe)
+	u := newUpdater(t, exe, home, srv.URL+"/feed.json", "1.0.0")
+	if _, err := update(t.Context(), u); !errors.Is(err, ErrHealth) {
+		t.Fatalf("err = %v, want ErrHealth", err)
+	}
+	if after, _ := fileSHA256(exe); after != before {
+		t.Fatal("a binary that cannot start replaced the old one")
+	}
+	if exists(u.journalPath()) || exists(u.stagedPath()) {
+		t.Fatal("journal or staged file left")
+	}
+}
+
+// TestApply_KilledAtEveryStep kills the updating process (SIGKILL) at each
+// durable step; the next start must run a working version, and the next
+// update must finish the job.
+func TestApply_KilledAtEveryStep(t *testing.T) {
+	buildAll(t, oldBuild, newBuild)
+	for _, step := range []Step{StepDownloaded, StepStaged, StepSwapped} {
+		t.Run(string(step), func(t *testing.T) {
+			srv := newFeedServer(t)
+			srv.publish(t, newBuild, testPriv, testPriv, nil)
+			exe, home := install(t, oldBuild)
+			feed := srv.URL + "/feed.json"
+
+			cmd := exec.Command(exe, "update", "--home", home, "--feed", feed)
+			cmd.Env = append(os.Environ(), "TINYHERMES_KILL_AT="+string(step))
+			out, err := cmd.CombinedOutput()
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || strings.Contains(string(out), "updated to") {
+				t.Fatalf("the update was not killed at %s: %v\n%s", step, err, out)
+			}
+			// The next start runs whichever version is in place.
+			if v := versionOf(t, exe); v != "1.0.0" && v != "1.1.0" {
+				t.Fatalf("after the kill the binary says %q", v)
+			}
+			out, err = exec.Command(exe, "update", "--home", home, "--feed", feed).CombinedOutput()
+			if err != nil {
+				t.Fatalf("the update after the kill failed: %v\n%s", err, out)
+			}
+			if v := versionOf(t, exe); v != "1.1.0" {
+				t.Fatalf("installed %s, want 1.1.0\n%s", v, out)
+			}
+			if data := readFile(t, filepath.Join(home, "data.txt")); data != "original\nmigrated to 1.1.0\n" {
+				t.Fatalf("migrations ran %q", data)
+			}
+			u := newUpdater(t, exe, home, feed, "1.1.0")
+			if exists(u.journalPath()) || exists(u.stagedPath()) {
+				t.Fatal("journal or staged file left")
+			}
+		})
+	}
+}

@@ -1,0 +1,216 @@
+package update
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"aead.dev/minisign"
+)
+
+// SignedFeed is the document served at the feed URL: the feed as the exact
+// text that was signed, and its minisign signature. One file, so a publisher
+// can never serve a feed and a signature that belong to different uploads.
+type SignedFeed struct {
+	Feed      string `json:"feed"`
+	Signature string `json:"signature"`
+}
+
+// Feed lists the published releases.
+type Feed struct {
+	Published time.Time `json:"published"`
+	Releases  []Release `json:"releases"`
+}
+
+// Release is one version and its builds.
+type Release struct {
+	Version   string    `json:"version"`
+	Channel   string    `json:"channel,omitempty"` // "" is stable
+	Published time.Time `json:"published"`
+	Notes     string    `json:"notes,omitempty"`
+	NotesZH   string    `json:"notes_zh,omitempty"`
+	// Platforms maps "GOOS/GOARCH" to the build for it.
+	Platforms map[string]Artefact `json:"platforms"`
+}
+
+// Artefact is one downloadable binary. Its signature's trusted comment names
+// the version, platform and hash, so a signed binary cannot be passed off as
+// another version or platform.
+type Artefact struct {
+	URL       string `json:"url"`
+	Size      int64  `json:"size"`
+	SHA256    string `json:"sha256"`
+	Signature string `json:"signature"`
+}
+
+// Channels a release can be published on; "beta" users also get stable
+// releases.
+const (
+	ChannelStable = "stable"
+	ChannelBeta   = "beta"
+)
+
+// maxFeedSize bounds the feed document; a feed is a few kilobytes.
+const maxFeedSize = 4 << 20
+
+// fetchFeed downloads the feed and believes it only if key signed it.
+func fetchFeed(ctx context.Context, client *http.Client, feedURL string, key minisign.PublicKey) (Feed, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, feedURL, nil)
+	if err != nil {
+		return Feed{}, fmt.Errorf("feed %s: %w: %w", feedURL, ErrFeed, err)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return Feed{}, fmt.Errorf("feed %s: %w: %w", feedURL, ErrFeed, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return Feed{}, fmt.Errorf("feed %s: %w: HTTP %s", feedURL, ErrFeed, resp.Status)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxFeedSize))
+	if err != nil {
+		return Feed{}, fmt.Errorf("feed %s: %w: %w", feedURL, ErrFeed, err)
+	}
+	feed, err := OpenFeed(body, key)
+	if err != nil {
+		return Feed{}, fmt.Errorf("feed %s: %w", feedURL, err)
+	}
+	return feed.resolve(feedURL)
+}
+
+// OpenFeed verifies a signed feed document with key and decodes it.
+func OpenFeed(doc []byte, key minisign.PublicKey) (Feed, error) {
+	var signed SignedFeed
+	if err := json.Unmarshal(doc, &signed); err != nil {
+		return Feed{}, fmt.Errorf("%w: %w", ErrFeed, err)
+	}
+	if !minisign.Verify(key, []byte(signed.Feed), []byte(signed.Signature)) {
+		return Feed{}, ErrFeedSignature
+	}
+	var feed Feed
+	if err := json.Unmarshal([]byte(signed.Feed), &feed); err != nil {
+		return Feed{}, fmt.Errorf("%w: %w", ErrFeed, err)
+	}
+	for _, r := range feed.Releases {
+		if _, err := parseVersion(r.Version); err != nil {
+			return Feed{}, fmt.Errorf("%w: %w", ErrFeed, err)
+		}
+	}
+	return feed, nil
+}
+
+// SignFeed encodes feed and signs it with key, giving the document to serve.
+func SignFeed(feed Feed, key minisign.PrivateKey) ([]byte, error) {
+	slices.SortFunc(feed.Releases, func(a, b Release) int {
+		c, _ := CompareVersions(b.Version, a.Version)
+		return c
+	})
+	text, err := json.MarshalIndent(feed, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode feed: %w", err)
+	}
+	sig := minisign.SignWithComments(key, text, "hermes update feed "+feed.Published.UTC().Format(time.RFC3339), "")
+	doc, err := json.MarshalIndent(SignedFeed{Feed: string(text), Signature: string(sig)}, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode feed: %w", err)
+	}
+	return append(doc, '\n'), nil
+}
+
+// Add puts rel into the feed: a release of the same version gains rel's
+// platforms (and its notes, when rel has any) instead of appearing twice.
+func (f *Feed) Add(rel Release) {
+	for i := range f.Releases {
+		r := &f.Releases[i]
+		if r.Version != rel.Version {
+			continue
+		}
+		if r.Platforms == nil {
+			r.Platforms = map[string]Artefact{}
+		}
+		for p, a := range rel.Platforms {
+			r.Platforms[p] = a
+		}
+		if rel.Notes != "" || rel.NotesZH != "" {
+			r.Notes, r.NotesZH = rel.Notes, rel.NotesZH
+		}
+		if rel.Channel != "" {
+			r.Channel = rel.Channel
+		}
+		return
+	}
+	f.Releases = append(f.Releases, rel)
+}
+
+// resolve makes every artefact URL absolute against the feed's own URL, so a
+// self-hosted feed can list "hermes-linux-amd64" beside itself.
+func (f Feed) resolve(feedURL string) (Feed, error) {
+	base, err := url.Parse(feedURL)
+	if err != nil {
+		return Feed{}, fmt.Errorf("%w: %w", ErrFeed, err)
+	}
+	for i, r := range f.Releases {
+		platforms := make(map[string]Artefact, len(r.Platforms))
+		for p, a := range r.Platforms {
+			u, err := base.Parse(a.URL)
+			if err != nil {
+				return Feed{}, fmt.Errorf("%w: release %s %s: %w", ErrFeed, r.Version, p, err)
+			}
+			a.URL = u.String()
+			platforms[p] = a
+		}
+		f.Releases[i].Platforms = platforms
+	}
+	return f, nil
+}
+
+// newest is the highest release on channel that is newer than current, or
+// false when current is the newest. A release without a build for platform
+// is ErrNoPlatform, so the user hears of it instead of being told all is well.
+func (f Feed) newest(current, channel, platform string) (Release, bool, error) {
+	cur, err := parseVersion(current)
+	if err != nil {
+		return Release{}, false, err
+	}
+	var best *Release
+	var bestV semver
+	for i, r := range f.Releases {
+		if !onChannel(r.Channel, channel) {
+			continue
+		}
+		v, _ := parseVersion(r.Version) // checked by OpenFeed
+		if v.compare(cur) > 0 && (best == nil || v.compare(bestV) > 0) {
+			best, bestV = &f.Releases[i], v
+		}
+	}
+	if best == nil {
+		return Release{}, false, nil
+	}
+	if _, ok := best.Platforms[platform]; !ok {
+		return *best, false, fmt.Errorf("release %s for %s: %w", best.Version, platform, ErrNoPlatform)
+	}
+	return *best, true, nil
+}
+
+func onChannel(release, wanted string) bool {
+	release = strings.ToLower(release)
+	if release == "" || release == ChannelStable {
+		return true
+	}
+	return strings.EqualFold(wanted, release)
+}
+
+// NotesIn is the release notes in Chinese when zh is set and there are some,
+// else in English.
+func (r Release) NotesIn(zh bool) string {
+	if zh && r.NotesZH != "" {
+		return r.NotesZH
+	}
+	return r.Notes
+}

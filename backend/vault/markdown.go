@@ -1,0 +1,180 @@
+package vault
+
+import (
+	"net/url"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// Note is what the index knows of one note.
+type Note struct {
+	Path     string              // slash path relative to the vault root
+	Front    map[string][]string // front-matter properties
+	Aliases  []string
+	Tags     []string // without "#", as written, each once
+	Links    []Link
+	Headings []Heading
+	Encoding Encoding
+	CRLF     bool
+	ModTime  int64 // Unix nanoseconds, to notice changes
+	Size     int64
+}
+
+// Name is the note's file name without ".md": what Obsidian shows as its
+// title and what wikilinks name.
+func (n *Note) Name() string {
+	base := path.Base(n.Path)
+	return strings.TrimSuffix(base, path.Ext(base))
+}
+
+// Link is a link from a note to another, as written.
+type Link struct {
+	Target  string // note name or path, without "#heading" and "|alias"
+	Heading string
+	Line    int // counting from 1
+}
+
+// Heading is a Markdown heading.
+type Heading struct {
+	Level int
+	Text  string
+	Line  int // counting from 1
+}
+
+var (
+	wikilinkRE = regexp.MustCompile(`!?\[\[([^\[\]\n]+?)\]\]`)
+	mdLinkRE   = regexp.MustCompile(`\[[^\]\n]*\]\(([^)\s]+?\.md)(#[^)\s]*)?\)`)
+	// A tag is "#" that does not follow a letter, a digit or a character of
+	// a URL or an entity, then letters, digits, "_", "-" or "/" (nested
+	// tags); "#123" is not a tag. Chinese text puts one straight after
+	// punctuation ("完成。#学习").
+	tagRE       = regexp.MustCompile("(?:^|[^\\p{L}\\p{N}\\p{M}_/&#\\\\`-])#([\\p{L}\\p{N}\\p{M}_/-]+)")
+	headingRE   = regexp.MustCompile(`^(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$`)
+	inlineCode  = regexp.MustCompile("`+[^`\n]*`+")
+	fenceMarker = regexp.MustCompile("^ {0,3}(```|~~~)")
+)
+
+// parse reads a note's text (with "\n" line endings) into a Note.
+func parse(notePath, text string) *Note {
+	n := &Note{Path: notePath}
+	lines := strings.Split(text, "\n")
+	fm, start := frontMatter(lines)
+	n.Front = fm
+	for _, a := range property(fm, "aliases") {
+		n.Aliases = appendUnique(n.Aliases, a)
+	}
+	for _, a := range property(fm, "alias") {
+		n.Aliases = appendUnique(n.Aliases, a)
+	}
+	for _, key := range []string{"tags", "tag"} {
+		for _, v := range property(fm, key) {
+			for _, t := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
+				if t = strings.TrimPrefix(t, "#"); validTag(t) {
+					n.Tags = appendUnique(n.Tags, t)
+				}
+			}
+		}
+	}
+	fence := ""
+	for i := start; i < len(lines); i++ {
+		line := lines[i]
+		// Cheap checks first: most lines hold no mark a regexp looks for.
+		if t := strings.TrimLeft(line, " "); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			if m := fenceMarker.FindStringSubmatch(line); m != nil {
+				switch {
+				case fence == "":
+					fence = m[1]
+				case fence == m[1]:
+					fence = ""
+				}
+				continue
+			}
+		}
+		if fence != "" {
+			continue
+		}
+		heading := strings.HasPrefix(line, "#") && headingRE.MatchString(line)
+		if heading {
+			m := headingRE.FindStringSubmatch(line)
+			n.Headings = append(n.Headings, Heading{Level: len(m[1]), Text: m[2], Line: i + 1})
+		}
+		if strings.Contains(line, "`") {
+			line = inlineCode.ReplaceAllString(line, " ")
+		}
+		if strings.Contains(line, "[[") {
+			for _, m := range wikilinkRE.FindAllStringSubmatch(line, -1) {
+				target, _, _ := strings.Cut(m[1], "|")
+				target, heading, _ := strings.Cut(target, "#")
+				if target = strings.TrimSpace(target); target != "" {
+					n.Links = append(n.Links, Link{Target: target, Heading: strings.TrimSpace(heading), Line: i + 1})
+				}
+			}
+			// "#" inside a link names a heading, not a tag.
+			line = wikilinkRE.ReplaceAllString(line, " ")
+		}
+		if strings.Contains(line, "](") {
+			for _, m := range mdLinkRE.FindAllStringSubmatch(line, -1) {
+				if strings.Contains(m[1], "://") {
+					continue
+				}
+				target, err := url.PathUnescape(m[1])
+				if err != nil {
+					target = m[1]
+				}
+				n.Links = append(n.Links, Link{Target: target, Heading: strings.TrimPrefix(m[2], "#"), Line: i + 1})
+			}
+			line = mdLinkRE.ReplaceAllString(line, " ")
+		}
+		if heading {
+			line = strings.TrimLeft(line, "#")
+		}
+		if strings.Contains(line, "#") {
+			for _, m := range tagRE.FindAllStringSubmatch(line, -1) {
+				if t := strings.Trim(m[1], "/"); validTag(t) {
+					n.Tags = appendUnique(n.Tags, t)
+				}
+			}
+		}
+	}
+	return n
+}
+
+// validTag reports whether t can be a tag: not empty and not only digits.
+func validTag(t string) bool {
+	return t != "" && strings.ContainsFunc(t, func(r rune) bool { return !unicode.IsDigit(r) && r != '/' })
+}
+
+func appendUnique(list []string, s string) []string {
+	if s == "" || slices.ContainsFunc(list, func(x string) bool { return strings.EqualFold(x, s) }) {
+		return list
+	}
+	return append(list, s)
+}
+
+// section returns the lines of text under the heading named want (without
+// regard to case; "A#B" names B), from the heading to the next heading of
+// the same or a higher level, and whether it was found.
+func section(n *Note, text, want string) (string, bool) {
+	if i := strings.LastIndex(want, "#"); i >= 0 {
+		want = want[i+1:]
+	}
+	want = strings.TrimSpace(want)
+	lines := strings.Split(text, "\n")
+	for i, h := range n.Headings {
+		if !strings.EqualFold(h.Text, want) {
+			continue
+		}
+		end := len(lines)
+		for _, next := range n.Headings[i+1:] {
+			if next.Level <= h.Level {
+				end = next.Line - 1
+				break
+			}
+		}
+		return strings.TrimRight(strings.Join(lines[h.Line-1:end], "\n"), "\n"), true
+	}
+	return "", false
+}

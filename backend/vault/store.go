@@ -1,0 +1,86 @@
+package vault
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/gob"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"hermes/backend/search"
+)
+
+// storeVersion changes whenever Note or the way notes are indexed changes,
+// so an index written by another version is rebuilt.
+const storeVersion = 1
+
+const notesFile = "notes.gob"
+
+// stored is notes.gob, saved beside the search index.
+type stored struct {
+	Version int
+	Vault   string // for a person looking into HOME/index
+	Notes   []*Note
+}
+
+// load reads the saved index; anything missing, corrupt, from another
+// version or out of step with the search index starts an empty one, which
+// sync then fills.
+func (v *Vault) load() {
+	v.notes, v.names = map[string]*Note{}, newNameIndex()
+	v.idx = search.New(search.Options{FieldWeights: fieldWeights})
+	b, err := os.ReadFile(filepath.Join(v.indexDir, notesFile))
+	if err != nil {
+		return
+	}
+	var s stored
+	if gob.NewDecoder(bytes.NewReader(b)).Decode(&s) != nil || s.Version != storeVersion {
+		return
+	}
+	idx, err := search.Open(v.indexDir, search.Options{FieldWeights: fieldWeights})
+	if err != nil || idx.Len() != len(s.Notes) {
+		return
+	}
+	for _, n := range s.Notes {
+		if n == nil || !idx.Has(n.Path) {
+			v.notes, v.names = map[string]*Note{}, newNameIndex()
+			return
+		}
+		v.notes[n.Path] = n
+		v.names.add(n)
+	}
+	v.idx = idx
+}
+
+// save writes the index if it changed since it was read or saved. The
+// search index goes first: notes.gob names only what it holds, and load
+// checks that they agree.
+func (v *Vault) save() error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if !v.dirty {
+		return nil
+	}
+	if err := v.idx.Save(v.indexDir); err != nil {
+		return err
+	}
+	s := stored{Version: storeVersion, Vault: v.dir, Notes: make([]*Note, 0, len(v.notes))}
+	for _, n := range v.notes {
+		s.Notes = append(s.Notes, n)
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(s); err != nil {
+		return fmt.Errorf("save vault index: %w", err)
+	}
+	tmp := filepath.Join(v.indexDir, "."+notesFile+"-"+rand.Text()[:8]+".tmp")
+	if err := os.WriteFile(tmp, buf.Bytes(), 0o600); err != nil {
+		return fmt.Errorf("save vault index: %w", err)
+	}
+	if err := os.Rename(tmp, filepath.Join(v.indexDir, notesFile)); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("save vault index: %w", err)
+	}
+	v.dirty = false
+	return nil
+}

@@ -1,0 +1,68 @@
+package vault
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"hermes/backend/skills"
+)
+
+type readNoteArgs struct {
+	Note    string `json:"note" description:"The note: its path from the vault root (Projects/Plan.md; \".md\" may be left out), its name (Plan), or a wikilink as written in a note ([[Plan]], [[Plan#Goals]], [[Plan|the plan]]); aliases work too."`
+	Heading string `json:"heading,omitempty" description:"Return only the section under this heading (up to the next heading of the same or a higher level), such as Goals."`
+}
+
+func readNoteTool(v *Vault) skills.Tool {
+	return skills.Func("read_note",
+		"Read a note of the user's Obsidian vault, whole or one section. Use it after search_notes or list_notes to "+
+			"see a note's content, or to follow a [[wikilink]] found in another note: links are resolved as Obsidian "+
+			"resolves them (name, path, alias, without regard to case). Returns a first line with the note's path, "+
+			"tags and aliases, then its text as written (front matter included), decoded from whatever encoding it "+
+			"is stored in.",
+		skills.RiskRead, func(_ context.Context, _ skills.Env, a readNoteArgs) (string, error) {
+			return v.readNote(a)
+		})
+}
+
+func (v *Vault) readNote(a readNoteArgs) (string, error) {
+	p, heading, err := v.findNote(a.Note)
+	if err != nil {
+		return "", err
+	}
+	if a.Heading != "" {
+		heading = a.Heading
+	}
+	t, _, err := v.readText(p)
+	if err != nil {
+		return "", err
+	}
+	n := parse(p, t.Text)
+	header := "[" + p
+	if len(n.Tags) > 0 {
+		header += " · tags: #" + strings.Join(n.Tags, " #")
+	}
+	if len(n.Aliases) > 0 {
+		header += " · aliases: " + strings.Join(n.Aliases, ", ")
+	}
+	text := t.Text
+	if heading != "" {
+		s, ok := section(n, t.Text, heading)
+		if !ok {
+			var names []string
+			for _, h := range n.Headings {
+				names = append(names, h.Text)
+			}
+			if len(names) == 0 {
+				return "", skills.Errorf("%s has no headings, so it has no section %q; read the whole note without heading", p, heading)
+			}
+			return "", skills.Errorf("%s has no heading %q; its headings are: %s. Call read_note again with one of them, or without heading", p, heading, strings.Join(names, "; "))
+		}
+		header += fmt.Sprintf(" · section %q", heading)
+		text = s
+	}
+	if strings.TrimSpace(text) == "" {
+		return header + "]\n(empty)", nil
+	}
+	return header + "]\n" + text, nil
+}

@@ -1,0 +1,201 @@
+package vault
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+
+	"hermes/backend/runlog"
+	"hermes/backend/skills"
+)
+
+type appendNoteArgs struct {
+	Note    string `json:"note" description:"The note to add to: its path from the vault root (Journal/2024-05-01.md), its name, or a wikilink such as [[Plan]]. It must exist; use create_note for a new note."`
+	Content string `json:"content" description:"Markdown to add, on a line of its own; a line break is added at its end if missing."`
+	Heading string `json:"heading,omitempty" description:"Add at the end of the section under this heading instead of at the end of the note."`
+}
+
+func appendNoteTool(v *Vault) skills.Tool {
+	return skills.Func("append_note",
+		"Add text to the end of a note in the user's Obsidian vault, or to the end of one of its sections. Use it to "+
+			"record a summary, a log entry or a task without touching what the note already says. The note keeps its "+
+			"encoding and line endings, the write is atomic, and the previous content is kept with the run so the "+
+			"user can undo it. Returns the note's path and its new size.",
+		skills.RiskWrite, func(_ context.Context, env skills.Env, a appendNoteArgs) (string, error) {
+			return v.appendNote(env, a)
+		})
+}
+
+type createNoteArgs struct {
+	Path    string `json:"path" description:"Where to create the note, from the vault root, such as Projects/Plan.md; \".md\" is added when there is no extension, and missing folders are created."`
+	Content string `json:"content" description:"The note's Markdown, front matter included if wanted."`
+}
+
+func createNoteTool(v *Vault) skills.Tool {
+	return skills.Func("create_note",
+		"Create a new note in the user's Obsidian vault. Use it when the task asks for a new note; to add to an "+
+			"existing one use append_note. It never replaces a note: if the path is taken it fails, and you should "+
+			"pick another name or append. Missing folders are created; the note is written atomically in UTF-8. "+
+			"Returns the note's path, which is also how other notes link to it ([[name]]).",
+		skills.RiskWrite, func(_ context.Context, env skills.Env, a createNoteArgs) (string, error) {
+			return v.createNote(a)
+		})
+}
+
+func (v *Vault) appendNote(env skills.Env, a appendNoteArgs) (string, error) {
+	p, _, err := v.findNote(a.Note)
+	if err != nil {
+		return "", err
+	}
+	if !isNote(p) {
+		return "", skills.Errorf("%s is not a Markdown note; append_note only changes .md notes", p)
+	}
+	t, before, err := v.readText(p)
+	if err != nil {
+		return "", err
+	}
+	if t.Encoding == Unknown {
+		return "", toolError(p, ErrUnknownEncoding)
+	}
+	add := strings.ReplaceAll(a.Content, "\r\n", "\n")
+	if !strings.HasSuffix(add, "\n") {
+		add += "\n"
+	}
+	where := "the end"
+	if a.Heading != "" {
+		t.Text, err = insertInSection(p, t.Text, a.Heading, add)
+		if err != nil {
+			return "", err
+		}
+		where = fmt.Sprintf("the end of section %q", a.Heading)
+	} else {
+		if t.Text != "" && !strings.HasSuffix(t.Text, "\n") {
+			t.Text += "\n"
+		}
+		t.Text += add
+	}
+	data, err := t.Encode()
+	if err != nil {
+		return "", toolError(p, err)
+	}
+	undo := ""
+	if env.Home != "" && env.RunID != "" {
+		ref, err := runlog.SaveArtifact(env.Home, env.RunID, env.CallID+".before", before)
+		if err != nil {
+			return "", fmt.Errorf("keep the previous content of %s: %w", p, err)
+		}
+		undo = "; its previous content is kept in " + ref
+	}
+	if err := v.writeAtomic(p, data); err != nil {
+		return "", toolError(p, err)
+	}
+	v.indexNote(p)
+	return fmt.Sprintf("appended %d characters to %s at %s (now %d bytes, %s%s)%s",
+		len([]rune(add)), p, where, len(data), t.Encoding, lineEndings(t.CRLF), undo), nil
+}
+
+// insertInSection adds add at the end of the section under heading.
+func insertInSection(p, text, heading, add string) (string, error) {
+	n := parse(p, text)
+	lines := strings.Split(text, "\n")
+	for i, h := range n.Headings {
+		if !strings.EqualFold(h.Text, strings.TrimSpace(heading)) {
+			continue
+		}
+		end := len(lines)
+		for _, next := range n.Headings[i+1:] {
+			if next.Level <= h.Level {
+				end = next.Line - 1
+				break
+			}
+		}
+		// Blank lines before the next heading stay between the added text
+		// and that heading.
+		for end > h.Line && strings.TrimSpace(lines[end-1]) == "" {
+			end--
+		}
+		return strings.Join(lines[:end], "\n") + "\n" + add + strings.Join(lines[end:], "\n"), nil
+	}
+	return "", skills.Errorf("%s has no heading %q; call read_note to see its headings, or append without heading", p, heading)
+}
+
+func lineEndings(crlf bool) string {
+	if crlf {
+		return ", CRLF line endings"
+	}
+	return ""
+}
+
+func (v *Vault) createNote(a createNoteArgs) (string, error) {
+	p, err := v.clean(a.Path)
+	if err != nil {
+		return "", toolError(a.Path, err)
+	}
+	if p == "" {
+		return "", skills.Errorf("give the new note a path such as Projects/Plan.md")
+	}
+	if i := strings.IndexAny(path.Base(p), `[]#^|:*?"<>`); i >= 0 {
+		return "", skills.Errorf("%q cannot be a note name: %q breaks Obsidian links or is not allowed in file names; choose a name without [ ] # ^ | : * ? \" < >", a.Path, path.Base(p)[i:i+1])
+	}
+	if path.Ext(p) == "" {
+		p += ".md"
+	}
+	if _, err := v.root.Lstat(p); err == nil {
+		return "", skills.Errorf("%s already exists and create_note never replaces a note; choose another name, or use append_note to add to it", p)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", toolError(p, err)
+	}
+	if dir := path.Dir(p); dir != "." {
+		if err := v.root.MkdirAll(dir, 0o755); err != nil {
+			return "", toolError(dir, err)
+		}
+	}
+	content := strings.ReplaceAll(a.Content, "\r\n", "\n")
+	if content != "" && !strings.HasSuffix(content, "\n") {
+		content += "\n"
+	}
+	if err := v.writeAtomic(p, []byte(content)); err != nil {
+		return "", toolError(p, err)
+	}
+	v.indexNote(p)
+	return fmt.Sprintf("created %s (%d bytes); link to it as [[%s]]; to undo, delete it", p, len(content), strings.TrimSuffix(path.Base(p), path.Ext(p))), nil
+}
+
+// writeAtomic writes data to a temporary file beside p and renames it over
+// p, so that Obsidian, a sync client or a crash sees the old note or the
+// new one, never half. The note keeps its permissions.
+func (v *Vault) writeAtomic(p string, data []byte) error {
+	perm := fs.FileMode(0o644)
+	fi, err := v.root.Stat(p)
+	if err == nil {
+		perm = fi.Mode().Perm()
+	}
+	tmp := path.Join(path.Dir(p), "."+path.Base(p)+".hermes-"+rand.Text()[:8]+".tmp")
+	f, err := v.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil && fi != nil {
+		err = f.Chmod(perm)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = v.root.Rename(tmp, p)
+	}
+	if err != nil {
+		v.root.Remove(tmp)
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	return nil
+}

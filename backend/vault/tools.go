@@ -1,0 +1,105 @@
+package vault
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"syscall"
+
+	"hermes/backend/skills"
+)
+
+// Tools are the vault tools for the model, bound to v: search_notes,
+// read_note, list_notes, get_backlinks and list_tags (risk read), and
+// append_note and create_note (risk write).
+func Tools(v *Vault) []skills.Tool {
+	return []skills.Tool{
+		searchNotesTool(v), readNoteTool(v), listNotesTool(v), backlinksTool(v), listTagsTool(v),
+		appendNoteTool(v), createNoteTool(v),
+	}
+}
+
+// toolError turns a failure on the vault path p into a sentence for the
+// model with a next step.
+func toolError(p string, err error) error {
+	var pe *pathError
+	switch {
+	case errors.As(err, &pe):
+		return skills.Errorf("%s", pe.msg)
+	case escapes(err):
+		return skills.Errorf("%s leads outside the vault through a symbolic link, so it cannot be used; choose a note inside the vault (call list_notes)", p)
+	case errors.Is(err, fs.ErrNotExist):
+		return skills.Errorf("there is no note %s in the vault; call search_notes or list_notes to find the right path", p)
+	case errors.Is(err, fs.ErrPermission):
+		return skills.Errorf("permission denied for %s; the user has not given access to it, so choose another note", p)
+	case errors.Is(err, syscall.ENOTDIR):
+		return skills.Errorf("%s: a part of the path is a file, not a folder; call list_notes to check the path", p)
+	case errors.Is(err, ErrUnknownEncoding):
+		return skills.Errorf("%s is in a text encoding Hermes does not recognise, so it is not written, to avoid damaging it; tell the user", p)
+	}
+	return skills.Errorf("could not access %s (%v); try once more, then choose another note", p, err)
+}
+
+// escapes reports whether os.Root refused a path because it leads out of
+// the root (through "..", an absolute symbolic link or one that climbs out).
+// os.Root does not export this error.
+func escapes(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "path escapes from parent")
+}
+
+// findNote turns what the model named (a path, with or without ".md", or a
+// wikilink such as [[Plan#Goals|the plan]]) into a note path and the
+// heading the link pointed at, if any. Its errors are meant for the model.
+func (v *Vault) findNote(name string) (p, heading string, err error) {
+	s := strings.TrimSpace(name)
+	if inner, ok := strings.CutPrefix(strings.TrimPrefix(s, "!"), "[["); ok {
+		s = strings.TrimSuffix(inner, "]]")
+		s, _, _ = strings.Cut(s, "|")
+		s, heading, _ = strings.Cut(s, "#")
+		s = strings.TrimSpace(s)
+	}
+	clean, err := v.clean(s)
+	if err != nil {
+		return "", "", toolError(name, err)
+	}
+	if clean == "" {
+		return "", "", skills.Errorf("%q names the vault root, not a note; give a note's path such as Projects/Plan.md, or a wikilink such as [[Plan]]", name)
+	}
+	for _, candidate := range []string{clean, clean + ".md"} {
+		if _, ok := v.Note(candidate); ok {
+			return candidate, heading, nil
+		}
+	}
+	if found, ok := v.Resolve(clean, ""); ok {
+		return found, heading, nil
+	}
+	// Not a note the index knows (another kind of text file, or one
+	// created a moment ago): the file system has the last word.
+	if _, err := v.root.Stat(clean); errors.Is(err, fs.ErrNotExist) {
+		return "", "", skills.Errorf("there is no note %s in the vault; call search_notes or list_notes to find the right path, or create_note to make it", name)
+	} else if err != nil {
+		return "", "", toolError(name, err)
+	}
+	return clean, heading, nil
+}
+
+// readText reads and decodes the file at the vault path p.
+func (v *Vault) readText(p string) (Text, []byte, error) {
+	b, err := v.root.ReadFile(p)
+	if err != nil {
+		return Text{}, nil, toolError(p, err)
+	}
+	t := Decode(b)
+	if strings.ContainsRune(t.Text, 0) {
+		return Text{}, nil, skills.Errorf("%s is a binary file, not a note; choose a Markdown note", p)
+	}
+	return t, b, nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

@@ -1,0 +1,272 @@
+// Package vault gives an agent an Obsidian vault: notes found by full-text
+// search (Chinese included) from an index kept on disk and current while
+// Hermes runs, read by path or wikilink, listed, linked and tagged, and
+// appended to or created in the encoding and line endings they already
+// use. Every path is confined to the vault by os.Root, and Obsidian's own
+// folders (.obsidian, .trash) are never read.
+package vault
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"hermes/backend/i18n"
+	"hermes/backend/search"
+)
+
+// Options configure Open.
+type Options struct {
+	// Home is the Hermes home directory; the index lives in Home/index/.
+	Home string
+	// Exclude are more folder or file names never read, as path.Match
+	// patterns ("Archive", "*.excalidraw.md").
+	Exclude []string
+	// Watch keeps the index current while the vault is open.
+	Watch bool
+}
+
+// Vault is an open Obsidian vault. It is safe for concurrent use.
+type Vault struct {
+	dir      string // absolute
+	root     *os.Root
+	exclude  []string
+	indexDir string
+
+	mu    sync.RWMutex
+	notes map[string]*Note
+	names nameIndex
+	idx   *search.Index
+	dirty bool // the index changed since it was saved
+
+	watch *watcher
+	subs  subscribers
+}
+
+// fieldWeights rank a match in a note's name or aliases above one in its
+// body.
+var fieldWeights = map[string]int{"title": 4, "tags": 2, "body": 1}
+
+// Open opens the vault in dir and brings its index up to date: it is read
+// from disk, rebuilt if missing or corrupt, and notes changed since it was
+// saved are indexed again.
+func Open(dir string, opts Options) (*Vault, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open vault %s: %w", dir, err)
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return nil, i18n.Wrap(fmt.Errorf("open vault %s: %w", abs, ErrNoVault), "vault.not_found", abs)
+	}
+	for _, p := range opts.Exclude {
+		if _, err := path.Match(p, ""); err != nil {
+			return nil, i18n.Wrap(fmt.Errorf("exclude pattern %q: %w", p, err), "vault.bad_exclude", p)
+		}
+	}
+	root, err := os.OpenRoot(abs)
+	if err != nil {
+		return nil, i18n.Wrap(fmt.Errorf("open vault %s: %w", abs, err), "vault.not_found", abs)
+	}
+	sum := sha256.Sum256([]byte(abs))
+	v := &Vault{
+		dir: abs, root: root, exclude: opts.Exclude,
+		indexDir: filepath.Join(opts.Home, "index", hex.EncodeToString(sum[:8])),
+	}
+	v.load()
+	if err := v.sync(); err != nil {
+		root.Close()
+		return nil, err
+	}
+	if err := v.save(); err != nil {
+		root.Close()
+		return nil, err
+	}
+	if opts.Watch {
+		if err := v.startWatching(); err != nil {
+			root.Close()
+			return nil, err
+		}
+	}
+	return v, nil
+}
+
+// IndexDir is where the vault's index is kept.
+func (v *Vault) IndexDir() string { return v.indexDir }
+
+// Close stops watching and saves the index if it changed.
+func (v *Vault) Close() error {
+	var err error
+	if v.watch != nil {
+		err = v.watch.stop()
+	}
+	return errors.Join(err, v.save(), v.root.Close())
+}
+
+// Note returns what the index knows of the note at a slash path.
+func (v *Vault) Note(p string) (*Note, bool) {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	n, ok := v.notes[p]
+	return n, ok
+}
+
+// Len is the number of notes.
+func (v *Vault) Len() int {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return len(v.notes)
+}
+
+// sync walks the vault and indexes every note that is new or changed since
+// the index saw it, and forgets notes that are gone.
+func (v *Vault) sync() error {
+	seen := map[string]bool{}
+	var stale []string
+	err := fs.WalkDir(v.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == "." {
+				return err
+			}
+			return nil // an unreadable folder is skipped, not fatal
+		}
+		if p != "." && v.excluded(d.Name()) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || !isNote(d.Name()) {
+			return nil
+		}
+		fi, err := v.root.Stat(p) // follows links inside the vault; refuses the rest
+		if err != nil || !fi.Mode().IsRegular() {
+			return nil
+		}
+		seen[p] = true
+		v.mu.RLock()
+		n := v.notes[p]
+		v.mu.RUnlock()
+		if n == nil || n.ModTime != fi.ModTime().UnixNano() || n.Size != fi.Size() {
+			stale = append(stale, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("scan vault %s: %w", v.dir, err)
+	}
+	v.mu.Lock()
+	for p := range v.notes {
+		if !seen[p] {
+			v.forgetLocked(p)
+		}
+	}
+	v.mu.Unlock()
+	v.reindex(stale)
+	return nil
+}
+
+// reindex reads and indexes the notes at paths, several at a time; a path
+// that no longer holds a note is forgotten. It returns the paths whose
+// index entry changed.
+func (v *Vault) reindex(paths []string) []string {
+	var (
+		wg      sync.WaitGroup
+		next    = make(chan string)
+		mu      sync.Mutex
+		changed []string
+	)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for p := range next {
+				if v.indexNote(p) {
+					mu.Lock()
+					changed = append(changed, p)
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	for _, p := range paths {
+		next <- p
+	}
+	close(next)
+	wg.Wait()
+	return changed
+}
+
+// indexNote reads one note into the index, or forgets it when it is gone,
+// and reports whether anything changed.
+func (v *Vault) indexNote(p string) bool {
+	fi, err := v.root.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		return v.forgetLocked(p)
+	}
+	b, err := v.root.ReadFile(p)
+	if err != nil {
+		return false
+	}
+	t := Decode(b)
+	n := parse(p, t.Text)
+	n.Encoding, n.CRLF = t.Encoding, t.CRLF
+	n.ModTime, n.Size = fi.ModTime().UnixNano(), fi.Size()
+	v.idx.Put(document(n, t.Text))
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if old := v.notes[p]; old != nil {
+		v.names.remove(old)
+	}
+	v.notes[p] = n
+	v.names.add(n)
+	v.dirty = true
+	return true
+}
+
+// forgetLocked drops the note at p; v.mu is held.
+func (v *Vault) forgetLocked(p string) bool {
+	n, ok := v.notes[p]
+	if !ok {
+		return false
+	}
+	v.names.remove(n)
+	delete(v.notes, p)
+	v.idx.Delete(p)
+	v.dirty = true
+	return true
+}
+
+// document is what the search index holds of a note.
+func document(n *Note, text string) search.Document {
+	title := append([]string{n.Name()}, n.Aliases...)
+	title = append(title, property(n.Front, "title")...)
+	kw := map[string][]string{}
+	for _, t := range n.Tags {
+		// A nested tag a/b/c is also found under a and a/b.
+		parts := strings.Split(strings.ToLower(t), "/")
+		for i := range parts {
+			kw["tag"] = appendUnique(kw["tag"], strings.Join(parts[:i+1], "/"))
+		}
+	}
+	for dir := path.Dir(n.Path); dir != "."; dir = path.Dir(dir) {
+		kw["folder"] = append(kw["folder"], strings.ToLower(dir))
+	}
+	for k, vs := range n.Front {
+		for _, val := range vs {
+			kw["prop:"+strings.ToLower(k)] = append(kw["prop:"+strings.ToLower(k)], strings.ToLower(val))
+		}
+	}
+	return search.Document{
+		ID:       n.Path,
+		Fields:   map[string]string{"title": strings.Join(title, " "), "tags": strings.Join(n.Tags, " "), "body": text},
+		Keywords: kw,
+	}
+}

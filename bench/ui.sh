@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Prints how the timeline copes with a long run: a generated run of 1,000
+# iterations (about 10,000 events, written through the real emitter and run
+# log) opened in headless Chromium through `hermes serve`, and a live run
+# against the scripted model. Targets: first render <= 1 s, scrolling frames
+# <= 16 ms at the 95th percentile, live delay <= 50 ms at the 95th percentile.
+# Usage: bench/ui.sh [ITERATIONS]   (run scripts/setup.sh first)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+n=${1:-1000}
+mkdir -p .bin
+(cd frontend && npm run build --silent >/dev/null)
+CGO_ENABLED=0 go build -tags headless,ui -o .bin/hermes-serve .
+go build -o .bin/scriptmodel ./backend/llm/llmtest/cmd/scriptmodel
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+run=$(go run ./bench/uigen -iterations "$n" "$tmp/home")
+
+cd frontend
+HERMES_BIN="$root/.bin/hermes-serve" \
+  HERMES_SCRIPTMODEL="$root/.bin/scriptmodel" \
+  HERMES_BENCH_HOME="$tmp/home" \
+  HERMES_BENCH_RUN="$run" \
+  HERMES_BENCH_OUT="$tmp/figures.json" \
+  npx vitest run --config vitest.bench.config.ts >"$tmp/vitest.log" 2>&1 || { cat "$tmp/vitest.log"; exit 1; }
+
+node -e '
+const f = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))
+const row = (name, value, unit, target) => {
+  const ok = target === undefined ? "" : value <= target ? "  ok" : `  over the target of ${target} ${unit}`
+  console.log(`  ${name.padEnd(44)} ${String(Math.round(value * 10) / 10).padStart(8)} ${unit}${ok}`)
+}
+console.log(`UI benchmark (${f.events} events in the long run)`)
+row("first render of the timeline", f.first_render_ms, "ms", 1000)
+row(`scrolling end to end, frame p95 (${f.scroll_frames} frames)`, f.scroll_frame_p95_ms, "ms", 16)
+row("scrolling end to end, frame p50", f.scroll_frame_p50_ms, "ms")
+row(`live: event to card, p95 (${f.live_cards} cards)`, f.live_delay_p95_ms, "ms", 50)
+row("live: event to card, p50", f.live_delay_p50_ms, "ms")
+' "$tmp/figures.json"

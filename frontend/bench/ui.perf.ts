@@ -1,0 +1,147 @@
+// The UI benchmark: a generated run of 1,000 iterations opened in headless
+// Chromium through `hermes serve`, and a live run against the scripted
+// model. bench/ui.sh prepares the environment:
+//   HERMES_BIN          hermes built with -tags headless,ui
+//   HERMES_SCRIPTMODEL  the scripted model process
+//   HERMES_BENCH_HOME   a home holding the generated run
+//   HERMES_BENCH_RUN    its id
+//   HERMES_BENCH_OUT    where the figures are written, as JSON
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { chromiumArgs, env } from '../e2e/browser'
+import { startModel, type ScriptModel, type Step } from '../e2e/model'
+import { serve, type Served } from '../e2e/serve'
+import { percentile } from './stats'
+
+const liveIterations = 150
+const figures: Record<string, number> = {}
+let browser: Browser
+
+beforeAll(async () => {
+  // Without vsync a frame takes as long as its work, so the time between
+  // animation frames measures the page, not the display's refresh rate.
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [...chromiumArgs, '--disable-gpu-vsync', '--disable-frame-rate-limit'],
+  })
+})
+
+afterAll(async () => {
+  await browser?.close()
+  writeFileSync(env('HERMES_BENCH_OUT'), JSON.stringify(figures, null, 2))
+})
+
+async function newPage(served: Served): Promise<Page> {
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+  const page = await ctx.newPage()
+  // Opening the printed URL sets the token cookie.
+  await page.goto(served.url)
+  await page.getByTestId('runs-page').waitFor()
+  return page
+}
+
+it('opens 1,000 iterations and scrolls them end to end', async () => {
+  const served = await serve(env('HERMES_BIN'), env('HERMES_BENCH_HOME'))
+  try {
+    const page = await newPage(served)
+    const runId = env('HERMES_BENCH_RUN')
+    const firstRender: number[] = []
+    for (let i = 0; i < 3; i++) {
+      await page.goto(`${served.base}#/runs/${runId}`)
+      await page.locator('[data-testid="iteration-card"]').first().waitFor({ timeout: 30_000 })
+      // From the start of the navigation to the first card on screen.
+      firstRender.push(await page.evaluate(() => performance.now()))
+    }
+    figures.events = await page.evaluate(() => Number(document.querySelector('[data-testid="tab-events-list"] .muted')?.textContent?.replace(/\D/g, '') ?? 0))
+    figures.first_render_ms = percentile(firstRender, 50)
+
+    const frames = await page.evaluate(
+      () =>
+        new Promise<number[]>((resolve) => {
+          const el = document.querySelector('[data-testid="timeline"]') as HTMLElement
+          el.scrollTop = 0
+          const times: number[] = []
+          let last = 0
+          const step = (ts: number) => {
+            if (last > 0) times.push(ts - last)
+            last = ts
+            if (el.scrollTop + el.clientHeight >= el.scrollHeight - 2) return resolve(times)
+            el.scrollTop += 240
+            requestAnimationFrame(step)
+          }
+          requestAnimationFrame(step)
+        }),
+    )
+    figures.scroll_frames = frames.length
+    figures.scroll_frame_p95_ms = percentile(frames, 95)
+    figures.scroll_frame_p50_ms = percentile(frames, 50)
+    const lastCard = await page.locator('[data-testid="iteration-card"]').last().getAttribute('data-iteration')
+    expect(Number(lastCard)).toBe(1000)
+  } finally {
+    await served.stop()
+  }
+})
+
+it('shows each event of a live run in the page soon after the server emitted it', async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'hermes-bench-'))
+  let model: ScriptModel | undefined
+  let served: Served | undefined
+  try {
+    const home = join(tmp, 'home')
+    const workspace = join(tmp, 'workspace')
+    mkdirSync(home)
+    mkdirSync(workspace)
+    writeFileSync(join(workspace, 'lines.txt'), Array.from({ length: liveIterations + 10 }, (_, i) => `line ${i + 1}`).join('\n'))
+    model = await startModel(env('HERMES_SCRIPTMODEL'), tmp)
+    writeFileSync(join(home, 'hermes.toml'), `version = 1\n\n[model]\nbase_url = "${model.url}"\nmodel = "llmtest-model"\napi_key = "bench"\n\n[agent]\nmax_iterations = ${liveIterations + 5}\n`)
+    const steps: Step[] = Array.from({ length: liveIterations }, (_, i) => ({
+      content: `Reading line ${i + 1}.`,
+      chunks: 2,
+      hold: true,
+      tool_calls: [{ id: `c${i + 1}`, name: 'read_file', arguments: JSON.stringify({ path: 'lines.txt', offset_line: i + 1, limit_lines: 1 }) }],
+    }))
+    steps.push({ content: 'Read every line.' })
+    await model.script(steps)
+    served = await serve(env('HERMES_BIN'), home)
+    const page = await newPage(served)
+    const res = await served.api('POST', '/api/runs', { task: 'Read lines.txt one line at a time', workspace })
+    const { run_id: runId } = (await res.json()) as { run_id: string }
+    // Record when each card enters the page, by the wall clock the server uses too.
+    await page.evaluate(() => {
+      const seen: Record<string, number> = {}
+      ;(window as unknown as { cardSeen: Record<string, number> }).cardSeen = seen
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll('[data-testid="iteration-card"]')) {
+          const n = el.getAttribute('data-iteration') ?? ''
+          if (!(n in seen)) seen[n] = Date.now()
+        }
+      }).observe(document.body, { childList: true, subtree: true })
+    })
+    const opened = Date.now()
+    await page.evaluate((h) => (window.location.hash = h), `#/runs/${runId}`)
+    // The scripted model answers as a model would: one turn every 40 ms.
+    for (let i = 0; i < liveIterations; i++) {
+      await new Promise((r) => setTimeout(r, 40))
+      await model.release()
+    }
+    await page.locator('[data-testid="mark"][data-kind="finished"]').waitFor({ timeout: 60_000 })
+    const seen = await page.evaluate(() => (window as unknown as { cardSeen: Record<string, number> }).cardSeen)
+    const events = (await (await served.api('GET', `/api/runs/${runId}/events`)).json()) as { type: string; iteration: number; time: string }[]
+    const delays = events
+      .filter((e) => e.type === 'iteration.started' && Date.parse(e.time) > opened + 500)
+      .map((e) => seen[String(e.iteration)] - Date.parse(e.time))
+      .filter((d) => Number.isFinite(d))
+    figures.live_cards = delays.length
+    figures.live_delay_p95_ms = percentile(delays, 95)
+    figures.live_delay_p50_ms = percentile(delays, 50)
+    expect(delays.length).toBeGreaterThan(liveIterations / 2)
+  } finally {
+    await served?.stop()
+    await model?.stop()
+    rmSync(tmp, { recursive: true, force: true })
+  }
+})

@@ -1,0 +1,53 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { onTestFailed } from 'vitest'
+
+// Headless Chromium as TOOLCHAIN.md records it for Debian, as root, offline.
+export const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+export const artifacts = process.env.HERMES_ARTIFACTS ?? join(process.cwd(), '..', '.artifacts')
+
+export function env(name: string): string {
+  const v = process.env[name]
+  if (!v) throw new Error(`${name} is not set; run scripts/e2e.sh`)
+  return v
+}
+
+export async function launch(): Promise<Browser> {
+  mkdirSync(artifacts, { recursive: true })
+  return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: chromiumArgs })
+}
+
+export interface PageOptions {
+  locale?: string
+  colorScheme?: 'light' | 'dark'
+  width?: number
+  height?: number
+}
+
+/** openPage opens a page in a fresh context; a failing test leaves its screenshot in the artifacts. */
+export async function openPage(browser: Browser, opts: PageOptions = {}): Promise<{ ctx: BrowserContext; page: Page }> {
+  const ctx = await browser.newContext({
+    locale: opts.locale ?? 'en-US',
+    colorScheme: opts.colorScheme ?? 'light',
+    viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
+  })
+  // Fail in seconds, not the default half minute: the server is local.
+  ctx.setDefaultTimeout(10_000)
+  const page = await ctx.newPage()
+  onTestFailed(async ({ task }) => {
+    await page.screenshot({ path: join(artifacts, `failed-${task.name.replace(/\W+/g, '-')}.png`) }).catch(() => {})
+  })
+  return { ctx, page }
+}
+
+export const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, name) })

@@ -1,0 +1,59 @@
+import type { Layers } from '../api/types'
+import type { RunView } from './timeline'
+
+/** The context layers, in the order they are stacked in gauges and charts. */
+export const layerOrder = ['system', 'tool_schemas', 'task_anchor', 'summary', 'memory', 'recent', 'tool_results'] as const
+export type LayerName = (typeof layerOrder)[number]
+
+export interface LayerShare {
+  layer: LayerName
+  tokens: number
+  /** The layer's part of the window, 0..1. */
+  share: number
+}
+
+export interface BudgetSplit {
+  layers: LayerShare[]
+  used: number
+  window: number
+  /** Tokens left in the window (never negative). */
+  free: number
+  /** used / window; above 1 when the request overflowed. */
+  fill: number
+}
+
+/**
+ * budgetSplit splits a request's tokens by layer against the window. When
+ * the layers do not add up to the counted total (an older log, or tokens the
+ * layers do not name), the total wins and the rest is left unnamed.
+ */
+export function budgetSplit(layers: Layers, window: number, total = 0): BudgetSplit {
+  const shares = layerOrder.map((layer) => {
+    const tokens = Math.max(0, layers[layer] ?? 0)
+    return { layer, tokens, share: window > 0 ? tokens / window : 0 }
+  })
+  const sum = shares.reduce((s, l) => s + l.tokens, 0)
+  const used = Math.max(sum, total)
+  return { layers: shares, used, window, free: Math.max(0, window - used), fill: window > 0 ? used / window : 0 }
+}
+
+export interface BudgetPoint {
+  iteration: number
+  layers: Record<LayerName, number>
+  total: number
+  window: number
+  compressed: boolean
+}
+
+/** budgetSeries is the chart's data: one point per iteration that built a context. */
+export function budgetSeries(view: RunView): BudgetPoint[] {
+  const out: BudgetPoint[] = []
+  for (const it of view.iterations) {
+    const c = it.context
+    if (!c) continue
+    const layers = {} as Record<LayerName, number>
+    for (const l of layerOrder) layers[l] = c.layers[l] ?? 0
+    out.push({ iteration: it.n, layers, total: Math.max(c.tokens, layerOrder.reduce((s, l) => s + layers[l], 0)), window: c.window, compressed: c.compressed })
+  }
+  return out
+}

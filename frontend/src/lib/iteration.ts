@@ -1,0 +1,289 @@
+import type {
+  ApprovalRequestedData,
+  ApprovalResolvedData,
+  CallEditedData,
+  ContextBuiltData,
+  DecidedCall,
+  GuardTrippedData,
+  HermesEvent,
+  Layers,
+  ModelDecidedData,
+  ModelRetriedData,
+  RunFinishedData,
+  RunPausedData,
+  RunResumedData,
+  RunStartedData,
+  TaskEditedData,
+  ToolFinishedData,
+  ToolStartedData,
+} from '../api/types'
+
+// One card of the timeline: everything that happened in one model turn, in
+// the order it happened. Built by applyToIteration, one event at a time.
+
+export type CallStatus = 'decided' | 'invalid' | 'awaiting_approval' | 'denied' | 'running' | 'ok' | 'failed'
+
+export interface CallApproval {
+  approvalId: string
+  risk: string
+  reason: string
+  decision: string
+  denyReason: string
+  pattern: string
+  by: string
+}
+
+export interface CallView {
+  id: string
+  name: string
+  /** The arguments as the model wrote them, or as a person edited them. */
+  arguments: string
+  repaired: boolean
+  invalidReason: string
+  status: CallStatus
+  attempts: number
+  durationMs: number
+  /** The result as the model saw it. */
+  result: string
+  size: number
+  /** A reference to the full output, when the model saw it cut. */
+  artifact: string
+  error: string
+  edit?: { old: string; new: string }
+  approval?: CallApproval
+}
+
+export interface ContextInfo {
+  seq: number
+  tokens: number
+  window: number
+  budgetShare: number
+  compressed: boolean
+  full: boolean
+  messageCount: number
+  layers: Layers
+}
+
+/** Marks are the things that entered a card between the model and its tools. */
+export type Mark =
+  | { kind: 'started'; seq: number; data: RunStartedData }
+  | { kind: 'guard'; seq: number; data: GuardTrippedData }
+  | { kind: 'injected'; seq: number; text: string }
+  | { kind: 'task_edited'; seq: number; data: TaskEditedData }
+  | { kind: 'call_edited'; seq: number; data: CallEditedData }
+  | { kind: 'paused'; seq: number; data: RunPausedData }
+  | { kind: 'resumed'; seq: number; data: RunResumedData }
+  | { kind: 'retried'; seq: number; data: ModelRetriedData }
+  | { kind: 'approval'; seq: number; callId: string; data: ApprovalResolvedData }
+  | { kind: 'summary'; seq: number }
+  | { kind: 'memory'; seq: number }
+  | { kind: 'finished'; seq: number; data: RunFinishedData }
+
+/** A card's content in the order it happened: the model's turn, each call, each mark. */
+export type Item = { kind: 'model'; seq: number } | { kind: 'call'; seq: number; id: string } | { kind: 'mark'; seq: number; mark: Mark }
+
+export interface IterationView {
+  n: number
+  started?: string
+  ended?: string
+  /** Seqs of this iteration's events, in order; the events live in the run's list. */
+  seqs: number[]
+  context: ContextInfo | null
+  tokensIn: number
+  tokensOut: number
+  /** Text streamed by the model so far; the thought replaces it once decided. */
+  streamed: string
+  decided: boolean
+  thought: string
+  answer: string
+  latencyMs: number
+  modelAttempts: number
+  calls: CallView[]
+  items: Item[]
+  guards: number
+  failedCalls: number
+}
+
+export function newIteration(n: number, time: string): IterationView {
+  return {
+    n,
+    started: time,
+    seqs: [],
+    context: null,
+    tokensIn: 0,
+    tokensOut: 0,
+    streamed: '',
+    decided: false,
+    thought: '',
+    answer: '',
+    latencyMs: 0,
+    modelAttempts: 0,
+    calls: [],
+    items: [],
+    guards: 0,
+    failedCalls: 0,
+  }
+}
+
+export const obj = <T>(data: unknown): T => (data && typeof data === 'object' ? (data as T) : ({} as T))
+
+function decidedCall(c: DecidedCall, i: number): CallView {
+  const valid = c.valid !== false
+  return {
+    id: c.id || `#${i + 1}`,
+    name: c.name ?? '?',
+    arguments: c.arguments ?? '',
+    repaired: c.repaired ?? false,
+    invalidReason: valid ? '' : (c.error ?? ''),
+    status: valid ? 'decided' : 'invalid',
+    attempts: 0,
+    durationMs: 0,
+    result: '',
+    size: 0,
+    artifact: '',
+    error: '',
+  }
+}
+
+function withCall(it: IterationView, id: string | undefined, fn: (c: CallView) => CallView): void {
+  const i = it.calls.findIndex((c) => c.id === id)
+  if (i < 0) return
+  const calls = it.calls.slice()
+  calls[i] = fn(calls[i])
+  it.calls = calls
+}
+
+const mark = (it: IterationView, m: Mark) => {
+  it.items = [...it.items, { kind: 'mark', seq: m.seq, mark: m }]
+}
+
+/** applyToIteration returns prev with e folded in; prev is left untouched. */
+export function applyToIteration(prev: IterationView, e: HermesEvent): IterationView {
+  const it: IterationView = { ...prev, seqs: [...prev.seqs, e.seq], ended: e.time }
+  if (e.type === 'iteration.started') it.started = e.time
+  switch (e.type) {
+    case 'run.started':
+      mark(it, { kind: 'started', seq: e.seq, data: obj<RunStartedData>(e.data) })
+      break
+    case 'context.built': {
+      const d = obj<ContextBuiltData>(e.data)
+      it.context = {
+        seq: e.seq,
+        tokens: d.tokens ?? 0,
+        window: d.window ?? 0,
+        budgetShare: d.budget_share ?? 0,
+        compressed: d.compressed ?? false,
+        full: d.full ?? false,
+        messageCount: d.message_count ?? 0,
+        layers: d.layers ?? {},
+      }
+      break
+    }
+    case 'model.delta':
+      if (!it.items.some((x) => x.kind === 'model')) it.items = [...it.items, { kind: 'model', seq: e.seq }]
+      it.streamed += obj<{ text?: string }>(e.data).text ?? ''
+      break
+    case 'model.retried':
+      mark(it, { kind: 'retried', seq: e.seq, data: obj<ModelRetriedData>(e.data) })
+      break
+    case 'model.decided': {
+      const d = obj<ModelDecidedData>(e.data)
+      if (!it.items.some((x) => x.kind === 'model')) it.items = [...it.items, { kind: 'model', seq: e.seq }]
+      it.decided = true
+      it.tokensIn += d.usage?.prompt_tokens ?? 0
+      it.tokensOut += d.usage?.completion_tokens ?? 0
+      it.thought = d.thought ?? (d.final_answer ? '' : it.streamed)
+      it.answer = d.final_answer ?? ''
+      it.latencyMs = d.latency_ms ?? 0
+      it.modelAttempts = d.attempts ?? 1
+      const calls = (d.tool_calls ?? []).map(decidedCall)
+      it.calls = [...it.calls, ...calls]
+      it.items = [...it.items, ...calls.map((c) => ({ kind: 'call' as const, seq: e.seq, id: c.id }))]
+      break
+    }
+    case 'approval.requested': {
+      const d = obj<ApprovalRequestedData>(e.data)
+      withCall(it, d.call_id, (c) => ({
+        ...c,
+        status: 'awaiting_approval',
+        approval: { approvalId: d.approval_id ?? '', risk: d.risk ?? '', reason: d.reason ?? '', decision: '', denyReason: '', pattern: '', by: '' },
+      }))
+      break
+    }
+    case 'approval.resolved': {
+      const d = obj<ApprovalResolvedData>(e.data)
+      withCall(it, d.call_id, (c) => ({
+        ...c,
+        status: d.decision === 'deny' ? 'denied' : c.status === 'awaiting_approval' ? 'decided' : c.status,
+        approval: {
+          ...(c.approval ?? { approvalId: d.approval_id ?? '', risk: '', reason: '' }),
+          decision: d.decision ?? '',
+          denyReason: d.reason ?? '',
+          pattern: d.pattern ?? '',
+          by: d.by ?? '',
+        },
+      }))
+      mark(it, { kind: 'approval', seq: e.seq, callId: d.call_id ?? '', data: d })
+      break
+    }
+    case 'call.edited': {
+      const d = obj<CallEditedData>(e.data)
+      withCall(it, d.call_id, (c) => ({
+        ...c,
+        arguments: d.new_arguments ?? c.arguments,
+        edit: { old: c.edit?.old ?? d.old_arguments ?? c.arguments, new: d.new_arguments ?? '' },
+      }))
+      mark(it, { kind: 'call_edited', seq: e.seq, data: d })
+      break
+    }
+    case 'tool.started': {
+      const d = obj<ToolStartedData>(e.data)
+      withCall(it, d.call_id, (c) => ({ ...c, status: 'running', attempts: Math.max(c.attempts, d.attempt ?? 1) }))
+      break
+    }
+    case 'tool.finished': {
+      const d = obj<ToolFinishedData>(e.data)
+      const before = it.calls.find((c) => c.id === d.call_id)
+      const wasFailed = before?.status === 'failed'
+      withCall(it, d.call_id, (c) => ({
+        ...c,
+        status: d.ok ? 'ok' : c.status === 'denied' ? 'denied' : 'failed',
+        attempts: Math.max(c.attempts, d.attempt ?? 1),
+        durationMs: c.durationMs + (d.duration_ms ?? 0),
+        result: d.result ?? '',
+        size: d.size ?? 0,
+        artifact: d.artifact ?? '',
+        error: d.error ?? '',
+      }))
+      // A retried call counts once, by its last outcome.
+      if (before) it.failedCalls += (d.ok ? 0 : 1) - (wasFailed ? 1 : 0)
+      break
+    }
+    case 'guard.tripped':
+      it.guards++
+      mark(it, { kind: 'guard', seq: e.seq, data: obj<GuardTrippedData>(e.data) })
+      break
+    case 'run.paused':
+      mark(it, { kind: 'paused', seq: e.seq, data: obj<RunPausedData>(e.data) })
+      break
+    case 'run.resumed':
+      mark(it, { kind: 'resumed', seq: e.seq, data: obj<RunResumedData>(e.data) })
+      break
+    case 'instruction.injected':
+      mark(it, { kind: 'injected', seq: e.seq, text: obj<{ text?: string }>(e.data).text ?? '' })
+      break
+    case 'task.edited':
+      mark(it, { kind: 'task_edited', seq: e.seq, data: obj<TaskEditedData>(e.data) })
+      break
+    case 'summary.updated':
+      mark(it, { kind: 'summary', seq: e.seq })
+      break
+    case 'memory.written':
+      mark(it, { kind: 'memory', seq: e.seq })
+      break
+    case 'run.finished':
+      mark(it, { kind: 'finished', seq: e.seq, data: obj<RunFinishedData>(e.data) })
+      break
+  }
+  return it
+}

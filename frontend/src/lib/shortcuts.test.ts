@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest'
+import { shortcutFor, shortcuts } from './shortcuts'
+
+describe('shortcutFor', () => {
+  it.each([
+    [{ key: ' ' }, 'toggle_pause'],
+    [{ key: 'j' }, 'next_iteration'],
+    [{ key: 'ArrowUp' }, 'prev_iteration'],
+    [{ key: '?' }, 'help'],
+    [{ key: 'Escape', inField: true }, 'close'],
+    [{ key: 'j', inField: true }, null],
+    [{ key: 'r', ctrlKey: true }, null],
+    [{ key: 'x' }, null],
+  ] as const)('%j -> %s', (press, want) => {
+    expect(shortcutFor(press)).toBe(want)
+  })
+
+  it('lists every action it maps in the help', () => {
+    const listed = new Set(shortcuts.map((s) => s.action))
+    for (const key of [' ', 'j', 'k', 'i', 's', 'r', 'p', 'ArrowLeft', 'ArrowRight', '?', 'Escape']) {
+      expect(listed.has(shortcutFor({ key })!)).toBe(true)
+    }
+  })
+})

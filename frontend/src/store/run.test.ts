@@ -1,0 +1,181 @@
+import { describe, expect, it } from 'vitest'
+import { ApiError } from '../api/api'
+import { sampleEvents, steeredEvents } from '../lib/fixture'
+import { foldRun } from '../lib/timeline'
+import { createRunStore, type Ticker } from './run'
+import { testApi } from './testapi'
+
+// A ticker the test advances by hand.
+function manualTicker() {
+  let fn: (() => void) | null = null
+  let ms = 0
+  const ticker: Ticker = (f, every) => {
+    fn = f
+    ms = every
+    return () => void (fn = null)
+  }
+  return { ticker, tick: () => fn?.(), running: () => fn !== null, every: () => ms }
+}
+
+const liveHead = steeredEvents.slice(0, 3)
+
+describe('createRunStore', () => {
+  it('opens a finished run without watching it', async () => {
+    const t = testApi({ events: { r1: [...sampleEvents].reverse() } })
+    const store = createRunStore(t.api)
+    await store.open('r1')
+    expect(store.get()).toMatchObject({ runId: 'r1', status: 'ready', watching: false })
+    expect(store.get().view).toEqual(foldRun(sampleEvents, 'r1'))
+    expect(t.watchers).toHaveLength(0)
+  })
+
+  it('follows a live run from the last seq it read, and folds what comes', async () => {
+    const t = testApi({ events: { r2: liveHead } })
+    const store = createRunStore(t.api)
+    await store.open('r2')
+    expect(t.calls).toContain('watchRun("r2", 3)')
+    t.push(steeredEvents.slice(3, 6))
+    t.push(steeredEvents.slice(2, 8)) // an overlap, as a late joiner may get
+    expect(store.get().events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
+    expect(store.get().view).toEqual(foldRun(steeredEvents.slice(0, 8), 'r2'))
+    t.watchers[0].handlers.onEnd?.()
+    expect(store.get().watching).toBe(false)
+  })
+
+  it('merges a batch that comes before the events it follows, as the window’s events may', async () => {
+    const t = testApi({ events: { r2: liveHead } })
+    const store = createRunStore(t.api)
+    await store.open('r2')
+    t.push(steeredEvents.slice(6, 9))
+    t.push(steeredEvents.slice(3, 6))
+    expect(store.get().view).toEqual(foldRun(steeredEvents.slice(0, 9), 'r2'))
+  })
+
+  it('shows "pausing" at once and "paused" when the run gets there', async () => {
+    const t = testApi({ events: { r2: liveHead } })
+    const store = createRunStore(t.api)
+    await store.open('r2')
+    const asked = store.pause()
+    expect(store.get().pausing).toBe(true)
+    await asked
+    expect(t.calls).toContain('control("r2", {"kind":"pause"})')
+    t.push(steeredEvents.slice(3, 4))
+    expect(store.get().pausing).toBe(true)
+    t.push(steeredEvents.slice(4, 5))
+    expect(store.get()).toMatchObject({ pausing: false, view: { paused: { at: 'decided' } } })
+  })
+
+  it('sends edits, call edits, injections and stops as controls', async () => {
+    const t = testApi({ events: { r2: liveHead } })
+    const store = createRunStore(t.api)
+    await store.open('r2')
+    await store.edit('New task', 'New rules')
+    await store.editCall('w1', '{"path":"x"}')
+    await store.inject('Use headings')
+    await store.stop()
+    expect(store.get().stopping).toBe(true)
+    expect(t.calls.filter((c) => c.startsWith('control'))).toEqual([
+      'control("r2", {"kind":"edit","task":"New task","instructions":"New rules"})',
+      'control("r2", {"kind":"edit_call","call_id":"w1","arguments":"{\\"path\\":\\"x\\"}"})',
+      'control("r2", {"kind":"inject","text":"Use headings"})',
+      'control("r2", {"kind":"stop"})',
+    ])
+    t.push(steeredEvents.slice(3, 24))
+    expect(store.get().stopping).toBe(false)
+  })
+
+  it('takes back "pausing" and keeps the error when the control is refused', async () => {
+    const t = testApi({ events: { r1: sampleEvents } })
+    const store = createRunStore(t.api)
+    await store.open('r1')
+    t.fail('control', new ApiError('run r1 is not live', { status: 409, code: 'run_not_live' }))
+    expect(await store.pause()).toBe(false)
+    expect(store.get()).toMatchObject({ pausing: false, actionError: { code: 'run_not_live' } })
+  })
+
+  it('answers the pending approval by its id', async () => {
+    const t = testApi({ events: { r2: steeredEvents.slice(0, 8) } })
+    const store = createRunStore(t.api)
+    await store.open('r2')
+    expect(await store.answer('deny', 'not now')).toBe(true)
+    expect(await store.answer('allow_always', '', 'notes/*')).toBe(true)
+    expect(t.calls.filter((c) => c.startsWith('approve'))).toEqual([
+      'approve("r2", "a1", {"decision":"deny","reason":"not now"})',
+      'approve("r2", "a1", {"decision":"allow_always","pattern":"notes/*"})',
+    ])
+    t.push(steeredEvents.slice(8, 9))
+    expect(await store.answer('allow_once')).toBe(false)
+  })
+
+  it('resumes a stopped run and reads its log again; forks from an iteration', async () => {
+    const t = testApi({ events: { r2: steeredEvents.slice(0, 24) } })
+    const store = createRunStore(t.api)
+    await store.open('r2')
+    expect(store.get().view.status).toBe('stopped')
+    expect(await store.resumeRun()).toBe(true)
+    expect(t.calls.filter((c) => c.startsWith('resumeRun') || c.startsWith('runEvents'))).toEqual(['runEvents("r2")', 'resumeRun("r2")', 'runEvents("r2")'])
+    expect(await store.fork(1, 'Other task', 'Other rules')).toBe('r2-fork')
+    expect(t.calls).toContain('forkRun("r2", {"iteration":1,"task":"Other task","instructions":"Other rules"})')
+  })
+
+  it('replays a run step by step and playing, without touching the live view', async () => {
+    const clock = manualTicker()
+    const t = testApi({ events: { r1: sampleEvents } })
+    const store = createRunStore(t.api, clock.ticker)
+    await store.open('r1')
+    store.startReplay()
+    expect(store.shown().iterations).toEqual([])
+    store.stepIteration(1)
+    expect(store.get().replay?.shown).toBe(2)
+    store.stepIteration(1)
+    expect(store.shown()).toEqual(foldRun(sampleEvents.slice(0, 11)))
+    store.stepEvent(-1)
+    expect(store.get().replay?.shown).toBe(10)
+    store.setSpeed(20)
+    store.play()
+    expect(clock.every()).toBe(50)
+    for (let i = 0; i < 10; i++) clock.tick()
+    expect(store.get().replay).toMatchObject({ shown: sampleEvents.length, playing: false })
+    expect(clock.running()).toBe(false)
+    expect(store.shown()).toEqual(foldRun(sampleEvents))
+    store.seek(4)
+    expect(store.shown().iterations[1].streamed).toBe('Let me ')
+    expect(store.get().view).toEqual(foldRun(sampleEvents, 'r1'))
+    store.stopReplay()
+    expect(store.shown()).toBe(store.get().view)
+  })
+
+  it('moves the selection between iterations and keeps it in range', async () => {
+    const t = testApi({ events: { r1: sampleEvents } })
+    const store = createRunStore(t.api)
+    await store.open('r1')
+    store.selectStep(1)
+    expect(store.get().selected).toBe(0)
+    store.selectStep(1)
+    store.selectStep(1)
+    store.selectStep(1)
+    expect(store.get().selected).toBe(2)
+    store.selectStep(-1)
+    expect(store.get().selected).toBe(1)
+  })
+
+  it('drops a slower reply for a run no longer open, and stops watching on close', async () => {
+    const t = testApi({ events: { r1: sampleEvents, r2: liveHead } })
+    const store = createRunStore(t.api)
+    t.hold('runEvents')
+    const first = store.open('r2')
+    const second = store.open('r1')
+    await t.release('runEvents')
+    await t.release('runEvents')
+    await Promise.all([first, second])
+    expect(store.get().runId).toBe('r1')
+    expect(t.watchers).toHaveLength(0)
+    t.hold('runEvents')
+    const third = store.open('r2')
+    await t.release('runEvents')
+    await third
+    store.close()
+    expect(t.watchers[0].stopped).toBe(true)
+    expect(store.get().runId).toBe('')
+  })
+})

@@ -1,0 +1,264 @@
+import { toApiError, type Api, type ApiError } from '../api/api'
+import type { ApprovalDecision, HermesEvent } from '../api/types'
+import { orderEvents } from '../lib/events'
+import { nextIterationStart, prevIterationStart, replayTo, type Replay } from '../lib/replay'
+import { applyEvents, emptyRun, foldRun, type RunView } from '../lib/timeline'
+import type { LoadStatus } from './runs'
+import { createStore, type Store } from './store'
+
+export interface ReplayState extends Replay {
+  playing: boolean
+  /** Events per second while playing. */
+  speed: number
+}
+
+export interface RunState {
+  runId: string
+  status: LoadStatus
+  /** Every event received, in seq order, each seq once. */
+  events: HermesEvent[]
+  view: RunView
+  error: ApiError | null
+  /** A live stream is attached. */
+  watching: boolean
+  /** Pause or stop was asked and the run has not yet got there. */
+  pausing: boolean
+  stopping: boolean
+  /** The iteration shown in the inspector, or null. */
+  selected: number | null
+  replay: ReplayState | null
+  /** The last control that failed. */
+  actionError: ApiError | null
+}
+
+/** Ticker calls fn every ms milliseconds until stopped; tests pass one they drive by hand. */
+export type Ticker = (fn: () => void, ms: number) => () => void
+
+export const intervalTicker: Ticker = (fn, ms) => {
+  const id = setInterval(fn, ms)
+  return () => clearInterval(id)
+}
+
+export interface RunStore extends Store<RunState> {
+  open(runId: string): Promise<void>
+  close(): void
+  /** shown is the view on screen: the replay's when replaying, else the live one. */
+  shown(): RunView
+  select(n: number | null): void
+  /** selectStep moves the selection by delta iterations. */
+  selectStep(delta: number): void
+  pause(): Promise<boolean>
+  resume(): Promise<boolean>
+  stop(): Promise<boolean>
+  inject(text: string): Promise<boolean>
+  edit(task: string, instructions: string): Promise<boolean>
+  editCall(callId: string, args: string): Promise<boolean>
+  answer(decision: ApprovalDecision, reason?: string, pattern?: string): Promise<boolean>
+  /** resumeRun continues a stopped or failed run from its checkpoint. */
+  resumeRun(): Promise<boolean>
+  /** fork starts a new run from iteration n; it resolves with the new run's id, or "" on failure. */
+  fork(n: number, task: string, instructions: string): Promise<string>
+  startReplay(): void
+  stopReplay(): void
+  seek(shown: number): void
+  stepEvent(delta: number): void
+  stepIteration(delta: number): void
+  play(): void
+  pauseReplay(): void
+  setSpeed(speed: number): void
+}
+
+const closed: RunState = {
+  runId: '',
+  status: 'idle',
+  events: [],
+  view: emptyRun(),
+  error: null,
+  watching: false,
+  pausing: false,
+  stopping: false,
+  selected: null,
+  replay: null,
+  actionError: null,
+}
+
+/** createRunStore holds the open run: its events, its view, its live stream, its controls and its replay. */
+export function createRunStore(api: Api, ticker: Ticker = intervalTicker): RunStore {
+  const store = createStore<RunState>(closed)
+  let ticket = 0
+  let unwatch: (() => void) | null = null
+  let stopTicker: (() => void) | null = null
+
+  const detach = () => {
+    unwatch?.()
+    unwatch = null
+    stopTicker?.()
+    stopTicker = null
+  }
+
+  // receive merges a batch: events after the last seq are folded on; any
+  // other order (a Wails batch before the fetch) merges and folds again.
+  const receive = (mine: number, batch: HermesEvent[]) => {
+    if (mine !== ticket || batch.length === 0) return
+    const s = store.get()
+    const last = s.view.lastSeq
+    const inOrder = batch.every((e, i) => e.seq > (i === 0 ? last : batch[i - 1].seq))
+    let events: HermesEvent[]
+    let view: RunView
+    if (inOrder) {
+      events = s.events.concat(batch)
+      view = applyEvents(s.view, batch)
+    } else {
+      events = orderEvents(s.events.concat(batch))
+      if (events.length === s.events.length) return
+      view = foldRun(events, s.runId)
+    }
+    const pausing = s.pausing && !view.paused && view.status === 'running'
+    const stopping = s.stopping && view.status === 'running'
+    store.set({ events, view, pausing, stopping })
+  }
+
+  const watch = (mine: number, runId: string, after: number) => {
+    unwatch?.()
+    store.set({ watching: true })
+    unwatch = api.watchRun(runId, after, {
+      onEvents: (batch) => receive(mine, batch),
+      onEnd: () => {
+        if (mine === ticket) store.set({ watching: false })
+      },
+    })
+  }
+
+  async function open(runId: string): Promise<void> {
+    detach()
+    const mine = ++ticket
+    store.set({ ...closed, runId, status: 'loading', view: emptyRun(runId) })
+    try {
+      const events = orderEvents(await api.runEvents(runId))
+      if (mine !== ticket) return
+      const view = foldRun(events, runId)
+      store.set({ status: 'ready', events, view })
+      // A run that has not finished may be live; the stream says "end" at once if not.
+      if (view.status === 'running') watch(mine, runId, view.lastSeq)
+    } catch (err) {
+      if (mine !== ticket) return
+      store.set({ status: 'error', error: toApiError(err) })
+    }
+  }
+
+  async function act(fn: () => Promise<void>, before: Partial<RunState> = {}, undo: Partial<RunState> = {}): Promise<boolean> {
+    store.set({ ...before, actionError: null })
+    try {
+      await fn()
+      return true
+    } catch (err) {
+      store.set({ ...undo, actionError: toApiError(err) })
+      return false
+    }
+  }
+  const id = () => store.get().runId
+  const control = (req: Parameters<Api['control']>[1], before?: Partial<RunState>, undo?: Partial<RunState>) =>
+    act(() => api.control(id(), req), before, undo)
+
+  const setReplay = (shown: number) => {
+    const s = store.get()
+    if (!s.replay) return
+    const r = replayTo(s.events, s.replay, shown, s.runId)
+    const playing = s.replay.playing && r.shown < s.events.length
+    if (!playing) {
+      stopTicker?.()
+      stopTicker = null
+    }
+    store.set({ replay: { ...s.replay, ...r, playing } })
+  }
+  const startTicker = () => {
+    stopTicker?.()
+    const speed = store.get().replay?.speed ?? 10
+    stopTicker = ticker(() => setReplay((store.get().replay?.shown ?? 0) + 1), Math.max(1, Math.round(1000 / speed)))
+  }
+
+  return {
+    ...store,
+    open,
+    close() {
+      detach()
+      ticket++
+      store.set(closed)
+    },
+    shown: () => store.get().replay?.view ?? store.get().view,
+    select(n) {
+      store.set({ selected: n })
+    },
+    selectStep(delta) {
+      const s = store.get()
+      const ns = (s.replay?.view ?? s.view).iterations.map((it) => it.n)
+      if (ns.length === 0) return
+      const at = s.selected === null ? -1 : ns.indexOf(s.selected)
+      const i = at < 0 ? (delta > 0 ? 0 : ns.length - 1) : Math.max(0, Math.min(ns.length - 1, at + delta))
+      store.set({ selected: ns[i] })
+    },
+    pause: () => control({ kind: 'pause' }, { pausing: true }, { pausing: false }),
+    resume: () => control({ kind: 'resume' }),
+    stop: () => control({ kind: 'stop' }, { stopping: true }, { stopping: false }),
+    inject: (text) => control({ kind: 'inject', text }),
+    edit: (task, instructions) => control({ kind: 'edit', task, instructions }),
+    editCall: (callId, args) => control({ kind: 'edit_call', call_id: callId, arguments: args }),
+    answer(decision, reason, pattern) {
+      const pending = store.get().view.pendingApproval
+      if (!pending?.approval_id) return Promise.resolve(false)
+      const answer = { decision, ...(reason ? { reason } : {}), ...(pattern ? { pattern } : {}) }
+      return act(() => api.approve(id(), pending.approval_id ?? '', answer))
+    },
+    async resumeRun() {
+      const runId = id()
+      const ok = await act(() => api.resumeRun(runId).then(() => undefined))
+      // The resumed leg continues the same log from its checkpoint: read it again.
+      if (ok && runId === id()) await open(runId)
+      return ok
+    },
+    async fork(n, task, instructions) {
+      let forked = ''
+      await act(async () => {
+        forked = await api.forkRun(id(), { iteration: n, task, instructions })
+      })
+      return forked
+    },
+    startReplay() {
+      const s = store.get()
+      store.set({ replay: { ...replayTo(s.events, null, 0, s.runId), playing: false, speed: 10 }, selected: null })
+    },
+    stopReplay() {
+      stopTicker?.()
+      stopTicker = null
+      store.set({ replay: null })
+    },
+    seek: setReplay,
+    stepEvent(delta) {
+      setReplay((store.get().replay?.shown ?? 0) + delta)
+    },
+    stepIteration(delta) {
+      const s = store.get()
+      if (!s.replay) return
+      setReplay(delta > 0 ? nextIterationStart(s.events, s.replay.shown) : prevIterationStart(s.events, s.replay.shown))
+    },
+    play() {
+      const s = store.get()
+      if (!s.replay) return
+      const shown = s.replay.shown >= s.events.length ? 0 : s.replay.shown
+      store.set({ replay: { ...s.replay, ...replayTo(s.events, s.replay, shown, s.runId), playing: true } })
+      startTicker()
+    },
+    pauseReplay() {
+      const s = store.get()
+      stopTicker?.()
+      stopTicker = null
+      if (s.replay) store.set({ replay: { ...s.replay, playing: false } })
+    },
+    setSpeed(speed) {
+      const s = store.get()
+      if (!s.replay) return
+      store.set({ replay: { ...s.replay, speed } })
+      if (s.replay.playing) startTicker()
+    },
+  }
+}

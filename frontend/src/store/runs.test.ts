@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest'
+import { ApiError } from '../api/api'
+import type { RunSummary } from '../api/types'
+import { createRunsStore } from './runs'
+import { testApi } from './testapi'
+
+const run = (id: string, started: string, over: Partial<RunSummary> = {}): RunSummary => ({
+  run_id: id, task: `task ${id}`, status: 'finished', model: 'm', workspace: '/w', started,
+  iterations: 1, tokens: 5, tool_calls: 0, verified: true, ...over,
+})
+
+describe('createRunsStore', () => {
+  it('loads live runs first, then the others newest first, reporting loading then ready', async () => {
+    const t = testApi({ runs: [run('old', '2026-01-01T00:00:00Z'), run('live', '2025-01-01T00:00:00Z', { live: true, status: 'running' }), run('new', '2026-02-01T00:00:00Z')] })
+    const store = createRunsStore(t.api)
+    const statuses: string[] = []
+    store.subscribe(() => statuses.push(store.get().status))
+    await store.load()
+    expect(statuses).toEqual(['loading', 'ready'])
+    expect(store.get().index.ids).toEqual(['live', 'new', 'old'])
+  })
+
+  it('keeps a live run’s update that arrives while the list loads, and drops a stale load', async () => {
+    const t = testApi({ runs: [run('a', '2026-01-01T00:00:00Z', { live: true, status: 'running', iterations: 1 })] })
+    const store = createRunsStore(t.api)
+    store.watch()
+    t.hold('listRuns')
+    const first = store.load()
+    const second = store.load()
+    t.runListeners[0](run('a', '2026-01-01T00:00:00Z', { live: true, status: 'running', iterations: 4 }))
+    await t.release('listRuns')
+    await t.release('listRuns')
+    await Promise.all([first, second])
+    expect(store.get().index.byId.a.iterations).toBe(4)
+  })
+
+  it('adds and reorders runs from the live stream', async () => {
+    const t = testApi({ runs: [run('a', '2026-01-01T00:00:00Z')] })
+    const store = createRunsStore(t.api)
+    await store.load()
+    const stop = store.watch()
+    t.runListeners[0](run('b', '2025-01-01T00:00:00Z', { live: true, status: 'running' }))
+    expect(store.get().index.ids).toEqual(['b', 'a'])
+    t.runListeners[0](run('b', '2025-01-01T00:00:00Z', { live: false, status: 'finished' }))
+    expect(store.get().index.ids).toEqual(['a', 'b'])
+    stop()
+    expect(t.runListeners).toHaveLength(0)
+  })
+
+  it('renames and deletes, and keeps the error of a refused delete', async () => {
+    const t = testApi({ runs: [run('a', '2026-01-01T00:00:00Z'), run('b', '2026-01-02T00:00:00Z')] })
+    const store = createRunsStore(t.api)
+    await store.load()
+    expect(await store.rename('a', 'My title')).toBe(true)
+    expect(store.get().index.byId.a.title).toBe('My title')
+    store.setFilter({ text: 'my title' })
+    expect(store.get().filter).toEqual({ text: 'my title', status: '' })
+
+    t.fail('deleteRun', new ApiError('run b is live', { status: 409, code: 'run_live', messages: { en: 'run b is live', 'zh-CN': '运行 b 正在进行' } }))
+    expect(await store.remove('b')).toBe(false)
+    expect(store.get().actionError?.messageIn('zh-CN')).toBe('运行 b 正在进行')
+    expect(store.get().index.ids).toEqual(['b', 'a'])
+    expect(await store.remove('a')).toBe(true)
+    expect(store.get().index.ids).toEqual(['b'])
+    expect(store.get().actionError).toBeNull()
+    expect(t.calls).toContain('renameRun("a", "My title")')
+  })
+
+  it('turns a transport failure into an ApiError', async () => {
+    const t = testApi()
+    t.fail('listRuns', new TypeError('fetch failed'))
+    const store = createRunsStore(t.api)
+    await store.load()
+    expect(store.get().status).toBe('error')
+    expect(store.get().error).toBeInstanceOf(ApiError)
+    expect(store.get().error?.message).toBe('fetch failed')
+  })
+})

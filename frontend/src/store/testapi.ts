@@ -1,0 +1,104 @@
+import type { Api, EventHandlers } from '../api/api'
+import type { HermesEvent, RunSummary } from '../api/types'
+
+// An in-memory transport for the stores' tests: it records every call,
+// answers from what the test put in, and lets the test push live events and
+// run summaries. Replies can be held and released in any order. Only tests
+// import this file.
+
+export interface Watcher {
+  runId: string
+  after: number
+  handlers: EventHandlers
+  stopped: boolean
+}
+
+export interface TestApi {
+  api: Api
+  calls: string[]
+  watchers: Watcher[]
+  runListeners: ((r: RunSummary) => void)[]
+  /** hold makes calls of method wait until release(method). */
+  hold(method: keyof Api): void
+  release(method: keyof Api): Promise<void>
+  /** fail makes the next call of method reject with err. */
+  fail(method: keyof Api, err: unknown): void
+  /** push delivers events to the live watchers of their run. */
+  push(events: HermesEvent[]): void
+}
+
+export function testApi(data: { runs?: RunSummary[]; events?: Record<string, HermesEvent[]>; language?: string } = {}): TestApi {
+  const calls: string[] = []
+  const watchers: Watcher[] = []
+  const runListeners: ((r: RunSummary) => void)[] = []
+  const held = new Map<string, (() => void)[]>()
+  const holding = new Set<string>()
+  const failures = new Map<string, unknown>()
+  const flush = () => new Promise((r) => setTimeout(r, 0))
+
+  const answer = <T>(method: string, args: unknown[], value: () => T): Promise<T> => {
+    calls.push(`${method}(${args.map((a) => JSON.stringify(a)).join(', ')})`)
+    const failure = failures.get(method)
+    failures.delete(method)
+    const settle = () => (failure !== undefined ? Promise.reject(failure) : Promise.resolve().then(value))
+    if (!holding.has(method)) return settle()
+    return new Promise<T>((resolve, reject) => {
+      const list = held.get(method) ?? []
+      list.push(() => settle().then(resolve, reject))
+      held.set(method, list)
+    })
+  }
+
+  const api: Api = {
+    listRuns: () => answer('listRuns', [], () => data.runs ?? []),
+    runEvents: (id) =>
+      answer('runEvents', [id], () => {
+        const ev = data.events?.[id]
+        if (!ev) throw new Error(`no run ${id}`)
+        return ev
+      }),
+    language: () => answer('language', [], () => data.language ?? ''),
+    startRun: (req) => answer('startRun', [req], () => 'new-run'),
+    control: (id, req) => answer('control', [id, req], () => undefined),
+    approve: (id, approvalId, a) => answer('approve', [id, approvalId, a], () => undefined),
+    resumeRun: (id) => answer('resumeRun', [id], () => id),
+    forkRun: (id, req) => answer('forkRun', [id, req], () => `${id}-fork`),
+    renameRun: (id, title) => answer('renameRun', [id, title], () => undefined),
+    deleteRun: (id) => answer('deleteRun', [id], () => undefined),
+    artifact: (id, ref, offset, limit) => answer('artifact', [id, ref, offset, limit], () => ({ text: 'full', total: 4 })),
+    settings: () =>
+      answer('settings', [], () => ({ model: 'm', base_url: 'http://127.0.0.1:1/v1', has_key: false, workspace: '/w', language: 'en', home: '/h' })),
+    checkModel: (req) => answer('checkModel', [req], () => ({ ok: true })),
+    watchRun(runId, after, handlers) {
+      calls.push(`watchRun(${JSON.stringify(runId)}, ${after})`)
+      const w: Watcher = { runId, after, handlers, stopped: false }
+      watchers.push(w)
+      return () => void (w.stopped = true)
+    },
+    watchRuns(onRun) {
+      runListeners.push(onRun)
+      return () => runListeners.splice(runListeners.indexOf(onRun), 1)
+    },
+  }
+  return {
+    api,
+    calls,
+    watchers,
+    runListeners,
+    hold: (m) => void holding.add(m),
+    async release(m) {
+      const next = held.get(m)?.shift()
+      if (!next) throw new Error(`no held call of ${m}`)
+      next()
+      await flush()
+    },
+    fail: (m, err) => void failures.set(m, err),
+    push(events) {
+      for (const w of watchers) {
+        if (w.stopped) continue
+        const mine = events.filter((e) => e.run_id === w.runId)
+        if (mine.length > 0) w.handlers.onEvents(mine)
+      }
+    },
+  }
+}

@@ -1,0 +1,89 @@
+import { useState } from 'react'
+import { diffJSON } from '../lib/diff'
+import { formatBytes, formatDuration } from '../lib/format'
+import type { CallView } from '../lib/timeline'
+import { DiffView } from './DiffView'
+import { JsonText } from './JsonTree'
+import { useAppState, useT } from './context'
+
+const previewChars = 600
+
+/** CallBlock is one tool call of a card: its arguments, its fate, and what the model saw of it. */
+export function CallBlock({ call, onArtifact }: { call: CallView; onArtifact: (call: CallView) => void }) {
+  const t = useT()
+  const lang = useAppState((s) => s.lang)
+  const [argsOpen, setArgsOpen] = useState(false)
+  const [resultOpen, setResultOpen] = useState(false)
+  const seen = call.result || call.error
+  const long = seen.length > previewChars
+  const a = call.approval
+
+  return (
+    <div className={`call call-${call.status}`} data-testid="call" data-call-id={call.id} data-status={call.status}>
+      <div className="call-head">
+        <button type="button" className="call-name" aria-expanded={argsOpen} onClick={() => setArgsOpen(!argsOpen)} title={t('call.args_toggle')}>
+          {argsOpen ? '▾' : '▸'} <b>{call.name}</b>
+          {!argsOpen && <span className="call-args-preview">{call.arguments}</span>}
+        </button>
+        <span className={`call-status status-${call.status}`} data-testid="call-status">
+          {t(`call.status.${call.status}`)}
+        </span>
+        {call.durationMs > 0 && <span className="muted">{formatDuration(call.durationMs)}</span>}
+        {call.attempts > 1 && <span className="tag warn">{t('call.attempts', { n: call.attempts })}</span>}
+        {call.repaired && <span className="tag" title={t('call.repaired_hint')}>{t('call.repaired')}</span>}
+      </div>
+      {argsOpen && (
+        <div className="call-args" data-testid="call-args">
+          <JsonText text={call.arguments} open={2} />
+        </div>
+      )}
+      {call.edit && (
+        <div className="call-edit">
+          <span className="mark-label">✎ {t('call.edited')}</span>
+          <DiffView ops={diffJSON(call.edit.old, call.edit.new)} testId="call-diff" />
+        </div>
+      )}
+      {call.invalidReason && <div className="call-error">{call.invalidReason}</div>}
+      {a && (
+        <div className="call-approval" data-testid="call-approval">
+          {a.decision === '' ? `⏳ ${t('call.awaiting', { risk: a.risk })}` : approvalText(t, a.decision, a.by, a.denyReason, a.pattern)}
+        </div>
+      )}
+      {seen && (
+        <div className={`call-result${call.status === 'failed' || call.status === 'denied' ? ' failed' : ''}`}>
+          <pre data-testid="call-result" className={long && !resultOpen ? 'clamped' : ''}>
+            {long && !resultOpen ? seen.slice(0, previewChars) + '…' : seen}
+          </pre>
+          <div className="call-result-tools">
+            {long && (
+              <button type="button" className="link" onClick={() => setResultOpen(!resultOpen)}>
+                {resultOpen ? t('call.less') : t('call.more')}
+              </button>
+            )}
+            {call.artifact && (
+              <button type="button" className="link" data-testid="call-artifact" onClick={() => onArtifact(call)}>
+                {t('call.full_output', { size: formatBytes(call.size, lang) })}
+              </button>
+            )}
+          </div>
+        </div>
+      )}
+    </div>
+  )
+}
+
+export function approvalText(t: ReturnType<typeof useT>, decision: string, by: string, reason: string, pattern: string): string {
+  const who = by === 'user' || by === '' ? '' : ` (${t(`approval.by.${by}` as 'approval.by.policy')})`
+  switch (decision) {
+    case 'allow_once':
+      return `✓ ${t('approval.allowed_once')}${who}`
+    case 'allow_run':
+      return `✓ ${t('approval.allowed_run')}${who}`
+    case 'allow_always':
+      return `✓ ${t('approval.allowed_always')}${pattern ? ` · ${pattern}` : ''}${who}`
+    case 'deny':
+      return `✗ ${t('approval.denied')}${reason ? `: ${reason}` : ''}${who}`
+    default:
+      return decision
+  }
+}

@@ -1,0 +1,96 @@
+import { useState } from 'react'
+import type { RunView } from '../lib/timeline'
+import { Icon } from './Icon'
+import { useAppStore, useRunState, useT } from './context'
+
+export interface ControlsProps {
+  view: RunView
+  live: boolean
+  canResume: boolean
+  canFork: boolean
+  injectRef: React.RefObject<HTMLInputElement | null>
+  onEdit: () => void
+  onFork: () => void
+  onApproval: () => void
+  onHelp: () => void
+}
+
+/** Controls steer a live run (pause, resume, edit, inject, stop) or open a past one (replay, fork, resume). */
+export function Controls({ view, live, canResume, canFork, injectRef, onEdit, onFork, onApproval, onHelp }: ControlsProps) {
+  const { run } = useAppStore()
+  const t = useT()
+  const pausing = useRunState((s) => s.pausing)
+  const stopping = useRunState((s) => s.stopping)
+  const replaying = useRunState((s) => s.replay !== null)
+  const [text, setText] = useState('')
+  const paused = view.paused !== null
+
+  const inject = async (e: React.FormEvent) => {
+    e.preventDefault()
+    if (text.trim() && (await run.inject(text.trim()))) setText('')
+  }
+
+  let state = ''
+  if (live) state = stopping ? 'stopping' : paused ? 'paused' : pausing ? 'pausing' : view.pendingApproval ? 'approval' : 'running'
+
+  return (
+    <div className="controls" data-testid="controls">
+      {state && (
+        <span className={`run-state state-${state}`} data-testid="run-state" data-state={state}>
+          {t(`state.${state as 'running'}`)}
+        </span>
+      )}
+      {live && !paused && (
+        <button type="button" onClick={() => void run.pause()} disabled={pausing || stopping} data-testid="pause" title="Space">
+          <Icon name="pause" /> {t('control.pause')}
+        </button>
+      )}
+      {live && paused && (
+        <>
+          <button type="button" className="primary" onClick={() => void run.resume()} data-testid="resume" title="Space">
+            <Icon name="play" /> {t('control.resume')}
+          </button>
+          <button type="button" onClick={onEdit} data-testid="edit">
+            ✎ {t('control.edit')}
+          </button>
+        </>
+      )}
+      {live && view.pendingApproval && (
+        <button type="button" className="warn" onClick={onApproval} data-testid="open-approval">
+          {t('control.answer')}
+        </button>
+      )}
+      {live && (
+        <form className="inject" onSubmit={(e) => void inject(e)}>
+          <input ref={injectRef} value={text} onChange={(e) => setText(e.target.value)} placeholder={t('control.inject_hint')} data-testid="inject-input" />
+          <button type="submit" disabled={!text.trim()} data-testid="inject">
+            {t('control.inject')}
+          </button>
+        </form>
+      )}
+      {live && (
+        <button type="button" className="danger" onClick={() => void run.stop()} disabled={stopping} data-testid="stop">
+          ■ {t('control.stop')}
+        </button>
+      )}
+      {!live && canResume && (
+        <button type="button" className="primary" onClick={() => void run.resumeRun()} data-testid="resume-run">
+          <Icon name="play" /> {t('control.resume_run')}
+        </button>
+      )}
+      {!live && !replaying && view.eventCount > 0 && (
+        <button type="button" onClick={() => run.startReplay()} data-testid="replay">
+          ⟲ {t('control.replay')}
+        </button>
+      )}
+      {canFork && (
+        <button type="button" onClick={onFork} data-testid="fork">
+          <Icon name="fork" /> {t('control.fork')}
+        </button>
+      )}
+      <button type="button" className="icon" onClick={onHelp} title={t('help.title')} aria-label={t('help.title')} data-testid="help-button">
+        ?
+      </button>
+    </div>
+  )
+}

@@ -1,0 +1,234 @@
+import { useEffect, useState } from 'react'
+import { toApiError } from '../api/api'
+import type { ApprovalDecision, DecidedCall } from '../api/types'
+import { prettyJSON } from '../lib/diff'
+import { formatBytes } from '../lib/format'
+import { shortcuts } from '../lib/shortcuts'
+import type { CallView, PendingApproval } from '../lib/timeline'
+import { JsonText } from './JsonTree'
+import { useAppState, useAppStore, useT } from './context'
+
+export function Modal({ title, onClose, children, testId, wide }: { title: string; onClose: () => void; children: React.ReactNode; testId: string; wide?: boolean }) {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose()
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [onClose])
+  return (
+    <div className="overlay" onClick={onClose}>
+      <div className={`dialog${wide ? ' wide' : ''}`} role="dialog" aria-modal="true" aria-label={title} data-testid={testId} onClick={(e) => e.stopPropagation()}>
+        <h2>{title}</h2>
+        {children}
+      </div>
+    </div>
+  )
+}
+
+/** ApprovalDialog asks the person whether a call may run. Esc leaves it for later; the run waits. */
+export function ApprovalDialog({ pending, onLater }: { pending: PendingApproval; onLater: () => void }) {
+  const { run } = useAppStore()
+  const t = useT()
+  const [reason, setReason] = useState('')
+  const [pattern, setPattern] = useState('')
+  const [busy, setBusy] = useState(false)
+  const answer = async (d: ApprovalDecision) => {
+    setBusy(true)
+    await run.answer(d, d === 'deny' ? reason.trim() : '', d === 'allow_always' ? pattern.trim() : '')
+    setBusy(false)
+  }
+  return (
+    <Modal title={t('approval.title', { name: pending.name ?? '?' })} onClose={onLater} testId="approval-dialog">
+      <p>
+        <span className="tag warn">{t('approval.risk', { risk: pending.risk ?? '?' })}</span> <span className="muted">{pending.reason}</span>
+      </p>
+      <div className="dialog-json">
+        <JsonText text={pending.arguments ?? ''} open={3} />
+      </div>
+      <div className="approval-actions">
+        <button type="button" className="primary" disabled={busy} onClick={() => void answer('allow_once')} data-testid="approve-once">
+          {t('approval.allow_once')}
+        </button>
+        <button type="button" disabled={busy} onClick={() => void answer('allow_run')} data-testid="approve-run">
+          {t('approval.allow_run', { name: pending.name ?? '?' })}
+        </button>
+      </div>
+      <div className="approval-row">
+        <input value={pattern} onChange={(e) => setPattern(e.target.value)} placeholder={t('approval.pattern_hint')} data-testid="approve-pattern" />
+        <button type="button" disabled={busy} onClick={() => void answer('allow_always')} data-testid="approve-always">
+          {t('approval.allow_always')}
+        </button>
+      </div>
+      <div className="approval-row">
+        <input value={reason} onChange={(e) => setReason(e.target.value)} placeholder={t('approval.reason_hint')} data-testid="deny-reason" />
+        <button type="button" className="danger" disabled={busy} onClick={() => void answer('deny')} data-testid="deny">
+          {t('approval.deny')}
+        </button>
+      </div>
+    </Modal>
+  )
+}
+
+/** EditDialog edits a paused run: its task and standing instructions, and the arguments of decided calls that have not run. */
+export function EditDialog({ task, instructions, pending, onClose }: { task: string; instructions: string; pending: DecidedCall[]; onClose: () => void }) {
+  const { run } = useAppStore()
+  const t = useT()
+  const [newTask, setTask] = useState(task)
+  const [newInstr, setInstr] = useState(instructions)
+  const [args, setArgs] = useState<Record<string, string>>(() => Object.fromEntries(pending.map((c) => [c.id ?? '', prettyJSON(c.arguments ?? '')])))
+  const [error, setError] = useState('')
+  const save = async (andResume: boolean) => {
+    setError('')
+    for (const c of pending) {
+      const text = args[c.id ?? ''] ?? ''
+      if (prettyJSON(c.arguments ?? '') === text) continue
+      try {
+        JSON.parse(text)
+      } catch {
+        setError(t('edit.bad_json', { name: c.name ?? '?' }))
+        return
+      }
+      if (!(await run.editCall(c.id ?? '', JSON.stringify(JSON.parse(text))))) return
+    }
+    if ((newTask !== task || newInstr !== instructions) && !(await run.edit(newTask, newInstr))) return
+    if (andResume && !(await run.resume())) return
+    onClose()
+  }
+  return (
+    <Modal title={t('edit.title')} onClose={onClose} testId="edit-dialog" wide>
+      <label className="field">
+        <span>{t('new.task')}</span>
+        <textarea rows={3} value={newTask} onChange={(e) => setTask(e.target.value)} data-testid="edit-task" />
+      </label>
+      <label className="field">
+        <span>{t('new.instructions')}</span>
+        <textarea rows={2} value={newInstr} onChange={(e) => setInstr(e.target.value)} data-testid="edit-instructions" />
+      </label>
+      {pending.length > 0 && <p className="muted">{t('edit.pending_calls')}</p>}
+      {pending.map((c) => (
+        <label className="field" key={c.id}>
+          <span>
+            {c.name} <span className="muted">{c.id}</span>
+          </span>
+          <textarea className="mono" rows={4} value={args[c.id ?? '']} onChange={(e) => setArgs({ ...args, [c.id ?? '']: e.target.value })} data-testid="edit-call-args" data-call-id={c.id} />
+        </label>
+      ))}
+      {error && <p className="notice notice-error">{error}</p>}
+      <div className="actions">
+        <button type="button" onClick={onClose}>
+          {t('common.cancel')}
+        </button>
+        <button type="button" onClick={() => void save(false)} data-testid="edit-save">
+          {t('edit.save')}
+        </button>
+        <button type="button" className="primary" onClick={() => void save(true)} data-testid="edit-save-resume">
+          {t('edit.save_resume')}
+        </button>
+      </div>
+    </Modal>
+  )
+}
+
+/** ForkDialog starts a new run from iteration n with an edited task and instructions. */
+export function ForkDialog({ n, max, task, instructions, onClose }: { n: number; max: number; task: string; instructions: string; onClose: () => void }) {
+  const { run } = useAppStore()
+  const t = useT()
+  const [iteration, setIteration] = useState(n)
+  const [newTask, setTask] = useState(task)
+  const [newInstr, setInstr] = useState(instructions)
+  const [busy, setBusy] = useState(false)
+  const fork = async () => {
+    setBusy(true)
+    const id = await run.fork(iteration, newTask, newInstr)
+    setBusy(false)
+    if (!id) return
+    onClose()
+    window.location.hash = `#/runs/${encodeURIComponent(id)}`
+  }
+  return (
+    <Modal title={t('fork.title')} onClose={onClose} testId="fork-dialog" wide>
+      <p className="muted">{t('fork.explain')}</p>
+      <label className="field">
+        <span>{t('fork.iteration')}</span>
+        <input type="number" min={1} max={max} value={iteration} onChange={(e) => setIteration(Number(e.target.value))} data-testid="fork-iteration" />
+      </label>
+      <label className="field">
+        <span>{t('new.task')}</span>
+        <textarea rows={3} value={newTask} onChange={(e) => setTask(e.target.value)} data-testid="fork-task" />
+      </label>
+      <label className="field">
+        <span>{t('new.instructions')}</span>
+        <textarea rows={2} value={newInstr} onChange={(e) => setInstr(e.target.value)} data-testid="fork-instructions" />
+      </label>
+      <div className="actions">
+        <button type="button" onClick={onClose}>
+          {t('common.cancel')}
+        </button>
+        <button type="button" className="primary" disabled={busy || iteration < 1 || iteration > max} onClick={() => void fork()} data-testid="fork-start">
+          {t('fork.start', { n: iteration })}
+        </button>
+      </div>
+    </Modal>
+  )
+}
+
+const pageBytes = 256 * 1024
+
+/** ArtifactDialog shows the full output of a call, a page at a time. */
+export function ArtifactDialog({ runId, call, onClose }: { runId: string; call: CallView; onClose: () => void }) {
+  const api = useAppStore()
+  const t = useT()
+  const lang = useAppState((s) => s.lang)
+  const [text, setText] = useState('')
+  const [total, setTotal] = useState(0)
+  const [error, setError] = useState('')
+  const load = async (offset: number) => {
+    try {
+      const a = await api.artifact(runId, call.artifact, offset, pageBytes)
+      setText((prev) => (offset === 0 ? a.text : prev + a.text))
+      setTotal(a.total)
+    } catch (err) {
+      setError(toApiError(err).messageIn(lang))
+    }
+  }
+  useEffect(() => {
+    void load(0)
+    // Loaded once per call shown.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [call.artifact])
+  const loaded = new TextEncoder().encode(text).length
+  return (
+    <Modal title={t('artifact.title', { name: call.name, size: formatBytes(total || call.size, lang) })} onClose={onClose} testId="artifact-dialog" wide>
+      {error && <p className="notice notice-error">{error}</p>}
+      <pre className="artifact" data-testid="artifact-text">
+        {text}
+      </pre>
+      {total > loaded && (
+        <button type="button" onClick={() => void load(loaded)}>
+          {t('artifact.more', { left: formatBytes(total - loaded, lang) })}
+        </button>
+      )}
+    </Modal>
+  )
+}
+
+export function HelpOverlay({ onClose }: { onClose: () => void }) {
+  const t = useT()
+  return (
+    <Modal title={t('help.title')} onClose={onClose} testId="help">
+      <table className="shortcuts">
+        <tbody>
+          {shortcuts.map((s) => (
+            <tr key={s.action}>
+              <td>
+                {s.keys.map((k) => (
+                  <kbd key={k}>{k}</kbd>
+                ))}
+              </td>
+              <td>{t(`help.${s.action}`)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Modal>
+  )
+}

@@ -1,0 +1,34 @@
+// Icons drawn as SVG, so they show whatever fonts the system has (media
+// symbols such as ⏸ are missing from many).
+
+export type IconName = 'pause' | 'play' | 'step-back' | 'step-forward' | 'skip-back' | 'skip-forward' | 'fork'
+
+const shapes: Record<IconName, React.ReactNode> = {
+  pause: (
+    <>
+      <rect x="4" y="3" width="3" height="10" />
+      <rect x="9" y="3" width="3" height="10" />
+    </>
+  ),
+  play: <path d="M4 2.5v11l9-5.5z" />,
+  'step-back': <path d="M12 3v10L5 8zM3 3h2v10H3z" />,
+  'step-forward': <path d="M4 3v10l7-5zM11 3h2v10h-2z" />,
+  'skip-back': <path d="M8 3v10L2 8zM14 3v10L8 8z" />,
+  'skip-forward': <path d="M2 3v10l6-5zM8 3v10l6-5z" />,
+  fork: (
+    <>
+      <circle cx="4" cy="3" r="1.6" />
+      <circle cx="4" cy="13" r="1.6" />
+      <circle cx="12" cy="5" r="1.6" />
+      <path className="stroke" d="M4 4.6v6.8M12 6.6c0 3-8 2.4-8 5" />
+    </>
+  ),
+}
+
+export function Icon({ name }: { name: IconName }) {
+  return (
+    <svg className="icon-svg" viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
+      {shapes[name]}
+    </svg>
+  )
+}

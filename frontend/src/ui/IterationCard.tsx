@@ -1,0 +1,228 @@
+import { memo } from 'react'
+import { diffLines } from '../lib/diff'
+import { statusLabel } from '../lib/events'
+import { formatDuration, formatPercent, formatTokens, parseTime } from '../lib/format'
+import { runHref } from '../lib/route'
+import type { CallView, IterationView, Mark } from '../lib/timeline'
+import type { Translate } from '../i18n/i18n'
+import type { Lang } from '../i18n/i18n'
+import { CallBlock, approvalText } from './CallBlock'
+import { DiffView } from './DiffView'
+import { Icon } from './Icon'
+
+interface CardProps {
+  it: IterationView
+  lang: Lang
+  t: Translate
+  selected: boolean
+  /** The run is live and this is its latest card: streamed text shows a cursor. */
+  streaming: boolean
+  onSelect: (n: number) => void
+  onFork: (n: number) => void
+  onArtifact: (call: CallView) => void
+}
+
+// Cards are memoised on their iteration's view: a live event re-renders the
+// one card it changed, not the thousand before it.
+export const IterationCard = memo(function IterationCard({ it, lang, t, selected, streaming, onSelect, onFork, onArtifact }: CardProps) {
+  const calls = new Map(it.calls.map((c) => [c.id, c]))
+  const start = parseTime(it.started)
+  const end = parseTime(it.ended)
+  const ctx = it.context
+  const fill = ctx && ctx.window > 0 ? ctx.tokens / ctx.window : 0
+
+  return (
+    <article className={`card${selected ? ' selected' : ''}${it.n === 0 ? ' card-start' : ''}`} data-testid="iteration-card" data-iteration={it.n}>
+      <header className="card-head" onClick={() => onSelect(it.n)}>
+        <span className="iter-n">{it.n === 0 ? t('card.start') : `#${it.n}`}</span>
+        {it.n > 0 && start && end && <span className="muted" title={t('card.duration')}>{formatDuration(end.getTime() - start.getTime())}</span>}
+        {it.n > 0 && (it.tokensIn > 0 || it.tokensOut > 0) && (
+          <span className="muted tokens" title={t('card.tokens_hint')}>
+            ↑{formatTokens(it.tokensIn, lang)} ↓{formatTokens(it.tokensOut, lang)}
+          </span>
+        )}
+        {ctx && (
+          <span className="gauge" title={t('card.gauge', { tokens: formatTokens(ctx.tokens, lang), window: formatTokens(ctx.window, lang) })} data-testid="gauge">
+            <span className="gauge-bar">
+              <span className={`gauge-fill${fill > 0.8 ? ' hot' : ''}`} style={{ width: `${Math.min(100, fill * 100)}%` }} />
+            </span>
+            <span className="gauge-text">{formatPercent(fill, lang)}</span>
+          </span>
+        )}
+        {ctx?.compressed && <span className="tag warn">{t('card.compressed')}</span>}
+        {it.guards > 0 && <span className="tag warn">⚠ {it.guards}</span>}
+        {it.failedCalls > 0 && <span className="tag bad">✗ {it.failedCalls}</span>}
+        <span className="spacer" />
+        {it.n > 0 && (
+          <button
+            type="button"
+            className="icon fork-button"
+            title={t('card.fork')}
+            aria-label={t('card.fork')}
+            data-testid="card-fork"
+            onClick={(e) => {
+              e.stopPropagation()
+              onFork(it.n)
+            }}
+          >
+            <Icon name="fork" />
+          </button>
+        )}
+      </header>
+      <div className="card-body">
+        {it.items.map((item) => {
+          if (item.kind === 'model') return <ModelBlock key="model" it={it} t={t} streaming={streaming} />
+          if (item.kind === 'call') {
+            const c = calls.get(item.id)
+            return c ? <CallBlock key={`call-${item.id}`} call={c} onArtifact={onArtifact} /> : null
+          }
+          return <MarkLine key={item.seq} mark={item.mark} t={t} lang={lang} />
+        })}
+      </div>
+    </article>
+  )
+})
+
+function ModelBlock({ it, t, streaming }: { it: IterationView; t: Translate; streaming: boolean }) {
+  if (!it.decided) {
+    return (
+      <div className="model streamed" data-testid="streamed">
+        {it.streamed}
+        {streaming && <span className="cursor" aria-hidden="true" />}
+      </div>
+    )
+  }
+  return (
+    <>
+      {it.thought && (
+        <div className="model thought" data-testid="thought">
+          {it.thought}
+        </div>
+      )}
+      {it.answer && (
+        <div className="model answer-block" data-testid="final-answer">
+          <span className="mark-label">{t('card.final_answer')}</span>
+          {it.answer}
+        </div>
+      )}
+      {!it.thought && !it.answer && it.calls.length === 0 && <div className="model muted">{t('card.empty_answer')}</div>}
+    </>
+  )
+}
+
+function MarkLine({ mark: m, t, lang }: { mark: Mark; t: Translate; lang: Lang }) {
+  switch (m.kind) {
+    case 'started':
+      return (
+        <div className="mark mark-started" data-testid="mark" data-kind={m.kind}>
+          <div>
+            <span className="mark-label">{t('card.started')}</span> {m.data.task}
+          </div>
+          {m.data.instructions && (
+            <div className="muted">
+              {t('card.instructions')}: {m.data.instructions}
+            </div>
+          )}
+          <div className="muted">
+            {m.data.model} · {t('card.tools')}: {(m.data.tools ?? []).join(', ') || '–'} · {t('card.max_iterations', { n: m.data.max_iterations ?? 0 })}
+          </div>
+          {m.data.forked_from && (
+            <div>
+              <Icon name="fork" /> {t('card.forked_from')}{' '}
+              <a href={runHref(m.data.forked_from.run_id)} data-testid="forked-from-link">
+                {m.data.forked_from.run_id} #{m.data.forked_from.iteration}
+              </a>
+            </div>
+          )}
+        </div>
+      )
+    case 'guard':
+      return (
+        <div className={`mark mark-guard${m.data.action === 'stop' ? ' stop' : ''}`} data-testid="mark" data-kind={m.kind}>
+          <span className="mark-label">⚠ {t('card.guard', { guard: guardName(t, m.data.guard ?? '') })}</span> {m.data.message}
+          {m.data.details && m.data.details.length > 0 && (
+            <ul className="details">
+              {m.data.details.map((d, i) => (
+                <li key={i}>{d}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )
+    case 'injected':
+      return (
+        <div className="mark mark-control" data-testid="mark" data-kind={m.kind}>
+          <span className="mark-label">➜ {t('card.injected')}</span> {m.text}
+        </div>
+      )
+    case 'task_edited': {
+      const d = m.data
+      return (
+        <div className="mark mark-control" data-testid="mark" data-kind={m.kind}>
+          <span className="mark-label">✎ {t('card.task_edited')}</span>
+          {d.old_task !== d.new_task && <DiffView ops={diffLines(d.old_task ?? '', d.new_task ?? '')} testId="task-diff" />}
+          {(d.old_instructions ?? '') !== (d.new_instructions ?? '') && (
+            <>
+              <span className="muted">{t('card.instructions')}</span>
+              <DiffView ops={diffLines(d.old_instructions ?? '', d.new_instructions ?? '')} />
+            </>
+          )}
+        </div>
+      )
+    }
+    case 'call_edited':
+      return (
+        <div className="mark mark-control" data-testid="mark" data-kind={m.kind}>
+          <span className="mark-label">✎ {t('card.call_edited', { name: m.data.name ?? '?' })}</span>
+        </div>
+      )
+    case 'paused':
+      return (
+        <div className="mark mark-pause" data-testid="mark" data-kind={m.kind}>
+          <Icon name="pause" /> {m.data.at === 'decided' ? t('card.paused_decided') : t('card.paused')}
+        </div>
+      )
+    case 'resumed':
+      return (
+        <div className="mark mark-pause" data-testid="mark" data-kind={m.kind}>
+          <Icon name="play" /> {m.data.from_checkpoint ? t('card.resumed_checkpoint', { n: m.data.iteration ?? 0 }) : t('card.resumed')}
+        </div>
+      )
+    case 'retried':
+      return (
+        <div className="mark mark-retry" data-testid="mark" data-kind={m.kind}>
+          ↻ {t('card.retried', { attempt: m.data.attempt ?? 0, wait: formatDuration(m.data.wait_ms ?? 0) })} <span className="muted">{m.data.error}</span>
+        </div>
+      )
+    case 'approval':
+      return (
+        <div className={`mark ${m.data.decision === 'deny' ? 'mark-guard' : 'mark-control'}`} data-testid="mark" data-kind={m.kind}>
+          {approvalText(t, m.data.decision ?? '', m.data.by ?? '', m.data.reason ?? '', m.data.pattern ?? '')}
+        </div>
+      )
+    case 'summary':
+      return <div className="mark mark-state muted">{t('card.summary_updated')}</div>
+    case 'memory':
+      return <div className="mark mark-state muted">{t('card.memory_written')}</div>
+    case 'finished':
+      return (
+        <div className={`mark mark-finished status-${m.data.status}`} data-testid="mark" data-kind={m.kind}>
+          <span className="mark-label">■ {statusLabel(m.data.status ?? '', lang)}</span> {m.data.error}
+          {m.data.totals && (
+            <span className="muted">
+              {' '}
+              · {t('card.totals', { iterations: m.data.totals.iterations ?? 0, tokens: formatTokens(m.data.totals.total_tokens ?? 0, lang), calls: m.data.totals.tool_calls ?? 0 })}
+            </span>
+          )}
+        </div>
+      )
+  }
+}
+
+const guards = ['max_iterations', 'repeated_call', 'tool_failures', 'no_progress', 'token_budget', 'unverified_answer', 'invalid_call', 'checkpoint_failed', 'approval'] as const
+
+/** guardName names a guard in plain words; an unknown one keeps its name. */
+export function guardName(t: Translate, guard: string): string {
+  return (guards as readonly string[]).includes(guard) ? t(`guard.${guard as (typeof guards)[number]}`) : guard
+}
+

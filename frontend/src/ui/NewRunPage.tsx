@@ -1,0 +1,149 @@
+import { useEffect, useState } from 'react'
+import type { ModelCheck, StartRunRequest } from '../api/types'
+import { toApiError } from '../api/api'
+import { runHref, runsHref } from '../lib/route'
+import { useAppState, useAppStore, useT } from './context'
+
+function isLoopback(url: string): boolean {
+  try {
+    const host = new URL(url).hostname
+    return host === 'localhost' || host === '::1' || host === '[::1]' || host.startsWith('127.')
+  } catch {
+    return false
+  }
+}
+
+/** The New run form: what to run, with what model, checked before it starts. */
+export function NewRunPage() {
+  const store = useAppStore()
+  const t = useT()
+  const lang = useAppState((s) => s.lang)
+  const settings = useAppState((s) => s.settings)
+  const [form, setForm] = useState<StartRunRequest>({ task: '', instructions: '', workspace: '', model: '', base_url: '' })
+  const [check, setCheck] = useState<ModelCheck | null>(null)
+  const [busy, setBusy] = useState<'' | 'check' | 'start'>('')
+  const [startError, setStartError] = useState('')
+
+  useEffect(() => {
+    void store.loadSettings()
+  }, [store])
+
+  const s = settings.value
+  const model = form.model?.trim() || s?.model || ''
+  const baseUrl = form.base_url?.trim() || s?.base_url || ''
+  const needsKey = s !== null && !s.has_key && !isLoopback(baseUrl)
+  const set = (k: keyof StartRunRequest) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+    setForm({ ...form, [k]: e.target.value })
+    if (k === 'model' || k === 'base_url') setCheck(null)
+  }
+
+  const runCheck = async (): Promise<boolean> => {
+    setBusy('check')
+    const result = await store.checkModel({ model: form.model?.trim() || undefined, base_url: form.base_url?.trim() || undefined })
+    setCheck(result)
+    setBusy('')
+    return result.ok
+  }
+
+  const start = async (e: React.FormEvent) => {
+    e.preventDefault()
+    setStartError('')
+    if (!(await runCheck())) return
+    setBusy('start')
+    try {
+      const req: StartRunRequest = { task: form.task.trim() }
+      for (const k of ['instructions', 'workspace', 'model', 'base_url'] as const) {
+        const v = form[k]?.trim()
+        if (v) req[k] = v
+      }
+      const id = await store.startRun(req)
+      window.location.hash = runHref(id)
+    } catch (err) {
+      setStartError(toApiError(err).messageIn(lang))
+    } finally {
+      setBusy('')
+    }
+  }
+
+  return (
+    <section className="page new-run-page" data-testid="new-run-page">
+      <a className="back" href={runsHref}>
+        ← {t('run.back')}
+      </a>
+      <div className="page-head">
+        <h1>{t('new.heading')}</h1>
+      </div>
+      <div className="new-run-grid">
+        <form className="panel form" onSubmit={(e) => void start(e)}>
+          <label>
+            <span>{t('new.task')}</span>
+            <textarea data-testid="new-task" required rows={4} value={form.task} onChange={set('task')} placeholder={t('new.task_hint')} />
+          </label>
+          <label>
+            <span>{t('new.instructions')}</span>
+            <textarea data-testid="new-instructions" rows={2} value={form.instructions} onChange={set('instructions')} placeholder={t('new.instructions_hint')} />
+          </label>
+          <label>
+            <span>{t('new.workspace')}</span>
+            <input data-testid="new-workspace" value={form.workspace} onChange={set('workspace')} placeholder={s?.workspace || t('new.workspace_hint')} />
+          </label>
+          <div className="row2">
+            <label>
+              <span>{t('new.model')}</span>
+              <input data-testid="new-model" value={form.model} onChange={set('model')} placeholder={s?.model || ''} />
+            </label>
+            <label>
+              <span>{t('new.base_url')}</span>
+              <input data-testid="new-base-url" value={form.base_url} onChange={set('base_url')} placeholder={s?.base_url || ''} />
+            </label>
+          </div>
+          {check && (
+            <div className={`notice ${check.ok ? 'notice-ok' : 'notice-error'}`} role="status" data-testid="new-check" data-ok={check.ok ? 'true' : 'false'}>
+              {check.ok ? t('new.check_ok', { model, url: baseUrl }) : (check.error?.message?.[lang] ?? check.error?.message?.en ?? t('new.check_failed'))}
+            </div>
+          )}
+          {startError && (
+            <div className="notice notice-error" role="alert">
+              {startError}
+            </div>
+          )}
+          <div className="actions">
+            <button type="button" disabled={busy !== ''} onClick={() => void runCheck()} data-testid="new-check-button">
+              {busy === 'check' ? t('new.checking') : t('new.check')}
+            </button>
+            <button type="submit" className="primary" disabled={busy !== '' || !form.task.trim()} data-testid="new-start">
+              {busy === 'start' ? t('new.starting') : t('new.start')}
+            </button>
+          </div>
+        </form>
+        <aside className="panel settings" data-testid="new-settings">
+          <h2>{t('new.configured')}</h2>
+          {settings.status === 'error' && settings.error && <p className="notice notice-error">{settings.error.messageIn(lang)}</p>}
+          {s && (
+            <dl>
+              <dt>{t('new.model')}</dt>
+              <dd>{s.model || '–'}</dd>
+              <dt>{t('new.base_url')}</dt>
+              <dd>{s.base_url || '–'}</dd>
+              <dt>{t('new.key')}</dt>
+              <dd data-testid="new-has-key">{s.has_key ? t('new.key_set') : t('new.key_missing')}</dd>
+              <dt>{t('new.workspace')}</dt>
+              <dd>{s.workspace || '–'}</dd>
+              <dt>{t('new.home')}</dt>
+              <dd>{s.home}</dd>
+            </dl>
+          )}
+          {needsKey && (
+            <div className="notice notice-warn" data-testid="new-no-key">
+              <p>{t('new.no_key')}</p>
+              <pre className="command">{`# ${s?.home ?? '~/.hermes'}/hermes.toml\n[model]\nbase_url = "${baseUrl || 'https://api.openai.com/v1'}"\nmodel = "${model || 'gpt-4o-mini'}"\napi_key_env = "OPENAI_API_KEY"`}</pre>
+              <p>{t('new.no_key_env')}</p>
+              <p className="muted">{t('new.no_key_local')}</p>
+            </div>
+          )}
+          <p className="muted">{t('new.sample_hint')}</p>
+        </aside>
+      </div>
+    </section>
+  )
+}

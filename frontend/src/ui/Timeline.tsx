@@ -1,0 +1,98 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import type { CallView, IterationView } from '../lib/timeline'
+import { IterationCard } from './IterationCard'
+import { useAppState, useT } from './context'
+
+interface TimelineProps {
+  iterations: IterationView[]
+  selected: number | null
+  live: boolean
+  onSelect: (n: number) => void
+  onFork: (n: number) => void
+  onArtifact: (call: CallView) => void
+}
+
+// A first guess at a card's height from what it holds, so the scrollbar is
+// about right before the cards are measured.
+function estimate(it: IterationView): number {
+  let h = 44
+  for (const item of it.items) {
+    if (item.kind === 'model') h += 24 + Math.min(6, Math.ceil((it.thought || it.streamed).length / 120)) * 18
+    else if (item.kind === 'call') h += 62
+    else h += 28
+  }
+  return h + 12
+}
+
+/**
+ * Timeline is the run's cards in a virtual list: only the cards on screen
+ * are in the page, so a run of a thousand iterations scrolls like a short
+ * one. While the run is live and the list is at its end, it follows the
+ * newest card.
+ */
+export function Timeline({ iterations, selected, live, onSelect, onFork, onArtifact }: TimelineProps) {
+  const t = useT()
+  const lang = useAppState((s) => s.lang)
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const [follow, setFollow] = useState(true)
+  const virtualizer = useVirtualizer({
+    count: iterations.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => estimate(iterations[i]),
+    overscan: 4,
+    gap: 8,
+    paddingStart: 8,
+    paddingEnd: 8,
+    getItemKey: (i) => iterations[i].n,
+  })
+
+  const last = iterations.length - 1
+  const lastItems = last >= 0 ? iterations[last].items.length : 0
+  useLayoutEffect(() => {
+    if (live && follow && last >= 0) virtualizer.scrollToIndex(last, { align: 'end' })
+  }, [live, follow, last, lastItems, virtualizer])
+
+  // The selection moved by keyboard: bring its card into view.
+  useEffect(() => {
+    if (selected === null) return
+    const i = iterations.findIndex((it) => it.n === selected)
+    if (i >= 0) virtualizer.scrollToIndex(i, { align: 'auto' })
+    // Only a change of selection scrolls; new cards do not.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [selected])
+
+  const onScroll = useCallback(() => {
+    const el = scrollRef.current
+    if (el) setFollow(el.scrollHeight - el.scrollTop - el.clientHeight < 48)
+  }, [])
+
+  return (
+    <div className="timeline-scroll" ref={scrollRef} onScroll={onScroll} data-testid="timeline">
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((v) => {
+          const it = iterations[v.index]
+          return (
+            <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className="card-slot" style={{ transform: `translateY(${v.start}px)` }}>
+              <IterationCard
+                it={it}
+                lang={lang}
+                t={t}
+                selected={selected === it.n}
+                streaming={live && v.index === last}
+                onSelect={onSelect}
+                onFork={onFork}
+                onArtifact={onArtifact}
+              />
+            </div>
+          )
+        })}
+      </div>
+      {live && !follow && (
+        <button type="button" className="follow" onClick={() => setFollow(true)} data-testid="follow">
+          ↓ {t('timeline.follow')}
+        </button>
+      )}
+    </div>
+  )
+}
