@@ -26,7 +26,7 @@ func runDesktop(home string) error {
 	}
 	// The window names no default workspace: the New-run form asks, so a run
 	// never lands in whatever directory the app was started from.
-	a := app.New(runner.New(runner.Options{Home: home}))
+	a := app.New(runner.New(runner.Options{Home: home, Toolkit: runner.OpenToolkit}))
 	err := wails.Run(&options.App{
 		Title:            "Hermes",
 		Width:            1280,

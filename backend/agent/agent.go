@@ -85,6 +85,9 @@ type Setup struct {
 	ModelName string
 	BaseURL   string
 	Tools     *skills.Registry
+	// Select, when set, chooses the tools offered to each run (with many
+	// tools, only those relevant to the task); nil offers all of Tools.
+	Select func(runID, task string) ToolSelection
 	// Policy decides which calls need a person's approval; nil allows all.
 	Policy skills.Policy
 	// Unattended runs (the bot) have no one to ask: a call the policy would
@@ -112,6 +115,13 @@ const (
 	MemoryRead MemoryUse = "read"
 )
 
+// ToolSelection is the tools offered to one run; *skills.Selection is one.
+type ToolSelection interface {
+	Defs() []llm.ToolDef
+	SavedTokens() int
+	Close()
+}
+
 // Task is what a new run is asked to do. A fork also carries the
 // conversation it starts from and the run it came from.
 type Task struct {
@@ -137,6 +147,7 @@ type Result struct {
 type Run struct {
 	setup    Setup
 	limits   Limits
+	sel      ToolSelection // nil: every tool of setup.Tools is offered
 	log      *runlog.Writer
 	emit     *event.Emitter
 	controls *Controls
@@ -231,6 +242,10 @@ func (r *Run) attach(w *runlog.Writer, lastSeq int64, sinks []event.Sink) {
 // log is closed when it returns.
 func (r *Run) Execute(ctx context.Context) Result {
 	defer r.log.Close()
+	if r.setup.Select != nil {
+		r.sel = r.setup.Select(r.st.RunID, r.st.Task)
+		defer r.sel.Close()
+	}
 	r.legStart = r.now()
 	if r.resumed {
 		r.publish(event.RunResumed, event.RunResumedData{FromCheckpoint: true, Iteration: r.st.Iteration})
@@ -325,3 +340,12 @@ func (r *Run) cancelled() Result {
 }
 
 func (r *Run) elapsedMS() int64 { return r.priorMS + r.now().Sub(r.legStart).Milliseconds() }
+
+// toolDefs are the tool schemas sent with the next request, and the schema
+// tokens that leaving the others out saves.
+func (r *Run) toolDefs() ([]llm.ToolDef, int) {
+	if r.sel == nil {
+		return r.setup.Tools.Defs(), 0
+	}
+	return r.sel.Defs(), r.sel.SavedTokens()
+}

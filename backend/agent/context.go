@@ -96,7 +96,7 @@ func (r *Run) summarizer() Model {
 // publishContext announces the request about to be sent: only the messages
 // added since the last one, unless the layers before the turns changed or
 // the request was laid out anew (then all of them, with full set).
-func (r *Run) publishContext(b contextmgr.Built, in contextmgr.Input, compressed bool) {
+func (r *Run) publishContext(b contextmgr.Built, in contextmgr.Input, compressed bool, saved int) {
 	full := b.Rebuilt || r.sentAnchor == "" || in.Anchor != r.sentAnchor ||
 		in.Summary != r.sentSummary || in.Memory != r.sentMemory || r.sentTurns > len(r.turns)
 	var msgs []llm.Message
@@ -107,7 +107,8 @@ func (r *Run) publishContext(b contextmgr.Built, in contextmgr.Input, compressed
 	}
 	r.publish(event.ContextBuilt, event.ContextBuiltData{
 		Layers: b.Layers, Tokens: b.Tokens, Window: b.Window, BudgetShare: b.Share, Compressed: compressed,
-		MessageCount: len(b.Messages), Folded: in.Folded, Full: full, Messages: msgs, ToolNames: r.setup.Tools.Names(),
+		MessageCount: len(b.Messages), Folded: in.Folded, Full: full, Messages: msgs,
+		ToolNames: toolNames(in.Tools), SchemasSaved: saved,
 	})
 	r.sentTurns, r.sentAnchor, r.sentSummary, r.sentMemory = len(r.turns), in.Anchor, in.Summary, in.Memory
 	r.lastTokens = b.Tokens
@@ -189,4 +190,12 @@ func PreviewCheckpoint(s Setup, runID string) (contextmgr.Preview, error) {
 	}
 	built := r.builder.Build(r.contextInput(defs))
 	return r.st.Context.Preview(r.turns, r.contextOptions(), built.Tokens, nil), nil
+}
+
+func toolNames(defs []llm.ToolDef) []string {
+	names := make([]string, len(defs))
+	for i, d := range defs {
+		names[i] = d.Name
+	}
+	return names
 }

@@ -97,9 +97,9 @@ func (r *Run) editCall(pending []*call, c Control) {
 // ends with this iteration and how.
 func (r *Run) iterate(ctx context.Context) (outcome, bool) {
 	r.publish(event.IterationStarted, event.IterationStartedData{})
-	defs := r.setup.Tools.Defs()
+	defs, saved := r.toolDefs()
 	built, in, compressed := r.buildContext(ctx, defs)
-	r.publishContext(built, in, compressed)
+	r.publishContext(built, in, compressed, saved)
 
 	resp, err := r.ask(ctx, built.Messages, defs)
 	r.st.Totals.Iterations++

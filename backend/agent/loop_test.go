@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"hermes/backend/agent"
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
@@ -181,5 +182,42 @@ func TestLoop_LongOutputIsDistilled(t *testing.T) {
 	sent := h.request(1)
 	if !strings.Contains(sent[len(sent)-1].Content, "characters cut") {
 		t.Error("the model was sent the whole output")
+	}
+}
+
+// onlyList offers one tool of the registry and says what the rest would cost.
+type onlyList struct {
+	defs   []llm.ToolDef
+	closed bool
+}
+
+func (s *onlyList) Defs() []llm.ToolDef { return s.defs }
+func (s *onlyList) SavedTokens() int    { return 123 }
+func (s *onlyList) Close()              { s.closed = true }
+
+func TestLoop_SelectedToolsOnly(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Step{Content: "done"})
+	h := newHarness(t, srv)
+	sel := &onlyList{}
+	for _, d := range h.setup.Tools.Defs() {
+		if d.Name == "list_files" {
+			sel.defs = append(sel.defs, d)
+		}
+	}
+	var gotTask string
+	h.setup.Select = func(_, task string) agent.ToolSelection {
+		gotTask = task
+		return sel
+	}
+	_, events := h.run("list the files")
+	if gotTask != "list the files" || !sel.closed {
+		t.Errorf("selection asked for %q, closed %v", gotTask, sel.closed)
+	}
+	if tools := srv.Requests()[0].Tools; len(tools) != 1 || tools[0].Name != "list_files" {
+		t.Errorf("the model was offered %+v", tools)
+	}
+	built := decode[event.ContextBuiltData](t, ofType(events, event.ContextBuilt)[0])
+	if built.SchemasSaved != 123 || len(built.ToolNames) != 1 {
+		t.Errorf("context.built = saved %d, tools %v", built.SchemasSaved, built.ToolNames)
 	}
 }

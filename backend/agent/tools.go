@@ -290,13 +290,13 @@ func (r *Run) distil(callID, out string) (content, artifact string) {
 	var b strings.Builder
 	b.WriteString(string(runes[:head]))
 	fmt.Fprintf(&b, "\n\n[... %d of %d characters cut here (characters %d to %d)", cut, len(runes), head, head+cut)
-	_, readable := r.setup.Tools.Get(ReadArtifactName)
+	_, readable := r.setup.Tools.Get(skills.ReadArtifactName)
 	switch {
 	case err != nil:
 		b.WriteString("; the whole output could not be saved. To see the cut part, ask for a smaller piece, such as read_file with offset_line and limit_lines.]")
 	case readable:
 		fmt.Fprintf(&b, "; the whole output is saved as %s. To read the cut part, call %s with ref %q, offset %d and limit %d.]",
-			ref, ReadArtifactName, ref, head, min(cut, limit/2, readArtifactMax))
+			ref, skills.ReadArtifactName, ref, head, min(cut, limit/2, skills.ReadArtifactMax))
 	default:
 		fmt.Fprintf(&b, "; it is saved as %s. To see the cut part, ask for a smaller piece, such as read_file with offset_line and limit_lines.]", ref)
 	}

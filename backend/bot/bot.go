@@ -71,8 +71,9 @@ const seenFor = 24 * time.Hour
 
 // Bot holds every user's session and the adapter that feeds them.
 type Bot struct {
-	cfg     config.Bot
-	setup   agent.Setup
+	liveMu sync.RWMutex
+	live   live // read through current()
+
 	store   *memory.Store
 	log     *slog.Logger
 	now     func() time.Time
@@ -98,7 +99,7 @@ type Bot struct {
 // New builds the bot of cfg.Platform with its adapter.
 func New(o Options) (*Bot, error) {
 	if o.Store == nil || o.Setup.Store == nil || o.Setup.Model == nil || o.Setup.Tools == nil {
-		return nil, errors.New("bot: Options need a store and a complete agent setup")
+		return nil, ErrSetup
 	}
 	if err := o.Config.Ready(); err != nil {
 		return nil, err
@@ -113,7 +114,7 @@ func New(o Options) (*Bot, error) {
 		o.HTTP = &http.Client{Timeout: 15 * time.Second}
 	}
 	b := &Bot{
-		cfg: o.Config, setup: o.Setup, store: o.Store, log: o.Log, now: o.Now,
+		live: live{cfg: o.Config, setup: o.Setup}, store: o.Store, log: o.Log, now: o.Now,
 		sessions: make(map[string]*session),
 		wsRoot:   o.Config.Workspace,
 	}
@@ -124,8 +125,11 @@ func New(o Options) (*Bot, error) {
 	if b.wsRoot == "" {
 		b.wsRoot = filepath.Join(o.Setup.Home, "bot", "workspaces")
 	}
-	b.setup.Unattended = true
-	b.setup.Policy = botPolicy{inner: o.Setup.Policy, allow: o.Config.AllowTools}
+	b.live.setup.Unattended = true
+	// Long-term memory is one per home, not per user: until it is kept per
+	// user, the bot neither recalls nor writes it, so no user sees another's.
+	b.live.setup.Memory = ""
+	b.live.setup.Policy = botPolicy{inner: o.Setup.Policy, allow: o.Config.AllowTools}
 	b.runCtx, b.cancelRuns = context.WithCancel(context.Background())
 	b.sendCtx, b.cancelOut = context.WithCancel(context.Background())
 
@@ -156,7 +160,7 @@ func (b *Bot) API() *API { return b.api }
 // Handler serves the callback at the configured path, and GET /healthz.
 func (b *Bot) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle(b.cfg.CallbackPath(), b.handler)
+	mux.Handle(b.current().cfg.CallbackPath(), b.handler)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Write([]byte("ok\n"))
 	})

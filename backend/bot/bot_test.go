@@ -307,3 +307,32 @@ func TestBot_ShutdownStopsRunsAtASafePoint(t *testing.T) {
 		t.Fatalf("a message after shutdown: %d, want 503; messages %q", status, got)
 	}
 }
+
+func TestBot_ReconfigureAppliesAllowToolsToTheNextTask(t *testing.T) {
+	wecom := wecomtest.NewServer(t, testCorpID, testSecret, 0)
+	model := llmtest.NewFuncServer(t, func(req llmtest.Request) llmtest.Step {
+		if last := req.Messages[len(req.Messages)-1]; last.Role == llm.RoleTool {
+			return llmtest.Step{Content: "result: " + last.Content}
+		}
+		return llmtest.Step{ToolCalls: []llm.ToolCall{{ID: "call_w", Name: "write_file", Arguments: `{"path":"a.txt","content":"x"}`}}}
+	})
+	cfg := botConfig(wecom)
+	h := newHarness(t, "", model, cfg)
+	h.send("li", "m1", "write a.txt")
+	waitMessage(t, wecom, "li", "result: ")
+	if _, err := os.Stat(filepath.Join(h.home, "bot", "workspaces", "wecom", "li", "a.txt")); err == nil {
+		t.Fatal("write_file ran before it was allowed")
+	}
+
+	cfg.AllowTools = []string{"write_file"}
+	cfg.Listen = "127.0.0.1:9999"
+	restart, err := h.bot.Reconfigure(cfg)
+	if err != nil || len(restart) != 1 || restart[0] != "listen" {
+		t.Fatalf("Reconfigure: %v, restart %q; want only listen to need a restart", err, restart)
+	}
+	h.send("li", "m2", "write a.txt again")
+	waitMessage(t, wecom, "li", "result: wrote")
+	if _, err := os.Stat(filepath.Join(h.home, "bot", "workspaces", "wecom", "li", "a.txt")); err != nil {
+		t.Fatalf("write_file did not run once allowed: %v", err)
+	}
+}

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"encoding/json"
-	"errors"
 	"slices"
 
 	"hermes/backend/skills"
@@ -29,10 +28,6 @@ func (p botPolicy) Check(t skills.Tool, args json.RawMessage) skills.Verdict {
 	}
 	return skills.Verdict{Action: skills.Ask, Reason: "risk " + string(t.Risk)}
 }
-
-// errNoAlways is returned for an "always allow", which no one in a chat can
-// give; the agent only asks for it when a person answers.
-var errNoAlways = errors.New("the bot does not remember approvals; list the tool in [bot] allow_tools")
 
 func (p botPolicy) AllowAlways(t skills.Tool, pattern string) error {
 	if p.inner != nil {

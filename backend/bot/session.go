@@ -2,7 +2,6 @@ package bot
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,6 +21,7 @@ type record struct {
 	History    []exchange `json:"history,omitempty"`
 	Runs       []string   `json:"runs,omitempty"` // this session's run ids, oldest first
 	LastRun    string     `json:"last_run,omitempty"`
+	LastTask   string     `json:"last_task,omitempty"`
 	LastStatus string     `json:"last_status,omitempty"`
 	LastError  string     `json:"last_error,omitempty"`
 	Lang       i18n.Lang  `json:"lang,omitempty"`
@@ -200,7 +200,7 @@ func (s *session) handle(in inbound) {
 			s.post(outbound{r: in.r, text: i18n.In(lang, "bot.injected")})
 			return
 		}
-		s.start(in, strings.TrimSpace(in.msg.Text))
+		s.start(in, strings.TrimSpace(in.msg.Text), lang)
 		return
 	}
 	switch cmd {
@@ -230,7 +230,7 @@ func (s *session) handle(in inbound) {
 	case cmdNew:
 		s.save(func(r *record) {
 			r.Generation++
-			r.History, r.LastRun, r.LastStatus, r.LastError = nil, "", "", ""
+			r.History, r.LastRun, r.LastTask, r.LastStatus, r.LastError = nil, "", "", "", ""
 		})
 		if live != nil {
 			live.run.Controls().Stop()
@@ -252,7 +252,7 @@ func (s *session) resume(in inbound, live *liveRun, lang i18n.Lang) {
 		return
 	}
 	s.mu.Lock()
-	last, status := s.rec.LastRun, s.rec.LastStatus
+	last, task, status := s.rec.LastRun, s.rec.LastTask, s.rec.LastStatus
 	s.mu.Unlock()
 	if last == "" || status == event.StatusFinished {
 		s.say(in.r, lang, "bot.nothing_to_resume")
@@ -262,8 +262,8 @@ func (s *session) resume(in inbound, live *liveRun, lang i18n.Lang) {
 		s.say(in.r, lang, "bot.busy_closing")
 		return
 	}
-	lr := s.newLive(in, last)
-	run, err := agent.ResumeRun(s.b.setup, last, lr)
+	lr := s.newLive(in, task)
+	run, err := agent.ResumeRun(s.b.current().setup, last, lr)
 	if err != nil {
 		s.b.log.Error("resume failed", "session", s.key, "run", last, "err", err)
 		s.post(outbound{r: in.r, text: i18n.In(lang, "bot.failed", err.Error()), final: true})
@@ -275,9 +275,9 @@ func (s *session) resume(in inbound, live *liveRun, lang i18n.Lang) {
 
 // start begins a run of task, with the session's earlier exchanges as its
 // standing instructions.
-func (s *session) start(in inbound, task string) {
+func (s *session) start(in inbound, task string, lang i18n.Lang) {
 	if s.b.isClosed() {
-		s.say(in.r, s.lang, "bot.busy_closing")
+		s.say(in.r, lang, "bot.busy_closing")
 		return
 	}
 	s.mu.Lock()
@@ -287,16 +287,16 @@ func (s *session) start(in inbound, task string) {
 	if !s.wsMade {
 		if err := os.MkdirAll(ws, 0o700); err != nil {
 			s.b.log.Error("workspace not made", "session", s.key, "err", err)
-			s.say(in.r, s.lang, "bot.failed", err.Error())
+			s.say(in.r, lang, "bot.failed", err.Error())
 			return
 		}
 		s.wsMade = true // only the worker reads and writes it
 	}
 	lr := s.newLive(in, task)
-	run, err := agent.NewRun(s.b.setup, agent.Task{Text: task, Instructions: historyInstructions(history), Workspace: ws}, lr)
+	run, err := agent.NewRun(s.b.current().setup, agent.Task{Text: task, Instructions: historyInstructions(history), Workspace: ws}, lr)
 	if err != nil {
 		s.b.log.Error("run not started", "session", s.key, "err", err)
-		s.say(in.r, s.lang, "bot.failed", err.Error())
+		s.say(in.r, lang, "bot.failed", err.Error())
 		return
 	}
 	s.launch(lr, run)
@@ -322,7 +322,7 @@ func (s *session) launch(lr *liveRun, run *agent.Run) {
 	s.b.runs.Add(1)
 	go func() {
 		defer s.b.runs.Done()
-		limit := time.AfterFunc(s.b.cfg.RunLimit(), run.Controls().Stop)
+		limit := time.AfterFunc(s.b.current().cfg.RunLimit(), run.Controls().Stop)
 		res := run.Execute(s.b.runCtx)
 		limit.Stop()
 		s.finished(lr, res)
@@ -344,11 +344,11 @@ func (s *session) finished(lr *liveRun, res agent.Result) {
 		}
 		if res.Status == event.StatusFinished {
 			r.History = append(r.History, exchange{User: lr.task, Answer: res.Answer})
-			if n := s.b.cfg.HistoryTurns(); len(r.History) > n {
+			if n := s.b.current().cfg.HistoryTurns(); len(r.History) > n {
 				r.History = r.History[len(r.History)-n:]
 			}
 		}
-		r.LastRun, r.LastStatus, r.LastError = res.RunID, res.Status, res.Error
+		r.LastRun, r.LastTask, r.LastStatus, r.LastError = res.RunID, lr.task, res.Status, res.Error
 	})
 
 	text := lr.outcome(res, lang)
@@ -389,82 +389,4 @@ func (s *session) stopLive() {
 	if live != nil && live.run != nil {
 		live.run.Controls().Stop()
 	}
-}
-
-// status describes the session; call it with s.mu held.
-func (s *session) status(lang i18n.Lang) string {
-	if lr := s.live; lr != nil {
-		lr.mu.Lock()
-		defer lr.mu.Unlock()
-		extra := ""
-		if lr.paused {
-			extra += i18n.In(lang, "bot.status_paused")
-		}
-		if lr.lastTool != "" {
-			extra += i18n.In(lang, "bot.status_last_tool", lr.lastTool)
-		}
-		return i18n.In(lang, "bot.status_running", preview(lr.task, 200), lr.run.ID(), lr.iteration, lr.tokens, extra)
-	}
-	text := i18n.In(lang, "bot.status_idle", len(s.rec.History), s.namespace())
-	if s.rec.LastRun != "" {
-		text += i18n.In(lang, "bot.status_last", s.rec.LastRun, statusWords(s.rec.LastStatus, s.rec.LastError, lang))
-	}
-	return text
-}
-
-// namespace is the session's long-term memory namespace: the user's, and a
-// fresh one after each /new.
-func (s *session) namespace() string {
-	return fmt.Sprintf("bot/%s/%d", s.key, s.rec.Generation)
-}
-
-// historyInstructions gives a new run the session's earlier exchanges. It
-// is written for the model, so it stays in English.
-func historyInstructions(history []exchange) string {
-	if len(history) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString("This task continues a chat with the same user. Earlier in the chat, oldest first:\n")
-	for _, h := range history {
-		fmt.Fprintf(&b, "\nUser: %s\nYou answered: %s\n", preview(h.User, 1500), preview(h.Answer, 1500))
-	}
-	return b.String()
-}
-
-func preview(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
-}
-
-// safeName makes an id usable as one path element.
-func safeName(id string) string {
-	b := []byte(id)
-	for i, c := range b {
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == '@'
-		if !ok {
-			b[i] = '_'
-		}
-	}
-	name := string(b)
-	if name == "" || name == "." || name == ".." {
-		name = "_" + name
-	}
-	return name
-}
-
-// unique drops repliers equal to one before them: an adapter whose replier
-// is the user's rather than the message's (one pointer per user) answers
-// once. Repliers are pointers, so comparing them never panics.
-func unique(rs []Replier) []Replier {
-	var out []Replier
-	for _, r := range rs {
-		if !slices.Contains(out, r) {
-			out = append(out, r)
-		}
-	}
-	return out
 }

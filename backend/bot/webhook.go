@@ -8,9 +8,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -64,7 +66,7 @@ type webhook struct {
 }
 
 func newWebhook(b *Bot, client *http.Client) (http.Handler, error) {
-	return &webhook{b: b, secret: b.cfg.WebhookSecret, guard: newReplayGuard(b.now), client: client, repliers: map[string]*webhookReplier{}}, nil
+	return &webhook{b: b, secret: b.current().cfg.WebhookSecret, guard: newReplayGuard(b.now), client: client, repliers: map[string]*webhookReplier{}}, nil
 }
 
 func (h *webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -81,7 +83,7 @@ func (h *webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *webhook) receive(w http.ResponseWriter, r *http.Request) error {
-	body, err := readBody(w, r, h.b.cfg.BodyLimit())
+	body, err := readBody(w, r, h.b.current().cfg.BodyLimit())
 	if err != nil {
 		return err
 	}
@@ -154,7 +156,7 @@ func (r *webhookReplier) post(ctx context.Context, body []byte) (retry bool, err
 	rand.Read(raw)
 	nonce := hex.EncodeToString(raw)
 	ts := strconv.FormatInt(r.h.b.now().Unix(), 10)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.h.b.cfg.ReplyURL, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.h.b.current().cfg.ReplyURL, bytes.NewReader(body))
 	if err != nil {
 		return false, fmt.Errorf("reply to %s: %w", r.user, err)
 	}
@@ -164,6 +166,10 @@ func (r *webhookReplier) post(ctx context.Context, body []byte) (retry bool, err
 	req.Header.Set(HeaderSignature, SignWebhook(r.h.secret, ts, nonce, body))
 	resp, err := r.h.client.Do(req)
 	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // reply_url may carry a bridge's own token
+		}
 		return true, fmt.Errorf("reply to %s: %w", r.user, err)
 	}
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))

@@ -16,12 +16,11 @@ import (
 
 // WeCom API error codes the client acts on.
 const (
-	codeBusy          = -1    // system busy: try again
-	codeInvalidSecret = 40001 // wrong corp secret (or token of another app)
-	codeInvalidToken  = 40014 // access token not valid
-	codeTokenExpired  = 42001 // access token expired
-	codeFreqLimit     = 45009 // API called too often
-	codeConcurrency   = 45033 // too many concurrent calls
+	codeBusy         = -1    // system busy: try again
+	codeInvalidToken = 40014 // access token not valid
+	codeTokenExpired = 42001 // access token expired
+	codeFreqLimit    = 45009 // API called too often
+	codeConcurrency  = 45033 // too many concurrent calls
 )
 
 // textLimit is the most bytes one text message may hold; WeCom cuts the

@@ -49,7 +49,8 @@ type weComApp struct {
 }
 
 func newWeComApp(b *Bot) (http.Handler, error) {
-	c, err := NewCrypter(b.cfg.WebhookSecret, b.cfg.EncodingAESKey, b.cfg.CorpID)
+	cfg := b.current().cfg
+	c, err := NewCrypter(cfg.WebhookSecret, cfg.EncodingAESKey, cfg.CorpID)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +80,7 @@ func (a *weComApp) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *weComApp) receive(w http.ResponseWriter, r *http.Request) error {
-	body, err := readBody(w, r, a.b.cfg.BodyLimit())
+	body, err := readBody(w, r, a.b.current().cfg.BodyLimit())
 	if err != nil {
 		return err
 	}

@@ -55,7 +55,8 @@ type weComBot struct {
 }
 
 func newWeComBot(b *Bot) (http.Handler, error) {
-	c, err := NewCrypter(b.cfg.WebhookSecret, b.cfg.EncodingAESKey, "")
+	cfg := b.current().cfg
+	c, err := NewCrypter(cfg.WebhookSecret, cfg.EncodingAESKey, "")
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +95,7 @@ func (a *weComBot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 var mention = regexp.MustCompile(`^@\S+\s*`)
 
 func (a *weComBot) receive(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	body, err := readBody(w, r, a.b.cfg.BodyLimit())
+	body, err := readBody(w, r, a.b.current().cfg.BodyLimit())
 	if err != nil {
 		return nil, err
 	}

@@ -147,7 +147,7 @@ func (s *session) useSkills(ctx context.Context, env *Env, home string, yes bool
 		fmt.Fprintln(env.Stderr, i18n.T("cli.skills.problem", p.Error()))
 	}
 	s.kit = kit
-	s.setup.Tools, s.setup.Policy = kit.catalog.Registry(), kit.policy
+	kit.kit.Apply(&s.setup)
 	s.prompt = approvalMode(&s.setup, yes)
 	return nil
 }

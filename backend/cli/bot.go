@@ -90,6 +90,28 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 			return fail(env, i18n.Wrap(err, "cli.bot.wecom_refused", err))
 		}
 	}
+	// An edit of hermes.toml applies without a restart where it can; a
+	// broken one keeps the last good config, and the log says why.
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	err = config.Watch(watchCtx, *cfgPath, func(next config.Config) {
+		next = next.ResolveEnv(env.Getenv)
+		if *listen != "" {
+			next.Bot.Listen = *listen
+		}
+		restart, err := bt.Reconfigure(next.Bot)
+		switch {
+		case err != nil:
+			log.Error(i18n.T("cli.bot.config_kept"), "err", err)
+		case len(restart) > 0:
+			log.Warn(i18n.T("cli.bot.config_restart", strings.Join(restart, ", ")))
+		default:
+			log.Info(i18n.T("cli.bot.config_applied"))
+		}
+	}, func(err error) { log.Error(i18n.T("cli.bot.config_kept"), "err", err) })
+	if err != nil {
+		log.Warn(i18n.T("cli.bot.config_unwatched"), "err", err)
+	}
 	ln, err := net.Listen("tcp", b.ListenAddr())
 	if err != nil {
 		return fail(env, i18n.Wrap(err, "cli.bot.listen_failed", b.ListenAddr(), err))

@@ -30,5 +30,15 @@ func init() {
 			ZH: "部分工作未能及时完成：%v；可用 `hermes resume 运行ID` 继续被中断的任务",
 		},
 		"cli.bot.stopped": {EN: "the bot has stopped", ZH: "机器人已停止"},
+		"cli.bot.config_applied": {
+			EN: "hermes.toml changed: [bot] allow_tools, history, run_timeout and max_body apply to the next task; restart hermes bot for [agent] and [model]",
+			ZH: "hermes.toml 已修改：[bot] 的 allow_tools、history、run_timeout 和 max_body 对下一个任务生效；[agent] 和 [model] 需要重启 hermes bot",
+		},
+		"cli.bot.config_restart": {
+			EN: "hermes.toml changed [bot] %s, which takes effect when hermes bot restarts; the other changes are applied",
+			ZH: "hermes.toml 修改了 [bot] %s，需重启 hermes bot 才生效；其他修改已生效",
+		},
+		"cli.bot.config_kept":      {EN: "hermes.toml has a problem; the last good config stays in force", ZH: "hermes.toml 有问题；继续使用上一份有效配置"},
+		"cli.bot.config_unwatched": {EN: "cannot watch hermes.toml; edits apply when hermes bot restarts", ZH: "无法监视 hermes.toml；修改将在重启 hermes bot 后生效"},
 	})
 }

@@ -27,9 +27,31 @@ const (
 // botOutput collects what `hermes bot` prints and hands over the line that
 // says where it listens.
 type botOutput struct {
-	mu    sync.Mutex
-	b     bytes.Buffer
-	ready chan string
+	mu      sync.Mutex
+	b       bytes.Buffer
+	ready   chan string // gets the callback URL once; never reassigned
+	told    bool
+	changed chan struct{} // closed and replaced on every write
+}
+
+// waitFor waits until the output holds want, waking on each write.
+func (o *botOutput) waitFor(ctx context.Context, want string) error {
+	for {
+		o.mu.Lock()
+		if o.changed == nil {
+			o.changed = make(chan struct{})
+		}
+		ok, changed := strings.Contains(o.b.String(), want), o.changed
+		o.mu.Unlock()
+		if ok {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for %q: %w", want, ctx.Err())
+		}
+	}
 }
 
 var botURL = regexp.MustCompile(`http://127\.0\.0\.1:\d+/callback`)
@@ -38,9 +60,13 @@ func (o *botOutput) Write(p []byte) (int, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.b.Write(p)
-	if u := botURL.FindString(o.b.String()); u != "" && o.ready != nil {
+	if o.changed != nil {
+		close(o.changed)
+		o.changed = nil
+	}
+	if u := botURL.FindString(o.b.String()); u != "" && o.ready != nil && !o.told {
 		o.ready <- u
-		o.ready = nil
+		o.told = true
 	}
 	return len(p), nil
 }
@@ -110,6 +136,12 @@ func TestBot_ServesWeComCallbacksUntilCancelled(t *testing.T) {
 	}
 	if got := wecom.Messages("zhangsan"); got[0] != "hello from hermes" {
 		t.Fatalf("zhangsan was sent %q", got)
+	}
+
+	// An edit applies without a restart, and says what needs one.
+	writeBotConfig(t, home, model.URL, wecom.URL, "allow_tools = [\"write_file\"]\npath = \"/other\"\n")
+	if err := errOut.waitFor(wait, "takes effect when hermes bot restarts"); err != nil {
+		t.Fatalf("%v:\n%s", err, errOut)
 	}
 	cancel()
 	if c := <-code; c != cli.ExitOK {

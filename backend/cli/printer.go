@@ -126,11 +126,29 @@ func (p *Printer) printKnown(e event.Event) bool {
 	case event.TaskEdited:
 		return with(e, p.taskEdited)
 	case event.SummaryUpdated:
-		p.generic(e, i18n.T("cli.print.summary_updated"))
-		return true
+		return with(e, func(d event.SummaryUpdatedData) {
+			p.line(p.paint("⇲ "+i18n.T("cli.print.folded", d.TurnsFolded, humanTokens(d.TokensBefore), humanTokens(d.TokensAfter)), cyan))
+			if len(d.EntitiesAdded) > 0 {
+				p.line(p.paint("  "+i18n.T("cli.print.entities_kept", strings.Join(d.EntitiesAdded, ", ")), dim))
+			}
+		})
+	case event.ContextPinned:
+		return with(e, func(d event.ContextPinnedData) {
+			what := d.Fact
+			if what == "" {
+				what = d.Preview
+			}
+			label := "📌 " + i18n.T("cli.print.pinned") + " "
+			p.line(p.paint(label, cyan) + p.preview(what, p.o.Width-width(label)))
+		})
 	case event.MemoryWritten:
-		p.generic(e, i18n.T("cli.print.memory_written"))
-		return true
+		return with(e, func(d event.MemoryWrittenData) {
+			p.line(p.paint("✎ "+i18n.T("cli.print.memory_written_n", len(d.Entries)), dim))
+			for _, m := range d.Entries {
+				label := "  " + m.Kind + ": "
+				p.line(p.paint(label, dim) + p.preview(m.Text, p.o.Width-width(label)))
+			}
+		})
 	case event.CheckpointSaved:
 		return with(e, func(d event.CheckpointSavedData) {
 			p.line(p.paint("· "+i18n.T("cli.print.checkpoint", d.Messages), dim))

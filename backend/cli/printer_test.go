@@ -395,7 +395,9 @@ func TestPrinter_OtherEvents(t *testing.T) {
 		{event.GuardTripped, event.GuardTrippedData{Guard: event.GuardRepeatedCall, Action: event.ActionStop, Message: "Same call a fourth time."},
 			"■ Same call a fourth time. [guard repeated_call]"},
 		{event.ApprovalRequested, map[string]string{"call_id": "c1", "tool": "write_file"}, `? approval requested {"call_id":"c1","tool":"write_file"}`},
-		{event.MemoryWritten, map[string]string{"key": "style"}, `· memory written {"key":"style"}`},
+		{event.MemoryWritten, event.MemoryWrittenData{Entries: []event.MemoryRef{{ID: 7, Kind: "preference", Text: "answers in Markdown tables"}}}, "✎ 1 long-term memories written\n  preference: answers in Markdown tables"},
+		{event.SummaryUpdated, event.SummaryUpdatedData{TurnsFolded: 6, TokensBefore: 19000, TokensAfter: 4200, EntitiesAdded: []string{"INV-2031"}}, "⇲ context compressed: 6 turns folded into the summary, 19k → 4.2k tokens\n  kept beside the summary: INV-2031"},
+		{event.ContextPinned, event.ContextPinnedData{Fact: "the budget is 500 EUR"}, "📌 pinned the budget is 500 EUR"},
 		{event.Type("browser.opened"), map[string]string{"url": "about:blank"}, `· browser.opened {"url":"about:blank"}`},
 	}
 	for _, c := range cases {

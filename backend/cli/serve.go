@@ -53,7 +53,7 @@ func cmdServe(ctx context.Context, env *Env, args []string) int {
 	// Runs that name no workspace work where serve was started, as with
 	// `hermes run`.
 	cwd, _ := os.Getwd()
-	runs := runner.New(runner.Options{Home: dir, Getenv: env.Getenv, Workspace: cwd})
+	runs := runner.New(runner.Options{Home: dir, Getenv: env.Getenv, Workspace: cwd, Toolkit: runner.OpenToolkit})
 	token := newToken()
 	// Event streams never go idle, so they end with this context rather than
 	// holding Shutdown up for its whole grace period.

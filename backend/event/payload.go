@@ -71,6 +71,9 @@ type ContextBuiltData struct {
 	Full      bool          `json:"full"`
 	Messages  []llm.Message `json:"messages"`
 	ToolNames []string      `json:"tool_names"`
+	// SchemasSaved is the schema tokens of the tools left out of this
+	// request because they were not relevant to the task.
+	SchemasSaved int `json:"schemas_saved,omitempty"`
 }
 
 // ModelDeltaData carries streamed text, batched.

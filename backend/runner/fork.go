@@ -50,7 +50,7 @@ func (m *Manager) Fork(ctx context.Context, id string, req ForkRequest) (string,
 	if err != nil {
 		return "", err
 	}
-	setup, err := Build(ctx, m.home, cfg, m.getenv, Overrides{})
+	setup, err := m.build(ctx, cfg, Overrides{})
 	if err != nil {
 		return "", err
 	}

@@ -12,6 +12,7 @@ import (
 	"hermes/backend/config"
 	"hermes/backend/event"
 	"hermes/backend/i18n"
+	"hermes/backend/memory"
 	"hermes/backend/runlog"
 	"hermes/backend/skills"
 )
@@ -27,7 +28,13 @@ type Options struct {
 	// `hermes run` does; the window gives none, so that a run never lands in
 	// whatever directory the window was opened from.
 	Workspace string
-	// Policy decides which calls need a person's approval; nil allows all.
+	// Toolkit opens the tools runs are offered (skills, MCP servers, the
+	// vault) on the first run, with the "always" rules kept in the home's
+	// database; OpenToolkit is the one for real use. Nil offers the file
+	// tools only.
+	Toolkit func(ctx context.Context, home string, cfg config.Config, rules skills.RuleStore) (*Toolkit, error)
+	// Policy, when set, decides which calls need a person's approval in
+	// place of the toolkit's; with neither, every call is allowed.
 	Policy skills.Policy
 	// Bus receives every event of every run; nil makes one.
 	Bus *event.Bus
@@ -43,6 +50,10 @@ type Manager struct {
 	policy    skills.Policy
 	bus       *event.Bus
 	store     *sharedStore
+
+	openKit func(context.Context, string, config.Config, skills.RuleStore) (*Toolkit, error)
+	kitMu   sync.Mutex
+	kit     *Toolkit
 
 	// ctx is every run's context; cancelling it cuts the runs short when
 	// Shutdown's deadline passes.
@@ -70,7 +81,7 @@ func New(o Options) *Manager {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Manager{
-		home: o.Home, workspace: o.Workspace, getenv: getenv, policy: o.Policy, bus: bus,
+		home: o.Home, workspace: o.Workspace, getenv: getenv, policy: o.Policy, bus: bus, openKit: o.Toolkit,
 		store: &sharedStore{path: StorePath(o.Home)},
 		ctx:   ctx, cancel: cancel,
 		live: map[string]*liveRun{}, feeds: map[*RunFeed]struct{}{},
@@ -104,7 +115,7 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	setup, err := Build(ctx, m.home, cfg, m.getenv, Overrides{Model: req.Model, BaseURL: req.BaseURL})
+	setup, err := m.build(ctx, cfg, Overrides{Model: req.Model, BaseURL: req.BaseURL})
 	if err != nil {
 		return "", err
 	}
@@ -138,7 +149,7 @@ func (m *Manager) Resume(ctx context.Context, id string, o Overrides) error {
 	if err != nil {
 		return err
 	}
-	setup, err := Build(ctx, m.home, cfg, m.getenv, o)
+	setup, err := m.build(ctx, cfg, o)
 	if err != nil {
 		return err
 	}
@@ -169,7 +180,10 @@ func (m *Manager) launch(setup agent.Setup, id string,
 	if err != nil {
 		return "", err
 	}
-	setup.Store, setup.Bus, setup.Policy = store, m.bus, m.policy
+	setup.Store, setup.Bus = store, m.bus
+	if m.policy != nil {
+		setup.Policy = m.policy
+	}
 	l := newLiveRun(m.publish)
 
 	// Creating and registering under one lock keeps two resumes of one run
@@ -311,6 +325,7 @@ func (m *Manager) Live() []Summary {
 // cancelled at once (the unfinished iteration is done again on resume) and
 // waited for, and ctx's error is returned. No run starts afterwards.
 func (m *Manager) Shutdown(ctx context.Context) error {
+	defer m.closeToolkit()
 	m.mu.Lock()
 	m.closed = true
 	for _, l := range m.live {
@@ -338,6 +353,37 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 		m.cancel()
 		<-done
 		return ctx.Err()
+	}
+}
+
+// build is Build with the manager's toolkit applied.
+func (m *Manager) build(ctx context.Context, cfg config.Config, o Overrides) (agent.Setup, error) {
+	setup, err := Build(ctx, m.home, cfg, m.getenv, o)
+	if err != nil || m.openKit == nil {
+		return setup, err
+	}
+	m.kitMu.Lock()
+	defer m.kitMu.Unlock()
+	if m.kit == nil {
+		rules := storeRules{open: func() (*memory.Store, func(), error) {
+			s, err := m.store.acquire()
+			return s, m.store.release, err
+		}}
+		if m.kit, err = m.openKit(ctx, m.home, cfg, rules); err != nil {
+			return setup, err
+		}
+	}
+	m.kit.Apply(&setup)
+	return setup, nil
+}
+
+// closeToolkit stops the toolkit's MCP servers and watchers.
+func (m *Manager) closeToolkit() {
+	m.kitMu.Lock()
+	defer m.kitMu.Unlock()
+	if m.kit != nil {
+		m.kit.Close()
+		m.kit = nil
 	}
 }
 

@@ -82,13 +82,13 @@ func TestCatalog_BrokenManifestLeavesOthersWorking(t *testing.T) {
 	writeSkill(t, user, "notes", map[string]string{})
 
 	c := Load(t.Context(), Options{
-		Builtin: builtin.FS(), UserDir: user, GoTools: append(FileTools(), ExecuteCommand(0, 0)),
+		Builtin: builtin.FS(), UserDir: user, GoTools: append(FileTools(), ExecuteCommand(0, 0), ReadArtifactTool()),
 		Enabled: func(name string) bool { return name != "off" }, GOOS: "linux",
 	})
 	defer c.Close()
 	list := c.Skills()
 
-	if s := findSkill(t, list, "files"); s.Status != StatusLoaded || !slices.Equal(s.Tools, []string{"list_files", "read_file", "write_file"}) {
+	if s := findSkill(t, list, "files"); s.Status != StatusLoaded || !slices.Equal(s.Tools, []string{"list_files", "read_file", "write_file", "read_artifact"}) {
 		t.Errorf("built-in files: %+v", s)
 	}
 	if s := findSkill(t, list, "shell"); s.Status != StatusLoaded || !slices.Equal(s.Tools, []string{"execute_command"}) {
@@ -131,7 +131,7 @@ func TestCatalog_BrokenManifestLeavesOthersWorking(t *testing.T) {
 	}
 
 	reg := c.Registry()
-	if !slices.Equal(reg.Names(), []string{"list_files", "read_file", "write_file", "execute_command", "get_weather", LoadSkillTool}) {
+	if !slices.Equal(reg.Names(), []string{"list_files", "read_file", "write_file", "read_artifact", "execute_command", "get_weather", LoadSkillTool}) {
 		t.Fatalf("registry: %v", reg.Names())
 	}
 	if got := len(c.Problems()); got != 2 { // typo and files-again; the unavailable ones are not problems

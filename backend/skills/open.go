@@ -26,7 +26,7 @@ func Open(ctx context.Context, home string, cfg config.Config, rules RuleStore, 
 			Command: s.Command, Args: s.Args, Env: s.Env, Risk: Risk(s.Risk),
 		}})
 	}
-	goTools := append(FileTools(), ExecuteCommand(t.Timeout(0), t.Output()))
+	goTools := append(FileTools(), ExecuteCommand(t.Timeout(0), t.Output()), ReadArtifactTool())
 	catalog := Load(ctx, Options{
 		Builtin:     builtin.FS(),
 		UserDir:     filepath.Join(home, "skills"),

@@ -19,7 +19,7 @@ func TestSelect_OnlyRelevantSkillsAboveTheThreshold(t *testing.T) {
 	user := t.TempDir()
 	weatherSkill(t, user)
 	c := Load(t.Context(), Options{
-		Builtin: builtin.FS(), UserDir: user, GoTools: append(FileTools(), ExecuteCommand(0, 0)), SelectAbove: 4,
+		Builtin: builtin.FS(), UserDir: user, GoTools: append(FileTools(), ExecuteCommand(0, 0), ReadArtifactTool()), SelectAbove: 5,
 	})
 	defer c.Close()
 
@@ -39,10 +39,10 @@ func TestSelect_OnlyRelevantSkillsAboveTheThreshold(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, err := prep.Tool.Run(t.Context(), Env{RunID: "run-1"}, prep.Args)
-	if err != nil || out != "The tools of files are available from your next turn: list_files, read_file, write_file." {
+	if err != nil || out != "The tools of files are available from your next turn: list_files, read_file, write_file, read_artifact." {
 		t.Fatalf("load_skill: %q, %v", out, err)
 	}
-	if got := defNames(sel); !slices.Equal(got, []string{"list_files", "read_file", "write_file", "get_weather", LoadSkillTool}) {
+	if got := defNames(sel); !slices.Equal(got, []string{"list_files", "read_file", "write_file", "read_artifact", "get_weather", LoadSkillTool}) {
 		t.Fatalf("after load_skill: %v", got)
 	}
 	if after := sel.SavedTokens(); after <= 0 || after >= saved {
@@ -52,7 +52,7 @@ func TestSelect_OnlyRelevantSkillsAboveTheThreshold(t *testing.T) {
 		t.Fatalf("skills %v", got)
 	}
 	again, _ := prep.Tool.Run(t.Context(), Env{RunID: "run-1"}, prep.Args)
-	if again != "The tools of files are already available to you: list_files, read_file, write_file." {
+	if again != "The tools of files are already available to you: list_files, read_file, write_file, read_artifact." {
 		t.Fatalf("second load_skill: %q", again)
 	}
 
@@ -65,7 +65,7 @@ func TestSelect_OnlyRelevantSkillsAboveTheThreshold(t *testing.T) {
 }
 
 func TestSelect_AllToolsAtOrBelowTheThreshold(t *testing.T) {
-	c := Load(t.Context(), Options{Builtin: builtin.FS(), GoTools: append(FileTools(), ExecuteCommand(0, 0))})
+	c := Load(t.Context(), Options{Builtin: builtin.FS(), GoTools: append(FileTools(), ExecuteCommand(0, 0), ReadArtifactTool())})
 	defer c.Close()
 	sel := c.Select("run-1", "anything")
 	defer sel.Close()

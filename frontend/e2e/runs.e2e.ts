@@ -138,7 +138,7 @@ describe('runs page', () => {
   })
 
   it('shows a newcomer the sample run, which opens and replays at no cost', async () => {
-    const { ctx, page } = await openPage()
+    const { ctx, page } = await openPage({ width: 1440, height: 900 })
     await page.goto(emptyServed.url)
     const row = page.getByTestId('run-row')
     await expect.poll(() => row.count()).toBe(1)
@@ -146,6 +146,12 @@ describe('runs page', () => {
     await row.getByTestId('run-task').click()
     await page.getByTestId('iteration-card').first().waitFor()
     expect(await page.getByTestId('resume-run').count()).toBe(0)
+    // The README's picture of the timeline (docs/timeline.png) is this one.
+    const four = page.locator('[data-testid="iteration-card"][data-iteration="4"]')
+    await four.locator('.card-head').click()
+    await four.scrollIntoViewIfNeeded()
+    await expect.poll(() => page.getByTestId('inspector').getAttribute('data-iteration')).toBe('4')
+    await shot(page, 'timeline.png')
     await page.getByTestId('replay').click()
     await page.getByTestId('replay-next-iteration').click()
     await expect.poll(() => page.locator('[data-testid="iteration-card"][data-iteration="1"]').count()).toBe(1)

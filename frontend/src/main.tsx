@@ -5,6 +5,7 @@ import { createAppStore } from './store/app'
 import { App } from './ui/App'
 import { StoreContext } from './ui/context'
 import './styles.css'
+import './run.css'
 
 function localStore(): Storage | null {
   try {

@@ -204,6 +204,14 @@ export interface CallEditedData {
   new_arguments?: string
 }
 
+/** SummaryUpdatedData records a compression: old turns folded into the rolling summary. */
+export interface SummaryUpdatedData {
+  summary?: string
+  turns_folded?: number
+  tokens_before?: number
+  tokens_after?: number
+}
+
 export type ApprovalDecision = 'allow_once' | 'allow_run' | 'allow_always' | 'deny'
 
 export interface ApprovalRequestedData {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { diffContexts, messagesOf, previousContext, rebuildContexts } from './context'
+import { createContextIndex, diffContexts, messagesOf, previousContext, rebuildContexts } from './context'
 import { sampleEvents, steeredEvents } from './fixture'
 
 describe('rebuildContexts', () => {
@@ -16,6 +16,18 @@ describe('rebuildContexts', () => {
     expect(messagesOf(ctx.get(2)!).map((m) => m.content)).toEqual(['You are Hermes.', 'Task: Write short notes', 'Summary: notes.md written'])
     // The earlier request is not changed by the later one.
     expect(messagesOf(ctx.get(1)!).map((m) => m.content)).toEqual(['You are Hermes.', 'Task: Write notes'])
+  })
+
+  it('grows with a live run, keeping the requests it built, and starts over for another log', () => {
+    const index = createContextIndex()
+    const early = index.update(steeredEvents.slice(0, 5))
+    const one = early.get(1)
+    const later = index.update(steeredEvents)
+    expect(later.get(1)).toBe(one)
+    expect(early.has(2)).toBe(false)
+    expect(messagesOf(later.get(2)!)).toEqual(messagesOf(rebuildContexts(steeredEvents).get(2)!))
+    const other = index.update(sampleEvents)
+    expect(messagesOf(other.get(2)!).map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool'])
   })
 
   it('finds the request before an iteration', () => {

@@ -27,17 +27,48 @@ export function messagesOf(c: RequestContext): ChatMessage[] {
  * context twice (a retry) keeps the last.
  */
 export function rebuildContexts(events: readonly HermesEvent[]): Map<number, RequestContext> {
-  const out = new Map<number, RequestContext>()
+  const index = createContextIndex()
+  return index.update(events)
+}
+
+/**
+ * ContextIndex rebuilds the requests of a live run as its events grow: each
+ * update reads only the events it has not seen, so a run of a thousand
+ * iterations costs the same per event as a short one. Entries already built
+ * keep their identity, so views of them need not redraw.
+ */
+export interface ContextIndex {
+  update(events: readonly HermesEvent[]): Map<number, RequestContext>
+}
+
+export function createContextIndex(): ContextIndex {
+  let seen: readonly HermesEvent[] = []
+  let out = new Map<number, RequestContext>()
   let base: ChatMessage[] = []
-  for (const e of events) {
-    if (e.type !== 'context.built') continue
-    const data = (e.data ?? {}) as ContextBuiltData
-    const added = data.messages ?? []
-    if (data.full) base = added.slice()
-    else base.push(...added)
-    out.set(e.iteration, { iteration: e.iteration, seq: e.seq, data, base, count: base.length })
+  return {
+    update(events) {
+      // Another log, or the same one folded anew in another order: start over.
+      const grows = events.length >= seen.length && (seen.length === 0 || events[seen.length - 1] === seen[seen.length - 1])
+      if (!grows) {
+        seen = []
+        out = new Map()
+        base = []
+      }
+      if (events.length === seen.length) return out
+      out = new Map(out)
+      for (let i = seen.length; i < events.length; i++) {
+        const e = events[i]
+        if (e.type !== 'context.built') continue
+        const data = (e.data ?? {}) as ContextBuiltData
+        const added = data.messages ?? []
+        if (data.full) base = added.slice()
+        else base.push(...added)
+        out.set(e.iteration, { iteration: e.iteration, seq: e.seq, data, base, count: base.length })
+      }
+      seen = events
+      return out
+    },
   }
-  return out
 }
 
 /** messageKey identifies a message by everything the model sees of it. */

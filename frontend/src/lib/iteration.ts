@@ -13,6 +13,7 @@ import type {
   RunPausedData,
   RunResumedData,
   RunStartedData,
+  SummaryUpdatedData,
   TaskEditedData,
   ToolFinishedData,
   ToolStartedData,
@@ -75,7 +76,7 @@ export type Mark =
   | { kind: 'resumed'; seq: number; data: RunResumedData }
   | { kind: 'retried'; seq: number; data: ModelRetriedData }
   | { kind: 'approval'; seq: number; callId: string; data: ApprovalResolvedData }
-  | { kind: 'summary'; seq: number }
+  | { kind: 'summary'; seq: number; data: SummaryUpdatedData }
   | { kind: 'memory'; seq: number }
   | { kind: 'finished'; seq: number; data: RunFinishedData }
 
@@ -276,7 +277,7 @@ export function applyToIteration(prev: IterationView, e: HermesEvent): Iteration
       mark(it, { kind: 'task_edited', seq: e.seq, data: obj<TaskEditedData>(e.data) })
       break
     case 'summary.updated':
-      mark(it, { kind: 'summary', seq: e.seq })
+      mark(it, { kind: 'summary', seq: e.seq, data: obj<SummaryUpdatedData>(e.data) })
       break
     case 'memory.written':
       mark(it, { kind: 'memory', seq: e.seq })

@@ -26,12 +26,16 @@ export function BudgetChart({ view, onSelect }: { view: RunView; onSelect: (n: n
   const lang = useAppState((s) => s.lang)
   // Most runs use a small part of a large window: fit the data unless asked.
   const [fit, setFit] = useState(true)
-  const points = useMemo(() => budgetSeries(view), [view.iterations]) // eslint-disable-line react-hooks/exhaustive-deps
-  if (points.length === 0) return null
-  const window = Math.max(...points.map((p) => p.window))
-  const peak = Math.max(...points.map((p) => p.total))
+  // Contexts of past iterations never change: the series changes only when
+  // a request is built.
+  const last = view.iterations.at(-1)
+  const key = `${view.iterations.length}:${last?.context?.seq ?? 0}`
+  const points = useMemo(() => budgetSeries(view), [key]) // eslint-disable-line react-hooks/exhaustive-deps
+  const window = points.reduce((m, p) => Math.max(m, p.window), 0)
+  const peak = points.reduce((m, p) => Math.max(m, p.total), 0)
   const top = fit || window === 0 ? Math.max(1, peak * 1.1) : Math.max(window, peak)
-  const paths = stackPaths(points, top)
+  const paths = useMemo(() => stackPaths(points, top), [points, top])
+  if (points.length === 0) return null
   const windowY = window > 0 && window <= top ? H - (window / top) * H : null
   const n = points.length
 

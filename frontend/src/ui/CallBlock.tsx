@@ -46,7 +46,7 @@ export function CallBlock({ call, onArtifact }: { call: CallView; onArtifact: (c
       {call.invalidReason && <div className="call-error">{call.invalidReason}</div>}
       {a && (
         <div className="call-approval" data-testid="call-approval">
-          {a.decision === '' ? `⏳ ${t('call.awaiting', { risk: a.risk })}` : approvalText(t, a.decision, a.by, a.denyReason, a.pattern)}
+          {a.decision === '' ? t('call.awaiting', { risk: a.risk }) : approvalText(t, a.decision, a.by, a.denyReason, a.pattern)}
         </div>
       )}
       {seen && (

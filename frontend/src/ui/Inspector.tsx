@@ -1,7 +1,7 @@
-import { useMemo, useState } from 'react'
+import { memo, useMemo, useRef, useState } from 'react'
 import type { ChatMessage, HermesEvent } from '../api/types'
 import { budgetSplit } from '../lib/budget'
-import { diffContexts, messagesOf, previousContext, rebuildContexts } from '../lib/context'
+import { createContextIndex, diffContexts, messagesOf, previousContext, type RequestContext } from '../lib/context'
 import { summarizeEvent } from '../lib/events'
 import { formatCount, formatPercent, formatTokens } from '../lib/format'
 import type { IterationView } from '../lib/timeline'
@@ -14,8 +14,9 @@ const tabs: Tab[] = ['messages', 'changes', 'budget', 'events']
 export function Inspector({ it, events }: { it: IterationView | undefined; events: HermesEvent[] }) {
   const t = useT()
   const [tab, setTab] = useState<Tab>('messages')
-  // Rebuilding every request is linear in the log; do it once per log, not per click.
-  const contexts = useMemo(() => rebuildContexts(events), [events])
+  // The index reads each event once, however long the run grows.
+  const index = useRef(createContextIndex())
+  const contexts = index.current.update(events)
   if (!it) return <aside className="inspector empty-inspector muted">{t('inspector.none')}</aside>
   const ctx = contexts.get(it.n)
   const prev = previousContext(contexts, it.n)
@@ -33,8 +34,8 @@ export function Inspector({ it, events }: { it: IterationView | undefined; event
         </div>
       </div>
       <div className="inspector-body">
-        {tab === 'messages' && (ctx ? <Messages messages={messagesOf(ctx)} /> : <p className="muted">{t('inspector.no_context')}</p>)}
-        {tab === 'changes' && <Changes prev={prev ? messagesOf(prev) : null} next={ctx ? messagesOf(ctx) : null} prevN={prev?.iteration ?? 0} />}
+        {tab === 'messages' && (ctx ? <Messages ctx={ctx} /> : <p className="muted">{t('inspector.no_context')}</p>)}
+        {tab === 'changes' && <Changes prev={prev} next={ctx} />}
         {tab === 'budget' && <Budget it={it} />}
         {tab === 'events' && <RawEvents it={it} events={events} />}
       </div>
@@ -42,8 +43,10 @@ export function Inspector({ it, events }: { it: IterationView | undefined; event
   )
 }
 
-function Messages({ messages }: { messages: ChatMessage[] }) {
+// Memoised on the request, which keeps its identity while the run goes on.
+const Messages = memo(function Messages({ ctx }: { ctx: RequestContext }) {
   const t = useT()
+  const messages = useMemo(() => messagesOf(ctx), [ctx])
   return (
     <ol className="messages" data-testid="messages">
       <li className="muted">{t('inspector.message_count', { n: messages.length })}</li>
@@ -52,7 +55,7 @@ function Messages({ messages }: { messages: ChatMessage[] }) {
       ))}
     </ol>
   )
-}
+})
 
 function MessageView({ m, op }: { m: ChatMessage; op?: string }) {
   return (
@@ -73,11 +76,12 @@ function MessageView({ m, op }: { m: ChatMessage; op?: string }) {
   )
 }
 
-function Changes({ prev, next, prevN }: { prev: ChatMessage[] | null; next: ChatMessage[] | null; prevN: number }) {
+const Changes = memo(function Changes({ prev, next }: { prev: RequestContext | undefined; next: RequestContext | undefined }) {
   const t = useT()
+  const diff = useMemo(() => (prev && next ? diffContexts(messagesOf(prev), messagesOf(next)) : []), [prev, next])
   if (!next) return <p className="muted">{t('inspector.no_context')}</p>
   if (!prev) return <p className="muted">{t('inspector.first_context')}</p>
-  const diff = diffContexts(prev, next)
+  const prevN = prev.iteration
   const changed = diff.filter((d) => d.op !== 'same')
   const same = diff.length - changed.length
   return (
@@ -90,7 +94,7 @@ function Changes({ prev, next, prevN }: { prev: ChatMessage[] | null; next: Chat
       </ol>
     </div>
   )
-}
+})
 
 function Budget({ it }: { it: IterationView }) {
   const t = useT()

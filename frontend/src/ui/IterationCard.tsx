@@ -201,7 +201,13 @@ function MarkLine({ mark: m, t, lang }: { mark: Mark; t: Translate; lang: Lang }
         </div>
       )
     case 'summary':
-      return <div className="mark mark-state muted">{t('card.summary_updated')}</div>
+      return (
+        <div className="mark mark-state" data-testid="mark" data-kind={m.kind} title={m.data.summary}>
+          <span className="mark-label">{t('card.summary_updated')}</span>
+          {m.data.turns_folded !== undefined &&
+            t('card.summary_folded', { turns: m.data.turns_folded, before: formatTokens(m.data.tokens_before ?? 0, lang), after: formatTokens(m.data.tokens_after ?? 0, lang) })}
+        </div>
+      )
     case 'memory':
       return <div className="mark mark-state muted">{t('card.memory_written')}</div>
     case 'finished':

@@ -62,13 +62,29 @@ export function Timeline({ iterations, selected, live, onSelect, onFork, onArtif
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [selected])
 
+  // Only the person stops the following: programmatic scrolls and cards
+  // measured anew move the list too, and must not.
+  const userAt = useRef(0)
+  const byUser = useCallback(() => (userAt.current = performance.now()), [])
   const onScroll = useCallback(() => {
     const el = scrollRef.current
-    if (el) setFollow(el.scrollHeight - el.scrollTop - el.clientHeight < 48)
+    if (!el) return
+    const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < 48
+    if (atEnd) setFollow(true)
+    else if (performance.now() - userAt.current < 500) setFollow(false)
   }, [])
 
   return (
-    <div className="timeline-scroll" ref={scrollRef} onScroll={onScroll} data-testid="timeline">
+    <div
+      className="timeline-scroll"
+      ref={scrollRef}
+      onScroll={onScroll}
+      onWheel={byUser}
+      onPointerDown={byUser}
+      onKeyDown={byUser}
+      onTouchMove={byUser}
+      data-testid="timeline"
+    >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((v) => {
           const it = iterations[v.index]

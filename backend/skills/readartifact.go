@@ -1,4 +1,4 @@
-package agent
+package skills
 
 import (
 	"context"
@@ -6,14 +6,13 @@ import (
 	"fmt"
 
 	"hermes/backend/runlog"
-	"hermes/backend/skills"
 )
 
 // ReadArtifactName is the tool that reads what distil cut from a long result.
 const ReadArtifactName = "read_artifact"
 
-// readArtifactMax is the most characters one read_artifact call returns.
-const readArtifactMax = 20000
+// ReadArtifactMax is the most characters one read_artifact call returns.
+const ReadArtifactMax = 20000
 
 type readArtifactArgs struct {
 	Ref    string `json:"ref" description:"The artifact named in a cut tool result, such as artifacts/RUN/CALL, exactly as written there."`
@@ -24,30 +23,30 @@ type readArtifactArgs struct {
 // ReadArtifactTool lets the model read the part of a long tool result that
 // it was not shown: the loop keeps every cut result whole as an artifact,
 // and the note where it cut names the artifact and the offset to read from.
-// The run's setup registers it beside the other tools.
-func ReadArtifactTool() skills.Tool {
-	return skills.Func(ReadArtifactName,
+// Open registers it beside the other tools.
+func ReadArtifactTool() Tool {
+	return Func(ReadArtifactName,
 		"Read part of a tool result that was too long to show whole. A cut result says where it was cut, e.g. "+
 			"\"[... 12000 of 20000 characters cut here (characters 5333 to 17333); the whole output is saved as artifacts/RUN/CALL ...]\": "+
 			"call this tool with that ref and an offset (in characters) to read the missing part. "+
 			"When more follows, the answer ends with a line saying which offset to read next.",
-		skills.RiskRead, readArtifact)
+		RiskRead, readArtifact)
 }
 
-func readArtifact(_ context.Context, env skills.Env, a readArtifactArgs) (string, error) {
+func readArtifact(_ context.Context, env Env, a readArtifactArgs) (string, error) {
 	data, _, err := runlog.ReadArtifact(env.Home, a.Ref, 0, 0)
 	switch {
 	case errors.Is(err, runlog.ErrArtifactNotFound):
-		return "", skills.Errorf("there is no artifact %s; use the ref exactly as the cut tool result names it", a.Ref)
+		return "", Errorf("there is no artifact %s; use the ref exactly as the cut tool result names it", a.Ref)
 	case errors.Is(err, runlog.ErrBadArtifactRef):
-		return "", skills.Errorf("%s is not an artifact ref; refs look like artifacts/RUN/CALL, as the cut tool result names them", a.Ref)
+		return "", Errorf("%s is not an artifact ref; refs look like artifacts/RUN/CALL, as the cut tool result names them", a.Ref)
 	case err != nil:
 		return "", err
 	}
 	// Offsets count characters, as the note of the cut does.
 	runes := []rune(string(data))
 	if a.Offset >= len(runes) {
-		return "", skills.Errorf("offset %d is past the end of %s, which has %d characters; read from an offset below %d",
+		return "", Errorf("offset %d is past the end of %s, which has %d characters; read from an offset below %d",
 			a.Offset, a.Ref, len(runes), len(runes))
 	}
 	end := min(a.Offset+a.Limit, len(runes))

@@ -1,0 +1,87 @@
+package bot
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"hermes/backend/i18n"
+)
+
+// status describes the session; call it with s.mu held.
+func (s *session) status(lang i18n.Lang) string {
+	if lr := s.live; lr != nil {
+		lr.mu.Lock()
+		defer lr.mu.Unlock()
+		extra := ""
+		if lr.paused {
+			extra += i18n.In(lang, "bot.status_paused")
+		}
+		if lr.lastTool != "" {
+			extra += i18n.In(lang, "bot.status_last_tool", lr.lastTool)
+		}
+		return i18n.In(lang, "bot.status_running", preview(lr.task, 200), lr.run.ID(), lr.iteration, lr.tokens, extra)
+	}
+	text := i18n.In(lang, "bot.status_idle", len(s.rec.History), s.namespace())
+	if s.rec.LastRun != "" {
+		text += i18n.In(lang, "bot.status_last", s.rec.LastRun, statusWords(s.rec.LastStatus, s.rec.LastError, lang))
+	}
+	return text
+}
+
+// namespace is the session's long-term memory namespace: the user's, and a
+// fresh one after each /new.
+func (s *session) namespace() string {
+	return fmt.Sprintf("bot/%s/%d", s.key, s.rec.Generation)
+}
+
+// historyInstructions gives a new run the session's earlier exchanges. It
+// is written for the model, so it stays in English.
+func historyInstructions(history []exchange) string {
+	if len(history) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("This task continues a chat with the same user. Earlier in the chat, oldest first:\n")
+	for _, h := range history {
+		fmt.Fprintf(&b, "\nUser: %s\nYou answered: %s\n", preview(h.User, 1500), preview(h.Answer, 1500))
+	}
+	return b.String()
+}
+
+func preview(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// safeName makes an id usable as one path element.
+func safeName(id string) string {
+	b := []byte(id)
+	for i, c := range b {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == '@'
+		if !ok {
+			b[i] = '_'
+		}
+	}
+	name := string(b)
+	if name == "" || name == "." || name == ".." {
+		name = "_" + name
+	}
+	return name
+}
+
+// unique drops repliers equal to one before them: an adapter whose replier
+// is the user's rather than the message's (one pointer per user) answers
+// once. Repliers are pointers, so comparing them never panics.
+func unique(rs []Replier) []Replier {
+	var out []Replier
+	for _, r := range rs {
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}

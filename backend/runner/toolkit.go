@@ -1,0 +1,117 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"hermes/backend/agent"
+	"hermes/backend/config"
+	"hermes/backend/memory"
+	"hermes/backend/skills"
+	"hermes/backend/vault"
+)
+
+// Toolkit is what a process offers its runs: the skills (built-in, the
+// user's own, MCP servers), the vault's tools when a vault is set, and the
+// policy that approves calls. It outlives runs: MCP servers and the vault's
+// watcher keep running until Close.
+type Toolkit struct {
+	Catalog *skills.Catalog
+	Policy  *skills.RulePolicy
+	vault   *vault.Vault // nil when no vault is set
+}
+
+// OpenToolkit loads the toolkit of home as cfg says, with the "always" rules
+// that rules keeps (nil: none survive the process).
+func OpenToolkit(ctx context.Context, home string, cfg config.Config, rules skills.RuleStore) (*Toolkit, error) {
+	v, vaultTools, err := openVault(home, cfg.Obsidian)
+	if err != nil {
+		return nil, err
+	}
+	extra := append(vaultTools, skills.ReadArtifactTool())
+	catalog, policy, err := skills.Open(ctx, home, cfg, rules, extra...)
+	if err != nil {
+		if v != nil {
+			v.Close()
+		}
+		return nil, err
+	}
+	return &Toolkit{Catalog: catalog, Policy: policy, vault: v}, nil
+}
+
+// Apply gives a run's setup the toolkit's tools, its policy, and the choice
+// of the tools relevant to each task.
+func (k *Toolkit) Apply(s *agent.Setup) {
+	s.Tools, s.Policy = k.Catalog.Registry(), k.Policy
+	s.Select = func(runID, task string) agent.ToolSelection { return k.Catalog.Select(runID, task) }
+}
+
+// Close stops the MCP servers and the vault's watcher.
+func (k *Toolkit) Close() {
+	k.Catalog.Close()
+	if k.vault != nil {
+		k.vault.Close()
+	}
+}
+
+func openVault(home string, o config.Obsidian) (*vault.Vault, []skills.Tool, error) {
+	if o.Vault == "" {
+		return nil, nil, nil
+	}
+	dir := o.Vault
+	if rest, ok := strings.CutPrefix(dir, "~/"); ok {
+		if h, err := os.UserHomeDir(); err == nil {
+			dir = filepath.Join(h, rest)
+		}
+	}
+	v, err := vault.Open(dir, vault.Options{Home: home, Exclude: o.Exclude, Watch: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	return v, vault.Tools(v), nil
+}
+
+// StoreRules keeps "always" rules in an open hermes.db.
+func StoreRules(s *memory.Store) skills.RuleStore {
+	return storeRules{func() (*memory.Store, func(), error) { return s, func() {}, nil }}
+}
+
+// storeRules reaches the database through open, which may open it for the
+// call only (the Manager holds it just while runs are live).
+type storeRules struct {
+	open func() (*memory.Store, func(), error)
+}
+
+func (r storeRules) Rules() ([]skills.Rule, error) {
+	s, done, err := r.open()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	rules, err := s.ApprovalRules()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]skills.Rule, len(rules))
+	for i, x := range rules {
+		out[i] = skills.Rule{ID: x.ID, Tool: x.Tool, Pattern: x.Pattern, Created: x.Created}
+	}
+	return out, nil
+}
+
+func (r storeRules) AddRule(tool, pattern string, now time.Time) (skills.Rule, error) {
+	s, done, err := r.open()
+	if err != nil {
+		return skills.Rule{}, err
+	}
+	defer done()
+	x, err := s.AddApprovalRule(tool, pattern, now)
+	if err != nil {
+		return skills.Rule{}, fmt.Errorf("remember always-allow: %w", err)
+	}
+	return skills.Rule{ID: x.ID, Tool: x.Tool, Pattern: x.Pattern, Created: x.Created}, nil
+}
