@@ -10,6 +10,19 @@ step() { printf '==> %s\n' "$*"; }
 
 scripts/setup.sh
 
+step "gofmt, and no built binaries in the repository"
+unformatted=$(gofmt -l $(git ls-files '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "test: gofmt would change: $unformatted; run gofmt -w on them" >&2
+  exit 1
+fi
+while IFS= read -r -d '' f; do
+  if [ -f "$f" ] && [ "$(head -c 4 "$f" | tr -d '\0')" = $'\x7fELF' ]; then
+    echo "test: $f is a built binary; remove it from git and build it instead" >&2
+    exit 1
+  fi
+done < <(git ls-files -z)
+
 step "go vet"
 go vet ./...
 

@@ -86,6 +86,12 @@ var errorCodes = []struct {
 // Explain turns any error into what the API shows of it. An error the
 // table does not know is a 500 "internal".
 func Explain(err error) APIError {
+	// An error another Hermes process answered with (backend/remote) is
+	// shown as that process showed it.
+	var answered APIError
+	if errors.As(err, &answered) {
+		return answered
+	}
 	e := APIError{Status: http.StatusInternalServerError, Code: "internal"}
 	for _, c := range errorCodes {
 		if errors.Is(err, c.err) {

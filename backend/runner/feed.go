@@ -7,21 +7,43 @@ import "sync"
 // keeps only the latest summary of each run until it is taken, so a slow
 // viewer never holds a run up and never misses a run's last state.
 type RunFeed struct {
-	m       *Manager
+	feeds   *Feeds
 	mu      sync.Mutex
 	pending map[string]Summary
 	order   []string
 	ready   chan struct{}
 }
 
+// Feeds fans run summaries out to every open RunFeed: a Manager's own, or
+// those a client of another process's runs relays. The zero value is ready.
+type Feeds struct {
+	mu  sync.RWMutex
+	set map[*RunFeed]struct{}
+}
+
 // Feed returns a new feed of run changes; Close it when done.
-func (m *Manager) Feed() *RunFeed {
-	f := &RunFeed{m: m, pending: map[string]Summary{}, ready: make(chan struct{}, 1)}
-	m.feedMu.Lock()
-	m.feeds[f] = struct{}{}
-	m.feedMu.Unlock()
+func (h *Feeds) Feed() *RunFeed {
+	f := &RunFeed{feeds: h, pending: map[string]Summary{}, ready: make(chan struct{}, 1)}
+	h.mu.Lock()
+	if h.set == nil {
+		h.set = map[*RunFeed]struct{}{}
+	}
+	h.set[f] = struct{}{}
+	h.mu.Unlock()
 	return f
 }
+
+// Publish tells every open feed of s.
+func (h *Feeds) Publish(s Summary) {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	for f := range h.set {
+		f.put(s)
+	}
+}
+
+// Feed returns a new feed of run changes; Close it when done.
+func (m *Manager) Feed() *RunFeed { return m.feeds.Feed() }
 
 // Ready receives a value when summaries are waiting to be taken.
 func (f *RunFeed) Ready() <-chan struct{} { return f.ready }
@@ -42,9 +64,9 @@ func (f *RunFeed) Take() []Summary {
 
 // Close stops the feed.
 func (f *RunFeed) Close() {
-	f.m.feedMu.Lock()
-	delete(f.m.feeds, f)
-	f.m.feedMu.Unlock()
+	f.feeds.mu.Lock()
+	delete(f.feeds.set, f)
+	f.feeds.mu.Unlock()
 }
 
 func (f *RunFeed) put(s Summary) {
@@ -61,10 +83,4 @@ func (f *RunFeed) put(s Summary) {
 }
 
 // publish tells every feed of s.
-func (m *Manager) publish(s Summary) {
-	m.feedMu.RLock()
-	defer m.feedMu.RUnlock()
-	for f := range m.feeds {
-		f.put(s)
-	}
-}
+func (m *Manager) publish(s Summary) { m.feeds.Publish(s) }

@@ -65,8 +65,7 @@ type Manager struct {
 	closed bool
 	wg     sync.WaitGroup
 
-	feedMu sync.RWMutex
-	feeds  map[*RunFeed]struct{}
+	feeds Feeds
 }
 
 // New returns the manager of a home directory.
@@ -84,7 +83,7 @@ func New(o Options) *Manager {
 		home: o.Home, workspace: o.Workspace, getenv: getenv, policy: o.Policy, bus: bus, openKit: o.Toolkit,
 		store: &sharedStore{path: StorePath(o.Home)},
 		ctx:   ctx, cancel: cancel,
-		live: map[string]*liveRun{}, feeds: map[*RunFeed]struct{}{},
+		live: map[string]*liveRun{},
 	}
 }
 
@@ -98,6 +97,8 @@ type StartRequest struct {
 	Workspace    string `json:"workspace,omitempty"`
 	Model        string `json:"model,omitempty"`
 	BaseURL      string `json:"base_url,omitempty"`
+	// MaxIterations, when above 0, replaces [agent] max_iterations for the run.
+	MaxIterations int `json:"max_iterations,omitempty"`
 }
 
 // Start checks the model endpoint and starts a run of req; it returns the
@@ -115,7 +116,7 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	setup, err := m.build(ctx, cfg, Overrides{Model: req.Model, BaseURL: req.BaseURL})
+	setup, err := m.build(ctx, cfg, Overrides{Model: req.Model, BaseURL: req.BaseURL, MaxIterations: req.MaxIterations})
 	if err != nil {
 		return "", err
 	}

@@ -1,0 +1,200 @@
+package remote
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync"
+
+	"hermes/backend/event"
+	"hermes/backend/runner"
+)
+
+// Client is a process attached to the owner of a home: it serves the
+// owner's runs through the owner's local API as runner.Runs, so the window
+// and `hermes serve` work on it as on a Manager. It follows the owner's run
+// list, and the events of every live run, which it relays to its Bus.
+type Client struct {
+	owner Lock
+	base  string
+	http  *http.Client
+	bus   *event.Bus
+	feeds runner.Feeds
+
+	// ctx ends every stream on Shutdown.
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	gone   chan struct{}
+
+	mu sync.Mutex
+	// followed are the live runs whose events are relayed to the bus.
+	followed map[string]*runner.Relay
+}
+
+var _ runner.Runs = (*Client)(nil)
+
+// Dial attaches to the owner that l names. It fails when the owner does not
+// answer.
+func Dial(ctx context.Context, l Lock) (*Client, error) {
+	cctx, cancel := context.WithCancel(context.Background())
+	c := &Client{
+		owner: l, base: "http://" + l.Addr, http: &http.Client{}, bus: event.NewBus(),
+		ctx: cctx, cancel: cancel, gone: make(chan struct{}), followed: map[string]*runner.Relay{},
+	}
+	// The feed first, then the list: a run that starts in between is in one
+	// or the other.
+	res, err := c.open(ctx, "/api/runs/stream")
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	c.wg.Add(1)
+	go c.readFeed(res.Body)
+	runs, err := c.List()
+	if err != nil {
+		_ = c.Shutdown(ctx)
+		return nil, err
+	}
+	for _, s := range runs {
+		if s.Live {
+			c.follow(s.RunID)
+		}
+	}
+	return c, nil
+}
+
+// Owner is the lock of the process this client is attached to.
+func (c *Client) Owner() Lock { return c.owner }
+
+// Gone is closed when the owner stops answering: it exited, or was killed.
+func (c *Client) Gone() <-chan struct{} { return c.gone }
+
+// Bus carries the events of the owner's live runs.
+func (c *Client) Bus() *event.Bus { return c.bus }
+
+// Feed returns a new feed of the owner's run changes; Close it when done.
+func (c *Client) Feed() *runner.RunFeed { return c.feeds.Feed() }
+
+// Watch follows a run's events after seq after, as the owner streams them.
+func (c *Client) Watch(id string, after int64) (*runner.Watcher, error) {
+	c.mu.Lock()
+	r := c.followed[id]
+	c.mu.Unlock()
+	if r != nil {
+		return r.Watch(after), nil
+	}
+	// Not live, or not heard of yet: a stream of its own, which ends with
+	// the run's leg, or at once for a run that is not live.
+	res, err := c.open(c.ctx, "/api/runs/"+url.PathEscape(id)+"/stream?after="+strconv.FormatInt(after, 10))
+	if err != nil {
+		return nil, err
+	}
+	r = runner.NewRelay(id)
+	c.wg.Add(1)
+	go c.relay(r, res.Body, false)
+	return r.Watch(after), nil
+}
+
+// Shutdown ends the streams from the owner and waits for them. The owner's
+// runs go on: they are the owner's to stop.
+func (c *Client) Shutdown(ctx context.Context) error {
+	c.cancel()
+	done := make(chan struct{})
+	go func() {
+		c.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// follow relays the events of a live run to the bus, once.
+func (c *Client) follow(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.followed[id]; ok || c.ctx.Err() != nil {
+		return
+	}
+	res, err := c.open(c.ctx, "/api/runs/"+url.PathEscape(id)+"/stream")
+	if err != nil {
+		return // the owner is going; the feed's end says so
+	}
+	r := runner.NewRelay(id)
+	c.followed[id] = r
+	c.wg.Add(1)
+	go c.relay(r, res.Body, true)
+}
+
+// relay reads a run's stream into r (and the bus, for a followed run)
+// until the run's leg is over or the stream breaks.
+func (c *Client) relay(r *runner.Relay, body io.ReadCloser, followed bool) {
+	defer c.wg.Done()
+	defer body.Close()
+	var id string
+	_ = readSSE(body, func(m message) bool {
+		if m.name != "hermes" {
+			return m.name != "end"
+		}
+		var e event.Event
+		if json.Unmarshal(m.data, &e) != nil {
+			return true
+		}
+		id = e.RunID
+		r.Add(e)
+		if followed {
+			c.bus.Publish(e)
+		}
+		return true
+	})
+	r.End()
+	if followed {
+		c.mu.Lock()
+		for k, v := range c.followed {
+			if v == r {
+				delete(c.followed, k)
+			}
+		}
+		c.mu.Unlock()
+	}
+	_ = id
+}
+
+// readFeed passes the owner's run changes on to the feeds, and follows the
+// runs that are live. When the stream breaks the owner is gone.
+func (c *Client) readFeed(body io.ReadCloser) {
+	defer c.wg.Done()
+	defer body.Close()
+	_ = readSSE(body, func(m message) bool {
+		var s runner.Summary
+		if m.name != "run" || json.Unmarshal(m.data, &s) != nil {
+			return true
+		}
+		if s.Live {
+			c.follow(s.RunID)
+		}
+		c.feeds.Publish(s)
+		return true
+	})
+	if c.ctx.Err() == nil {
+		close(c.gone)
+	}
+}
+
+// open starts a stream: the answer's headers are in, and its status is OK.
+func (c *Client) open(ctx context.Context, path string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+path, nil)
+	if err != nil {
+		return nil, fmt.Errorf("stream %s: %w", path, err)
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	return c.do(req)
+}

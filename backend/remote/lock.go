@@ -1,0 +1,110 @@
+// Package remote lets Hermes processes share one home directory. The first
+// process that serves runs (hermes serve, the window, the bot) owns the
+// home: it writes HOME/hermes.lock with its pid and the address and token of
+// its local API, and removes it on exit. Another process reads the lock and
+// attaches to the owner through that API with a Client, which serves the
+// same runner.Runs as the owner's Manager does.
+package remote
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+)
+
+// LockName is the lock's file name in the home directory.
+const LockName = "hermes.lock"
+
+// Lock is what hermes.lock says of the process that owns the home.
+type Lock struct {
+	PID int `json:"pid"`
+	// Addr is host:port of the owner's local API, on loopback.
+	Addr string `json:"addr"`
+	// Token is the secret every request to Addr carries; the file is 0600.
+	Token string `json:"token"`
+	// Mode is what the owner is: "serve", "desktop" or "bot".
+	Mode    string    `json:"mode"`
+	Started time.Time `json:"started"`
+}
+
+// Identity is what GET /api/owner answers: the lock without its token, so
+// that a reader of the lock can tell that the address is its owner's.
+type Identity struct {
+	PID     int       `json:"pid"`
+	Mode    string    `json:"mode"`
+	Started time.Time `json:"started"`
+}
+
+// Identity is the lock's owner as GET /api/owner shows it.
+func (l Lock) Identity() Identity { return Identity{PID: l.PID, Mode: l.Mode, Started: l.Started} }
+
+// LockPath is where home's lock is.
+func LockPath(home string) string { return filepath.Join(home, LockName) }
+
+// ReadLock reads home's lock; fs.ErrNotExist when there is none.
+func ReadLock(home string) (Lock, error) {
+	_, l, err := readLock(home)
+	return l, err
+}
+
+// readLock also returns the lock's bytes, which a take-over compares.
+func readLock(home string) ([]byte, Lock, error) {
+	var l Lock
+	b, err := os.ReadFile(LockPath(home))
+	if err != nil {
+		return nil, l, fmt.Errorf("read %s: %w", LockPath(home), err)
+	}
+	if err := json.Unmarshal(b, &l); err != nil || l.PID <= 0 || l.Addr == "" {
+		return b, l, fmt.Errorf("read %s: %w", LockPath(home), errCorrupt)
+	}
+	return b, l, nil
+}
+
+// errCorrupt marks a lock that does not say who holds it; no process can be
+// attached through it, so it is taken over like a stale one.
+var errCorrupt = errors.New("not a Hermes lock")
+
+// create writes b as home's lock unless there is one: the lock appears
+// whole or not at all (a link of a finished file never replaces another),
+// so a reader never sees half of it. fs.ErrExist when there is one.
+func create(home string, b []byte) error {
+	tmp := LockPath(home) + "." + strconv.Itoa(os.Getpid()) + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return fmt.Errorf("write %s: %w", tmp, err)
+	}
+	defer os.Remove(tmp)
+	if err := os.Link(tmp, LockPath(home)); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fs.ErrExist
+		}
+		return fmt.Errorf("write %s: %w", LockPath(home), err)
+	}
+	return nil
+}
+
+// removeIf takes home's lock away if it still holds judged. It is moved
+// aside first and compared there, so that a lock another process wrote in
+// the meantime goes back rather than being lost: two processes that both
+// found one stale lock never both take it over. It reports whether judged
+// was removed.
+func removeIf(home string, judged []byte) bool {
+	aside := LockPath(home) + "." + strconv.Itoa(os.Getpid()) + ".old"
+	if err := os.Rename(LockPath(home), aside); err != nil {
+		return false
+	}
+	b, err := os.ReadFile(aside)
+	same := err == nil && bytes.Equal(b, judged)
+	if !same {
+		// Another process took the lock over first: theirs goes back, unless
+		// a third wrote one since, which then stands.
+		_ = os.Link(aside, LockPath(home))
+	}
+	_ = os.Remove(aside)
+	return same
+}

@@ -1,0 +1,25 @@
+package remote
+
+import (
+	"errors"
+
+	"golang.org/x/sys/windows"
+)
+
+// stillActive is the exit code of a process that has not exited.
+const stillActive = 259
+
+// processAlive reports whether a process with pid exists; one that may not
+// be opened (another user's) exists too.
+func processAlive(pid int) bool {
+	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
+	if err != nil {
+		return errors.Is(err, windows.ERROR_ACCESS_DENIED)
+	}
+	defer windows.CloseHandle(h)
+	var code uint32
+	if err := windows.GetExitCodeProcess(h, &code); err != nil {
+		return true
+	}
+	return code == stillActive
+}
