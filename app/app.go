@@ -19,15 +19,21 @@ import (
 
 // App is bound into the window as window.go.app.App.
 type App struct {
-	runs *runner.Manager
+	runs runner.Runs
+	// Version is the running version, which the update check compares
+	// with the feed's releases.
+	Version string
 
 	mu   sync.Mutex
 	ctx  context.Context // the window's, once it started
 	stop func()          // ends the forwarding of live events
+
+	notices noticeState
 }
 
-// New returns the App over a run manager.
-func New(runs *runner.Manager) *App { return &App{runs: runs, ctx: context.Background()} }
+// New returns the App over the runs of a home: the Manager of this process
+// when it owns the home, else a client of the owner (backend/remote).
+func New(runs runner.Runs) *App { return &App{runs: runs, ctx: context.Background()} }
 
 // apiError is what a bound method rejects with.
 func apiError(err error) error {

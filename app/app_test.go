@@ -11,6 +11,7 @@ import (
 	"hermes/app"
 	"hermes/backend/agent"
 	"hermes/backend/i18n"
+	"hermes/backend/memory"
 	"hermes/backend/runner"
 	"hermes/backend/server/servertest"
 )
@@ -118,5 +119,39 @@ func TestApp_Language(t *testing.T) {
 		if got := newApp(t.TempDir()).Language(); got != string(l) {
 			t.Errorf("Language() = %q, want %q", got, l)
 		}
+	}
+}
+
+// TestApp_Memory: the memory methods list, pin and forget what a run wrote,
+// and reject a memory that is not there with memory_not_found.
+func TestApp_Memory(t *testing.T) {
+	home := t.TempDir()
+	store, err := memory.Open(runner.StorePath(home))
+	if err != nil {
+		t.Fatal(err)
+	}
+	written, err := store.Remember([]memory.Entry{{Kind: memory.KindFact, Text: "The budget is 4,500.", RunID: "20261130-010000-aaaaaa"}}, time.Now())
+	store.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newApp(home)
+	id := written[0].ID
+	entries, err := a.Memories(0)
+	if err != nil || len(entries) != 1 || entries[0].ID != id {
+		t.Fatalf("Memories = %+v, %v", entries, err)
+	}
+	if err := a.PinMemory(id, true); err != nil {
+		t.Fatal(err)
+	}
+	if e, err := a.Memory(id); err != nil || !e.Pinned {
+		t.Fatalf("Memory = %+v, %v", e, err)
+	}
+	if err := a.ForgetMemory(id); err != nil {
+		t.Fatal(err)
+	}
+	var apiErr runner.APIError
+	if err := a.ForgetMemory(id); !errors.As(err, &apiErr) || apiErr.Code != "memory_not_found" {
+		t.Fatalf("forgetting it again: %v", err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 const (
 	eventsName = "hermes:events" // a batch of live events, []event.Event
 	runName    = "hermes:run"    // one run's changed summary
+	noticeName = "hermes:notice" // one notice, runner.Notice
 )
 
 // shutdownGrace is how long live runs get to reach a safe point when the
@@ -35,6 +36,7 @@ func (a *App) Startup(ctx context.Context) {
 		forwardRuns(fctx, feed, func(s runner.Summary) { runtime.EventsEmit(ctx, runName, s) })
 		done <- struct{}{}
 	}()
+	a.startNotices(ctx, func(n runner.Notice) { runtime.EventsEmit(ctx, noticeName, n) })
 	a.mu.Lock()
 	a.ctx = ctx
 	a.stop = func() {
@@ -53,6 +55,7 @@ func (a *App) Shutdown(context.Context) {
 	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	_ = a.runs.Shutdown(ctx) // past the grace the runs are cancelled; resume redoes their iteration
+	a.stopNotices()
 	a.mu.Lock()
 	stop := a.stop
 	a.stop = nil
@@ -61,3 +64,6 @@ func (a *App) Shutdown(context.Context) {
 		stop()
 	}
 }
+
+// quit closes the window, after the restart button started the new version.
+func (a *App) quit() { runtime.Quit(a.context()) }

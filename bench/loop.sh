@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-3}
 
-go test -run '^$' -bench '^BenchmarkLoop(HTTP)?$' -benchtime 1x -count "$count" ./backend/agent/ |
+go test -run '^$' -bench '^BenchmarkLoop(HTTP|Plan)?$' -benchtime 1x -count "$count" ./backend/agent/ |
   awk '
     /^Benchmark/ {
       name = $1; sub(/-[0-9]+$/, "", name)

@@ -102,6 +102,19 @@ type Setup struct {
 	// Memory is what the run does with the long-term memory that Store keeps
 	// (when it keeps one, as *memory.Store does); "" leaves it alone.
 	Memory MemoryUse
+	// Strategy is how a new run works; "" means StrategyReact. A resumed run
+	// keeps the strategy it started with.
+	Strategy Strategy
+	// Protocol is how the model calls tools; "" means ProtocolTools.
+	Protocol Protocol
+	// Route answers a new run's message directly when it needs no tools.
+	Route bool
+	// Confidence is what the model's confidence in its answer must reach
+	// for a run of the plan strategy to end; 0 means DefaultConfidence.
+	Confidence float64
+	// Temperatures of each stage's requests; nil sends none, so the
+	// provider's default applies.
+	Temperatures *Temperatures
 }
 
 // MemoryUse says what a run does with long-term memory. Its values are
@@ -138,8 +151,11 @@ type Result struct {
 	Status   string
 	Answer   string
 	Verified bool
-	Error    string
-	Totals   event.Totals
+	// BestEffort marks an answer that never passed the completion check,
+	// given back because the run reached a limit.
+	BestEffort bool
+	Error      string
+	Totals     event.Totals
 }
 
 // Run is one run of the loop. Create it with NewRun or ResumeRun, then call
@@ -177,6 +193,13 @@ type Run struct {
 	// earlier legs (before a stop or crash) spent on it.
 	legStart time.Time
 	priorMS  int64
+
+	// stage is the stage the run is in, which guard.tripped reports.
+	stage string
+	// metaDefs caches the tool schemas with the decision's _meta added, and
+	// goal the topic words drift is judged against.
+	metaDefs map[string]metaDef
+	goal     goalWords
 }
 
 // ID is the run's id.
@@ -201,6 +224,7 @@ func NewRun(s Setup, t Task, sinks ...event.Sink) (*Run, error) {
 		Workspace:  t.Workspace,
 		Status:     event.StatusRunning,
 		ForkedFrom: t.ForkedFrom,
+		Strategy:   s.Strategy,
 	}
 	r.turns = append([]llm.Message(nil), t.Turns...)
 	w, err := runlog.Create(s.Home, r.st.RunID, started)
@@ -259,6 +283,7 @@ func (r *Run) Execute(ctx context.Context) Result {
 	}
 	if !r.resumed {
 		r.recall()
+		r.intake(ctx)
 	}
 	if err := r.checkpoint(); err != nil {
 		return r.finish(outcome{status: event.StatusFailed, err: err.Error()})
@@ -293,6 +318,9 @@ type outcome struct {
 	answer   string
 	verified bool
 	err      string
+	// confidence and reason are the completion check's, under the plan strategy.
+	confidence float64
+	reason     string
 }
 
 // publish emits one event of the current iteration. A log that cannot be
@@ -303,7 +331,7 @@ func (r *Run) publish(t event.Type, payload any) {
 }
 
 func (r *Run) guard(name, action, message string, details ...string) {
-	r.publish(event.GuardTripped, event.GuardTrippedData{Guard: name, Action: action, Message: message, Details: details})
+	r.publish(event.GuardTripped, event.GuardTrippedData{Guard: name, Action: action, Message: message, Details: details, Stage: r.stage})
 }
 
 // finish closes this leg of the run with run.finished and a last checkpoint
@@ -311,20 +339,34 @@ func (r *Run) guard(name, action, message string, details ...string) {
 func (r *Run) finish(out outcome) Result {
 	r.st.Status = out.status
 	r.st.Totals.DurationMS = r.elapsedMS()
-	data := event.RunFinishedData{
-		Status: out.status, Answer: out.answer, Verified: out.verified, Error: out.err, Totals: r.st.Totals,
+	var data event.RunFinishedData
+	if out.answer == "" && r.st.Best != "" && reachedLimit(out.status) {
+		out.answer, data.BestEffort = r.st.Best, true
 	}
+	data.Status, data.Answer, data.Verified, data.Error, data.Totals = out.status, out.answer, out.verified, out.err, r.st.Totals
+	data.Confidence, data.ConfidenceReason = out.confidence, out.reason
 	if out.status != event.StatusFinished {
 		data.Resume = "hermes resume " + r.st.RunID
 	} else {
+		r.stage = event.StageMemory
 		r.remember(out.answer)
 	}
+	r.stage = event.StageCompletion
 	r.publish(event.RunFinished, data)
 	if err := r.save(); err != nil {
 		// The run has ended either way; a resume starts from the checkpoint before.
 		r.guard(event.GuardCheckpointFail, event.ActionWarn, err.Error())
 	}
-	return Result{RunID: r.st.RunID, Status: out.status, Answer: out.answer, Verified: out.verified, Error: out.err, Totals: r.st.Totals}
+	return Result{
+		RunID: r.st.RunID, Status: out.status, Answer: out.answer, Verified: out.verified,
+		BestEffort: data.BestEffort, Error: out.err, Totals: r.st.Totals,
+	}
+}
+
+// reachedLimit reports whether a run ended on a limit (iterations, budget,
+// a guard), after which its best answer so far is given back.
+func reachedLimit(status string) bool {
+	return status == event.StatusMaxIterations || status == event.StatusBudget || status == event.StatusGuard
 }
 
 // cancelled ends a run whose context was cancelled mid-iteration: the
@@ -334,6 +376,7 @@ func (r *Run) cancelled() Result {
 	r.st = r.saved
 	r.st.Guards = r.saved.Guards.clone()
 	r.st.Context = r.saved.Context.Clone()
+	r.st.Plan = r.saved.Plan.clone()
 	r.turns = r.turns[:r.saved.Turns]
 	r.builder.Reset()
 	return r.finish(outcome{status: event.StatusStopped, err: i18n.T("agent.cancelled")})

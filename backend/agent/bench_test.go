@@ -127,3 +127,44 @@ func reportRun(b *testing.B, setup agent.Setup) {
 	b.ReportMetric(window(len(starts)-101, len(starts)-1), "ms/iter-last100")
 	b.ReportMetric(float64(mem.HeapAlloc)/(1<<20), "MB-heap-at-end")
 }
+
+// planModel is scriptedModel under the plan strategy: it writes a plan of
+// three steps, serves step 1 with every call and finishes the steps in the
+// last turns, and answers the checks at once.
+type planModel struct{ turns, calls int }
+
+func (m *planModel) Chat(_ context.Context, req llm.Request) (llm.Response, error) {
+	usage := llm.Usage{PromptTokens: 100, CompletionTokens: 10}
+	switch stageOf(req.Messages) {
+	case stagePlan:
+		return llm.Response{Content: `{"steps": [` +
+			`{"description": "Count up", "tools": ["noop"], "acceptance": "counted"},` +
+			`{"description": "Count on", "tools": ["noop"], "acceptance": "counted"},` +
+			`{"description": "Count to the end", "tools": ["noop"], "acceptance": "counted"}]}`, Usage: usage}, nil
+	case stageEvaluate:
+		return llm.Response{Content: `{"passed": true, "reason": "counted"}`, Usage: usage}, nil
+	case stageConfidence:
+		return llm.Response{Content: `{"confidence": 0.9, "reason": "counted"}`, Usage: usage}, nil
+	}
+	m.calls++
+	if m.calls >= m.turns {
+		return llm.Response{Content: "done", Usage: usage}, nil
+	}
+	step, status := 1, "continue"
+	if left := m.turns - m.calls; left <= 3 {
+		step, status = 4-left, "finished"
+	}
+	args := fmt.Sprintf(`{"n":%d,"_meta":{"step":%d,"step_status":%q,"serves_goal":"count for the benchmark"}}`, m.calls, step, status)
+	return llm.Response{Content: "step", ToolCalls: []llm.ToolCall{{ID: fmt.Sprintf("c%d", m.calls), Name: "noop", Arguments: args}}, Usage: usage}, nil
+}
+
+// BenchmarkLoopPlan is BenchmarkLoop under the plan strategy: the plan in
+// the anchor, _meta added to the schemas and taken out of every call, the
+// drift check of every decision.
+func BenchmarkLoopPlan(b *testing.B) {
+	for b.Loop() {
+		setup := benchSetup(b, &planModel{turns: benchIterations})
+		setup.Strategy = agent.StrategyPlan
+		reportRun(b, setup)
+	}
+}

@@ -40,6 +40,16 @@ type state struct {
 	// Context is the summary and what it covers, the pins and the recalled
 	// memory; the turns themselves stay append-only.
 	Context contextmgr.State `json:"context"`
+	// Strategy is the run's for its whole life; Route is how intake routed
+	// it. Plan is the plan strategy's plan (nil before planning, or when no
+	// usable plan could be made), Best the last answer that did not pass the
+	// completion check, Asked the guessed values already asked about.
+	Strategy Strategy   `json:"strategy,omitempty"`
+	Route    string     `json:"route,omitempty"`
+	Planned  bool       `json:"planned,omitempty"`
+	Plan     *planState `json:"plan,omitempty"`
+	Best     string     `json:"best,omitempty"`
+	Asked    []string   `json:"asked,omitempty"`
 }
 
 // checkpoint ends an iteration: the checkpoint.saved event, the log
@@ -81,6 +91,8 @@ func (r *Run) save() error {
 	r.saved.Guards = r.st.Guards.clone()
 	r.saved.AllowedTools = slices.Clone(r.st.AllowedTools)
 	r.saved.Context = r.st.Context.Clone()
+	r.saved.Plan = r.st.Plan.clone()
+	r.saved.Asked = slices.Clone(r.st.Asked)
 	r.snapshot()
 	return nil
 }
@@ -114,6 +126,7 @@ func ResumeRun(s Setup, runID string, sinks ...event.Sink) (*Run, error) {
 	r.priorMS = r.st.Totals.DurationMS
 	r.saved = r.st
 	r.saved.Context = r.st.Context.Clone()
+	r.saved.Plan = r.st.Plan.clone()
 	r.resumed = true
 	r.attach(w, r.st.Seq, sinks)
 	return r, nil

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"hermes/backend/contextmgr"
 	"hermes/backend/event"
@@ -27,9 +28,19 @@ func (r *Run) contextOptions() contextmgr.Options {
 func (r *Run) contextInput(defs []llm.ToolDef) contextmgr.Input {
 	c := &r.st.Context
 	folded := min(c.Folded, len(r.turns))
+	system := systemPrompt(r.st.Workspace)
+	if r.jsonProtocol() {
+		// A model without tool calls reads the tools in its instructions.
+		system += jsonProtocolPrompt(defs, r.planned())
+		defs = nil
+	}
+	pinned := c.PinnedText(r.turns)
+	if r.planned() {
+		pinned = strings.TrimSpace(planText(r.st.Plan) + "\n\n" + pinned)
+	}
 	return contextmgr.Input{
-		System:  systemPrompt(r.st.Workspace),
-		Anchor:  anchor(r.st.Task, r.st.Instr, c.Progress, c.PinnedText(r.turns)),
+		System:  system,
+		Anchor:  anchor(r.st.Task, r.st.Instr, c.Progress, pinned),
 		Summary: c.SummaryText(),
 		Memory:  c.Memory,
 		Turns:   r.turns[folded:],
@@ -96,7 +107,7 @@ func (r *Run) summarizer() Model {
 // publishContext announces the request about to be sent: only the messages
 // added since the last one, unless the layers before the turns changed or
 // the request was laid out anew (then all of them, with full set).
-func (r *Run) publishContext(b contextmgr.Built, in contextmgr.Input, compressed bool, saved int) {
+func (r *Run) publishContext(b contextmgr.Built, in contextmgr.Input, defs []llm.ToolDef, compressed bool, saved int) {
 	full := b.Rebuilt || r.sentAnchor == "" || in.Anchor != r.sentAnchor ||
 		in.Summary != r.sentSummary || in.Memory != r.sentMemory || r.sentTurns > len(r.turns)
 	var msgs []llm.Message
@@ -108,7 +119,7 @@ func (r *Run) publishContext(b contextmgr.Built, in contextmgr.Input, compressed
 	r.publish(event.ContextBuilt, event.ContextBuiltData{
 		Layers: b.Layers, Tokens: b.Tokens, Window: b.Window, BudgetShare: b.Share, Compressed: compressed,
 		MessageCount: len(b.Messages), Folded: in.Folded, Full: full, Messages: msgs,
-		ToolNames: toolNames(in.Tools), SchemasSaved: saved,
+		ToolNames: toolNames(defs), SchemasSaved: saved, Stage: r.stage,
 	})
 	r.sentTurns, r.sentAnchor, r.sentSummary, r.sentMemory = len(r.turns), in.Anchor, in.Summary, in.Memory
 	r.lastTokens = b.Tokens

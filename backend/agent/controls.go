@@ -19,12 +19,17 @@ const (
 	// (Message, its index) into the context's pinned layer, where it is
 	// never folded into the summary.
 	ControlPin ControlKind = "pin"
+	// ControlAnswer answers a question the run asked (QuestionID, or the
+	// open question when empty) with Text; an empty Text says no one can
+	// answer, and the model is told not to guess.
+	ControlAnswer ControlKind = "answer"
 )
 
 // Control is one request. Text is the instruction of an inject; Task and
 // Instructions are the new values of an edit; CallID and Arguments name a
 // call and its new arguments; ApprovalID, Decision (event.Approve*), Reason
-// and Pattern answer an approval; Text or Message is what a pin pins.
+// and Pattern answer an approval; Text or Message is what a pin pins;
+// QuestionID and Text answer a question.
 type Control struct {
 	Kind         ControlKind `json:"kind"`
 	Text         string      `json:"text,omitempty"`
@@ -37,6 +42,7 @@ type Control struct {
 	Reason       string      `json:"reason,omitempty"`
 	Pattern      string      `json:"pattern,omitempty"`
 	Message      *int        `json:"message,omitempty"`
+	QuestionID   string      `json:"question_id,omitempty"`
 }
 
 // Controls is a run's control queue. Requests take effect at the next

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -96,12 +97,29 @@ func (r *Run) editCall(pending []*call, c Control) {
 // iterate runs one model turn and its tool calls. It reports whether the run
 // ends with this iteration and how.
 func (r *Run) iterate(ctx context.Context) (outcome, bool) {
+	// A message routed directly is answered in one turn without tools.
+	direct := r.st.Route == event.RouteDirect && r.st.Iteration == 1
+	r.stage = event.StageDeciding
+	if direct {
+		r.stage = event.StageIntake
+	}
 	r.publish(event.IterationStarted, event.IterationStartedData{})
-	defs, saved := r.toolDefs()
+	var defs []llm.ToolDef
+	saved := 0
+	if !direct {
+		defs, saved = r.toolDefs()
+	}
+	if r.planned() && !r.jsonProtocol() {
+		defs = r.withMeta(defs)
+	}
 	built, in, compressed := r.buildContext(ctx, defs)
-	r.publishContext(built, in, compressed, saved)
+	r.publishContext(built, in, defs, compressed, saved)
 
-	resp, err := r.ask(ctx, built.Messages, defs)
+	temp := tempDecide
+	if direct || r.planned() && r.st.Plan.current() == nil {
+		temp = tempAnswer
+	}
+	resp, err := r.ask(ctx, built.Messages, in.Tools, temp)
 	r.st.Totals.Iterations++
 	if err != nil {
 		if ctx.Err() != nil {
@@ -112,15 +130,65 @@ func (r *Run) iterate(ctx context.Context) (outcome, bool) {
 	r.builder.Observe(resp.Usage.PromptTokens)
 	r.addUsage(resp.Usage)
 
-	if len(resp.ToolCalls) == 0 {
-		return r.answer(resp)
+	rep, problem := r.read(resp)
+	switch {
+	case problem != "":
+		return r.unreadable(rep, problem)
+	case len(rep.ToolCalls) == 0:
+		return r.answer(ctx, rep, direct)
 	}
-	return r.act(ctx, resp)
+	return r.act(ctx, rep)
+}
+
+// reply is a turn's answer as the loop reads it. Content stays as the model
+// wrote it, for the conversation; text is the thought, or the final answer,
+// as the events show it. Under a plan, args are the calls' arguments to
+// validate, with _meta taken out into metas; otherwise all three are nil.
+type reply struct {
+	llm.Response
+	text     string
+	args     []string
+	metas    []*callMeta
+	repaired []bool
+}
+
+// read turns a response into a reply: under the JSON protocol the calls are
+// parsed from the text, and under a plan each call's _meta is taken out. It
+// returns what is wrong with a reply that cannot be read.
+func (r *Run) read(resp llm.Response) (reply, string) {
+	rep := reply{Response: resp, text: resp.Content}
+	if r.jsonProtocol() {
+		jr, problem := parseJSONReply(resp.Content, r.st.Iteration)
+		if problem != "" {
+			return rep, problem
+		}
+		rep.ToolCalls, rep.text = jr.calls, jr.text
+		if jr.meta != nil && r.planned() {
+			rep.metas = []*callMeta{jr.meta}
+		}
+	}
+	if r.planned() && !r.jsonProtocol() {
+		n := len(rep.ToolCalls)
+		rep.args, rep.metas, rep.repaired = make([]string, n), make([]*callMeta, n), make([]bool, n)
+		for i, tc := range rep.ToolCalls {
+			rep.args[i], rep.metas[i], rep.repaired[i] = splitMeta(tc.Arguments)
+		}
+	}
+	return rep, ""
+}
+
+// call returns the arguments of call i to validate, and whether they were
+// repaired to take _meta out.
+func (rep reply) call(i int) (args string, repaired bool) {
+	if rep.args == nil {
+		return rep.ToolCalls[i].Arguments, false
+	}
+	return rep.args[i], rep.repaired[i]
 }
 
 // ask sends the request, publishing streamed text in batches and every
 // retry, so viewers see them while the model never does.
-func (r *Run) ask(ctx context.Context, msgs []llm.Message, defs []llm.ToolDef) (llm.Response, error) {
+func (r *Run) ask(ctx context.Context, msgs []llm.Message, defs []llm.ToolDef, temp tempKind) (llm.Response, error) {
 	var pending strings.Builder
 	last := r.now()
 	flush := func() {
@@ -130,10 +198,14 @@ func (r *Run) ask(ctx context.Context, msgs []llm.Message, defs []llm.ToolDef) (
 		}
 		last = r.now()
 	}
+	if r.jsonProtocol() {
+		msgs = jsonWire(msgs)
+	}
 	req := llm.Request{
-		Model:    r.setup.ModelName,
-		Messages: msgs,
-		Tools:    defs,
+		Model:       r.setup.ModelName,
+		Messages:    msgs,
+		Tools:       defs,
+		Temperature: r.temperature(temp),
 		OnDelta: func(text string) {
 			pending.WriteString(text)
 			if r.now().Sub(last) >= deltaBatch {
@@ -142,7 +214,7 @@ func (r *Run) ask(ctx context.Context, msgs []llm.Message, defs []llm.ToolDef) (
 		},
 		OnRetry: func(rt llm.Retry) {
 			pending.Reset() // the failed attempt's text is discarded by viewers too
-			r.publish(event.ModelRetried, event.ModelRetriedData{Attempt: rt.Attempt, WaitMS: rt.Wait.Milliseconds(), Error: rt.Err})
+			r.publish(event.ModelRetried, event.ModelRetriedData{Attempt: rt.Attempt, WaitMS: rt.Wait.Milliseconds(), Error: rt.Err, Stage: r.stage})
 		},
 	}
 	resp, err := r.setup.Model.Chat(ctx, req)
@@ -162,33 +234,32 @@ func (r *Run) addUsage(u llm.Usage) {
 	r.st.Totals.TotalTokens += total
 }
 
-func decided(resp llm.Response, calls []event.DecidedCall) event.ModelDecidedData {
+func (r *Run) decided(rep reply, calls []event.DecidedCall) event.ModelDecidedData {
 	d := event.ModelDecidedData{
-		ToolCalls: calls, FinishReason: resp.FinishReason, Usage: resp.Usage,
-		LatencyMS: resp.Latency.Milliseconds(), Attempts: resp.Attempts,
+		ToolCalls: calls, FinishReason: rep.FinishReason, Usage: rep.Usage,
+		LatencyMS: rep.Latency.Milliseconds(), Attempts: rep.Attempts, Stage: r.stage,
 	}
 	if len(calls) == 0 {
-		d.FinalAnswer = resp.Content
+		d.FinalAnswer = rep.text
 	} else {
-		d.Thought = resp.Content
+		d.Thought = rep.text
 	}
 	return d
 }
 
 // answer handles a turn without tool calls: the final answer, unless it is
-// empty or follows a failed call that the model has not yet looked at again.
-func (r *Run) answer(resp llm.Response) (outcome, bool) {
-	r.publish(event.ModelDecided, decided(resp, nil))
-	r.turns = append(r.turns, llm.Message{Role: llm.RoleAssistant, Content: resp.Content})
+// empty or follows a failed call that the model has not yet looked at
+// again. Under the plan strategy the completion check decides instead.
+func (r *Run) answer(ctx context.Context, rep reply, direct bool) (outcome, bool) {
+	r.publish(event.ModelDecided, r.decided(rep, nil))
+	r.turns = append(r.turns, llm.Message{Role: llm.RoleAssistant, Content: rep.Content})
 	g := &r.st.Guards
-	if strings.TrimSpace(resp.Content) == "" {
+	if strings.TrimSpace(rep.text) == "" {
 		r.turns = append(r.turns, llm.Message{Role: llm.RoleUser, Content: emptyReplyHint})
-		if r.noteProgress(false) {
-			msg := i18n.T("agent.guard.no_progress", g.NoProgress)
-			r.guard(event.GuardNoProgress, event.ActionStop, msg)
-			return outcome{status: event.StatusGuard, err: msg}, true
-		}
-		return outcome{}, false
+		return r.noProgress()
+	}
+	if r.st.Strategy == StrategyPlan && !direct {
+		return r.complete(ctx, rep.text)
 	}
 	if g.LastFailure != "" && !g.VerifyGranted {
 		g.VerifyGranted = true
@@ -200,5 +271,30 @@ func (r *Run) answer(resp llm.Response) (outcome, bool) {
 	if !verified {
 		r.guard(event.GuardUnverified, event.ActionWarn, i18n.T("agent.guard.unverified", g.LastFailure))
 	}
-	return outcome{status: event.StatusFinished, answer: resp.Content, verified: verified}, true
+	return outcome{status: event.StatusFinished, answer: rep.text, verified: verified}, true
+}
+
+// noProgress counts a turn that got nothing done, and stops the run when
+// there have been too many in a row.
+func (r *Run) noProgress() (outcome, bool) {
+	if r.noteProgress(false) {
+		msg := i18n.T("agent.guard.no_progress", r.st.Guards.NoProgress)
+		r.guard(event.GuardNoProgress, event.ActionStop, msg)
+		return outcome{status: event.StatusGuard, err: msg}, true
+	}
+	return outcome{}, false
+}
+
+// unreadable handles a JSON-protocol reply that is not the JSON asked for:
+// the model is told what is wrong, and the turn counts as no progress.
+func (r *Run) unreadable(rep reply, problem string) (outcome, bool) {
+	r.publish(event.ModelDecided, event.ModelDecidedData{
+		Thought: rep.Content, FinishReason: rep.FinishReason, Usage: rep.Usage,
+		LatencyMS: rep.Latency.Milliseconds(), Attempts: rep.Attempts, Stage: r.stage,
+	})
+	r.guard(event.GuardInvalidCall, event.ActionWarn, i18n.T("agent.guard.unreadable_reply", problem))
+	r.turns = append(r.turns,
+		llm.Message{Role: llm.RoleAssistant, Content: rep.Content},
+		llm.Message{Role: llm.RoleUser, Content: fmt.Sprintf(jsonInvalidHint, problem)})
+	return r.noProgress()
 }

@@ -20,11 +20,12 @@ import (
 type call struct {
 	llm.ToolCall
 	prep    skills.Prepared
-	invalid string // why the call was refused before running, for the model
-	skipped string // why the call did not run though valid (a guard or a stop)
-	denied  string // why a policy or a person denied it
-	content string // the tool message the model will see
-	failure string // "" when the call succeeded
+	meta    *callMeta // what the model said of the call under a plan
+	invalid string    // why the call was refused before running, for the model
+	skipped string    // why the call did not run though valid (a guard or a stop)
+	denied  string    // why a policy or a person denied it
+	content string    // the tool message the model will see
+	failure string    // "" when the call succeeded
 }
 
 func (c *call) valid() bool { return c.invalid == "" }
@@ -35,33 +36,56 @@ func decidedCalls(calls []*call) []event.DecidedCall {
 	}
 	out := make([]event.DecidedCall, len(calls))
 	for i, c := range calls {
-		out[i] = event.DecidedCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments, Repaired: c.prep.Repaired, Valid: c.valid(), Error: c.invalid}
+		out[i] = event.DecidedCall{
+			ID: c.ID, Name: c.Name, Arguments: c.Arguments, Repaired: c.prep.Repaired, Valid: c.valid(), Error: c.invalid,
+			Provenance: provenanceOf(c.meta),
+		}
 	}
 	return out
 }
 
 // act validates the turn's tool calls, gives a paused run the chance to edit
 // them, asks for the approvals they need, runs them, appends their results
-// in call order, and applies the guards that watch calls.
-func (r *Run) act(ctx context.Context, resp llm.Response) (outcome, bool) {
-	calls := make([]*call, len(resp.ToolCalls))
-	for i, tc := range resp.ToolCalls {
+// in call order, and applies the guards that watch calls. Under a plan it
+// then reviews them: a guessed value that failed is asked about, and a
+// finished step is checked.
+func (r *Run) act(ctx context.Context, rep reply) (outcome, bool) {
+	calls := make([]*call, len(rep.ToolCalls))
+	for i, tc := range rep.ToolCalls {
 		if tc.ID == "" {
 			tc.ID = fmt.Sprintf("call_%d_%d", r.st.Iteration, i+1)
 		}
 		c := &call{ToolCall: tc}
-		prep, err := r.setup.Tools.Prepare(tc.Name, tc.Arguments)
+		args, repaired := rep.call(i)
+		prep, err := r.setup.Tools.Prepare(tc.Name, args)
 		if err != nil {
 			c.invalid = err.Error()
 		}
+		prep.Repaired = prep.Repaired || repaired
 		c.prep = prep
+		if rep.metas != nil {
+			c.meta = rep.metas[i]
+		}
 		calls[i] = c
 	}
-	r.publish(event.ModelDecided, decided(resp, decidedCalls(calls)))
+	data := r.decided(rep, decidedCalls(calls))
+	var d decision
+	var driftForModel string
+	if r.planned() {
+		d = r.decide(rep.metas)
+		data.Step, data.StepStatus, data.ServesGoal = d.step, d.status, d.servesGoal
+		if key, args := r.drift(d, calls); key != "" {
+			data.Drift, driftForModel = i18n.T(key, args...), i18n.In(i18n.EN, key, args...)
+		}
+	}
+	r.publish(event.ModelDecided, data)
+	if data.Drift != "" {
+		r.guard(event.GuardDrift, event.ActionWarn, i18n.T("agent.guard.drift", data.Drift))
+	}
 	stopped := r.safePoint(ctx, event.PausedAtDecided, calls)
 
 	// The conversation keeps the calls as they ran, edits included.
-	assistant := llm.Message{Role: llm.RoleAssistant, Content: resp.Content, ToolCalls: make([]llm.ToolCall, len(calls))}
+	assistant := llm.Message{Role: llm.RoleAssistant, Content: rep.Content, ToolCalls: make([]llm.ToolCall, len(calls))}
 	for i, c := range calls {
 		assistant.ToolCalls[i] = c.ToolCall
 	}
@@ -70,6 +94,7 @@ func (r *Run) act(ctx context.Context, resp llm.Response) (outcome, bool) {
 		return outcome{}, true
 	}
 
+	r.stage = event.StageActing
 	var hints []string
 	var stop *outcome
 	if stopped {
@@ -94,7 +119,14 @@ func (r *Run) act(ctx context.Context, resp llm.Response) (outcome, bool) {
 	if stop != nil {
 		return *stop, true
 	}
-	return r.observe(calls, hints)
+	out, done := r.observe(calls, hints)
+	if done || !r.planned() {
+		return out, done
+	}
+	if driftForModel != "" {
+		r.turns = append(r.turns, llm.Message{Role: llm.RoleUser, Content: driftHint(driftForModel, r.st.Task, r.st.Plan.current())})
+	}
+	return r.review(ctx, d, calls)
 }
 
 func skipAll(calls []*call, reason string) {

@@ -70,8 +70,8 @@ func botConfig(wecom *wecomtest.Server) config.Bot {
 }
 
 // newHarness starts a bot on home (a new one when "") against model, with
-// cfg as its [bot] section.
-func newHarness(t *testing.T, home string, model *llmtest.Server, cfg config.Bot) *harness {
+// cfg as its [bot] section; each of with changes the runs' setup.
+func newHarness(t *testing.T, home string, model *llmtest.Server, cfg config.Bot, with ...func(*agent.Setup)) *harness {
 	t.Helper()
 	if home == "" {
 		home = t.TempDir()
@@ -88,11 +88,15 @@ func newHarness(t *testing.T, home string, model *llmtest.Server, cfg config.Bot
 	}
 	client := llm.New(llm.Config{BaseURL: model.URL, APIKey: testKey, Model: "test-model", Stream: true, Backoff: noBackoff})
 	h := &harness{t: t, home: home, store: store, bus: event.NewBus(), logs: &syncBuffer{}}
+	setup := agent.Setup{
+		Home: home, Store: store, Bus: h.bus, Redactor: runlog.NewRedactor(testKey, testSecret, testToken, testAESKey),
+		Model: client, ModelName: "test-model", BaseURL: model.URL, Tools: reg,
+	}
+	for _, f := range with {
+		f(&setup)
+	}
 	h.bot, err = bot.New(bot.Options{
-		Setup: agent.Setup{
-			Home: home, Store: store, Bus: h.bus, Redactor: runlog.NewRedactor(testKey, testSecret, testToken, testAESKey),
-			Model: client, ModelName: "test-model", BaseURL: model.URL, Tools: reg,
-		},
+		Setup: setup,
 		Store: store, Config: cfg, APIBackoff: noBackoff,
 		Log: slog.New(slog.NewTextHandler(h.logs, nil)),
 	})

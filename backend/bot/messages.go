@@ -12,6 +12,14 @@ func init() {
 			EN: "Added to the task I am working on; I will take it into account from the next step.",
 			ZH: "已加入正在进行的任务，我会从下一步开始考虑这条指示。",
 		},
+		"bot.question": {
+			EN: "❓ The agent asks: %s\nReply with the value to use, or send /stop to stop the task.",
+			ZH: "❓ 智能体提问：%s\n请直接回复应使用的值，或发送 /停止 停止任务。",
+		},
+		"bot.answered": {
+			EN: "Thanks; the task goes on with your answer.",
+			ZH: "收到，任务将按您的回答继续。",
+		},
 		"bot.stopping": {
 			EN: "Stopping at the next safe point; I will tell you where the task stood.",
 			ZH: "将在下一个安全点停止，停止后会告诉您任务进行到了哪里。",

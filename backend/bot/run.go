@@ -30,6 +30,7 @@ type liveRun struct {
 	lastTool  string
 	draft     strings.Builder
 	asked     map[string]asked // approval id -> the call asked about
+	question  string           // the id of the question the run waits on; "" when none
 	done      bool
 }
 
@@ -46,6 +47,22 @@ func (lr *liveRun) inject(in inbound) bool {
 	}
 	lr.pending = append(lr.pending, in)
 	lr.run.Controls().Send(agent.Control{Kind: agent.ControlInject, Text: in.msg.Text})
+	return true
+}
+
+// answer sends a message as the answer to the question the run waits on,
+// and reports false when no question is open. The sender then hears the
+// run's outcome too. The question closes at once, so a second message is an
+// instruction again.
+func (lr *liveRun) answer(in inbound) bool {
+	lr.mu.Lock()
+	defer lr.mu.Unlock()
+	if lr.done || lr.question == "" {
+		return false
+	}
+	lr.run.Controls().Send(agent.Control{Kind: agent.ControlAnswer, QuestionID: lr.question, Text: in.msg.Text})
+	lr.question = ""
+	lr.answerTo = append(lr.answerTo, in.r)
 	return true
 }
 
@@ -104,26 +121,53 @@ func (lr *liveRun) follow(e event.Event, posts *[]outbound) {
 		for _, r := range unique(lr.answerTo) {
 			*posts = append(*posts, outbound{r: r, text: text})
 		}
+	case event.QuestionAsked:
+		q, err := event.Decode[event.QuestionAskedData](e)
+		if err != nil {
+			return
+		}
+		// Worded again in the language of the run's sender: the event's
+		// text is in the process's.
+		text := i18n.In(lr.lang, "bot.question", i18n.In(lr.lang, "agent.question", q.Argument, q.Value, q.Tool, q.Failure))
+		lr.question = q.QuestionID
+		for _, r := range unique(lr.answerTo) {
+			*posts = append(*posts, outbound{r: r, text: text})
+		}
+	case event.QuestionAnswered:
+		d, err := event.Decode[event.QuestionAnsweredData](e)
+		if err != nil {
+			return
+		}
+		if d.QuestionID == lr.question {
+			lr.question = "" // answered by a stop, or before the person wrote
+		}
+		// An instruction sent just before the question answers it: it is
+		// taken, not left to start a run of its own.
+		lr.take(d.Answer)
+	case event.InstructionInjected:
+		if d, err := event.Decode[event.InstructionInjectedData](e); err == nil {
+			lr.take(d.Text)
+		}
 	case event.RunPaused:
 		lr.paused = true
 	case event.RunResumed:
 		lr.paused = false
-	case event.InstructionInjected:
-		d, err := event.Decode[event.InstructionInjectedData](e)
-		if err != nil {
-			return
-		}
-		for i, p := range lr.pending {
-			if p.msg.Text == d.Text {
-				lr.answerTo = append(lr.answerTo, p.r)
-				lr.pending = append(lr.pending[:i:i], lr.pending[i+1:]...)
-				break
-			}
-		}
 	case event.RunFinished:
 		// From here on a message starts a run of its own; what was injected
 		// but not taken is handed on by session.finished.
 		lr.done = true
+	}
+}
+
+// take marks the pending instruction of text as taken by the run; its
+// sender hears the run's outcome. Call it with lr.mu held.
+func (lr *liveRun) take(text string) {
+	for i, p := range lr.pending {
+		if p.msg.Text == text {
+			lr.answerTo = append(lr.answerTo, p.r)
+			lr.pending = append(lr.pending[:i:i], lr.pending[i+1:]...)
+			return
+		}
 	}
 }
 

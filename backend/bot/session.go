@@ -196,6 +196,10 @@ func (s *session) handle(in inbound) {
 	s.mu.Unlock()
 
 	if !isCmd {
+		if live != nil && live.answer(in) {
+			s.post(outbound{r: in.r, text: i18n.In(lang, "bot.answered")})
+			return
+		}
 		if live != nil && live.inject(in) {
 			s.post(outbound{r: in.r, text: i18n.In(lang, "bot.injected")})
 			return

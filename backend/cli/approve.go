@@ -78,11 +78,16 @@ func (p *prompter) line() (string, bool) {
 	return strings.TrimSpace(s), true
 }
 
-// approvals answers a run's approval requests: at the terminal when p is
-// set, else by telling the person why a call was denied (the run is
-// unattended, so the loop denies it). It returns when sub closes.
+// approvals answers a run's approval requests and questions: at the
+// terminal when p is set, else by telling the person why a call was denied
+// (the run is unattended, so the loop denies it) or that no one can answer.
+// It returns when sub closes.
 func approvals(env *Env, run *agent.Run, sub *event.Subscription, p *prompter) {
 	for e := range sub.C {
+		if e.Type == event.QuestionAsked {
+			answerQuestion(env, run, e, p)
+			continue
+		}
 		if e.Type != event.ApprovalRequested {
 			continue
 		}
@@ -158,10 +163,12 @@ func (s *session) closeSkills() {
 	}
 }
 
-// watchApprovals answers the run's approval requests until the returned
-// subscription is unsubscribed.
+// watchApprovals answers the run's approval requests and questions until
+// the returned subscription is unsubscribed.
 func (s *session) watchApprovals(env *Env, run *agent.Run) *event.Subscription {
-	asks := s.setup.Bus.Subscribe(16, func(e event.Event) bool { return e.Type == event.ApprovalRequested })
+	asks := s.setup.Bus.Subscribe(16, func(e event.Event) bool {
+		return e.Type == event.ApprovalRequested || e.Type == event.QuestionAsked
+	})
 	go approvals(env, run, asks, s.prompt)
 	return asks
 }

@@ -111,7 +111,7 @@ func TestRun_TerminalApprovals(t *testing.T) {
 		return llmtest.Step{ToolCalls: []llm.ToolCall{{ID: id, Name: "write_file", Arguments: `{"path":"` + path + `","content":"x"}`}}}
 	}
 	srv := llmtest.NewServer(t, write("w1", "secret.txt"), write("w2", "a.txt"), write("w3", "b.txt"), llmtest.Step{Content: "done"})
-	home, ws := t.TempDir(), t.TempDir()
+	home, ws := reactHome(t), t.TempDir()
 	master, slave := openPTY(t)
 	cmd := hermes(t, "run", "--json", "--home", home, "--base-url", srv.URL, "--workspace", ws, "write files")
 	cmd.Stdin = slave

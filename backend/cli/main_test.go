@@ -3,31 +3,20 @@ package cli_test
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"testing"
 
-	"hermes/backend/cli"
+	"hermes/backend/cli/clitest"
 	"hermes/backend/event"
 )
 
 // The tests run hermes as a real process: the test binary re-executes
 // itself with HERMES_TEST_MAIN set and becomes `hermes` with the given
 // arguments, with the same signal handling as main.go.
-func TestMain(m *testing.M) {
-	if os.Getenv("HERMES_TEST_MAIN") == "1" {
-		interrupts := make(chan os.Signal, 2)
-		signal.Notify(interrupts, os.Interrupt)
-		os.Exit(cli.Main(context.Background(), &cli.Env{
-			Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Interrupts: interrupts, Version: "test",
-		}, os.Args[1:]))
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { clitest.Main(m) }
 
 const testKey = "sk-test-2b7e151628aed2a6abf7158809cf4f3c"
 

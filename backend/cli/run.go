@@ -13,6 +13,7 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/memory"
+	"hermes/backend/remote"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
 )
@@ -53,6 +54,25 @@ func cmdRun(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintln(env.Stderr, i18n.T("cli.run.no_task"))
 		return ExitUsage
 	}
+	code, attached := inOwner(ctx, env, f, func(c *remote.Client, home string) (string, error) {
+		// The same workspace as a run here would have: the flag, else
+		// [agent] workspace, else the current directory.
+		cfg, err := config.Load(config.Path(home))
+		if err != nil {
+			return "", err
+		}
+		ws, err := workspaceDir(*workspace, cfg.Agent.Workspace)
+		if err != nil {
+			return "", err
+		}
+		return c.Start(ctx, runner.StartRequest{
+			Task: task, Instructions: *instructions, Workspace: ws,
+			Model: f.model, BaseURL: f.baseURL, MaxIterations: f.maxIterations,
+		})
+	})
+	if attached {
+		return code
+	}
 	s, err := openSession(ctx, env, f)
 	if err != nil {
 		return fail(env, err)
@@ -79,6 +99,17 @@ func cmdResume(ctx context.Context, env *Env, args []string) int {
 	if len(rest) != 1 {
 		fmt.Fprintln(env.Stderr, i18n.T("cli.resume.usage"))
 		return ExitUsage
+	}
+	code, attached := inOwner(ctx, env, f, func(c *remote.Client, home string) (string, error) {
+		id, err := matchRunID(home, rest[0])
+		if err != nil {
+			return "", err
+		}
+		o := runner.Overrides{Model: f.model, BaseURL: f.baseURL, MaxIterations: f.maxIterations}
+		return id, c.Resume(ctx, id, o)
+	})
+	if attached {
+		return code
 	}
 	s, err := openSession(ctx, env, f)
 	if err != nil {
@@ -212,20 +243,24 @@ func (s *session) execute(ctx context.Context, env *Env, f runFlags, run *agent.
 }
 
 func (s *session) print(env *Env, f runFlags, sub *event.Subscription) {
+	show, flush := printerFor(env, f)
+	for e := range sub.C {
+		show(e)
+	}
+	flush()
+}
+
+// printerFor is how a run's events are shown: JSON lines (the same bytes
+// as the run log) with --json, else the live view, which flush ends.
+func printerFor(env *Env, f runFlags) (show func(event.Event), flush func()) {
 	if f.json {
 		j := NewJSONPrinter(env.Stdout)
-		for e := range sub.C {
-			_ = j.Write(e)
-		}
-		return
+		return func(e event.Event) { _ = j.Write(e) }, func() {}
 	}
 	p := NewPrinter(env.Stdout, PrinterOptions{
 		Color: ColorFor(env.Stdout, env.Getenv), Width: terminalWidth(env.Stdout), Verbose: f.verbose,
 	})
-	for e := range sub.C {
-		p.Print(e)
-	}
-	p.Flush()
+	return p.Print, p.Flush
 }
 
 func exitCode(status string) int {

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
@@ -13,6 +11,7 @@ import (
 	"time"
 
 	"hermes/backend/i18n"
+	"hermes/backend/remote"
 	"hermes/backend/runner"
 	"hermes/backend/server"
 )
@@ -50,22 +49,54 @@ func cmdServe(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return fail(env, i18n.Wrap(err, "cli.serve.listen_failed", *listen, err))
 	}
-	// Runs that name no workspace work where serve was started, as with
-	// `hermes run`.
-	cwd, _ := os.Getwd()
-	runs := runner.New(runner.Options{Home: dir, Getenv: env.Getenv, Workspace: cwd, Toolkit: runner.OpenToolkit})
 	token := newToken()
+	// The first process to serve a home owns it; a later one attaches to the
+	// owner and serves the owner's runs (hermes.lock, backend/remote).
+	lockAddr, lockLn, err := ownerListener(ln)
+	if err != nil {
+		ln.Close()
+		return fail(env, err)
+	}
+	own, client, err := remote.Share(ctx, dir, remote.Lock{Addr: lockAddr, Token: token, Mode: remote.ModeServe})
+	if err != nil {
+		ln.Close()
+		closeListener(lockLn)
+		return fail(env, err)
+	}
+	var runs runner.Runs
+	var manager *runner.Manager
+	var ownerLock *remote.Lock
+	var ownerGone <-chan struct{}
+	if client != nil {
+		closeListener(lockLn)
+		lockLn = nil
+		runs, ownerGone = client, client.Gone()
+		fmt.Fprintln(env.Stdout, client.Attached())
+	} else {
+		defer own.Release()
+		// Runs that name no workspace work where serve was started, as with
+		// `hermes run`.
+		cwd, _ := os.Getwd()
+		manager = runner.New(runner.Options{Home: dir, Getenv: env.Getenv, Workspace: cwd, Toolkit: runner.OpenToolkit})
+		runs, ownerLock = manager, &own.Lock
+	}
 	// Event streams never go idle, so they end with this context rather than
 	// holding Shutdown up for its whole grace period.
 	streams, endStreams := context.WithCancel(context.Background())
 	defer endStreams()
+	if manager != nil {
+		watchHome(streams, env, manager)
+	}
 	srv := &http.Server{
-		Handler:           server.New(server.Options{Runs: runs, Token: token, Assets: env.Assets}),
+		Handler:           server.New(server.Options{Runs: runs, Token: token, Assets: env.Assets, Owner: ownerLock}),
 		ReadHeaderTimeout: 10 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return streams },
 	}
-	served := make(chan error, 1)
+	served := make(chan error, 2)
 	go func() { served <- srv.Serve(ln) }()
+	if lockLn != nil {
+		go func() { served <- srv.Serve(lockLn) }()
+	}
 
 	addr := ln.Addr().(*net.TCPAddr)
 	if !addr.IP.IsLoopback() {
@@ -81,8 +112,14 @@ func cmdServe(ctx context.Context, env *Env, args []string) int {
 	case serveErr = <-served:
 	case <-ctx.Done():
 	case <-env.Interrupts:
+	case <-ownerGone:
+		serveErr = i18n.Wrap(remote.ErrOwnerGone, "remote.owner_gone", client.Owner().Mode, client.Owner().PID)
 	}
-	stopRuns(env, runs)
+	if manager != nil {
+		stopRuns(env, manager)
+	} else {
+		_ = client.Shutdown(context.Background()) // its streams end at once
+	}
 	endStreams()
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
@@ -120,12 +157,8 @@ func stopRuns(env *Env, runs *runner.Manager) {
 	}
 }
 
-// newToken is the secret the printed URL carries: 128 random bits.
-func newToken() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
-	return hex.EncodeToString(b[:])
-}
+// newToken is the secret the printed URL carries.
+func newToken() string { return remote.NewToken() }
 
 // browserURL is the address to open: an unspecified host (":7777",
 // "0.0.0.0:7777") is reachable on loopback too.

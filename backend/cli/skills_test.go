@@ -114,7 +114,7 @@ func TestRun_ApprovalsWithoutATerminal(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := llmtest.NewServer(t, step, llmtest.Step{Content: "done"})
 			ws := t.TempDir()
-			args := append([]string{"run", "--home", t.TempDir(), "--base-url", srv.URL, "--workspace", ws}, tt.flags...)
+			args := append([]string{"run", "--home", reactHome(t), "--base-url", srv.URL, "--workspace", ws}, tt.flags...)
 			out := runHermes(t, append(args, "write a file")...)
 			if out.code != cli.ExitOK || !strings.Contains(out.stderr, tt.stderr) {
 				t.Fatalf("exit %d, stderr %q (want %q)", out.code, out.stderr, tt.stderr)

@@ -49,6 +49,22 @@ type Agent struct {
 	// ObservationLimit is how many characters of a tool result the model sees
 	// before the middle is cut.
 	ObservationLimit int `toml:"observation_limit"`
+	// Strategy is how new runs work: StrategyPlan (plan, act, evaluate each
+	// step, check the answer) or StrategyReact (act and observe). A resumed
+	// run keeps the strategy it started with.
+	Strategy string `toml:"strategy"`
+	// Route answers a message that needs no tools (a greeting, a plain
+	// question) directly, without the loop.
+	Route bool `toml:"route"`
+	// Confidence is the model's confidence in its answer that ends a run
+	// under the plan strategy, from 0 to 1.
+	Confidence float64 `toml:"confidence"`
+	// Protocol is how the model calls tools: ProtocolTools (function
+	// calling) or ProtocolJSON (a JSON object in its reply, for local models
+	// without tool calls).
+	Protocol string `toml:"protocol"`
+	// Temperature is the sampling temperature of each stage's requests.
+	Temperature Temperatures `toml:"temperature"`
 }
 
 // Model configures the OpenAI-compatible endpoint.
@@ -76,6 +92,11 @@ func Default() Config {
 			FailureLimit:     3,
 			NoProgressLimit:  3,
 			ObservationLimit: 8000,
+			Strategy:         StrategyPlan,
+			Route:            true,
+			Confidence:       DefaultConfidence,
+			Protocol:         ProtocolTools,
+			Temperature:      DefaultTemperatures,
 		},
 		Model: Model{
 			BaseURL:    "https://api.openai.com/v1",

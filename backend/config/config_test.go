@@ -113,7 +113,7 @@ func TestLoad_Errors(t *testing.T) {
 			name:   "unknown key with nothing near",
 			config: "\n[agent]\n  colour = \"blue\"\n",
 			is:     ErrUnknownKey,
-			want:   []string{"line 3, column 3", "[agent] colour", "the keys there are: failure_limit, max_iterations"},
+			want:   []string{"line 3, column 3", "[agent] colour", "the keys there are: confidence, failure_limit, max_iterations"},
 		},
 		{
 			name:   "string for an integer",

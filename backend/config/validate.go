@@ -38,6 +38,7 @@ func (c Config) Validate() error {
 	// Below a few hundred characters the head and tail of a result say
 	// nothing; the cutting itself needs room for its note.
 	atLeast("[agent] observation_limit", a.ObservationLimit, 200)
+	errs = append(errs, a.validateStrategy())
 	if u, err := url.Parse(m.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		errs = append(errs, i18n.Wrap(ErrInvalid, "config.invalid.base_url", m.BaseURL))
 	}

@@ -39,6 +39,15 @@ const (
 	MemoryWritten       Type = "memory.written"
 	CheckpointSaved     Type = "checkpoint.saved"
 	RunFinished         Type = "run.finished"
+
+	// The stages of the plan strategy, routing and questions (stage.go).
+	RouteDecided      Type = "route.decided"
+	PlanCreated       Type = "plan.created"
+	PlanRevised       Type = "plan.revised"
+	StepEvaluated     Type = "step.evaluated"
+	CompletionChecked Type = "completion.checked"
+	QuestionAsked     Type = "question.asked"
+	QuestionAnswered  Type = "question.answered"
 )
 
 // Droppable reports whether a slow viewer may miss an event of type t.

@@ -74,6 +74,9 @@ type ContextBuiltData struct {
 	// SchemasSaved is the schema tokens of the tools left out of this
 	// request because they were not relevant to the task.
 	SchemasSaved int `json:"schemas_saved,omitempty"`
+	// Stage is the stage the request is for (StageDeciding, or StageIntake
+	// for a message answered directly).
+	Stage string `json:"stage,omitempty"`
 }
 
 // ModelDeltaData carries streamed text, batched.
@@ -86,6 +89,7 @@ type ModelRetriedData struct {
 	Attempt int    `json:"attempt"`
 	WaitMS  int64  `json:"wait_ms"`
 	Error   string `json:"error"`
+	Stage   string `json:"stage,omitempty"`
 }
 
 // DecidedCall is one tool call of a decision, after validation and repair.
@@ -96,6 +100,9 @@ type DecidedCall struct {
 	Repaired  bool   `json:"repaired,omitempty"`
 	Valid     bool   `json:"valid"`
 	Error     string `json:"error,omitempty"` // why the call was refused
+	// Provenance says, for arguments that are IDs, paths or timestamps,
+	// where the model took each value from (FromUser, FromTool, FromInferred).
+	Provenance map[string]string `json:"provenance,omitempty"`
 }
 
 // ModelDecidedData is the model's decision for one turn.
@@ -107,6 +114,16 @@ type ModelDecidedData struct {
 	Usage        llm.Usage     `json:"usage"`
 	LatencyMS    int64         `json:"latency_ms"`
 	Attempts     int           `json:"attempts"`
+	// Stage is StageDeciding, or StageIntake for a message answered
+	// directly. Under the plan strategy the decision also says which step
+	// it serves, whether that step is finished with it ("continue" or
+	// "finished"), and in one line how it serves the goal; Drift, when set,
+	// is why it was flagged as drifting from the goal.
+	Stage      string `json:"stage,omitempty"`
+	Step       int    `json:"step,omitempty"`
+	StepStatus string `json:"step_status,omitempty"`
+	ServesGoal string `json:"serves_goal,omitempty"`
+	Drift      string `json:"drift,omitempty"`
 }
 
 // ToolStartedData marks a tool call starting.
@@ -150,6 +167,12 @@ const (
 	// GuardMemory warns that long-term memory could not be read or written;
 	// the run goes on without it.
 	GuardMemory = "memory"
+	// GuardDrift warns that a decision does not serve the goal or its plan;
+	// the model is told to return to the plan.
+	GuardDrift = "drift"
+	// GuardPlan warns that no usable plan could be made, or that steps no
+	// tool can do were left out of it.
+	GuardPlan = "plan"
 )
 
 // Guard actions: a warning lets the run go on, stop ends it.
@@ -164,6 +187,7 @@ type GuardTrippedData struct {
 	Action  string   `json:"action"`
 	Message string   `json:"message"`
 	Details []string `json:"details,omitempty"`
+	Stage   string   `json:"stage,omitempty"`
 }
 
 // Where a run pauses: between iterations, or after the model decided and
@@ -249,6 +273,9 @@ type Totals struct {
 	TotalTokens      int   `json:"total_tokens"`
 	ToolCalls        int   `json:"tool_calls"`
 	DurationMS       int64 `json:"duration_ms"`
+	// StageCalls are the model requests the stages made besides the
+	// iterations: routing, planning, evaluating and the completion check.
+	StageCalls int `json:"stage_calls,omitempty"`
 }
 
 // RunFinishedData closes a run (or one leg of it, when it is resumed later).
@@ -260,6 +287,13 @@ type RunFinishedData struct {
 	Totals   Totals `json:"totals"`
 	// Resume tells the user how to continue a run that can be resumed.
 	Resume string `json:"resume,omitempty"`
+	// BestEffort marks an answer that did not pass the completion check: the
+	// run reached a limit, and this is the best answer it had given.
+	BestEffort bool `json:"best_effort,omitempty"`
+	// Confidence and ConfidenceReason are the model's own rating of a
+	// finished answer under the plan strategy.
+	Confidence       float64 `json:"confidence,omitempty"`
+	ConfidenceReason string  `json:"confidence_reason,omitempty"`
 }
 
 // SummaryUpdatedData records a compression: the oldest turns of the

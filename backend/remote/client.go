@@ -46,9 +46,12 @@ func Dial(ctx context.Context, l Lock) (*Client, error) {
 		owner: l, base: "http://" + l.Addr, http: &http.Client{}, bus: event.NewBus(),
 		ctx: cctx, cancel: cancel, gone: make(chan struct{}), followed: map[string]*runner.Relay{},
 	}
+	// ctx bounds the dialling only; the streams last as long as the client.
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
 	// The feed first, then the list: a run that starts in between is in one
 	// or the other.
-	res, err := c.open(ctx, "/api/runs/stream")
+	res, err := c.open(cctx, "/api/runs/stream")
 	if err != nil {
 		cancel()
 		return nil, err
@@ -57,7 +60,7 @@ func Dial(ctx context.Context, l Lock) (*Client, error) {
 	go c.readFeed(res.Body)
 	runs, err := c.List()
 	if err != nil {
-		_ = c.Shutdown(ctx)
+		_ = c.Shutdown(context.Background()) // the feed ends at once
 		return nil, err
 	}
 	for _, s := range runs {
@@ -139,7 +142,6 @@ func (c *Client) follow(id string) {
 func (c *Client) relay(r *runner.Relay, body io.ReadCloser, followed bool) {
 	defer c.wg.Done()
 	defer body.Close()
-	var id string
 	_ = readSSE(body, func(m message) bool {
 		if m.name != "hermes" {
 			return m.name != "end"
@@ -148,7 +150,6 @@ func (c *Client) relay(r *runner.Relay, body io.ReadCloser, followed bool) {
 		if json.Unmarshal(m.data, &e) != nil {
 			return true
 		}
-		id = e.RunID
 		r.Add(e)
 		if followed {
 			c.bus.Publish(e)
@@ -165,7 +166,6 @@ func (c *Client) relay(r *runner.Relay, body io.ReadCloser, followed bool) {
 		}
 		c.mu.Unlock()
 	}
-	_ = id
 }
 
 // readFeed passes the owner's run changes on to the feeds, and follows the

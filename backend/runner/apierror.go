@@ -52,6 +52,8 @@ var errorCodes = []struct {
 }{
 	{runlog.ErrRunNotFound, http.StatusNotFound, "run_not_found"},
 	{runlog.ErrArtifactNotFound, http.StatusNotFound, "artifact_not_found"},
+	{memory.ErrNoMemory, http.StatusNotFound, "memory_not_found"},
+	{ErrNoCheckpoint, http.StatusNotFound, "no_checkpoint"},
 	{ErrNoTask, http.StatusBadRequest, "no_task"},
 	{ErrBadWorkspace, http.StatusBadRequest, "bad_workspace"},
 	{ErrBadControl, http.StatusBadRequest, "bad_control"},

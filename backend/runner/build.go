@@ -65,11 +65,16 @@ func Build(ctx context.Context, home string, cfg config.Config, getenv func(stri
 	if window == 0 {
 		window = config.ContextWindowFor(m.Model)
 	}
-	a, c := cfg.Agent, cfg.Context
+	a, c, temp := cfg.Agent, cfg.Context, cfg.Agent.Temperature
 	return agent.Setup{
 		Home: home, Redactor: runlog.NewRedactor(m.APIKey),
 		Model: client, ModelName: m.Model, BaseURL: m.BaseURL, Tools: tools,
 		SummaryModel: c.SummaryModel, Memory: agent.MemoryUse(c.MemoryMode()),
+		Strategy: agent.Strategy(a.Strategy), Protocol: agent.Protocol(a.Protocol), Route: a.Route, Confidence: a.Confidence,
+		Temperatures: &agent.Temperatures{
+			Route: float32(temp.Route), Plan: float32(temp.Plan), Decide: float32(temp.Decide),
+			Evaluate: float32(temp.Evaluate), Answer: float32(temp.Answer),
+		},
 		Limits: agent.Limits{
 			MaxIterations: a.MaxIterations, TokenBudget: a.TokenBudget, RepeatLimit: a.RepeatLimit,
 			FailureLimit: a.FailureLimit, NoProgressLimit: a.NoProgressLimit,

@@ -45,4 +45,8 @@ var (
 
 	// ErrClosed is returned for a run started after Shutdown.
 	ErrClosed = errors.New("runner shut down")
+
+	// ErrNoCheckpoint is returned by ContextPreview for a run that is not
+	// live and saved no checkpoint.
+	ErrNoCheckpoint = errors.New("no checkpoint")
 )

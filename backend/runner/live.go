@@ -37,6 +37,7 @@ type liveRun struct {
 	id       string
 	path     string
 	controls *agent.Controls // nil for a replayed log
+	run      *agent.Run      // nil for a replayed log; read for the context preview
 
 	mu     sync.Mutex
 	events []event.Event

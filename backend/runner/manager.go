@@ -65,7 +65,9 @@ type Manager struct {
 	closed bool
 	wg     sync.WaitGroup
 
-	feeds Feeds
+	feeds   Feeds
+	notices NoticeBoard
+	conf    configState
 }
 
 // New returns the manager of a home directory.
@@ -219,7 +221,7 @@ func (m *Manager) create(l *liveRun, setup agent.Setup, id string,
 	if err != nil {
 		return nil, err
 	}
-	l.id, l.path, l.controls = run.ID(), run.LogPath(), run.Controls()
+	l.id, l.path, l.controls, l.run = run.ID(), run.LogPath(), run.Controls(), run
 	if prepare != nil {
 		if err := prepare(l, run); err != nil {
 			return nil, err
@@ -260,6 +262,12 @@ func (m *Manager) Control(id string, c agent.Control) error {
 	case agent.ControlPin:
 		if strings.TrimSpace(c.Text) == "" && c.Message == nil {
 			return i18n.Wrap(ErrBadControl, "runner.control.no_pin")
+		}
+	case agent.ControlAnswer:
+		// An empty text is an answer too: "I don't know", which tells the
+		// model to stop guessing.
+		if c.QuestionID == "" {
+			return i18n.Wrap(ErrBadControl, "runner.control.no_question")
 		}
 	default:
 		return i18n.Wrap(ErrBadControl, "runner.control.kind", string(c.Kind))
@@ -406,10 +414,6 @@ func (m *Manager) mustBeLive(id string) (*liveRun, error) {
 		}
 	}
 	return nil, i18n.Wrap(ErrNotLive, "runner.not_live", id)
-}
-
-func (m *Manager) config() (config.Config, error) {
-	return config.Load(config.Path(m.home))
 }
 
 // resolveWorkspace picks a new run's workspace: the one asked for, else

@@ -20,7 +20,9 @@ import (
 func newManager(t *testing.T, srv *llmtest.Server) (*runner.Manager, string) {
 	t.Helper()
 	home := t.TempDir()
-	toml := fmt.Sprintf("[model]\nbase_url = %q\nmodel = \"m\"\n", srv.URL)
+	// The scripted models answer turn by turn, so runs act and observe
+	// without routing or planning calls.
+	toml := fmt.Sprintf("agent = { strategy = \"react\", route = false }\n[model]\nbase_url = %q\nmodel = \"m\"\n", srv.URL)
 	if err := os.WriteFile(filepath.Join(home, "hermes.toml"), []byte(toml), 0o600); err != nil {
 		t.Fatal(err)
 	}

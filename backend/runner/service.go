@@ -4,7 +4,9 @@ import (
 	"context"
 
 	"hermes/backend/agent"
+	"hermes/backend/contextmgr"
 	"hermes/backend/event"
+	"hermes/backend/memory"
 )
 
 // Runs is the runs of a home as the window and the local API use them: one
@@ -29,6 +31,13 @@ type Runs interface {
 	Delete(id string) error
 
 	Artifact(id, ref string, offset, limit int) ([]byte, int, error)
+	ContextPreview(id string) (contextmgr.Preview, error)
+
+	Memories(limit int) ([]memory.Entry, error)
+	Memory(id uint64) (memory.Entry, error)
+	PinMemory(id uint64, pinned bool) error
+	ForgetMemory(id uint64) error
+
 	Settings() (Settings, error)
 	CheckModel(ctx context.Context, o Overrides) error
 	Shutdown(ctx context.Context) error

@@ -152,6 +152,11 @@ func (s *server) checkModel(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, runner.CheckResult(s.runs.CheckModel(r.Context(), o)))
 }
 
+// identify answers GET /api/owner: which process owns the home.
+func (s *server) identify(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, s.owner.Identity())
+}
+
 func (s *server) noEndpoint(w http.ResponseWriter, r *http.Request) {
 	writeAPIError(w, runner.NewAPIError(http.StatusNotFound, "no_endpoint", i18n.Errorf("server.no_endpoint", r.Method, r.URL.Path)))
 }

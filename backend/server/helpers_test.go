@@ -58,7 +58,9 @@ type harness struct {
 func newHarness(t *testing.T, srv *llmtest.Server, policy skills.Policy, extra string) *harness {
 	t.Helper()
 	h := &harness{t: t, home: t.TempDir(), ws: t.TempDir(), model: srv}
-	toml := fmt.Sprintf("[model]\nbase_url = %q\nmodel = \"test-model\"\nmax_retries = 0\n\n[agent]\nworkspace = %q\n%s", srv.URL, h.ws, extra)
+	// The scripted models answer turn by turn, so runs act and observe
+	// without routing or planning calls.
+	toml := fmt.Sprintf("[model]\nbase_url = %q\nmodel = \"test-model\"\nmax_retries = 0\n\n[agent]\nstrategy = \"react\"\nroute = false\nworkspace = %q\n%s", srv.URL, h.ws, extra)
 	if err := os.WriteFile(filepath.Join(h.home, "hermes.toml"), []byte(toml), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ func init() {
 			EN: "no API endpoint %s %s; docs/api.md lists them",
 			ZH: "没有 API 端点 %s %s；可用端点见 docs/api.md",
 		},
+		"server.bad_memory_id": {EN: "%q is not a memory id; ids are the numbers GET /api/memory lists", ZH: "%q 不是记忆编号；编号是 GET /api/memory 列出的数字"},
 		"server.no_ui": {
 			EN: "This build of Hermes has no web UI. Run scripts/app.sh, or build the UI (npm run build in frontend/) and then Hermes with -tags ui. The API is at /api/runs.",
 			ZH: "此 Hermes 版本不含网页界面。请运行 scripts/app.sh，或先构建界面（在 frontend/ 中运行 npm run build），再以 -tags ui 构建 Hermes。API 位于 /api/runs。",

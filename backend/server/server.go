@@ -14,13 +14,19 @@ import (
 	"strings"
 	"time"
 
+	"hermes/backend/remote"
 	"hermes/backend/runner"
 )
 
 // Options configure the handler New returns.
 type Options struct {
-	// Runs starts, steers and lists the runs; its home is the one served.
-	Runs *runner.Manager
+	// Runs starts, steers and lists the runs; its home is the one served: a
+	// Manager, or the client of the process that owns the home.
+	Runs runner.Runs
+	// Owner, in the process that owns the home, is what it wrote in
+	// hermes.lock: GET /api/owner answers with it (without the token), so
+	// that another process can tell that the lock's address is the owner's.
+	Owner *remote.Lock
 	// Token is the secret every request must carry. An empty token refuses
 	// every request rather than letting any through.
 	Token string
@@ -34,7 +40,7 @@ type Options struct {
 
 // New returns the handler of the API under /api/ and the web UI at /.
 func New(o Options) http.Handler {
-	s := &server{runs: o.Runs, token: o.Token, heartbeat: o.Heartbeat}
+	s := &server{runs: o.Runs, token: o.Token, heartbeat: o.Heartbeat, owner: o.Owner}
 	if s.heartbeat <= 0 {
 		s.heartbeat = 15 * time.Second
 	}
@@ -51,15 +57,26 @@ func New(o Options) http.Handler {
 	mux.HandleFunc("PATCH /api/runs/{id}", s.rename)
 	mux.HandleFunc("DELETE /api/runs/{id}", s.deleteRun)
 	mux.HandleFunc("GET /api/runs/{id}/artifacts", s.artifact)
+	mux.HandleFunc("GET /api/runs/{id}/context/preview", s.contextPreview)
+	mux.HandleFunc("GET /api/memory", s.listMemory)
+	mux.HandleFunc("GET /api/memory/{id}", s.showMemory)
+	mux.HandleFunc("POST /api/memory/{id}/pin", s.pinMemory)
+	mux.HandleFunc("DELETE /api/memory/{id}", s.forgetMemory)
+	mux.HandleFunc("GET /api/notices", s.listNotices)
+	mux.HandleFunc("GET /api/notices/stream", s.noticesStream)
 	mux.HandleFunc("GET /api/settings", s.settings)
 	mux.HandleFunc("POST /api/model/check", s.checkModel)
+	if o.Owner != nil {
+		mux.HandleFunc("GET /api/owner", s.identify)
+	}
 	mux.HandleFunc("/api/", s.noEndpoint)
 	mux.Handle("/", uiHandler(o.Assets))
 	return secureHeaders(s.authenticate(mux))
 }
 
 type server struct {
-	runs      *runner.Manager
+	runs      runner.Runs
+	owner     *remote.Lock
 	token     string
 	heartbeat time.Duration
 }

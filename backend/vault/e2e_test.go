@@ -2,18 +2,16 @@ package vault_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"golang.org/x/text/encoding/simplifiedchinese"
 
-	"hermes/backend/cli"
+	"hermes/backend/cli/clitest"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/runlog"
@@ -21,16 +19,7 @@ import (
 
 // The end-to-end test runs hermes as a real process: the test binary
 // re-executes itself with HERMES_TEST_MAIN set and becomes `hermes`.
-func TestMain(m *testing.M) {
-	if os.Getenv("HERMES_TEST_MAIN") == "1" {
-		interrupts := make(chan os.Signal, 2)
-		signal.Notify(interrupts, os.Interrupt)
-		os.Exit(cli.Main(context.Background(), &cli.Env{
-			Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Interrupts: interrupts, Version: "test",
-		}, os.Args[1:]))
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { clitest.Main(m) }
 
 // summary is what the scripted model appends to the weekly note.
 const summary = "## 本周总结\n- [[Alpha]]: the pipeline ships on Friday.\n- [[Beta]]: 等待 Alpha 完成。"
@@ -76,6 +65,11 @@ func TestRun_SearchReadAppend(t *testing.T) {
 		return llmtest.Step{Content: "Added the summary to [[Weekly]]."}
 	})
 
+	// The model is scripted turn by turn: the run acts and observes,
+	// without routing or planning calls.
+	if err := os.WriteFile(filepath.Join(home, "hermes.toml"), []byte("[agent]\nstrategy = \"react\"\nroute = false\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

@@ -29,7 +29,7 @@ beforeAll(async () => {
   model = await startModel(env('HERMES_SCRIPTMODEL'), tmp)
   writeFileSync(
     join(home, 'hermes.toml'),
-    `version = 1\n\n[model]\nbase_url = "${model.url}"\nmodel = "llmtest-model"\napi_key = "e2e-key"\n\n[agent]\nmax_iterations = 8\n\n[tools.risk]\nwrite = "ask"\n`,
+    `version = 1\n\n[model]\nbase_url = "${model.url}"\nmodel = "llmtest-model"\napi_key = "e2e-key"\n\n[agent]\nmax_iterations = 8\nstrategy = "react"\nroute = false\n\n[tools.risk]\nwrite = "ask"\n`,
   )
   served = await serve(env('HERMES_BIN'), home)
   browser = await launch()

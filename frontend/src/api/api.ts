@@ -1,11 +1,14 @@
 import type {
   ApprovalAnswer,
   Artifact,
+  ContextPreview,
   ControlRequest,
   ForkRequest,
   HermesEvent,
+  MemoryEntry,
   ModelCheck,
   ModelCheckRequest,
+  Notice,
   ResumeRequest,
   RunSummary,
   Settings,
@@ -52,6 +55,18 @@ export interface Api {
   watchRun(runId: string, after: number, handlers: EventHandlers): () => void
   /** watchRuns calls onRun with a run's summary whenever a live run changes. */
   watchRuns(onRun: (run: RunSummary) => void): () => void
+  /** contextPreview says which messages the run's next compression will fold. */
+  contextPreview(runId: string): Promise<ContextPreview>
+  /** memories lists up to limit long-term memories (0: the backend's default), newest first. */
+  memories(limit?: number): Promise<MemoryEntry[]>
+  pinMemory(id: number, pinned: boolean): Promise<void>
+  forgetMemory(id: number): Promise<void>
+  /** notices are the notices in force: a broken hermes.toml, an update on offer. */
+  notices(): Promise<Notice[]>
+  /** watchNotices calls onNotice with every notice published from now on. */
+  watchNotices(onNotice: (n: Notice) => void): () => void
+  /** installUpdate installs the downloaded update and restarts Hermes (the window only). */
+  installUpdate(): Promise<void>
 }
 
 /**

@@ -43,6 +43,10 @@ beforeAll(async () => {
     if (req.method === 'POST' && url === '/api/runs') return json(201, { run_id: 'new1' })
     if (req.method === 'POST' && url === '/api/runs/r1/fork') return json(201, { run_id: 'fork1' })
     if (req.method === 'POST' && url === '/api/runs/r1/control') return (res.writeHead(202), res.end())
+    if (req.method === 'GET' && url === '/api/memory?limit=20') return json(200, [{ id: 7, kind: 'fact', text: 'x', created: '2026-11-30T01:00:00Z' }])
+    if (req.method === 'GET' && url === '/api/notices') return json(200, null)
+    if (req.method === 'GET' && url === '/api/runs/r1/context/preview') return json(200, { tokens: 10, threshold: 60, window: 100, due: false, folded: 0, turns: [], pinned: [], facts: [] })
+    if (req.method === 'POST' && url === '/api/memory/7/pin') return (res.writeHead(204), res.end())
     if (req.method === 'PATCH' || req.method === 'DELETE') return (res.writeHead(204), res.end())
     if (url.startsWith('/api/runs/r1/artifacts')) {
       res.writeHead(200, { 'Content-Type': 'text/plain', 'X-Total-Size': '5000' })
@@ -97,6 +101,30 @@ describe('createHttpApi', () => {
       'PATCH /api/runs/r1 {"title":"Title"}',
       'DELETE /api/runs/r1 ',
     ])
+  })
+
+  it('reads, pins and forgets memories, previews the context, and follows notices', async () => {
+    const a = api()
+    expect((await a.memories(20)).map((e) => e.id)).toEqual([7])
+    await a.pinMemory(7, true)
+    await a.forgetMemory(7)
+    expect(seen.slice(-2).map((s) => `${s.method} ${s.url} ${s.body}`)).toEqual(['POST /api/memory/7/pin {"pinned":true}', 'DELETE /api/memory/7 '])
+    expect((await a.contextPreview('r1')).threshold).toBe(60)
+    expect(await a.notices()).toEqual([])
+    const got: string[] = []
+    let arrived!: () => void
+    const one = new Promise<void>((r) => (arrived = r))
+    const stop = a.watchNotices((n) => (got.push(n.kind), arrived()))
+    const s = await nextStream()
+    expect(s.url).toBe('/api/notices/stream')
+    s.res.write(`event: notice\ndata: ${JSON.stringify({ id: 'config', kind: 'config_error', time: 'now' })}\n\n`)
+    await one
+    expect(got).toEqual(['config_error'])
+    stop()
+    s.res.end()
+    const err = (await a.installUpdate().catch((e: unknown) => e)) as ApiError
+    expect(err.code).toBe('restart_unavailable')
+    expect(err.messageIn('zh-CN')).toContain('hermes update')
   })
 
   it('reads a piece of an artifact with its total size', async () => {

@@ -1,7 +1,7 @@
 import type { Api, EventHandlers } from './api'
 import { ApiError } from './api'
 import { createSSEParser, type SSEMessage } from './sse'
-import type { ApiErrorBody, Artifact, HermesEvent, ModelCheck, RunSummary, Settings } from './types'
+import type { ApiErrorBody, Artifact, ContextPreview, HermesEvent, MemoryEntry, ModelCheck, Notice, RunSummary, Settings } from './types'
 
 export type FetchFn = (input: string, init?: RequestInit) => Promise<Response>
 
@@ -135,7 +135,28 @@ export function createHttpApi(base: string, fetchFn: FetchFn, opts: HttpOptions 
         },
       )
     },
+    contextPreview: (id) => json<ContextPreview>('GET', `${run(id)}/context/preview`),
+    memories: async (limit = 0) => (await json<MemoryEntry[] | null>('GET', `/api/memory${limit > 0 ? `?limit=${limit}` : ''}`)) ?? [],
+    pinMemory: async (id, pinned) => void (await request('POST', `/api/memory/${id}/pin`, { pinned })),
+    forgetMemory: async (id) => void (await request('DELETE', `/api/memory/${id}`)),
+    notices: async () => (await json<Notice[] | null>('GET', '/api/notices')) ?? [],
+    watchNotices(onNotice) {
+      return stream(
+        () => '/api/notices/stream',
+        (ms) => {
+          for (const m of ms) if (m.event === 'notice') onNotice(JSON.parse(m.data) as Notice)
+          return false
+        },
+      )
+    },
+    // A browser cannot restart the server it talks to.
+    installUpdate: () => Promise.reject(new ApiError('run `hermes update` in a terminal, then start hermes serve again', { code: 'restart_unavailable', messages: restartUnavailable })),
   }
+}
+
+const restartUnavailable = {
+  en: 'A browser cannot restart hermes serve: run `hermes update` in a terminal, then start hermes serve again.',
+  'zh-CN': '浏览器无法重启 hermes serve：请在终端运行 `hermes update`，然后重新启动 hermes serve。',
 }
 
 async function toError(res: Response): Promise<ApiError> {

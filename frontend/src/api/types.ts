@@ -52,9 +52,17 @@ export type EventType =
   | 'task.edited'
   | 'call.edited'
   | 'summary.updated'
+  | 'context.pinned'
   | 'memory.written'
   | 'checkpoint.saved'
   | 'run.finished'
+  | 'route.decided'
+  | 'plan.created'
+  | 'plan.revised'
+  | 'step.evaluated'
+  | 'completion.checked'
+  | 'question.asked'
+  | 'question.answered'
 
 /** HermesEvent is the envelope of backend/event.Event. */
 export interface HermesEvent {
@@ -109,6 +117,7 @@ export interface ChatMessage {
 
 export interface ContextBuiltData {
   layers?: Layers
+  stage?: string
   tokens?: number
   window?: number
   budget_share?: number
@@ -117,6 +126,10 @@ export interface ContextBuiltData {
   full?: boolean
   messages?: ChatMessage[]
   tool_names?: string[]
+  /** How many messages of the conversation the summary covers. */
+  folded?: number
+  /** Schema tokens of the tools left out because they were not relevant to the task. */
+  schemas_saved?: number
 }
 
 export interface Usage {
@@ -132,6 +145,8 @@ export interface DecidedCall {
   repaired?: boolean
   valid?: boolean
   error?: string
+  /** Where the model took each ID, path or timestamp argument from: "user", "tool" or "inferred". */
+  provenance?: Record<string, string>
 }
 
 export interface ModelDecidedData {
@@ -142,12 +157,20 @@ export interface ModelDecidedData {
   usage?: Usage
   latency_ms?: number
   attempts?: number
+  stage?: string
+  /** Under a plan: the step the decision serves, whether it finishes it, how it serves the goal. */
+  step?: number
+  step_status?: 'continue' | 'finished' | string
+  serves_goal?: string
+  /** Why the decision was flagged as drifting from the goal; absent when on course. */
+  drift?: string
 }
 
 export interface ModelRetriedData {
   attempt?: number
   wait_ms?: number
   error?: string
+  stage?: string
 }
 
 export interface ToolStartedData {
@@ -174,6 +197,7 @@ export interface GuardTrippedData {
   action?: string
   message?: string
   details?: string[]
+  stage?: string
 }
 
 export interface RunPausedData {
@@ -207,9 +231,26 @@ export interface CallEditedData {
 /** SummaryUpdatedData records a compression: old turns folded into the rolling summary. */
 export interface SummaryUpdatedData {
   summary?: string
+  previous?: string
+  progress?: string
+  /** The messages folded: from (inclusive) to (exclusive), numbered from 0 after the task anchor. */
+  from?: number
+  to?: number
   turns_folded?: number
+  /** Values kept verbatim beside the summary. */
+  entities?: string[]
+  entities_added?: string[]
   tokens_before?: number
   tokens_after?: number
+  model?: string
+}
+
+/** ContextPinnedData: a fact, or a message of the conversation by its index, joined the pinned layer. */
+export interface ContextPinnedData {
+  fact?: string
+  message?: number
+  role?: string
+  preview?: string
 }
 
 export type ApprovalDecision = 'allow_once' | 'allow_run' | 'allow_always' | 'deny'
@@ -239,6 +280,8 @@ export interface Totals {
   total_tokens?: number
   tool_calls?: number
   duration_ms?: number
+  /** The stages' own model requests: routing, planning, evaluating, the completion check. */
+  stage_calls?: number
 }
 
 export interface RunFinishedData {
@@ -248,6 +291,89 @@ export interface RunFinishedData {
   error?: string
   totals?: Totals
   resume?: string
+  /** The answer never passed the completion check; the run reached a limit. */
+  best_effort?: boolean
+  confidence?: number
+  confidence_reason?: string
+}
+
+// Plans, checks and questions (docs/api.md).
+
+export interface RouteDecidedData {
+  route?: 'direct' | 'loop' | string
+  by?: 'rules' | 'model' | string
+  reason?: string
+}
+
+export type StepStatus = 'pending' | 'passed' | 'failed'
+
+export interface PlanStep {
+  id: number
+  description?: string
+  tools?: string[]
+  acceptance?: string
+  required?: boolean
+  status?: StepStatus | string
+  reason?: string
+}
+
+export interface PlanCreatedData {
+  steps?: PlanStep[]
+  assumptions?: string[]
+  attempts?: number
+  repaired?: boolean
+  dropped?: string[]
+}
+
+export interface PlanDiff {
+  added?: PlanStep[]
+  removed?: PlanStep[]
+  changed?: { before: PlanStep; after: PlanStep }[]
+  kept?: number[]
+}
+
+export interface PlanRevisedData {
+  reason?: string
+  steps?: PlanStep[]
+  assumptions?: string[]
+  diff?: PlanDiff
+}
+
+export interface StepEvaluatedData {
+  step?: number
+  passed?: boolean
+  reason?: string
+  contradicts_plan?: boolean
+  unchecked?: boolean
+  calls?: string[]
+  next_step?: number
+}
+
+export interface CompletionCheckedData {
+  passed?: boolean
+  steps_passed?: number
+  steps_required?: number
+  missing?: number[]
+  unresolved_failure?: string
+  confidence?: number
+  reason?: string
+  threshold?: number
+}
+
+export interface QuestionAskedData {
+  question_id?: string
+  call_id?: string
+  tool?: string
+  argument?: string
+  value?: string
+  failure?: string
+  question?: string
+}
+
+export interface QuestionAnsweredData {
+  question_id?: string
+  answer?: string
+  by?: 'user' | 'no_one' | 'stop' | string
 }
 
 // Requests (docs/api.md).
@@ -260,7 +386,7 @@ export interface StartRunRequest {
   base_url?: string
 }
 
-export type ControlKind = 'pause' | 'resume' | 'stop' | 'inject' | 'edit' | 'edit_call'
+export type ControlKind = 'pause' | 'resume' | 'stop' | 'inject' | 'edit' | 'edit_call' | 'pin' | 'answer'
 
 export interface ControlRequest {
   kind: ControlKind
@@ -269,6 +395,10 @@ export interface ControlRequest {
   instructions?: string
   call_id?: string
   arguments?: string
+  /** pin: the index of the message to pin (text pins a fact instead). */
+  message?: number
+  /** answer: the question answered (empty: the open one); text empty means no one can answer. */
+  question_id?: string
 }
 
 export interface ApprovalAnswer {
@@ -316,4 +446,77 @@ export interface Settings {
 export interface Artifact {
   text: string
   total: number
+}
+
+/** PreviewTurn is one message the next compression would fold. */
+export interface PreviewTurn {
+  index: number
+  role: string
+  name?: string
+  call_id?: string
+  text: string
+  tokens: number
+  pinned?: boolean
+}
+
+/** ContextPreview (contextmgr.Preview): which messages the next compression will fold. */
+export interface ContextPreview {
+  tokens: number
+  threshold: number
+  window: number
+  due: boolean
+  folded: number
+  turns: PreviewTurn[]
+  pinned: number[]
+  facts: string[]
+}
+
+export type MemoryKind = 'outcome' | 'fact' | 'preference' | 'path'
+
+/** MemoryEntry (memory.Entry) is one long-term memory. */
+export interface MemoryEntry {
+  id: number
+  kind: MemoryKind | string
+  text: string
+  run_id?: string
+  created: string
+  recalled?: string
+  recalls?: number
+  pinned?: boolean
+}
+
+export type UpdateState = 'idle' | 'checking' | 'up_to_date' | 'downloading' | 'ready' | 'applying' | 'applied' | 'failed'
+
+/** UpdateStatus (update.Status) is where an update stands. */
+export interface UpdateStatus {
+  state: UpdateState | string
+  installed: string
+  version?: string
+  notes?: string
+  notes_zh?: string
+  done?: number
+  total?: number
+  error?: string
+}
+
+/** ConfigProblem is one mistake in hermes.toml, with its place when it has one. */
+export interface ConfigProblem {
+  line?: number
+  column?: number
+  message: Record<string, string>
+}
+
+export type NoticeKind = 'config_error' | 'config_reloaded' | 'update'
+
+/** Notice (runner.Notice) is shown outside any run; a newer notice replaces the one with its id. */
+export interface Notice {
+  id: string
+  kind: NoticeKind | string
+  time: string
+  message?: Record<string, string>
+  problems?: ConfigProblem[]
+  path?: string
+  update?: UpdateStatus
+  /** This process can install the update and restart (the window). */
+  restart?: boolean
 }

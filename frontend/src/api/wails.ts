@@ -3,11 +3,14 @@ import { ApiError } from './api'
 import type {
   ApiErrorBody,
   ApprovalAnswer,
+  ContextPreview,
   ControlRequest,
   ForkRequest,
   HermesEvent,
+  MemoryEntry,
   ModelCheck,
   ModelCheckRequest,
+  Notice,
   ResumeRequest,
   RunSummary,
   Settings,
@@ -29,6 +32,12 @@ export interface AppBindings {
   Artifact?(runId: string, ref: string, offset: number, limit: number): Promise<unknown>
   Settings?(): Promise<Settings>
   CheckModel?(req: ModelCheckRequest): Promise<ModelCheck>
+  ContextPreview?(runId: string): Promise<ContextPreview>
+  Memories?(limit: number): Promise<MemoryEntry[] | null>
+  PinMemory?(id: number, pinned: boolean): Promise<void>
+  ForgetMemory?(id: number): Promise<void>
+  Notices?(): Promise<Notice[] | null>
+  InstallUpdate?(): Promise<void>
 }
 
 /** The part of the Wails runtime the UI uses: events from Go. */
@@ -109,6 +118,17 @@ export function createWailsApi(win: WailsWindow): Api {
         if (data && typeof data === 'object') onRun(data as RunSummary)
       })
     },
+    contextPreview: (id) => call(() => method('ContextPreview')(id)),
+    memories: (limit = 0) => call(async () => (await method('Memories')(limit)) ?? []),
+    pinMemory: (id, pinned) => call(() => method('PinMemory')(id, pinned)),
+    forgetMemory: (id) => call(() => method('ForgetMemory')(id)),
+    notices: () => call(async () => (await method('Notices')()) ?? []),
+    watchNotices(onNotice) {
+      return on('hermes:notice', (data) => {
+        if (data && typeof data === 'object') onNotice(data as Notice)
+      })
+    },
+    installUpdate: () => call(() => method('InstallUpdate')()),
   }
 }
 

@@ -43,6 +43,8 @@ export interface BudgetPoint {
   total: number
   window: number
   compressed: boolean
+  /** Schema tokens left out because the tools were not relevant to the task. */
+  schemasSaved: number
 }
 
 /** budgetSeries is the chart's data: one point per iteration that built a context. */
@@ -53,7 +55,7 @@ export function budgetSeries(view: RunView): BudgetPoint[] {
     if (!c) continue
     const layers = {} as Record<LayerName, number>
     for (const l of layerOrder) layers[l] = c.layers[l] ?? 0
-    out.push({ iteration: it.n, layers, total: Math.max(c.tokens, layerOrder.reduce((s, l) => s + layers[l], 0)), window: c.window, compressed: c.compressed })
+    out.push({ iteration: it.n, layers, total: Math.max(c.tokens, layerOrder.reduce((s, l) => s + layers[l], 0)), window: c.window, compressed: c.compressed, schemasSaved: c.schemasSaved })
   }
   return out
 }

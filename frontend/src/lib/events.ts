@@ -1,5 +1,6 @@
 import type {
   ContextBuiltData,
+  ContextPinnedData,
   GuardTrippedData,
   HermesEvent,
   ModelDecidedData,
@@ -139,6 +140,11 @@ function describe(e: HermesEvent, lang: Lang): string {
       return t(lang, 'ev.task_edited', { task: obj<TaskEditedData>(e.data).new_task ?? '' })
     case 'summary.updated':
       return t(lang, 'ev.summary_updated')
+    case 'context.pinned': {
+      const d = obj<ContextPinnedData>(e.data)
+      if (d.fact) return t(lang, 'ev.pinned_fact', { fact: d.fact })
+      return t(lang, 'ev.pinned_message', { n: d.message ?? 0, role: d.role ?? '' })
+    }
     case 'memory.written':
       return t(lang, 'ev.memory_written')
     case 'checkpoint.saved':

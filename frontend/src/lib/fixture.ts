@@ -72,3 +72,41 @@ export const steeredEvents: HermesEvent[] = [
   sv(2, 'run.resumed', { from_checkpoint: true, iteration: 2 }, 240),
   sv(3, 'iteration.started', {}, 250),
 ]
+
+const pv = builder('r3')
+const step = (id: number, description: string, tools: string[], acceptance: string) => ({ id, description, tools, acceptance, required: true, status: 'pending' })
+const s1 = step(1, 'Read the order file', ['read_file'], 'the order lines are known')
+const s2 = step(2, 'Look up the order', ['lookup_order'], 'the order status is known')
+const s3 = step(3, 'Write the report', ['write_file'], 'report.md names the status')
+const s3b = step(3, 'Write the report', ['write_file', 'read_file'], 'report.md names the status and the date')
+
+/**
+ * A plan run: routed to the loop, a plan of three steps, a step passed, a
+ * guessed order id that fails and is asked about, a drifting decision, a
+ * replan, a completion check that fails and one that passes.
+ */
+export const planEvents: HermesEvent[] = [
+  pv(0, 'run.started', { task: 'Report the status of my last order', workspace: '/w', model: 'm', max_iterations: 10, tools: ['read_file', 'lookup_order', 'write_file'] }, 0),
+  pv(0, 'route.decided', { route: 'loop', by: 'rules', reason: 'the task asks for something only tools can do' }, 5),
+  pv(0, 'plan.created', { steps: [s1, s2, s3], assumptions: ['orders.txt holds the orders'], attempts: 1 }, 10),
+  pv(1, 'context.built', { stage: 'deciding', tokens: 500, window: 8000, layers: { system: 300, task_anchor: 200 } }, 20),
+  pv(1, 'model.decided', { stage: 'deciding', step: 1, step_status: 'finished', serves_goal: 'the orders say which is last', tool_calls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"orders.txt"}', valid: true, provenance: { path: 'user' } }] }, 30),
+  pv(1, 'tool.finished', { call_id: 'c1', name: 'read_file', ok: true, result: 'ORD-7731 2026-11-02', size: 19 }, 40),
+  pv(1, 'step.evaluated', { step: 1, passed: true, reason: 'the last order is ORD-7731', calls: ['c1'], next_step: 2 }, 50),
+  pv(2, 'model.decided', { stage: 'deciding', step: 2, step_status: 'continue', serves_goal: 'the status answers the task', tool_calls: [{ id: 'c2', name: 'lookup_order', arguments: '{"id":"ORD-1"}', valid: true, provenance: { id: 'inferred' } }] }, 60),
+  pv(2, 'tool.finished', { call_id: 'c2', name: 'lookup_order', ok: false, error: 'no order ORD-1' }, 70),
+  pv(2, 'question.asked', { question_id: 'question_c2', call_id: 'c2', tool: 'lookup_order', argument: 'id', value: 'ORD-1', failure: 'no order ORD-1', question: 'Which order id should lookup_order use?' }, 80),
+  pv(2, 'question.answered', { question_id: 'question_c2', answer: 'ORD-7731', by: 'user' }, 90),
+  pv(3, 'model.decided', { stage: 'deciding', step: 0, serves_goal: 'tidy the workspace', drift: 'serves no step of the plan', tool_calls: [{ id: 'c3', name: 'write_file', arguments: '{"path":"todo.md"}', valid: true }] }, 100),
+  pv(3, 'guard.tripped', { stage: 'deciding', guard: 'drift', action: 'warn', message: 'serves no step of the plan' }, 105),
+  pv(3, 'step.evaluated', { step: 2, passed: false, reason: 'the status was not looked up', contradicts_plan: true, calls: ['c3'] }, 110),
+  pv(3, 'plan.revised', { reason: 'the order is in the archive', steps: [{ ...s1, status: 'passed' }, s2, s3b], diff: { changed: [{ before: s3, after: s3b }], kept: [1, 2] } }, 120),
+  pv(4, 'model.decided', { stage: 'deciding', final_answer: 'Shipped.' }, 130),
+  pv(4, 'completion.checked', { passed: false, steps_passed: 1, steps_required: 3, missing: [2, 3], threshold: 0.8 }, 140),
+  pv(5, 'step.evaluated', { step: 2, passed: true, reason: 'ORD-7731 is shipped', calls: ['c4'] }, 150),
+  pv(5, 'step.evaluated', { step: 3, passed: true, reason: 'report.md says shipped', calls: ['c5'] }, 160),
+  pv(5, 'model.decided', { stage: 'deciding', final_answer: 'ORD-7731 shipped on 2026-11-04.' }, 170),
+  pv(5, 'completion.checked', { passed: true, steps_passed: 3, steps_required: 3, confidence: 0.9, reason: 'every step passed', threshold: 0.8 }, 180),
+  pv(5, 'memory.written', { entries: 1 }, 185),
+  pv(5, 'run.finished', { status: 'finished', answer: 'ORD-7731 shipped on 2026-11-04.', verified: true, confidence: 0.9, confidence_reason: 'every step passed', totals: { iterations: 5, stage_calls: 6 } }, 190),
+]

@@ -2,17 +2,25 @@ import type {
   ApprovalRequestedData,
   ApprovalResolvedData,
   CallEditedData,
+  CompletionCheckedData,
   ContextBuiltData,
+  ContextPinnedData,
   DecidedCall,
   GuardTrippedData,
   HermesEvent,
   Layers,
   ModelDecidedData,
   ModelRetriedData,
+  PlanCreatedData,
+  PlanRevisedData,
+  QuestionAnsweredData,
+  QuestionAskedData,
+  RouteDecidedData,
   RunFinishedData,
   RunPausedData,
   RunResumedData,
   RunStartedData,
+  StepEvaluatedData,
   SummaryUpdatedData,
   TaskEditedData,
   ToolFinishedData,
@@ -52,6 +60,18 @@ export interface CallView {
   error: string
   edit?: { old: string; new: string }
   approval?: CallApproval
+  /** Where the model said each ID, path or timestamp argument came from. */
+  provenance: Record<string, string>
+}
+
+/** Decision is what a decision under a plan says of itself. */
+export interface Decision {
+  stage: string
+  step: number
+  stepStatus: string
+  servesGoal: string
+  /** Why it was flagged as drifting from the goal; "" when on course. */
+  drift: string
 }
 
 export interface ContextInfo {
@@ -63,6 +83,10 @@ export interface ContextInfo {
   full: boolean
   messageCount: number
   layers: Layers
+  /** Schema tokens of the tools left out of the request as not relevant. */
+  schemasSaved: number
+  /** How many tools' schemas the request carried. */
+  toolCount: number
 }
 
 /** Marks are the things that entered a card between the model and its tools. */
@@ -77,8 +101,16 @@ export type Mark =
   | { kind: 'retried'; seq: number; data: ModelRetriedData }
   | { kind: 'approval'; seq: number; callId: string; data: ApprovalResolvedData }
   | { kind: 'summary'; seq: number; data: SummaryUpdatedData }
+  | { kind: 'pinned'; seq: number; data: ContextPinnedData }
   | { kind: 'memory'; seq: number }
   | { kind: 'finished'; seq: number; data: RunFinishedData }
+  | { kind: 'route'; seq: number; data: RouteDecidedData }
+  | { kind: 'plan'; seq: number; data: PlanCreatedData }
+  | { kind: 'replan'; seq: number; data: PlanRevisedData }
+  | { kind: 'evaluated'; seq: number; data: StepEvaluatedData }
+  | { kind: 'question'; seq: number; data: QuestionAskedData }
+  | { kind: 'answered'; seq: number; data: QuestionAnsweredData }
+  | { kind: 'completion'; seq: number; data: CompletionCheckedData }
 
 /** A card's content in the order it happened: the model's turn, each call, each mark. */
 export type Item = { kind: 'model'; seq: number } | { kind: 'call'; seq: number; id: string } | { kind: 'mark'; seq: number; mark: Mark }
@@ -97,6 +129,8 @@ export interface IterationView {
   decided: boolean
   thought: string
   answer: string
+  /** The decision's stage, step and course, or null before it is decided. */
+  decision: Decision | null
   latencyMs: number
   modelAttempts: number
   calls: CallView[]
@@ -117,6 +151,7 @@ export function newIteration(n: number, time: string): IterationView {
     decided: false,
     thought: '',
     answer: '',
+    decision: null,
     latencyMs: 0,
     modelAttempts: 0,
     calls: [],
@@ -143,6 +178,7 @@ function decidedCall(c: DecidedCall, i: number): CallView {
     size: 0,
     artifact: '',
     error: '',
+    provenance: c.provenance ?? {},
   }
 }
 
@@ -177,6 +213,8 @@ export function applyToIteration(prev: IterationView, e: HermesEvent): Iteration
         full: d.full ?? false,
         messageCount: d.message_count ?? 0,
         layers: d.layers ?? {},
+        schemasSaved: d.schemas_saved ?? 0,
+        toolCount: d.tool_names?.length ?? 0,
       }
       break
     }
@@ -197,6 +235,7 @@ export function applyToIteration(prev: IterationView, e: HermesEvent): Iteration
       it.answer = d.final_answer ?? ''
       it.latencyMs = d.latency_ms ?? 0
       it.modelAttempts = d.attempts ?? 1
+      it.decision = { stage: d.stage ?? '', step: d.step ?? 0, stepStatus: d.step_status ?? '', servesGoal: d.serves_goal ?? '', drift: d.drift ?? '' }
       const calls = (d.tool_calls ?? []).map(decidedCall)
       it.calls = [...it.calls, ...calls]
       it.items = [...it.items, ...calls.map((c) => ({ kind: 'call' as const, seq: e.seq, id: c.id }))]
@@ -279,11 +318,35 @@ export function applyToIteration(prev: IterationView, e: HermesEvent): Iteration
     case 'summary.updated':
       mark(it, { kind: 'summary', seq: e.seq, data: obj<SummaryUpdatedData>(e.data) })
       break
+    case 'context.pinned':
+      mark(it, { kind: 'pinned', seq: e.seq, data: obj<ContextPinnedData>(e.data) })
+      break
     case 'memory.written':
       mark(it, { kind: 'memory', seq: e.seq })
       break
     case 'run.finished':
       mark(it, { kind: 'finished', seq: e.seq, data: obj<RunFinishedData>(e.data) })
+      break
+    case 'route.decided':
+      mark(it, { kind: 'route', seq: e.seq, data: obj<RouteDecidedData>(e.data) })
+      break
+    case 'plan.created':
+      mark(it, { kind: 'plan', seq: e.seq, data: obj<PlanCreatedData>(e.data) })
+      break
+    case 'plan.revised':
+      mark(it, { kind: 'replan', seq: e.seq, data: obj<PlanRevisedData>(e.data) })
+      break
+    case 'step.evaluated':
+      mark(it, { kind: 'evaluated', seq: e.seq, data: obj<StepEvaluatedData>(e.data) })
+      break
+    case 'question.asked':
+      mark(it, { kind: 'question', seq: e.seq, data: obj<QuestionAskedData>(e.data) })
+      break
+    case 'question.answered':
+      mark(it, { kind: 'answered', seq: e.seq, data: obj<QuestionAnsweredData>(e.data) })
+      break
+    case 'completion.checked':
+      mark(it, { kind: 'completion', seq: e.seq, data: obj<CompletionCheckedData>(e.data) })
       break
   }
   return it

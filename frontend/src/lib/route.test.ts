@@ -10,6 +10,7 @@ describe('routes', () => {
     ['#/runs/%E0%A4%A', { page: 'runs' }],
     ['#/elsewhere', { page: 'runs' }],
     ['#/new', { page: 'new' }],
+    ['#/memory', { page: 'memory' }],
   ])('%s', (hash, want) => {
     expect(parseRoute(hash)).toEqual(want)
   })

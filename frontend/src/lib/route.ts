@@ -1,10 +1,11 @@
 // Hash routes, so the same build works from the Wails asset server, from
 // `hermes serve` and from a file, and the back button works in a browser.
 
-export type Route = { page: 'runs' } | { page: 'new' } | { page: 'run'; runId: string }
+export type Route = { page: 'runs' } | { page: 'new' } | { page: 'memory' } | { page: 'run'; runId: string }
 
 export function parseRoute(hash: string): Route {
   if (/^#\/new\/?$/.test(hash)) return { page: 'new' }
+  if (/^#\/memory\/?$/.test(hash)) return { page: 'memory' }
   const m = /^#\/runs\/([^/]+)\/?$/.exec(hash)
   if (m) {
     try {
@@ -22,3 +23,4 @@ export function runHref(runId: string): string {
 
 export const runsHref = '#/'
 export const newRunHref = '#/new'
+export const memoryHref = '#/memory'

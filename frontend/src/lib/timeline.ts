@@ -2,6 +2,7 @@ import type {
   ApprovalRequestedData,
   ApprovalResolvedData,
   ContextBuiltData,
+  ContextPinnedData,
   DecidedCall,
   ForkRef,
   HermesEvent,
@@ -12,8 +13,9 @@ import type {
   TaskEditedData,
 } from '../api/types'
 import { applyToIteration, newIteration, obj, type IterationView } from './iteration'
+import { emptyPlanState, foldPlan, type PlanState } from './plan'
 
-export type { CallView, CallStatus, ContextInfo, IterationView, Item, Mark } from './iteration'
+export type { CallView, CallStatus, ContextInfo, Decision, IterationView, Item, Mark } from './iteration'
 
 // A run's view is a pure fold of its events (DESIGN.md): replaying a log
 // through applyEvent draws what the live run drew. Views are immutable, so a
@@ -55,6 +57,16 @@ export interface RunView {
   window: number
   paused: PauseState | null
   pendingApproval: PendingApproval | null
+  /** What a person pinned into the anchor: facts, and messages by their conversation index. */
+  pinnedFacts: string[]
+  pinnedMessages: number[]
+  /** Route, plan, questions and completion check (the plan strategy). */
+  plan: PlanState
+  /** The answer never passed the completion check: the best the run had when it reached a limit. */
+  bestEffort: boolean
+  /** The model's confidence in its finished answer, 0 when it gave none. */
+  confidence: number
+  confidenceReason: string
   lastSeq: number
   eventCount: number
 }
@@ -81,6 +93,12 @@ export function emptyRun(runId = ''): RunView {
     window: 0,
     paused: null,
     pendingApproval: null,
+    pinnedFacts: [],
+    pinnedMessages: [],
+    plan: emptyPlanState,
+    bestEffort: false,
+    confidence: 0,
+    confidenceReason: '',
     lastSeq: 0,
     eventCount: 0,
   }
@@ -136,6 +154,7 @@ function foldIntoIterations(list: IterationView[], e: HermesEvent): void {
 
 // foldIntoRun updates the run-level fields of next, a copy owned by the batch.
 function foldIntoRun(next: RunView, e: HermesEvent): void {
+  next.plan = foldPlan(next.plan, e)
   switch (e.type) {
     case 'run.started': {
       const d = obj<RunStartedData>(e.data)
@@ -153,6 +172,12 @@ function foldIntoRun(next: RunView, e: HermesEvent): void {
     case 'context.built':
       next.window = obj<ContextBuiltData>(e.data).window ?? next.window
       break
+    case 'context.pinned': {
+      const d = obj<ContextPinnedData>(e.data)
+      if (d.fact) next.pinnedFacts = [...next.pinnedFacts, d.fact]
+      if (d.message !== undefined && !next.pinnedMessages.includes(d.message)) next.pinnedMessages = [...next.pinnedMessages, d.message]
+      break
+    }
     case 'run.paused': {
       const d = obj<RunPausedData>(e.data)
       next.paused = { at: d.at ?? 'boundary', pendingCalls: d.pending_calls ?? [], iteration: e.iteration }
@@ -190,6 +215,9 @@ function foldIntoRun(next: RunView, e: HermesEvent): void {
       next.answer = d.answer ?? ''
       next.verified = d.verified ?? false
       next.error = d.error ?? ''
+      next.bestEffort = d.best_effort ?? false
+      next.confidence = d.confidence ?? 0
+      next.confidenceReason = d.confidence_reason ?? ''
       next.ended = e.time
       next.paused = null
       next.pendingApproval = null

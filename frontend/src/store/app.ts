@@ -1,6 +1,8 @@
 import { toApiError, type Api, type ApiError } from '../api/api'
 import type { ModelCheck, ModelCheckRequest, Settings, StartRunRequest } from '../api/types'
 import { detectLang, type Lang } from '../i18n/i18n'
+import { createMemoryStore, type MemoryStore } from './memory'
+import { createNoticesStore, timeoutLater, type Later, type NoticesStore } from './notices'
 import { createRunStore, intervalTicker, type RunStore, type Ticker } from './run'
 import { createRunsStore, type LoadStatus, type RunsStore } from './runs'
 import { createStore, type Store } from './store'
@@ -32,11 +34,14 @@ export interface AppDeps {
   /** navigator.languages, most preferred first. */
   browserLanguages: readonly string[]
   ticker?: Ticker
+  later?: Later
 }
 
 export interface AppStore extends Store<AppState> {
   runs: RunsStore
   run: RunStore
+  memory: MemoryStore
+  notices: NoticesStore
   /** start settles the language, loads the runs list and follows live runs. */
   start(): Promise<void>
   setLang(lang: Lang): void
@@ -57,7 +62,7 @@ function readTheme(storage: KeyValue | null): Theme {
 }
 
 /** createAppStore builds the UI's state and its actions around an Api. */
-export function createAppStore({ api, storage, browserLanguages, ticker = intervalTicker }: AppDeps): AppStore {
+export function createAppStore({ api, storage, browserLanguages, ticker = intervalTicker, later = timeoutLater }: AppDeps): AppStore {
   const store = createStore<AppState>({
     lang: detectLang(storage?.getItem(langKey), '', browserLanguages),
     theme: readTheme(storage),
@@ -65,10 +70,13 @@ export function createAppStore({ api, storage, browserLanguages, ticker = interv
   })
   const runs = createRunsStore(api)
   const run = createRunStore(api, ticker)
+  const memory = createMemoryStore(api)
+  const notices = createNoticesStore(api, later)
 
   async function start(): Promise<void> {
     runs.watch()
     const loaded = runs.load()
+    void notices.start()
     if (!storage?.getItem(langKey)) {
       try {
         const backend = await api.language()
@@ -84,6 +92,8 @@ export function createAppStore({ api, storage, browserLanguages, ticker = interv
     ...store,
     runs,
     run,
+    memory,
+    notices,
     start,
     setLang(lang) {
       storage?.setItem(langKey, lang)

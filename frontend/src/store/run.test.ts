@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../api/api'
-import { sampleEvents, steeredEvents } from '../lib/fixture'
+import { planEvents, sampleEvents, steeredEvents } from '../lib/fixture'
+import { openQuestion } from '../lib/plan'
 import { foldRun } from '../lib/timeline'
 import { createRunStore, type Ticker } from './run'
 import { testApi } from './testapi'
@@ -93,6 +94,18 @@ describe('createRunStore', () => {
     expect(store.get()).toMatchObject({ pausing: false, actionError: { code: 'run_not_live' } })
   })
 
+  it('answers a question through the answer control, and the answer closes it', async () => {
+    const asked = planEvents.findIndex((e) => e.type === 'question.asked')
+    const t = testApi({ events: { r3: planEvents.slice(0, asked + 1) } })
+    const store = createRunStore(t.api)
+    await store.open('r3')
+    expect(openQuestion(store.get().view.plan)?.id).toBe('question_c2')
+    expect(await store.answerQuestion('question_c2', 'ORD-7731')).toBe(true)
+    expect(t.calls).toContain('control("r3", {"kind":"answer","question_id":"question_c2","text":"ORD-7731"})')
+    t.push(planEvents.slice(asked + 1, asked + 2))
+    expect(openQuestion(store.get().view.plan)).toBeNull()
+  })
+
   it('answers the pending approval by its id', async () => {
     const t = testApi({ events: { r2: steeredEvents.slice(0, 8) } })
     const store = createRunStore(t.api)
@@ -177,5 +190,24 @@ describe('createRunStore', () => {
     store.close()
     expect(t.watchers[0].stopped).toBe(true)
     expect(store.get().runId).toBe('')
+  })
+})
+
+describe('pins and the compression preview', () => {
+  it('pins a fact and a message, and loads the preview of the open run', async () => {
+    const preview = { tokens: 9000, threshold: 9600, window: 16000, due: false, folded: 0, turns: [{ index: 1, role: 'tool', text: 'x', tokens: 800 }], pinned: [], facts: [] }
+    const t = testApi({ events: { r2: liveHead }, preview })
+    const store = createRunStore(t.api)
+    await store.open('r2')
+    expect(await store.pinFact('the budget is 4,500')).toBe(true)
+    expect(await store.pinMessage(3)).toBe(true)
+    expect(t.calls).toContain('control("r2", {"kind":"pin","text":"the budget is 4,500"})')
+    expect(t.calls).toContain('control("r2", {"kind":"pin","message":3})')
+    expect(store.get().pinsAsked).toEqual([3])
+    await store.loadPreview()
+    expect(store.get().preview).toEqual({ status: 'ready', value: preview, error: null })
+    t.fail('contextPreview', new ApiError('none', { code: 'no_checkpoint', status: 404 }))
+    await store.loadPreview()
+    expect(store.get().preview).toMatchObject({ status: 'error', error: { code: 'no_checkpoint' } })
   })
 })

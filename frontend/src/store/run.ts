@@ -1,5 +1,5 @@
 import { toApiError, type Api, type ApiError } from '../api/api'
-import type { ApprovalDecision, HermesEvent } from '../api/types'
+import type { ApprovalDecision, ContextPreview, HermesEvent } from '../api/types'
 import { orderEvents } from '../lib/events'
 import { nextIterationStart, prevIterationStart, replayTo, type Replay } from '../lib/replay'
 import { applyEvents, emptyRun, foldRun, type RunView } from '../lib/timeline'
@@ -29,6 +29,16 @@ export interface RunState {
   replay: ReplayState | null
   /** The last control that failed. */
   actionError: ApiError | null
+  preview: PreviewState
+  /** Messages a pin was asked for, which the run has not yet pinned. */
+  pinsAsked: number[]
+}
+
+/** PreviewState is what the next compression will fold, as last asked. */
+export interface PreviewState {
+  status: LoadStatus
+  value: ContextPreview | null
+  error: ApiError | null
 }
 
 /** Ticker calls fn every ms milliseconds until stopped; tests pass one they drive by hand. */
@@ -53,7 +63,15 @@ export interface RunStore extends Store<RunState> {
   inject(text: string): Promise<boolean>
   edit(task: string, instructions: string): Promise<boolean>
   editCall(callId: string, args: string): Promise<boolean>
+  /** pinFact pins a fact into the run's anchor, where it is never folded. */
+  pinFact(text: string): Promise<boolean>
+  /** pinMessage pins message index of the run's conversation. */
+  pinMessage(index: number): Promise<boolean>
+  /** loadPreview asks which messages the next compression will fold. */
+  loadPreview(): Promise<void>
   answer(decision: ApprovalDecision, reason?: string, pattern?: string): Promise<boolean>
+  /** answerQuestion answers the question a run asked (text "": no one can answer, and the model is told not to guess). */
+  answerQuestion(questionId: string, text: string): Promise<boolean>
   /** resumeRun continues a stopped or failed run from its checkpoint. */
   resumeRun(): Promise<boolean>
   /** fork starts a new run from iteration n; it resolves with the new run's id, or "" on failure. */
@@ -80,6 +98,8 @@ const closed: RunState = {
   selected: null,
   replay: null,
   actionError: null,
+  preview: { status: 'idle', value: null, error: null },
+  pinsAsked: [],
 }
 
 /** createRunStore holds the open run: its events, its view, its live stream, its controls and its replay. */
@@ -201,8 +221,26 @@ export function createRunStore(api: Api, ticker: Ticker = intervalTicker): RunSt
     resume: () => control({ kind: 'resume' }),
     stop: () => control({ kind: 'stop' }, { stopping: true }, { stopping: false }),
     inject: (text) => control({ kind: 'inject', text }),
+    answerQuestion: (questionId, text) => control({ kind: 'answer', question_id: questionId, text }),
     edit: (task, instructions) => control({ kind: 'edit', task, instructions }),
     editCall: (callId, args) => control({ kind: 'edit_call', call_id: callId, arguments: args }),
+    pinFact: (text) => control({ kind: 'pin', text }),
+    async pinMessage(index) {
+      const ok = await control({ kind: 'pin', message: index })
+      if (ok) store.set((s) => ({ pinsAsked: [...s.pinsAsked, index] }))
+      return ok
+    },
+    async loadPreview() {
+      const mine = ticket
+      const runId = id()
+      store.set((s) => ({ preview: { ...s.preview, status: 'loading' } }))
+      try {
+        const value = await api.contextPreview(runId)
+        if (mine === ticket) store.set({ preview: { status: 'ready', value, error: null } })
+      } catch (err) {
+        if (mine === ticket) store.set({ preview: { status: 'error', value: null, error: toApiError(err) } })
+      }
+    },
     answer(decision, reason, pattern) {
       const pending = store.get().view.pendingApproval
       if (!pending?.approval_id) return Promise.resolve(false)

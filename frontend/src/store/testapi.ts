@@ -1,5 +1,5 @@
 import type { Api, EventHandlers } from '../api/api'
-import type { HermesEvent, RunSummary } from '../api/types'
+import type { ContextPreview, HermesEvent, MemoryEntry, Notice, RunSummary } from '../api/types'
 
 // An in-memory transport for the stores' tests: it records every call,
 // answers from what the test put in, and lets the test push live events and
@@ -18,6 +18,9 @@ export interface TestApi {
   calls: string[]
   watchers: Watcher[]
   runListeners: ((r: RunSummary) => void)[]
+  noticeListeners: ((n: Notice) => void)[]
+  /** memory is the long-term memory the api serves; forget and pin change it. */
+  memory: MemoryEntry[]
   /** hold makes calls of method wait until release(method). */
   hold(method: keyof Api): void
   release(method: keyof Api): Promise<void>
@@ -27,8 +30,19 @@ export interface TestApi {
   push(events: HermesEvent[]): void
 }
 
-export function testApi(data: { runs?: RunSummary[]; events?: Record<string, HermesEvent[]>; language?: string } = {}): TestApi {
+export interface TestData {
+  runs?: RunSummary[]
+  events?: Record<string, HermesEvent[]>
+  language?: string
+  preview?: ContextPreview
+  memory?: MemoryEntry[]
+  notices?: Notice[]
+}
+
+export function testApi(data: TestData = {}): TestApi {
   const calls: string[] = []
+  const noticeListeners: ((n: Notice) => void)[] = []
+  const memory = (data.memory ?? []).map((e) => ({ ...e }))
   const watchers: Watcher[] = []
   const runListeners: ((r: RunSummary) => void)[] = []
   const held = new Map<string, (() => void)[]>()
@@ -79,12 +93,36 @@ export function testApi(data: { runs?: RunSummary[]; events?: Record<string, Her
       runListeners.push(onRun)
       return () => runListeners.splice(runListeners.indexOf(onRun), 1)
     },
+    contextPreview: (id) =>
+      answer('contextPreview', [id], () => data.preview ?? { tokens: 0, threshold: 0, window: 0, due: false, folded: 0, turns: [], pinned: [], facts: [] }),
+    memories: (limit) => answer('memories', [limit], () => memory.map((e) => ({ ...e }))),
+    pinMemory: (id, pinned) =>
+      answer('pinMemory', [id, pinned], () => {
+        const e = memory.find((x) => x.id === id)
+        if (!e) throw new Error(`no memory ${id}`)
+        e.pinned = pinned
+      }),
+    forgetMemory: (id) =>
+      answer('forgetMemory', [id], () => {
+        const i = memory.findIndex((x) => x.id === id)
+        if (i < 0) throw new Error(`no memory ${id}`)
+        memory.splice(i, 1)
+      }),
+    notices: () => answer('notices', [], () => data.notices ?? []),
+    watchNotices(onNotice) {
+      calls.push('watchNotices()')
+      noticeListeners.push(onNotice)
+      return () => noticeListeners.splice(noticeListeners.indexOf(onNotice), 1)
+    },
+    installUpdate: () => answer('installUpdate', [], () => undefined),
   }
   return {
     api,
     calls,
     watchers,
     runListeners,
+    noticeListeners,
+    memory,
     hold: (m) => void holding.add(m),
     async release(m) {
       const next = held.get(m)?.shift()

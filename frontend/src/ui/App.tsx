@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react'
 import { langNames, langs, translator, type Lang } from '../i18n/i18n'
-import { newRunHref, parseRoute, type Route } from '../lib/route'
+import { memoryHref, newRunHref, parseRoute, type Route } from '../lib/route'
 import type { Theme } from '../store/app'
 import { useAppState, useAppStore, useT } from './context'
+import { MemoryPage } from './MemoryPage'
 import { NewRunPage } from './NewRunPage'
+import { Notices } from './Notices'
 import { RunPage } from './RunPage'
 import { RunsPage } from './RunsPage'
 
@@ -29,7 +31,7 @@ export function App() {
   useEffect(() => {
     const tr = translator(lang)
     document.documentElement.lang = lang
-    const page = route.page === 'runs' ? tr('runs.heading') : route.page === 'new' ? tr('new.heading') : tr('run.timeline')
+    const page = route.page === 'runs' ? tr('runs.heading') : route.page === 'new' ? tr('new.heading') : route.page === 'memory' ? tr('memory.heading') : tr('run.timeline')
     document.title = `${tr('app.name')} · ${page}`
   }, [lang, route.page])
 
@@ -55,6 +57,9 @@ export function App() {
         <a className="button primary new-run-link" href={newRunHref} data-testid="new-run">
           + {t('new.button')}
         </a>
+        <a className={`nav-link${route.page === 'memory' ? ' active' : ''}`} href={memoryHref} data-testid="nav-memory">
+          {t('memory.heading')}
+        </a>
         <div className="topbar-tools">
           <label className="tool">
             <span className="tool-label">{t('lang.label')}</span>
@@ -78,8 +83,17 @@ export function App() {
           </label>
         </div>
       </header>
+      <Notices />
       <main className={`content content-${route.page}`}>
-        {route.page === 'run' ? <RunPage key={route.runId} runId={route.runId} /> : route.page === 'new' ? <NewRunPage /> : <RunsPage />}
+        {route.page === 'run' ? (
+          <RunPage key={route.runId} runId={route.runId} />
+        ) : route.page === 'new' ? (
+          <NewRunPage />
+        ) : route.page === 'memory' ? (
+          <MemoryPage />
+        ) : (
+          <RunsPage />
+        )}
       </main>
     </div>
   )

@@ -35,6 +35,7 @@ export function BudgetChart({ view, onSelect }: { view: RunView; onSelect: (n: n
   const peak = points.reduce((m, p) => Math.max(m, p.total), 0)
   const top = fit || window === 0 ? Math.max(1, peak * 1.1) : Math.max(window, peak)
   const paths = useMemo(() => stackPaths(points, top), [points, top])
+  const saved = points.at(-1)?.schemasSaved ?? 0
   if (points.length === 0) return null
   const windowY = window > 0 && window <= top ? H - (window / top) * H : null
   const n = points.length
@@ -46,9 +47,9 @@ export function BudgetChart({ view, onSelect }: { view: RunView; onSelect: (n: n
         <span className="muted">{t('chart.peak', { peak: formatTokens(peak, lang), window: formatTokens(window, lang) })}</span>
         <span className="legend">
           {layerOrder.map((l) => (
-            <span key={l}>
+            <span key={l} data-testid={`legend-${l}`}>
               <span className={`swatch layer-${l}`} />
-              {t(`layer.${l}`)}
+              {l === 'tool_schemas' && saved > 0 ? t('chart.schemas', { sent: formatTokens(points.at(-1)?.layers.tool_schemas ?? 0, lang), saved: formatTokens(saved, lang) }) : t(`layer.${l}`)}
             </span>
           ))}
           <span>

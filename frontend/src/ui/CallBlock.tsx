@@ -3,13 +3,14 @@ import { diffJSON } from '../lib/diff'
 import { formatBytes, formatDuration } from '../lib/format'
 import type { CallView } from '../lib/timeline'
 import { DiffView } from './DiffView'
+import { PinButton, type Pins } from './Inspector'
 import { JsonText } from './JsonTree'
 import { useAppState, useT } from './context'
 
 const previewChars = 600
 
 /** CallBlock is one tool call of a card: its arguments, its fate, and what the model saw of it. */
-export function CallBlock({ call, onArtifact }: { call: CallView; onArtifact: (call: CallView) => void }) {
+export function CallBlock({ call, onArtifact, pins, resultIndex }: { call: CallView; onArtifact: (call: CallView) => void; pins?: Pins; resultIndex?: number }) {
   const t = useT()
   const lang = useAppState((s) => s.lang)
   const [argsOpen, setArgsOpen] = useState(false)
@@ -17,6 +18,7 @@ export function CallBlock({ call, onArtifact }: { call: CallView; onArtifact: (c
   const seen = call.result || call.error
   const long = seen.length > previewChars
   const a = call.approval
+  const pinned = resultIndex !== undefined && !!pins?.pinned.includes(resultIndex)
 
   return (
     <div className={`call call-${call.status}`} data-testid="call" data-call-id={call.id} data-status={call.status}>
@@ -65,6 +67,8 @@ export function CallBlock({ call, onArtifact }: { call: CallView; onArtifact: (c
                 {t('call.full_output', { size: formatBytes(call.size, lang) })}
               </button>
             )}
+            {pinned && <span className="tag pin-tag">{t('pin.pinned')}</span>}
+            {!pinned && pins?.live && resultIndex !== undefined && <PinButton pins={pins} index={resultIndex} hint={t('pin.result_hint')} testId="call-pin" />}
           </div>
         </div>
       )}

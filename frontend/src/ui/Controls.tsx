@@ -23,7 +23,13 @@ export function Controls({ view, live, canResume, canFork, injectRef, onEdit, on
   const stopping = useRunState((s) => s.stopping)
   const replaying = useRunState((s) => s.replay !== null)
   const [text, setText] = useState('')
+  const [fact, setFact] = useState<string | null>(null)
   const paused = view.paused !== null
+
+  const pinFact = async (e: React.FormEvent) => {
+    e.preventDefault()
+    if (fact?.trim() && (await run.pinFact(fact.trim()))) setFact(null)
+  }
 
   const inject = async (e: React.FormEvent) => {
     e.preventDefault()
@@ -65,6 +71,19 @@ export function Controls({ view, live, canResume, canFork, injectRef, onEdit, on
           <input ref={injectRef} value={text} onChange={(e) => setText(e.target.value)} placeholder={t('control.inject_hint')} data-testid="inject-input" />
           <button type="submit" disabled={!text.trim()} data-testid="inject">
             {t('control.inject')}
+          </button>
+        </form>
+      )}
+      {live && fact === null && (
+        <button type="button" onClick={() => setFact('')} title={t('pin.fact_hint')} data-testid="pin-fact">
+          {t('pin.fact')}
+        </button>
+      )}
+      {live && fact !== null && (
+        <form className="inject" onSubmit={(e) => void pinFact(e)}>
+          <input autoFocus value={fact} onChange={(e) => setFact(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setFact(null)} placeholder={t('pin.fact_placeholder')} data-testid="pin-fact-input" />
+          <button type="submit" disabled={!fact.trim()} data-testid="pin-fact-save">
+            {t('pin.pin')}
           </button>
         </form>
       )}

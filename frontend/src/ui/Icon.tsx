@@ -1,7 +1,7 @@
 // Icons drawn as SVG, so they show whatever fonts the system has (media
 // symbols such as ⏸ are missing from many).
 
-export type IconName = 'pause' | 'play' | 'step-back' | 'step-forward' | 'skip-back' | 'skip-forward' | 'fork'
+export type IconName = 'pause' | 'play' | 'step-back' | 'step-forward' | 'skip-back' | 'skip-forward' | 'fork' | 'pin'
 
 const shapes: Record<IconName, React.ReactNode> = {
   pause: (
@@ -15,6 +15,8 @@ const shapes: Record<IconName, React.ReactNode> = {
   'step-forward': <path d="M4 3v10l7-5zM11 3h2v10h-2z" />,
   'skip-back': <path d="M8 3v10L2 8zM14 3v10L8 8z" />,
   'skip-forward': <path d="M2 3v10l6-5zM8 3v10l6-5z" />,
+  // A push pin, its needle down and to the left.
+  pin: <path d="M10.2 1.5l4.3 4.3-1.4.5-2.6 2.6.3 3.1-1.2 1.2-2.6-2.6-4 4-.7-.7 4-4-2.6-2.6 1.2-1.2 3.1.3 2.6-2.6z" />,
   fork: (
     <>
       <circle cx="4" cy="3" r="1.6" />

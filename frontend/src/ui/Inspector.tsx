@@ -1,22 +1,45 @@
-import { memo, useMemo, useRef, useState } from 'react'
+import { memo, useMemo, useState } from 'react'
 import type { ChatMessage, HermesEvent } from '../api/types'
 import { budgetSplit } from '../lib/budget'
-import { createContextIndex, diffContexts, messagesOf, previousContext, type RequestContext } from '../lib/context'
+import { diffContexts, messagesOf, previousContext, type RequestContext } from '../lib/context'
+import { conversationIndex } from '../lib/pins'
 import { summarizeEvent } from '../lib/events'
 import { formatCount, formatPercent, formatTokens } from '../lib/format'
 import type { IterationView } from '../lib/timeline'
+import { CompressionPreview } from './CompressionPreview'
 import { useAppState, useT } from './context'
+
+/** Pins say which messages are pinned, and pin one while the run is live. */
+export interface Pins {
+  live: boolean
+  pinned: readonly number[]
+  /** Asked for, not yet pinned: the run pins at its next safe point. */
+  asked: readonly number[]
+  onPin: (index: number) => void
+}
+
+/** PinButton pins message index, or says the pin is on its way. */
+export function PinButton({ pins, index, hint, testId }: { pins: Pins; index: number; hint: string; testId: string }) {
+  const t = useT()
+  if (pins.asked.includes(index)) return <span className="muted pin-button">{t('pin.pinning')}</span>
+  return (
+    <button type="button" className="link pin-button" title={hint} onClick={() => pins.onPin(index)} data-testid={testId}>
+      {t('pin.pin')}
+    </button>
+  )
+}
 
 type Tab = 'messages' | 'changes' | 'budget' | 'events'
 const tabs: Tab[] = ['messages', 'changes', 'budget', 'events']
 
-/** Inspector shows what one iteration sent to the model, what changed since the one before, its budget and its raw events. */
-export function Inspector({ it, events }: { it: IterationView | undefined; events: HermesEvent[] }) {
+/**
+ * Inspector shows what one iteration sent to the model (with a pin on each
+ * message of the conversation), what changed since the one before, its
+ * budget with the preview of the next compression, and its raw events.
+ */
+export function Inspector({ it, events, contexts, pins }: { it: IterationView | undefined; events: HermesEvent[]; contexts: Map<number, RequestContext>; pins: Pins }) {
   const t = useT()
   const [tab, setTab] = useState<Tab>('messages')
-  // The index reads each event once, however long the run grows.
-  const index = useRef(createContextIndex())
-  const contexts = index.current.update(events)
   if (!it) return <aside className="inspector empty-inspector muted">{t('inspector.none')}</aside>
   const ctx = contexts.get(it.n)
   const prev = previousContext(contexts, it.n)
@@ -34,9 +57,14 @@ export function Inspector({ it, events }: { it: IterationView | undefined; event
         </div>
       </div>
       <div className="inspector-body">
-        {tab === 'messages' && (ctx ? <Messages ctx={ctx} /> : <p className="muted">{t('inspector.no_context')}</p>)}
+        {tab === 'messages' && (ctx ? <Messages ctx={ctx} pins={pins} /> : <p className="muted">{t('inspector.no_context')}</p>)}
         {tab === 'changes' && <Changes prev={prev} next={ctx} />}
-        {tab === 'budget' && <Budget it={it} />}
+        {tab === 'budget' && (
+          <>
+            <Budget it={it} />
+            <CompressionPreview pins={pins} />
+          </>
+        )}
         {tab === 'events' && <RawEvents it={it} events={events} />}
       </div>
     </aside>
@@ -44,27 +72,32 @@ export function Inspector({ it, events }: { it: IterationView | undefined; event
 }
 
 // Memoised on the request, which keeps its identity while the run goes on.
-const Messages = memo(function Messages({ ctx }: { ctx: RequestContext }) {
+const Messages = memo(function Messages({ ctx, pins }: { ctx: RequestContext; pins: Pins }) {
   const t = useT()
   const messages = useMemo(() => messagesOf(ctx), [ctx])
   return (
     <ol className="messages" data-testid="messages">
       <li className="muted">{t('inspector.message_count', { n: messages.length })}</li>
       {messages.map((m, i) => (
-        <MessageView key={i} m={m} />
+        <MessageView key={i} m={m} index={conversationIndex(ctx, i)} pins={pins} />
       ))}
     </ol>
   )
 })
 
-function MessageView({ m, op }: { m: ChatMessage; op?: string }) {
+function MessageView({ m, op, index = null, pins }: { m: ChatMessage; op?: string; index?: number | null; pins?: Pins }) {
+  const t = useT()
+  const pinned = index !== null && !!pins?.pinned.includes(index)
   return (
-    <li className={`message role-${m.role}${op ? ` diff-${op}` : ''}`} data-testid="message" data-role={m.role}>
+    <li className={`message role-${m.role}${op ? ` diff-${op}` : ''}${pinned ? ' pinned' : ''}`} data-testid="message" data-role={m.role} data-index={index ?? ''}>
       <div className="message-role">
         {op === 'added' ? '+ ' : op === 'removed' ? '− ' : ''}
         {m.role}
         {m.name ? ` · ${m.name}` : ''}
         {m.tool_call_id ? ` · ${m.tool_call_id}` : ''}
+        {index !== null && <span className="muted"> · #{index}</span>}
+        {pinned && <span className="tag pin-tag">{t('pin.pinned')}</span>}
+        {index !== null && !pinned && pins?.live && <PinButton pins={pins} index={index} hint={t('pin.message_hint')} testId="message-pin" />}
       </div>
       {m.content && <pre className="message-content">{m.content}</pre>}
       {m.tool_calls?.map((c) => (
@@ -137,6 +170,11 @@ function Budget({ it }: { it: IterationView }) {
           </tr>
         </tbody>
       </table>
+      {c.schemasSaved > 0 && (
+        <p className="schemas-saved" data-testid="schemas-saved">
+          {t('budget.schemas', { sent: formatCount(c.layers.tool_schemas ?? 0, lang), saved: formatCount(c.schemasSaved, lang) })}
+        </p>
+      )}
       {c.compressed && <p className="tag warn">{t('card.compressed')}</p>}
     </div>
   )

@@ -3,12 +3,14 @@ import { diffLines } from '../lib/diff'
 import { statusLabel } from '../lib/events'
 import { formatDuration, formatPercent, formatTokens, parseTime } from '../lib/format'
 import { runHref } from '../lib/route'
+import type { SummaryUpdatedData } from '../api/types'
 import type { CallView, IterationView, Mark } from '../lib/timeline'
 import type { Translate } from '../i18n/i18n'
 import type { Lang } from '../i18n/i18n'
 import { CallBlock, approvalText } from './CallBlock'
 import { DiffView } from './DiffView'
 import { Icon } from './Icon'
+import type { Pins } from './Inspector'
 
 interface CardProps {
   it: IterationView
@@ -20,11 +22,13 @@ interface CardProps {
   onSelect: (n: number) => void
   onFork: (n: number) => void
   onArtifact: (call: CallView) => void
+  pins: Pins
+  resultIndexes: Map<string, number>
 }
 
 // Cards are memoised on their iteration's view: a live event re-renders the
 // one card it changed, not the thousand before it.
-export const IterationCard = memo(function IterationCard({ it, lang, t, selected, streaming, onSelect, onFork, onArtifact }: CardProps) {
+export const IterationCard = memo(function IterationCard({ it, lang, t, selected, streaming, onSelect, onFork, onArtifact, pins, resultIndexes }: CardProps) {
   const calls = new Map(it.calls.map((c) => [c.id, c]))
   const start = parseTime(it.started)
   const end = parseTime(it.ended)
@@ -74,7 +78,7 @@ export const IterationCard = memo(function IterationCard({ it, lang, t, selected
           if (item.kind === 'model') return <ModelBlock key="model" it={it} t={t} streaming={streaming} />
           if (item.kind === 'call') {
             const c = calls.get(item.id)
-            return c ? <CallBlock key={`call-${item.id}`} call={c} onArtifact={onArtifact} /> : null
+            return c ? <CallBlock key={`call-${item.id}`} call={c} onArtifact={onArtifact} pins={pins} resultIndex={resultIndexes.get(c.id)} /> : null
           }
           return <MarkLine key={item.seq} mark={item.mark} t={t} lang={lang} />
         })}
@@ -201,11 +205,14 @@ function MarkLine({ mark: m, t, lang }: { mark: Mark; t: Translate; lang: Lang }
         </div>
       )
     case 'summary':
+      return <SummaryCard data={m.data} t={t} lang={lang} />
+    case 'pinned':
       return (
-        <div className="mark mark-state" data-testid="mark" data-kind={m.kind} title={m.data.summary}>
-          <span className="mark-label">{t('card.summary_updated')}</span>
-          {m.data.turns_folded !== undefined &&
-            t('card.summary_folded', { turns: m.data.turns_folded, before: formatTokens(m.data.tokens_before ?? 0, lang), after: formatTokens(m.data.tokens_after ?? 0, lang) })}
+        <div className="mark mark-control mark-pinned" data-testid="mark" data-kind={m.kind}>
+          <span className="mark-label">
+            <Icon name="pin" /> {m.data.fact !== undefined ? t('card.pinned_fact') : t('card.pinned_message', { n: m.data.message ?? 0, role: m.data.role ?? '' })}
+          </span>{' '}
+          {m.data.fact ?? <span className="muted">{m.data.preview}</span>}
         </div>
       )
     case 'memory':
@@ -223,6 +230,33 @@ function MarkLine({ mark: m, t, lang }: { mark: Mark; t: Translate; lang: Lang }
         </div>
       )
   }
+}
+
+/** SummaryCard is a compression: which messages were folded, the tokens before and after, the values kept verbatim, and the summary itself. */
+function SummaryCard({ data: d, t, lang }: { data: SummaryUpdatedData; t: Translate; lang: Lang }) {
+  const entities = d.entities ?? []
+  const added = new Set(d.entities_added ?? [])
+  return (
+    <details className="mark mark-state summary-card" data-testid="mark" data-kind="summary">
+      <summary>
+        <span className="mark-label">{t('card.summary_updated')}</span>{' '}
+        {t('card.summary_folded', { turns: d.turns_folded ?? 0, before: formatTokens(d.tokens_before ?? 0, lang), after: formatTokens(d.tokens_after ?? 0, lang) })}
+        {d.to !== undefined && d.to > (d.from ?? 0) && <span className="muted"> · {t('card.summary_range', { from: d.from ?? 0, to: d.to - 1 })}</span>}
+        {entities.length > 0 && <span className="muted"> · {t('card.summary_entities', { n: entities.length })}</span>}
+      </summary>
+      {entities.length > 0 && (
+        <div className="entities" data-testid="summary-entities">
+          {entities.map((e) => (
+            <code key={e} className={added.has(e) ? 'added' : ''} title={added.has(e) ? t('card.summary_entity_added') : undefined}>
+              {e}
+            </code>
+          ))}
+        </div>
+      )}
+      {d.summary && <pre className="summary-text">{d.summary}</pre>}
+      {d.model && <div className="muted">{t('card.summary_model', { model: d.model })}</div>}
+    </details>
+  )
 }
 
 const guards = ['max_iterations', 'repeated_call', 'tool_failures', 'no_progress', 'token_budget', 'unverified_answer', 'invalid_call', 'checkpoint_failed', 'approval'] as const

@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { createContextIndex } from '../lib/context'
 import { formatCount, formatDateTime, formatDuration, formatTokens, parseTime } from '../lib/format'
+import { toolResultIndexes } from '../lib/pins'
 import { runHref, runsHref } from '../lib/route'
 import { shortcutFor } from '../lib/shortcuts'
 import { modelIterations, type CallView, type RunView } from '../lib/timeline'
@@ -9,7 +11,7 @@ import { Controls } from './Controls'
 import { ApprovalDialog, ArtifactDialog, EditDialog, ForkDialog, HelpOverlay } from './Dialogs'
 import { EventList } from './EventList'
 import { Icon } from './Icon'
-import { Inspector } from './Inspector'
+import { Inspector, type Pins } from './Inspector'
 import { ReplayBar } from './ReplayBar'
 import { StatusBadge } from './StatusBadge'
 import { Timeline } from './Timeline'
@@ -43,6 +45,16 @@ export function RunPage({ runId }: { runId: string }) {
   const pending = live ? liveView.pendingApproval : null
   const showApproval = pending !== null && approvalLater !== pending.approval_id
   const shownIt = view.iterations.find((it) => it.n === selected) ?? view.iterations.at(-1)
+
+  // The requests rebuilt from the log, read once per event however long the
+  // run grows; they number the messages a person may pin.
+  const contextIndex = useRef(createContextIndex())
+  const contexts = contextIndex.current.update(events)
+  const resultIndexes = useMemo(() => toolResultIndexes(contexts), [contexts])
+  const onPin = useCallback((index: number) => void run.pinMessage(index), [run])
+  const pinned = liveView.pinnedMessages
+  const asked = useRunState((s) => s.pinsAsked)
+  const pins: Pins = useMemo(() => ({ live, pinned, asked, onPin }), [live, pinned, asked, onPin])
 
   const onSelect = useCallback((n: number) => run.select(n), [run])
   const onFork = useCallback((n: number) => setDialog({ kind: 'fork', n }), [])
@@ -192,13 +204,22 @@ export function RunPage({ runId }: { runId: string }) {
                 view.iterations.length === 0 ? (
                   <p className="muted">{t('run.no_events')}</p>
                 ) : (
-                  <Timeline iterations={view.iterations} selected={selected} live={live} onSelect={onSelect} onFork={onFork} onArtifact={onArtifact} />
+                  <Timeline
+                    iterations={view.iterations}
+                    selected={selected}
+                    live={live}
+                    onSelect={onSelect}
+                    onFork={onFork}
+                    onArtifact={onArtifact}
+                    pins={pins}
+                    resultIndexes={resultIndexes}
+                  />
                 )
               ) : (
                 <EventList events={replay ? events.slice(0, replay.shown) : events} />
               )}
             </div>
-            <Inspector it={shownIt} events={events} />
+            <Inspector it={shownIt} events={events} contexts={contexts} pins={pins} />
           </div>
         </>
       )}

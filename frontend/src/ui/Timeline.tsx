@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { CallView, IterationView } from '../lib/timeline'
 import { IterationCard } from './IterationCard'
+import type { Pins } from './Inspector'
 import { useAppState, useT } from './context'
 
 interface TimelineProps {
@@ -11,6 +12,9 @@ interface TimelineProps {
   onSelect: (n: number) => void
   onFork: (n: number) => void
   onArtifact: (call: CallView) => void
+  pins: Pins
+  /** The conversation index of each tool call's result, once a request carried it. */
+  resultIndexes: Map<string, number>
 }
 
 // A first guess at a card's height from what it holds, so the scrollbar is
@@ -31,7 +35,7 @@ function estimate(it: IterationView): number {
  * one. While the run is live and the list is at its end, it follows the
  * newest card.
  */
-export function Timeline({ iterations, selected, live, onSelect, onFork, onArtifact }: TimelineProps) {
+export function Timeline({ iterations, selected, live, onSelect, onFork, onArtifact, pins, resultIndexes }: TimelineProps) {
   const t = useT()
   const lang = useAppState((s) => s.lang)
   const scrollRef = useRef<HTMLDivElement>(null)
@@ -99,6 +103,8 @@ export function Timeline({ iterations, selected, live, onSelect, onFork, onArtif
                 onSelect={onSelect}
                 onFork={onFork}
                 onArtifact={onArtifact}
+                pins={pins}
+                resultIndexes={resultIndexes}
               />
             </div>
           )

@@ -1,6 +1,8 @@
 import { createContext, useContext, useSyncExternalStore } from 'react'
 import { translator, type Translate } from '../i18n/i18n'
 import type { AppState, AppStore } from '../store/app'
+import type { MemoryState } from '../store/memory'
+import type { NoticesState } from '../store/notices'
 import type { RunState } from '../store/run'
 import type { RunsState } from '../store/runs'
 import type { Store } from '../store/store'
@@ -30,6 +32,16 @@ export function useRunsState<T>(select: (s: RunsState) => T): T {
 /** useRunState subscribes to the open run. */
 export function useRunState<T>(select: (s: RunState) => T): T {
   return useSlice(useAppStore().run, select)
+}
+
+/** useMemoryState subscribes to the long-term memory page. */
+export function useMemoryState<T>(select: (s: MemoryState) => T): T {
+  return useSlice(useAppStore().memory, select)
+}
+
+/** useNoticesState subscribes to the notices. */
+export function useNoticesState<T>(select: (s: NoticesState) => T): T {
+  return useSlice(useAppStore().notices, select)
 }
 
 /** useT is the translator of the current language. */

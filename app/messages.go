@@ -1,0 +1,17 @@
+package app
+
+import "hermes/backend/i18n"
+
+func init() {
+	i18n.Register(map[string]i18n.Msg{
+		"app.update.not_ready": {EN: "no update is ready to install yet; wait for its download to finish", ZH: "还没有可安装的更新；请等待下载完成"},
+		"app.update.failed": {
+			EN: "the update could not be installed (%v); this version stays in place: restart Hermes to go on, or run `hermes update`",
+			ZH: "更新安装失败（%v）；当前版本保持不变：请重启 Hermes 继续使用，或运行 `hermes update`",
+		},
+		"app.update.relaunch": {
+			EN: "the update is installed, but the new version could not be started (%v); open Hermes again",
+			ZH: "更新已安装，但无法启动新版本（%v）；请重新打开 Hermes",
+		},
+	})
+}

@@ -1,0 +1,34 @@
+package cli
+
+import (
+	"fmt"
+	"net"
+
+	"hermes/backend/i18n"
+)
+
+// ownerListener gives the loopback address that hermes.lock names for a
+// local API listening on ln. A listener on loopback or on every address
+// answers on loopback already; one on another address gets a second
+// listener on a free loopback port, returned to be served too.
+func ownerListener(ln net.Listener) (string, net.Listener, error) {
+	addr := ln.Addr().(*net.TCPAddr)
+	if addr.IP.IsLoopback() {
+		return addr.String(), nil, nil
+	}
+	if addr.IP.IsUnspecified() {
+		return net.JoinHostPort("127.0.0.1", fmt.Sprint(addr.Port)), nil, nil
+	}
+	extra, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, i18n.Wrap(err, "cli.serve.listen_failed", "127.0.0.1:0", err)
+	}
+	return extra.Addr().String(), extra, nil
+}
+
+// closeListener closes ln, if there is one.
+func closeListener(ln net.Listener) {
+	if ln != nil {
+		ln.Close()
+	}
+}

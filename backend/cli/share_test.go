@@ -1,0 +1,266 @@
+package cli_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+
+	"hermes/backend/cli"
+	"hermes/backend/event"
+	"hermes/backend/remote"
+	"hermes/backend/runlog"
+)
+
+// serveProcess is `hermes serve` running as a process of its own.
+type serveProcess struct {
+	served
+	cmd *exec.Cmd
+	// said is what it printed before its URL.
+	said []string
+}
+
+// startServeProcess runs `hermes serve` on a free loopback port of home
+// and waits for the URL it prints.
+func startServeProcess(t *testing.T, home string) *serveProcess {
+	t.Helper()
+	cmd := hermes(t, "serve", "--home", home, "--listen", "127.0.0.1:0")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &serveProcess{cmd: cmd}
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		if m := urlRE.FindStringSubmatch(sc.Text()); m != nil {
+			p.served = served{url: m[1], token: m[2]}
+			go func() {
+				for sc.Scan() {
+				}
+			}()
+			return p
+		}
+		p.said = append(p.said, sc.Text())
+	}
+	cmd.Wait()
+	t.Fatalf("serve printed no URL: %s\n%s", strings.Join(p.said, "\n"), stderr.String())
+	return nil
+}
+
+// stop presses Ctrl-C and returns the exit code.
+func (p *serveProcess) stop(t *testing.T) int {
+	t.Helper()
+	p.cmd.Process.Signal(syscall.SIGINT)
+	p.cmd.Wait()
+	return p.cmd.ProcessState.ExitCode()
+}
+
+// modelHome is a home whose hermes.toml points at the model at url and
+// works in ws.
+func modelHome(t *testing.T, url, ws string) string {
+	t.Helper()
+	home := t.TempDir()
+	toml := fmt.Sprintf("[model]\nbase_url = %q\nmax_retries = 0\n\n[agent]\nworkspace = %q\n", url, ws)
+	if err := os.WriteFile(filepath.Join(home, "hermes.toml"), []byte(toml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return home
+}
+
+// sse reads a run's event stream from a serve until `end`.
+func sse(t *testing.T, s served, id string) <-chan event.Event {
+	t.Helper()
+	res := s.authed(t, "GET", "api/runs/"+id+"/stream", "")
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("stream: %d", res.StatusCode)
+	}
+	c := make(chan event.Event, 256)
+	go func() {
+		defer close(c)
+		defer res.Body.Close()
+		sc := bufio.NewScanner(res.Body)
+		sc.Buffer(make([]byte, 1<<20), 1<<24)
+		for sc.Scan() {
+			line := sc.Text()
+			if line == "event: end" {
+				return
+			}
+			var e event.Event
+			if data, ok := strings.CutPrefix(line, "data: "); ok && json.Unmarshal([]byte(data), &e) == nil {
+				c <- e
+			}
+		}
+	}()
+	return c
+}
+
+func runStatus(t *testing.T, home, id string) string {
+	t.Helper()
+	path, err := runlog.Find(home, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, err := runlog.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runlog.Summarize(events).Status
+}
+
+func TestShare_SecondProcessAttachesSeesAndStopsTheLiveRun(t *testing.T) {
+	hold := make(chan struct{})
+	var holding atomic.Bool
+	holding.Store(true)
+	ws := t.TempDir()
+	home := modelHome(t, writeSteps(t, 3, 0, hold, &holding).URL, ws)
+
+	first := startServeProcess(t, home)
+	lock, err := remote.ReadLock(home)
+	if err != nil || lock.PID != first.cmd.Process.Pid || lock.Mode != "serve" {
+		t.Fatalf("the first process's lock: %+v, %v", lock, err)
+	}
+	res := first.authed(t, "POST", "api/runs", `{"task":"write three files"}`)
+	var ref struct {
+		RunID string `json:"run_id"`
+	}
+	json.NewDecoder(res.Body).Decode(&ref)
+	res.Body.Close()
+	if res.StatusCode != http.StatusCreated {
+		t.Fatalf("start in the first: %d", res.StatusCode)
+	}
+
+	second := startServeProcess(t, home)
+	if said := strings.Join(second.said, "\n"); !strings.Contains(said, fmt.Sprintf("attached to hermes serve (pid %d)", lock.PID)) {
+		t.Errorf("the second does not say it attached: %q", said)
+	}
+	res = second.authed(t, "GET", "api/runs", "")
+	var runs []struct {
+		RunID string `json:"run_id"`
+		Live  bool   `json:"live"`
+	}
+	json.NewDecoder(res.Body).Decode(&runs)
+	res.Body.Close()
+	if len(runs) == 0 || runs[0].RunID != ref.RunID || !runs[0].Live {
+		t.Fatalf("the second lists %+v, want %s live first", runs, ref.RunID)
+	}
+	events := sse(t, second.served, ref.RunID)
+	if e := <-events; e.Type != event.RunStarted {
+		t.Fatalf("the second streams %s first", e.Type)
+	}
+	// The model holds the run's first request until the stop is queued.
+	res = second.authed(t, "POST", "api/runs/"+ref.RunID+"/control", `{"kind":"stop"}`)
+	res.Body.Close()
+	if res.StatusCode != http.StatusAccepted {
+		t.Fatalf("stop through the second: %d", res.StatusCode)
+	}
+	holding.Store(false)
+	close(hold)
+	var last event.Event
+	for e := range events {
+		last = e
+	}
+	if d, _ := event.Decode[event.RunFinishedData](last); last.Type != event.RunFinished || d.Status != event.StatusStopped {
+		t.Fatalf("the second's stream ended with %s %s", last.Type, last.Data)
+	}
+	if got := runStatus(t, home, ref.RunID); got != event.StatusStopped {
+		t.Errorf("the first logged the run as %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "step0.txt")); err == nil {
+		t.Error("the call decided before the stop ran")
+	}
+
+	if code := second.stop(t); code != cli.ExitOK {
+		t.Errorf("the second exited %d", code)
+	}
+	if l, err := remote.ReadLock(home); err != nil || l != lock {
+		t.Errorf("the second touched the lock: %+v, %v", l, err)
+	}
+	if code := first.stop(t); code != cli.ExitOK {
+		t.Errorf("the first exited %d", code)
+	}
+	if _, err := os.Stat(remote.LockPath(home)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the owner left its lock: %v", err)
+	}
+}
+
+func TestRun_GoesOnInTheOwnerAndCtrlCStopsIt(t *testing.T) {
+	hold := make(chan struct{})
+	var holding atomic.Bool
+	holding.Store(true)
+	ws := t.TempDir()
+	srv := writeSteps(t, 3, 1, hold, &holding)
+	home := modelHome(t, srv.URL, ws)
+	owner := startServeProcess(t, home)
+	defer owner.stop(t)
+
+	cmd := hermes(t, "run", "--yes", "--json", "--home", home, "--workspace", ws, "write three files")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	errPipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	stopping := make(chan struct{})
+	stderrDone := make(chan struct{})
+	go func() {
+		defer close(stderrDone)
+		sc := bufio.NewScanner(errPipe)
+		once := false
+		for sc.Scan() {
+			stderr.WriteString(sc.Text() + "\n")
+			if !once && strings.Contains(sc.Text(), "stop the run at its next safe point") {
+				once = true
+				close(stopping)
+			}
+		}
+	}()
+	var runID string
+	for e := range eventStream(t, stdout) {
+		runID = e.RunID
+		if e.Type == event.ContextBuilt && e.Iteration == 2 {
+			cmd.Process.Signal(syscall.SIGINT)
+			<-stopping
+			holding.Store(false)
+			close(hold)
+		}
+	}
+	<-stderrDone
+	cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != cli.ExitStopped {
+		t.Fatalf("exit %d, want %d; stderr %s", code, cli.ExitStopped, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "attached to hermes serve") {
+		t.Errorf("run does not say it went on in the owner: %s", stderr.String())
+	}
+	// --yes answered the first call's approval through the owner's API; the
+	// second call was decided before the stop and never ran.
+	if _, err := os.Stat(filepath.Join(ws, "step0.txt")); err != nil {
+		t.Errorf("the approved call did not run: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "step1.txt")); err == nil {
+		t.Error("a call decided before the stop still ran")
+	}
+	if got := runStatus(t, home, runID); got != event.StatusStopped {
+		t.Errorf("the owner logged the run as %q", got)
+	}
+}

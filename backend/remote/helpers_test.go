@@ -1,0 +1,79 @@
+package remote_test
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"hermes/backend/llm/llmtest"
+	"hermes/backend/remote"
+	"hermes/backend/runner"
+	"hermes/backend/server"
+)
+
+// TestMain lets a test run a second process: with HERMES_REMOTE_CLAIM set
+// to a home, the test binary claims it, says so, and waits to be killed.
+func TestMain(m *testing.M) {
+	if home := os.Getenv("HERMES_REMOTE_CLAIM"); home != "" {
+		_, err := remote.Claim(context.Background(), home, remote.Lock{Addr: "127.0.0.1:1", Token: "child", Mode: remote.ModeServe})
+		if err != nil {
+			fmt.Println(err)
+			os.Exit(1)
+		}
+		fmt.Println("claimed")
+		select {}
+	}
+	os.Exit(m.Run())
+}
+
+const testKey = "sk-test-5c0b7e2f9a1d4e6b8c3f2a1d0e9b8c7a"
+
+// owner is a process that owns a home: its runner behind its local API,
+// with hermes.lock written.
+type owner struct {
+	home, ws string
+	runs     *runner.Manager
+	lock     remote.Lock
+	// exit stops the owner as its process would on exit; it runs once.
+	exit func()
+}
+
+// newOwner makes this test the owner of a fresh home whose model is srv.
+func newOwner(t *testing.T, srv *llmtest.Server) *owner {
+	t.Helper()
+	o := &owner{home: t.TempDir(), ws: t.TempDir()}
+	// The scripts answer the loop's turns one by one: no planning or
+	// routing calls in between.
+	toml := fmt.Sprintf("[model]\nbase_url = %q\nmodel = \"test-model\"\nmax_retries = 0\n\n[agent]\nworkspace = %q\nstrategy = \"react\"\nroute = false\n", srv.URL, o.ws)
+	if err := os.WriteFile(filepath.Join(o.home, "hermes.toml"), []byte(toml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o.runs = runner.New(runner.Options{Home: o.home, Getenv: func(k string) string {
+		if k == "OPENAI_API_KEY" {
+			return testKey
+		}
+		return ""
+	}})
+	hs := httptest.NewUnstartedServer(nil)
+	own, err := remote.Claim(t.Context(), o.home, remote.Lock{Addr: hs.Listener.Addr().String(), Token: remote.NewToken(), Mode: remote.ModeServe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.lock = own.Lock
+	hs.Config.Handler = server.New(server.Options{Runs: o.runs, Token: o.lock.Token, Owner: &o.lock})
+	hs.Start()
+	o.exit = sync.OnceFunc(func() {
+		if err := o.runs.Shutdown(context.Background()); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+		hs.CloseClientConnections()
+		hs.Close()
+		own.Release()
+	})
+	t.Cleanup(o.exit)
+	return o
+}

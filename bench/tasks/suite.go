@@ -1,0 +1,200 @@
+// Package tasks is the task suite: multi-step tasks, each with a scripted
+// model that behaves as real models do (it wanders, repeats itself, claims
+// success after a failure, drifts from the goal, needs a replan, guesses an
+// ID it does not have) and a check of the final state of its workspace.
+// Run runs a task under a strategy through the real loop, the real client
+// and a scripted OpenAI-compatible server on loopback; bench/suite.sh
+// prints the table, and TestSuite keeps the plan strategy ahead in CI.
+//
+// The scripted models play fair: a task's Act is the same function under
+// both strategies. It reads only what a real model reads — the request's
+// messages — so what differs is what the strategy puts in front of it: a
+// plan, the check of a step, a drift warning, a person's answer.
+package tasks
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"hermes/backend/agent"
+	"hermes/backend/event"
+	"hermes/backend/llm"
+	"hermes/backend/llm/llmtest"
+	"hermes/backend/memory"
+	"hermes/backend/runlog"
+	"hermes/backend/skills"
+)
+
+// Task is one task of the suite.
+type Task struct {
+	Name   string
+	Prompt string
+	Files  map[string]string // the workspace before the run
+	Tools  []skills.Tool     // tools besides the file tools
+	// User is what the person answers when the run asks about a guessed
+	// value; "" means no one answers.
+	User string
+	// Direct tasks need no tools: the scripted model routes them so.
+	Direct bool
+	// Plan is the plan the model writes, Replan the steps it writes when
+	// told a result contradicted it.
+	Plan, Replan []Step
+	// Act is the model's turn: what it does next, given what it sees.
+	Act func(s *Situation) Move
+	// Check inspects the workspace and the answer after the run.
+	Check func(ws, answer string) error
+}
+
+// Step is a plan step as the model writes it, and how the model judges
+// its results when asked to check them (nil: passed unless the last
+// result is an error).
+type Step struct {
+	Desc, Accept string
+	Tools        []string
+	Judge        func(evidence string) Verdict
+}
+
+// Verdict is a check of a step's results.
+type Verdict struct {
+	Passed, Contradicts bool
+	Reason              string
+}
+
+// Result is how one run of a task went.
+type Result struct {
+	Task       string
+	Strategy   agent.Strategy
+	Success    bool
+	Status     string
+	Iterations int
+	StageCalls int
+	Tokens     int
+	Guards     int
+	Wall       time.Duration
+	Why        string // why a run failed
+}
+
+// MaxIterations bounds every run of the suite.
+const MaxIterations = 20
+
+// Run runs task once under strategy in fresh temp directories.
+func Run(t testing.TB, task Task, strategy agent.Strategy) Result {
+	t.Helper()
+	home, ws := t.TempDir(), t.TempDir()
+	for name, content := range task.Files {
+		p := filepath.Join(ws, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	store, err := memory.Open(filepath.Join(home, "hermes.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	reg := skills.NewRegistry()
+	for _, tool := range append(skills.FileTools(), task.Tools...) {
+		if err := reg.Register(tool); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := llmtest.NewFuncServer(t, (&model{task: &task}).answer)
+	defer srv.Close()
+	const key = "sk-suite-0000000000000000"
+	setup := agent.Setup{
+		Home: home, Store: store, Bus: event.NewBus(), Redactor: runlog.NewRedactor(key),
+		Model:     llm.New(llm.Config{BaseURL: srv.URL, APIKey: key, Model: "suite", Stream: true, Backoff: func(int) time.Duration { return 0 }}),
+		ModelName: "suite", BaseURL: srv.URL, Tools: reg,
+		Strategy: strategy, Route: true,
+		Limits: agent.Limits{MaxIterations: MaxIterations},
+	}
+	run, err := agent.NewRun(setup, agent.Task{Text: task.Prompt, Workspace: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The person answers what the run asks.
+	asks := setup.Bus.Subscribe(16, func(e event.Event) bool { return e.Type == event.QuestionAsked })
+	go func() {
+		for e := range asks.C {
+			q, _ := event.Decode[event.QuestionAskedData](e)
+			run.Controls().Send(agent.Control{Kind: agent.ControlAnswer, QuestionID: q.QuestionID, Text: task.User})
+		}
+	}()
+	start := time.Now()
+	res := run.Execute(t.Context())
+	wall := time.Since(start)
+	setup.Bus.Unsubscribe(asks)
+	events, err := runlog.ReadFile(run.LogPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := Result{
+		Task: task.Name, Strategy: strategy, Status: res.Status, Iterations: res.Totals.Iterations,
+		StageCalls: res.Totals.StageCalls, Tokens: res.Totals.TotalTokens, Wall: wall,
+	}
+	for _, e := range events {
+		if e.Type == event.GuardTripped {
+			out.Guards++
+		}
+	}
+	switch {
+	case res.Status != event.StatusFinished:
+		out.Why = res.Status + ": " + res.Error
+	default:
+		if err := task.Check(ws, res.Answer); err != nil {
+			out.Why = err.Error()
+		}
+	}
+	out.Success = out.Why == ""
+	return out
+}
+
+// Table prints the results per task and strategy, then the totals of
+// each strategy.
+func Table(results []Result) string {
+	var b strings.Builder
+	row := func(task, strategy, success string, r Result) {
+		fmt.Fprintf(&b, "%-16s %-8s %-7s %5d %6d %7d %6d %9s\n", task, strategy, success, r.Iterations, r.StageCalls, r.Tokens, r.Guards, r.Wall.Round(100*time.Microsecond))
+	}
+	fmt.Fprintf(&b, "%-16s %-8s %-7s %5s %6s %7s %6s %9s\n", "task", "strategy", "success", "iter", "stage", "tokens", "guards", "wall")
+	type total struct {
+		Result
+		tasks, passed int
+	}
+	totals := map[agent.Strategy]*total{}
+	var order []agent.Strategy
+	for _, r := range results {
+		ok := "yes"
+		if !r.Success {
+			ok = "NO"
+		}
+		row(r.Task, string(r.Strategy), ok, r)
+		t := totals[r.Strategy]
+		if t == nil {
+			t = &total{}
+			totals[r.Strategy] = t
+			order = append(order, r.Strategy)
+		}
+		t.tasks++
+		if r.Success {
+			t.passed++
+		}
+		t.Iterations += r.Iterations
+		t.StageCalls += r.StageCalls
+		t.Tokens += r.Tokens
+		t.Guards += r.Guards
+		t.Wall += r.Wall
+	}
+	for _, s := range order {
+		t := totals[s]
+		row("total", string(s), fmt.Sprintf("%d/%d", t.passed, t.tasks), t.Result)
+	}
+	return b.String()
+}
