@@ -336,3 +336,19 @@ func TestBot_ReconfigureAppliesAllowToolsToTheNextTask(t *testing.T) {
 		t.Fatalf("write_file did not run once allowed: %v", err)
 	}
 }
+
+func TestBot_PinKeepsAFactInTheTask(t *testing.T) {
+	wecom := wecomtest.NewServer(t, testCorpID, testSecret, 0)
+	listCall := llmtest.Step{ToolCalls: []llm.ToolCall{{ID: "call_1", Name: "list_files", Arguments: `{"path":"."}`}}}
+	model, arrived, release := blockingModel(t, listCall, func(req llmtest.Request) llmtest.Step {
+		return llmtest.Step{Content: "anchor: " + req.Messages[1].Content}
+	})
+	h := newHarness(t, "", model, botConfig(wecom))
+
+	h.send("sunqi", "m1", "plan the offsite")
+	<-arrived
+	h.send("sunqi", "m2", "/固定 预算是 500 欧元")
+	waitMessage(t, wecom, "sunqi", "已固定")
+	close(release)
+	waitMessage(t, wecom, "sunqi", "预算是 500 欧元")
+}

@@ -17,6 +17,7 @@ const (
 	cmdStatus command = "status"
 	cmdNew    command = "new"
 	cmdHelp   command = "help"
+	cmdPin    command = "pin"
 )
 
 // commandNames maps what a user may type, in either language, to a command.
@@ -27,6 +28,7 @@ var commandNames = map[string]command{
 	"status": cmdStatus, "状态": cmdStatus,
 	"new": cmdNew, "reset": cmdNew, "新会话": cmdNew, "新对话": cmdNew,
 	"help": cmdHelp, "帮助": cmdHelp, "?": cmdHelp,
+	"pin": cmdPin, "固定": cmdPin, "记住": cmdPin,
 }
 
 // parseCommand recognises "/stop", "／停止" (a full-width slash, as Chinese
@@ -44,6 +46,13 @@ func parseCommand(text string) (command, bool) {
 	word, _, _ := strings.Cut(strings.TrimSpace(rest), " ")
 	c, ok := commandNames[strings.ToLower(word)]
 	return c, ok
+}
+
+// commandArg is what follows the command word: the fact of "/pin FACT".
+func commandArg(text string) string {
+	text = strings.TrimSpace(text)
+	_, rest, _ := strings.Cut(text, " ")
+	return strings.TrimSpace(rest)
 }
 
 // langOf is the language a message is written in: Chinese if it holds a Han

@@ -22,6 +22,8 @@ func TestParseCommand(t *testing.T) {
 		{"/新会话", cmdNew, true},
 		{"/help", cmdHelp, true},
 		{"/帮助", cmdHelp, true},
+		{"/pin the budget is 500 EUR", cmdPin, true},
+		{"/固定 预算是 500 欧元", cmdPin, true},
 		{"stop", "", false},
 		{"/stopping", "", false},
 		{"/usr/bin is full", "", false},
@@ -31,6 +33,18 @@ func TestParseCommand(t *testing.T) {
 		got, ok := parseCommand(tc.text)
 		if got != tc.want || ok != tc.ok {
 			t.Errorf("parseCommand(%q) = %q %v, want %q %v", tc.text, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestCommandArg(t *testing.T) {
+	for text, want := range map[string]string{
+		"/pin the budget is 500 EUR": "the budget is 500 EUR",
+		"  /固定   预算是 500 欧元 ":        "预算是 500 欧元",
+		"/pin":                       "",
+	} {
+		if got := commandArg(text); got != want {
+			t.Errorf("commandArg(%q) = %q, want %q", text, got, want)
 		}
 	}
 }

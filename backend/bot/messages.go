@@ -5,8 +5,8 @@ import "hermes/backend/i18n"
 func init() {
 	i18n.Register(map[string]i18n.Msg{
 		"bot.help": {
-			EN: "Send me a task and I will work on it and answer here. While I work, what you send is added to the task as an instruction.\n/stop — stop the task (it can be resumed)\n/pause — pause at the next step\n/resume — go on after /pause or /stop\n/status — what I am doing\n/new — start a fresh conversation\n/help — this list\n(中文命令：/停止 /暂停 /继续 /状态 /新会话 /帮助)",
-			ZH: "给我发一个任务，我会处理并在这里回复。我工作期间您发来的消息会作为补充指示加入当前任务。\n/停止 — 停止当前任务（之后可以继续）\n/暂停 — 在下一步暂停\n/继续 — 在暂停或停止后继续\n/状态 — 查看我在做什么\n/新会话 — 开始新的对话\n/帮助 — 显示本说明\n(English: /stop /pause /resume /status /new /help)",
+			EN: "Send me a task and I will work on it and answer here. While I work, what you send is added to the task as an instruction.\n/stop — stop the task (it can be resumed)\n/pause — pause at the next step\n/resume — go on after /pause or /stop\n/status — what I am doing\n/pin FACT — keep a fact in the task's context for good\n/new — start a fresh conversation\n/help — this list\n(中文命令：/停止 /暂停 /继续 /状态 /固定 /新会话 /帮助)",
+			ZH: "给我发一个任务，我会处理并在这里回复。我工作期间您发来的消息会作为补充指示加入当前任务。\n/停止 — 停止当前任务（之后可以继续）\n/暂停 — 在下一步暂停\n/继续 — 在暂停或停止后继续\n/状态 — 查看我在做什么\n/固定 事实 — 把一条事实固定在任务上下文中，不会被压缩掉\n/新会话 — 开始新的对话\n/帮助 — 显示本说明\n(English: /stop /pause /resume /status /pin /new /help)",
 		},
 		"bot.injected": {
 			EN: "Added to the task I am working on; I will take it into account from the next step.",
@@ -31,6 +31,8 @@ func init() {
 			ZH: "从上次停止的位置继续任务（运行 %s）。",
 		},
 		"bot.idle":       {EN: "Nothing is running. Send me a task.", ZH: "当前没有正在进行的任务。请给我发一个任务。"},
+		"bot.pin_usage":  {EN: "Send /pin followed by the fact to keep, e.g. /pin the budget is 500 EUR.", ZH: "请在 /固定 后写上要保留的事实，例如：/固定 预算是 500 欧元。"},
+		"bot.pinned":     {EN: "Pinned: the task will keep this fact in view until it ends.", ZH: "已固定：任务结束前会一直记住这条事实。"},
 		"bot.not_paused": {EN: "The task is running, not paused; send /pause first.", ZH: "任务正在运行，并未暂停；请先发送 /暂停。"},
 		"bot.nothing_to_resume": {
 			EN: "There is nothing to resume: no task of this conversation was stopped. Send me a task.",

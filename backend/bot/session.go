@@ -229,6 +229,17 @@ func (s *session) handle(in inbound) {
 		}
 		live.run.Controls().Send(agent.Control{Kind: agent.ControlPause})
 		s.say(in.r, lang, "bot.pausing")
+	case cmdPin:
+		fact := commandArg(in.msg.Text)
+		switch {
+		case live == nil:
+			s.say(in.r, lang, "bot.idle")
+		case fact == "":
+			s.say(in.r, lang, "bot.pin_usage")
+		default:
+			live.run.Controls().Send(agent.Control{Kind: agent.ControlPin, Text: fact})
+			s.say(in.r, lang, "bot.pinned")
+		}
 	case cmdResume:
 		s.resume(in, live, lang)
 	case cmdNew:

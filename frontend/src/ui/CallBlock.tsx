@@ -34,6 +34,15 @@ export function CallBlock({ call, onArtifact, pins, resultIndex }: { call: CallV
         {call.attempts > 1 && <span className="tag warn">{t('call.attempts', { n: call.attempts })}</span>}
         {call.repaired && <span className="tag" title={t('call.repaired_hint')}>{t('call.repaired')}</span>}
       </div>
+      {Object.keys(call.provenance).length > 0 && (
+        <div className="provenance" data-testid="provenance">
+          {Object.entries(call.provenance).map(([arg, from]) => (
+            <span key={arg} className={`tag from-${from}`} data-from={from} title={t('call.provenance_hint')}>
+              {arg}: {t(`call.from.${from === 'user' || from === 'tool' ? from : 'inferred'}`)}
+            </span>
+          ))}
+        </div>
+      )}
       {argsOpen && (
         <div className="call-args" data-testid="call-args">
           <JsonText text={call.arguments} open={2} />

@@ -3,6 +3,8 @@ import { useRef, useState } from 'react'
 import type { HermesEvent } from '../api/types'
 import { kindOf, summarizeEvent } from '../lib/events'
 import { formatClock } from '../lib/format'
+import { stageOf } from '../lib/plan'
+import { stageName } from './IterationCard'
 import { useAppState, useT } from './context'
 
 // A run can have tens of thousands of events; only the rows on screen are
@@ -42,6 +44,7 @@ export function EventList({ events }: { events: HermesEvent[] }) {
           {virtualizer.getVirtualItems().map((item) => {
             const e = events[item.index]
             const open = expanded.has(e.seq)
+            const stage = stageOf(e)
             return (
               <div
                 key={item.key}
@@ -57,6 +60,11 @@ export function EventList({ events }: { events: HermesEvent[] }) {
                   <span className="ev-seq">{e.seq}</span>
                   <span className="ev-type">
                     <span className="chip">{e.type}</span>
+                    {stage && (
+                      <span className={`tag stage stage-${stage}`} data-testid="event-stage">
+                        {stageName(t, stage)}
+                      </span>
+                    )}
                   </span>
                   <span className="ev-iter">{e.iteration > 0 ? e.iteration : ''}</span>
                   <span className="ev-time">{formatClock(e.time, lang)}</span>

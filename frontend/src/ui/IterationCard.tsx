@@ -10,6 +10,7 @@ import type { Lang } from '../i18n/i18n'
 import { CallBlock, approvalText } from './CallBlock'
 import { DiffView } from './DiffView'
 import { Icon } from './Icon'
+import { CompletionLine, PlanDiffView } from './PlanPanel'
 import type { Pins } from './Inspector'
 
 interface CardProps {
@@ -56,6 +57,12 @@ export const IterationCard = memo(function IterationCard({ it, lang, t, selected
         {ctx?.compressed && <span className="tag warn">{t('card.compressed')}</span>}
         {it.guards > 0 && <span className="tag warn">⚠ {it.guards}</span>}
         {it.failedCalls > 0 && <span className="tag bad">✗ {it.failedCalls}</span>}
+        {it.decision?.stage && it.decision.stage !== 'deciding' && <span className={`tag stage stage-${it.decision.stage}`}>{stageName(t, it.decision.stage)}</span>}
+        {it.decision?.drift && (
+          <span className="tag bad" data-testid="drift-tag">
+            {t('decision.drift_tag')}
+          </span>
+        )}
         <span className="spacer" />
         {it.n > 0 && (
           <button
@@ -110,12 +117,86 @@ function ModelBlock({ it, t, streaming }: { it: IterationView; t: Translate; str
         </div>
       )}
       {!it.thought && !it.answer && it.calls.length === 0 && <div className="model muted">{t('card.empty_answer')}</div>}
+      {it.decision && (it.decision.step > 0 || it.decision.servesGoal || it.decision.drift) && <DecisionLine it={it} t={t} />}
     </>
   )
 }
 
+/** DecisionLine is what a decision under a plan says of itself: its step, whether it finishes it, how it serves the goal, and any drift. */
+function DecisionLine({ it, t }: { it: IterationView; t: Translate }) {
+  const d = it.decision
+  if (!d) return null
+  return (
+    <div className={`decision${d.drift ? ' drift' : ''}`} data-testid="decision" data-step={d.step} data-drift={d.drift ? 'true' : undefined}>
+      {d.step > 0 ? (
+        <span className="tag">{t(d.stepStatus === 'finished' ? 'decision.step_finished' : 'decision.step_continue', { n: d.step })}</span>
+      ) : (
+        <span className="tag bad">{t('decision.no_step')}</span>
+      )}{' '}
+      {d.servesGoal && <span>{t('decision.serves_goal', { text: d.servesGoal })}</span>}
+      {d.drift && (
+        <div className="drift-reason" data-testid="drift">
+          ⚠ {t('decision.drift', { reason: d.drift })}
+        </div>
+      )}
+    </div>
+  )
+}
+
+const stageKeys = ['intake', 'planning', 'deciding', 'acting', 'evaluating', 'memory', 'completion'] as const
+
+/** stageName names a stage in plain words; an unknown one keeps its name. */
+export function stageName(t: Translate, stage: string): string {
+  return (stageKeys as readonly string[]).includes(stage) ? t(`stage.${stage as (typeof stageKeys)[number]}`) : stage
+}
+
 function MarkLine({ mark: m, t, lang }: { mark: Mark; t: Translate; lang: Lang }) {
   switch (m.kind) {
+    case 'route':
+      return (
+        <div className="mark mark-control" data-testid="mark" data-kind={m.kind}>
+          <span className="mark-label">{t(m.data.route === 'direct' ? 'plan.route_direct' : 'plan.route_loop')}</span> <span className="muted">{m.data.reason}</span>
+        </div>
+      )
+    case 'plan':
+      return (
+        <div className="mark mark-state" data-testid="mark" data-kind={m.kind}>
+          <span className="mark-label">☰ {t('card.plan_created', { n: m.data.steps?.length ?? 0 })}</span>
+          {(m.data.attempts ?? 1) > 1 && <span className="muted"> · {t('card.plan_attempts', { n: m.data.attempts ?? 1 })}</span>}
+        </div>
+      )
+    case 'replan':
+      return (
+        <div className="mark mark-guard" data-testid="mark" data-kind={m.kind}>
+          <span className="mark-label">↻ {t('card.plan_revised')}</span> {m.data.reason}
+          {m.data.diff && <PlanDiffView diff={m.data.diff} />}
+        </div>
+      )
+    case 'evaluated':
+      return (
+        <div className={`mark ${m.data.passed ? 'mark-ok' : 'mark-guard'}`} data-testid="mark" data-kind={m.kind} data-passed={m.data.passed ? 'true' : 'false'}>
+          <span className="mark-label">
+            {m.data.passed ? '✓' : '✗'} {t(m.data.passed ? 'card.step_passed' : 'card.step_failed', { n: m.data.step ?? 0 })}
+          </span>{' '}
+          {m.data.reason}
+          {m.data.unchecked && <span className="muted"> · {t('card.step_unchecked')}</span>}
+          {m.data.contradicts_plan && <span className="tag warn">{t('card.step_contradicts')}</span>}
+        </div>
+      )
+    case 'question':
+      return (
+        <div className="mark mark-control" data-testid="mark" data-kind={m.kind}>
+          <span className="mark-label">? {t('question.heading')}</span> {m.data.question}
+        </div>
+      )
+    case 'answered':
+      return (
+        <div className="mark mark-control" data-testid="mark" data-kind={m.kind}>
+          <span className="mark-label">➜ {t(`question.by.${m.data.by === 'no_one' ? 'no_one' : m.data.by === 'stop' ? 'stop' : 'user'}`)}</span> {m.data.answer}
+        </div>
+      )
+    case 'completion':
+      return <CompletionLine c={m.data} lang={lang} />
     case 'started':
       return (
         <div className="mark mark-started" data-testid="mark" data-kind={m.kind}>
@@ -259,7 +340,7 @@ function SummaryCard({ data: d, t, lang }: { data: SummaryUpdatedData; t: Transl
   )
 }
 
-const guards = ['max_iterations', 'repeated_call', 'tool_failures', 'no_progress', 'token_budget', 'unverified_answer', 'invalid_call', 'checkpoint_failed', 'approval'] as const
+const guards = ['max_iterations', 'repeated_call', 'tool_failures', 'no_progress', 'token_budget', 'unverified_answer', 'invalid_call', 'checkpoint_failed', 'approval', 'drift', 'plan'] as const
 
 /** guardName names a guard in plain words; an unknown one keeps its name. */
 export function guardName(t: Translate, guard: string): string {

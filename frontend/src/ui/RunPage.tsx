@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { createContextIndex } from '../lib/context'
-import { formatCount, formatDateTime, formatDuration, formatTokens, parseTime } from '../lib/format'
+import { formatCount, formatDateTime, formatDuration, formatPercent, formatTokens, parseTime } from '../lib/format'
 import { toolResultIndexes } from '../lib/pins'
 import { runHref, runsHref } from '../lib/route'
 import { shortcutFor } from '../lib/shortcuts'
@@ -12,6 +12,7 @@ import { ApprovalDialog, ArtifactDialog, EditDialog, ForkDialog, HelpOverlay } f
 import { EventList } from './EventList'
 import { Icon } from './Icon'
 import { Inspector, type Pins } from './Inspector'
+import { PlanPanel } from './PlanPanel'
 import { ReplayBar } from './ReplayBar'
 import { StatusBadge } from './StatusBadge'
 import { Timeline } from './Timeline'
@@ -191,6 +192,7 @@ export function RunPage({ runId }: { runId: string }) {
           {!replay && <Outcome view={liveView} live={live} canResume={canResume} />}
           <div className="run-main">
             <div className="timeline-col">
+              <PlanPanel plan={view.plan} live={live && !replay} />
               <BudgetChart view={view} onSelect={onSelect} />
               <div className="view-tabs" role="tablist">
                 <button type="button" role="tab" aria-selected={tab === 'timeline'} className={tab === 'timeline' ? 'active' : ''} onClick={() => setTab('timeline')} data-testid="tab-timeline">
@@ -251,6 +253,21 @@ function Outcome({ view, live, canResume }: { view: RunView; live: boolean; canR
         <h2>{t('run.answer')}</h2>
         <p>{view.answer}</p>
         {!view.verified && <p className="warn">{t('run.unverified')}</p>}
+        {(view.bestEffort || view.confidence > 0) && (
+          <p data-testid="run-confidence">
+            {view.bestEffort && (
+              <span className="tag warn" data-testid="best-effort" title={t('run.best_effort_hint')}>
+                {t('run.best_effort')}
+              </span>
+            )}
+            {view.confidence > 0 && (
+              <span>
+                {t('run.confidence', { value: formatPercent(view.confidence, lang) })}
+                {view.confidenceReason && <span className="muted"> — {view.confidenceReason}</span>}
+              </span>
+            )}
+          </p>
+        )}
       </div>
     )
   }

@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { Icon } from './Icon'
 import { runStatuses, type RunSummary } from '../api/types'
 import { statusLabel } from '../lib/events'
 import { formatDateTime, formatTokens, oneLine } from '../lib/format'
@@ -156,7 +157,7 @@ function RunRow({ run: r }: { run: RunSummary }) {
               ✎
             </button>
             <button type="button" className="icon" title={t('runs.delete')} aria-label={t('runs.delete')} data-testid="run-delete" disabled={r.live} onClick={() => setConfirming(true)}>
-              🗑
+              <Icon name="trash" />
             </button>
           </>
         )}
