@@ -149,6 +149,44 @@ func (p *Printer) printKnown(e event.Event) bool {
 				p.line(p.paint(label, dim) + p.preview(m.Text, p.o.Width-width(label)))
 			}
 		})
+	case event.RouteDecided:
+		return with(e, func(d event.RouteDecidedData) {
+			label := "↳ " + i18n.T("cli.print.route_"+d.Route) + " "
+			p.line(p.paint(label, dim) + p.preview(d.Reason, p.o.Width-width(label)))
+		})
+	case event.PlanCreated:
+		return with(e, func(d event.PlanCreatedData) { p.plan(i18n.T("cli.print.plan", len(d.Steps)), d.Steps) })
+	case event.PlanRevised:
+		return with(e, func(d event.PlanRevisedData) {
+			p.plan(i18n.T("cli.print.replan", d.Reason), d.Steps)
+		})
+	case event.StepEvaluated:
+		return with(e, func(d event.StepEvaluatedData) {
+			mark, colour := "✓", green
+			if !d.Passed {
+				mark, colour = "✗", red
+			}
+			label := fmt.Sprintf("  %s %s ", mark, i18n.T("cli.print.step", d.Step))
+			p.line(p.paint(label, colour) + p.preview(d.Reason, p.o.Width-width(label)))
+		})
+	case event.CompletionChecked:
+		return with(e, func(d event.CompletionCheckedData) {
+			note := i18n.T("cli.print.completion", d.StepsPassed, d.StepsRequired, int(d.Confidence*100), int(d.Threshold*100))
+			colour := green
+			if !d.Passed {
+				colour = yellow
+			}
+			p.line(p.paint("◎ "+note, colour))
+		})
+	case event.QuestionAsked:
+		return with(e, func(d event.QuestionAskedData) {
+			p.line(p.paint("? "+d.Question, yellow, bold))
+		})
+	case event.QuestionAnswered:
+		return with(e, func(d event.QuestionAnsweredData) {
+			label := "  " + i18n.T("cli.print.answered_"+d.By) + " "
+			p.line(p.paint(label, dim) + p.preview(d.Answer, p.o.Width-width(label)))
+		})
 	case event.CheckpointSaved:
 		return with(e, func(d event.CheckpointSavedData) {
 			p.line(p.paint("· "+i18n.T("cli.print.checkpoint", d.Messages), dim))
@@ -498,4 +536,20 @@ func (j *JSONPrinter) Write(e event.Event) error {
 		return fmt.Errorf("write event %d as JSON: %w", e.Seq, err)
 	}
 	return nil
+}
+
+// plan prints a plan as a checklist under its heading.
+func (p *Printer) plan(heading string, steps []event.PlanStep) {
+	p.line(p.paint("☰ "+heading, cyan))
+	for _, st := range steps {
+		box := "[ ]"
+		switch st.Status {
+		case event.StepPassed:
+			box = "[x]"
+		case event.StepFailed:
+			box = "[!]"
+		}
+		label := fmt.Sprintf("  %s %d. ", box, st.ID)
+		p.line(p.paint(label, dim) + p.preview(st.Description, p.o.Width-width(label)))
+	}
 }

@@ -398,6 +398,12 @@ func TestPrinter_OtherEvents(t *testing.T) {
 		{event.MemoryWritten, event.MemoryWrittenData{Entries: []event.MemoryRef{{ID: 7, Kind: "preference", Text: "answers in Markdown tables"}}}, "✎ 1 long-term memories written\n  preference: answers in Markdown tables"},
 		{event.SummaryUpdated, event.SummaryUpdatedData{TurnsFolded: 6, TokensBefore: 19000, TokensAfter: 4200, EntitiesAdded: []string{"INV-2031"}}, "⇲ context compressed: 6 turns folded into the summary, 19k → 4.2k tokens\n  kept beside the summary: INV-2031"},
 		{event.ContextPinned, event.ContextPinnedData{Fact: "the budget is 500 EUR"}, "📌 pinned the budget is 500 EUR"},
+		{event.RouteDecided, event.RouteDecidedData{Route: event.RouteLoop, By: "rules", Reason: "the task names files"}, "↳ the task goes through the loop: the task names files"},
+		{event.PlanCreated, event.PlanCreatedData{Steps: []event.PlanStep{{ID: 1, Description: "Read the notes", Status: event.StepPassed}, {ID: 2, Description: "Write SUMMARY.md", Status: event.StepPending}}}, "☰ plan of 2 steps\n  [x] 1. Read the notes\n  [ ] 2. Write SUMMARY.md"},
+		{event.StepEvaluated, event.StepEvaluatedData{Step: 2, Passed: false, Reason: "SUMMARY.md lacks the dates"}, "  ✗ step 2: SUMMARY.md lacks the dates"},
+		{event.CompletionChecked, event.CompletionCheckedData{Passed: true, StepsPassed: 2, StepsRequired: 2, Confidence: 0.9, Threshold: 0.8}, "◎ completion check: 2 of 2 required steps passed, confidence 90% (needs 80%)"},
+		{event.QuestionAsked, event.QuestionAskedData{Question: "Which order id should I use?"}, "? Which order id should I use?"},
+		{event.QuestionAnswered, event.QuestionAnsweredData{By: "user", Answer: "ORD-7731"}, "  answered: ORD-7731"},
 		{event.Type("browser.opened"), map[string]string{"url": "about:blank"}, `· browser.opened {"url":"about:blank"}`},
 	}
 	for _, c := range cases {
