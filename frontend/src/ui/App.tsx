@@ -35,9 +35,17 @@ export function App() {
     document.title = `${tr('app.name')} · ${page}`
   }, [lang, route.page])
 
+  // The page always carries the theme it shows, so the stylesheet writes the
+  // dark colours once; "system" follows the system's setting as it changes.
   useEffect(() => {
-    if (theme === 'system') delete document.documentElement.dataset.theme
-    else document.documentElement.dataset.theme = theme
+    const systemDark = window.matchMedia('(prefers-color-scheme: dark)')
+    const apply = () => {
+      document.documentElement.dataset.theme = theme === 'system' ? (systemDark.matches ? 'dark' : 'light') : theme
+    }
+    apply()
+    if (theme !== 'system') return
+    systemDark.addEventListener('change', apply)
+    return () => systemDark.removeEventListener('change', apply)
   }, [theme])
 
   const runId = route.page === 'run' ? route.runId : ''
