@@ -7,8 +7,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
+	"syscall"
 	"testing"
 
+	"hermes/backend/cli"
 	"hermes/backend/cli/clitest"
 	"hermes/backend/event"
 )
@@ -74,4 +77,53 @@ func eventStream(t *testing.T, r io.Reader) <-chan event.Event {
 		}
 	}()
 	return c
+}
+
+// interruptAt starts cmd (a `hermes run --json`), presses Ctrl-C once when
+// the context of iteration n is built, and calls release once hermes has
+// said (in a stderr line containing saying) that it took the interrupt, so
+// the stop is queued before the held model answer arrives. It returns the
+// run's id and stderr once the process has exited with ExitStopped.
+func interruptAt(t *testing.T, cmd *exec.Cmd, n int, saying string, release func()) (runID, stderr string) {
+	t.Helper()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	errPipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var said strings.Builder
+	stopping := make(chan struct{})
+	stderrDone := make(chan struct{})
+	go func() {
+		defer close(stderrDone)
+		sc := bufio.NewScanner(errPipe)
+		once := false
+		for sc.Scan() {
+			said.WriteString(sc.Text() + "\n")
+			if !once && strings.Contains(sc.Text(), saying) {
+				once = true
+				close(stopping)
+			}
+		}
+	}()
+	for e := range eventStream(t, stdout) {
+		runID = e.RunID
+		if e.Type == event.ContextBuilt && e.Iteration == n {
+			cmd.Process.Signal(syscall.SIGINT)
+			<-stopping
+			release()
+		}
+	}
+	<-stderrDone
+	cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != cli.ExitStopped {
+		t.Fatalf("exit %d, want %d; stderr %s", code, cli.ExitStopped, said.String())
+	}
+	return runID, said.String()
 }

@@ -1,14 +1,12 @@
 package cli_test
 
 import (
-	"bufio"
 	"fmt"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 
 	"hermes/backend/cli"
@@ -116,49 +114,10 @@ func TestRun_CtrlCStopsAtSafePointThenResumes(t *testing.T) {
 	srv := writeSteps(t, 3, 1, hold, &holding)
 	home, ws := t.TempDir(), t.TempDir()
 	cmd := hermes(t, "run", "--yes", "--json", "--home", home, "--base-url", srv.URL, "--workspace", ws, "write three files")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	errPipe, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// The model's answer is released only once hermes says it took the
-	// interrupt, so the stop is queued before the decision arrives.
-	var stderr strings.Builder
-	stopping := make(chan struct{})
-	stderrDone := make(chan struct{})
-	go func() {
-		defer close(stderrDone)
-		sc := bufio.NewScanner(errPipe)
-		once := false
-		for sc.Scan() {
-			stderr.WriteString(sc.Text() + "\n")
-			if !once && strings.Contains(sc.Text(), "Ctrl-C again") {
-				once = true
-				close(stopping)
-			}
-		}
-	}()
-	var runID string
-	for e := range eventStream(t, stdout) {
-		runID = e.RunID
-		if e.Type == event.ContextBuilt && e.Iteration == 2 {
-			cmd.Process.Signal(syscall.SIGINT)
-			<-stopping
-			holding.Store(false)
-			close(hold)
-		}
-	}
-	<-stderrDone
-	cmd.Wait()
-	if code := cmd.ProcessState.ExitCode(); code != cli.ExitStopped {
-		t.Fatalf("exit %d, want %d; stderr %s", code, cli.ExitStopped, stderr.String())
-	}
+	runID, _ := interruptAt(t, cmd, 2, "Ctrl-C again", func() {
+		holding.Store(false)
+		close(hold)
+	})
 	// The stop fell after the model's decision, before its call ran.
 	if _, err := os.Stat(filepath.Join(ws, "step1.txt")); err == nil {
 		t.Fatal("a call decided before the stop still ran")

@@ -208,49 +208,12 @@ func TestRun_GoesOnInTheOwnerAndCtrlCStopsIt(t *testing.T) {
 	defer owner.stop(t)
 
 	cmd := hermes(t, "run", "--yes", "--json", "--home", home, "--workspace", ws, "write three files")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	errPipe, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	stopping := make(chan struct{})
-	stderrDone := make(chan struct{})
-	go func() {
-		defer close(stderrDone)
-		sc := bufio.NewScanner(errPipe)
-		once := false
-		for sc.Scan() {
-			stderr.WriteString(sc.Text() + "\n")
-			if !once && strings.Contains(sc.Text(), "stop the run at its next safe point") {
-				once = true
-				close(stopping)
-			}
-		}
-	}()
-	var runID string
-	for e := range eventStream(t, stdout) {
-		runID = e.RunID
-		if e.Type == event.ContextBuilt && e.Iteration == 2 {
-			cmd.Process.Signal(syscall.SIGINT)
-			<-stopping
-			holding.Store(false)
-			close(hold)
-		}
-	}
-	<-stderrDone
-	cmd.Wait()
-	if code := cmd.ProcessState.ExitCode(); code != cli.ExitStopped {
-		t.Fatalf("exit %d, want %d; stderr %s", code, cli.ExitStopped, stderr.String())
-	}
-	if !strings.Contains(stderr.String(), "attached to hermes serve") {
-		t.Errorf("run does not say it went on in the owner: %s", stderr.String())
+	runID, stderr := interruptAt(t, cmd, 2, "stop the run at its next safe point", func() {
+		holding.Store(false)
+		close(hold)
+	})
+	if !strings.Contains(stderr, "attached to hermes serve") {
+		t.Errorf("run does not say it went on in the owner: %s", stderr)
 	}
 	// --yes answered the first call's approval through the owner's API; the
 	// second call was decided before the stop and never ran.
