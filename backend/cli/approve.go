@@ -15,6 +15,7 @@ import (
 	"hermes/backend/agent"
 	"hermes/backend/event"
 	"hermes/backend/i18n"
+	"hermes/backend/runner"
 	"hermes/backend/skills"
 )
 
@@ -136,7 +137,7 @@ func approvalMode(setup *agent.Setup, yes bool) *prompter {
 // sessionSkills is the part of a `hermes run` session that the skills add:
 // the loaded skills, and who answers approvals.
 type sessionSkills struct {
-	kit    *toolkit
+	kit    *runner.Toolkit
 	prompt *prompter // nil when no one answers at the terminal
 }
 
@@ -148,18 +149,18 @@ func (s *session) useSkills(ctx context.Context, env *Env, home string, yes bool
 	if err != nil {
 		return err
 	}
-	for _, p := range kit.catalog.Problems() {
+	for _, p := range kit.Catalog.Problems() {
 		fmt.Fprintln(env.Stderr, i18n.T("cli.skills.problem", p.Error()))
 	}
 	s.kit = kit
-	kit.kit.Apply(&s.setup)
+	kit.Apply(&s.setup)
 	s.prompt = approvalMode(&s.setup, yes)
 	return nil
 }
 
 func (s *session) closeSkills() {
 	if s.kit != nil {
-		s.kit.close()
+		s.kit.Close()
 	}
 }
 

@@ -73,11 +73,11 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	defer kit.close()
+	defer kit.Close()
 	b := cfg.Bot
 	apiKey := runner.ModelSettings(cfg.Model, env.Getenv, runner.Overrides{}).APIKey
 	setup.Store, setup.Bus = store, event.NewBus()
-	setup.Tools, setup.Policy = kit.catalog.Registry(), kit.policy
+	setup.Tools, setup.Policy = kit.Catalog.Registry(), kit.Policy
 	setup.Redactor = runlog.NewRedactor(apiKey, b.WebhookSecret, b.EncodingAESKey, b.Secret)
 
 	log := slog.New(slog.NewTextHandler(env.Stderr, nil))

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"hermes/backend/i18n"
+	"hermes/backend/runner"
 	"hermes/backend/skills"
 )
 
@@ -29,7 +30,7 @@ func cmdSkills(ctx context.Context, env *Env, args []string) int {
 
 // skillsCommand parses the flags the skills and tools commands share and
 // loads the skills; the toolkit is nil when the exit code says it failed.
-func skillsCommand(ctx context.Context, env *Env, name string, args []string, asJSON *bool) (*toolkit, []string, int) {
+func skillsCommand(ctx context.Context, env *Env, name string, args []string, asJSON *bool) (*runner.Toolkit, []string, int) {
 	fs := newFlagSet(env, name)
 	home := fs.String("home", "", i18n.T("cli.flag.home"))
 	cfgPath := fs.String("config", "", i18n.T("cli.flag.config"))
@@ -69,8 +70,8 @@ func skillsList(ctx context.Context, env *Env, args []string) int {
 	if kit == nil {
 		return code
 	}
-	defer kit.close()
-	list := kit.catalog.Skills()
+	defer kit.Close()
+	list := kit.Catalog.Skills()
 	if asJSON {
 		out := make([]skillJSON, len(list))
 		for i, s := range list {
@@ -111,12 +112,12 @@ func skillsCheck(ctx context.Context, env *Env, args []string) int {
 	if kit == nil {
 		return code
 	}
-	defer kit.close()
-	problems := kit.catalog.Problems()
+	defer kit.Close()
+	problems := kit.Catalog.Problems()
 	for _, p := range problems {
 		fmt.Fprintf(env.Stdout, "! %s\n", p.Error())
 	}
-	findings := skills.CheckTools(kit.catalog.Registry().Tools())
+	findings := skills.CheckTools(kit.Catalog.Registry().Tools())
 	for _, f := range findings {
 		fmt.Fprintf(env.Stdout, "- %s\n", f.Message())
 	}
@@ -124,7 +125,7 @@ func skillsCheck(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintln(env.Stdout, i18n.T("cli.skills.check_found", len(problems), len(findings)))
 		return ExitFailed
 	}
-	fmt.Fprintln(env.Stdout, i18n.T("cli.skills.check_clean", len(kit.catalog.Registry().Names())))
+	fmt.Fprintln(env.Stdout, i18n.T("cli.skills.check_clean", len(kit.Catalog.Registry().Names())))
 	return ExitOK
 }
 

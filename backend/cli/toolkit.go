@@ -9,30 +9,16 @@ import (
 	"hermes/backend/skills"
 )
 
-// toolkit is what a command that calls tools needs: the skills and their
-// registry, and the policy that approves calls.
-type toolkit struct {
-	catalog *skills.Catalog
-	policy  *skills.RulePolicy
-	kit     *runner.Toolkit
-}
-
 // openToolkit loads the skills, the vault's tools and the policy of home,
 // with the "always" rules kept in store (nil: the listing commands, which
 // approve nothing).
-func openToolkit(ctx context.Context, home string, cfg config.Config, store *memory.Store) (*toolkit, error) {
+func openToolkit(ctx context.Context, home string, cfg config.Config, store *memory.Store) (*runner.Toolkit, error) {
 	var rules skills.RuleStore
 	if store != nil {
 		rules = runner.StoreRules(store)
 	}
-	k, err := runner.OpenToolkit(ctx, home, cfg, rules)
-	if err != nil {
-		return nil, err
-	}
-	return &toolkit{catalog: k.Catalog, policy: k.Policy, kit: k}, nil
+	return runner.OpenToolkit(ctx, home, cfg, rules)
 }
-
-func (k *toolkit) close() { k.kit.Close() }
 
 // loadConfig resolves the home directory and reads and checks its config,
 // for the commands that need no model.

@@ -54,16 +54,16 @@ func toolsList(ctx context.Context, env *Env, args []string) int {
 	if kit == nil {
 		return code
 	}
-	defer kit.close()
+	defer kit.Close()
 	skillOf := map[string]string{}
-	for _, s := range kit.catalog.Skills() {
+	for _, s := range kit.Catalog.Skills() {
 		for _, t := range s.Tools {
 			skillOf[t] = s.Name
 		}
 	}
 	var out []toolJSON
-	for _, t := range kit.catalog.Registry().Tools() {
-		v := kit.policy.Check(t, json.RawMessage("{}"))
+	for _, t := range kit.Catalog.Registry().Tools() {
+		v := kit.Policy.Check(t, json.RawMessage("{}"))
 		out = append(out, toolJSON{Name: t.Name, Skill: skillOf[t.Name], Risk: string(t.Risk), Policy: string(v.Action),
 			Description: t.Description, Parameters: t.Parameters})
 	}
@@ -114,14 +114,14 @@ func toolsCall(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	defer kit.close()
+	defer kit.Close()
 
-	prep, err := kit.catalog.Registry().Prepare(name, raw)
+	prep, err := kit.Catalog.Registry().Prepare(name, raw)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, i18n.T("cli.tools.invalid", err.Error()))
 		return ExitUsage
 	}
-	if err := approveCall(env, kit.policy, prep, *yes); err != nil {
+	if err := approveCall(env, kit.Policy, prep, *yes); err != nil {
 		return fail(env, err)
 	}
 	timeout := prep.Tool.Timeout
