@@ -25,6 +25,7 @@ import (
 	"hermes/backend/config"
 	"hermes/backend/i18n"
 	"hermes/backend/memory"
+	"hermes/backend/runner"
 )
 
 // Message is one text from a user, as an adapter hands it to the bot.
@@ -52,8 +53,12 @@ type Options struct {
 	// their policy so that asked calls are denied unless allowed by
 	// Config.AllowTools.
 	Setup agent.Setup
-	// Store keeps the message ids seen, the user-id cache and the sessions;
-	// usually Setup.Store.
+	// Runs starts and tracks the runs, beside those a window or `hermes
+	// serve` attached to this process starts; it gives them the store and
+	// the bus. The bot's Shutdown shuts it down.
+	Runs *runner.Manager
+	// Store keeps the message ids seen, the user-id cache and the sessions:
+	// the home's database, which Runs was given too.
 	Store *memory.Store
 	// Config is the [bot] section with its environment references resolved.
 	Config config.Bot
@@ -81,24 +86,24 @@ type Bot struct {
 	seen    *dedup
 	handler http.Handler
 	wsRoot  string
+	runs    *runner.Manager
 
-	// runCtx is cancelled when Shutdown's grace is over, to cut runs short;
-	// sendCtx likewise for replies still queued.
-	runCtx, sendCtx       context.Context
-	cancelRuns, cancelOut context.CancelFunc
+	// sendCtx is cancelled when Shutdown's grace is over, to drop the
+	// replies still queued.
+	sendCtx   context.Context
+	cancelOut context.CancelFunc
 
 	mu       sync.Mutex
 	sessions map[string]*session
 	closed   bool
 	pruned   time.Time
 	workers  sync.WaitGroup // sessions handling messages
-	runs     sync.WaitGroup
 	sends    sync.WaitGroup
 }
 
 // New builds the bot of cfg.Platform with its adapter.
 func New(o Options) (*Bot, error) {
-	if o.Store == nil || o.Setup.Store == nil || o.Setup.Model == nil || o.Setup.Tools == nil {
+	if o.Runs == nil || o.Store == nil || o.Setup.Model == nil || o.Setup.Tools == nil {
 		return nil, ErrSetup
 	}
 	if err := o.Config.Ready(); err != nil {
@@ -114,7 +119,7 @@ func New(o Options) (*Bot, error) {
 		o.HTTP = &http.Client{Timeout: 15 * time.Second}
 	}
 	b := &Bot{
-		live: live{cfg: o.Config, setup: o.Setup}, store: o.Store, log: o.Log, now: o.Now,
+		live: live{cfg: o.Config, setup: o.Setup}, store: o.Store, runs: o.Runs, log: o.Log, now: o.Now,
 		sessions: make(map[string]*session),
 		wsRoot:   o.Config.Workspace,
 	}
@@ -130,7 +135,6 @@ func New(o Options) (*Bot, error) {
 	// user, the bot neither recalls nor writes it, so no user sees another's.
 	b.live.setup.Memory = ""
 	b.live.setup.Policy = botPolicy{inner: o.Setup.Policy, allow: o.Config.AllowTools}
-	b.runCtx, b.cancelRuns = context.WithCancel(context.Background())
 	b.sendCtx, b.cancelOut = context.WithCancel(context.Background())
 
 	switch o.Config.PlatformName() {
@@ -214,26 +218,16 @@ func (b *Bot) isClosed() bool {
 // are answered that the bot is restarting), asks every running task to stop
 // at its next safe point (saving a checkpoint) and waits for them and for
 // the replies still queued, until ctx is done; then it cuts them short.
+// The runs a window started in this process stop with the bot's.
 func (b *Bot) Shutdown(ctx context.Context) error {
 	b.mu.Lock()
 	b.closed = true
 	b.mu.Unlock()
-	// Once the workers are idle no run starts any more, so every live run
-	// is among the sessions'.
+	// Once the workers are idle no run of the bot's starts any more.
 	b.workers.Wait()
-	b.mu.Lock()
-	sessions := make([]*session, 0, len(b.sessions))
-	for _, s := range b.sessions {
-		sessions = append(sessions, s)
-	}
-	b.mu.Unlock()
-	for _, s := range sessions {
-		s.stopLive()
-	}
 	var errs []error
-	if err := waitFor(ctx, &b.runs); err != nil {
-		b.cancelRuns()
-		b.runs.Wait()
+	// Every run's end has been handled (its answer queued) once this returns.
+	if err := b.runs.Shutdown(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("runs still going at shutdown were cancelled: %w", err))
 	}
 	// Instructions a run ended too soon to take were queued again; they are
@@ -245,7 +239,6 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 		errs = append(errs, fmt.Errorf("replies still queued at shutdown were dropped: %w", err))
 	}
 	b.seen.wait()
-	b.cancelRuns()
 	b.cancelOut()
 	return errors.Join(errs...)
 }

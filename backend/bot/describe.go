@@ -20,7 +20,7 @@ func (s *session) status(lang i18n.Lang) string {
 		if lr.lastTool != "" {
 			extra += i18n.In(lang, "bot.status_last_tool", lr.lastTool)
 		}
-		return i18n.In(lang, "bot.status_running", preview(lr.task, 200), lr.run.ID(), lr.iteration, lr.tokens, extra)
+		return i18n.In(lang, "bot.status_running", preview(lr.task, 200), lr.id, lr.iteration, lr.tokens, extra)
 	}
 	text := i18n.In(lang, "bot.status_idle", len(s.rec.History), s.namespace())
 	if s.rec.LastRun != "" {

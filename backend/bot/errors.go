@@ -25,9 +25,9 @@ var (
 	// ErrAPI is wrapped by every error the WeCom API answers with; the
 	// *APIError carries its code.
 	ErrAPI = errors.New("WeCom API error")
-	// ErrSetup is returned by New when its options lack the store or a
-	// complete agent setup (a programming error, not a user's).
-	ErrSetup = errors.New("bot options lack a store or a complete agent setup")
+	// ErrSetup is returned by New when its options lack the store, the run
+	// manager or a complete agent setup (a programming error, not a user's).
+	ErrSetup = errors.New("bot options lack a store, a run manager or a complete agent setup")
 	// errNoAlways is returned for an "always allow", which no one in a chat
 	// can give: tools are allowed in the bot by [bot] allow_tools.
 	errNoAlways = errors.New("the bot does not remember approvals; list the tool in [bot] allow_tools")

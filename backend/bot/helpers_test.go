@@ -21,6 +21,7 @@ import (
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/memory"
 	"hermes/backend/runlog"
+	"hermes/backend/runner"
 	"hermes/backend/skills"
 )
 
@@ -37,6 +38,7 @@ type harness struct {
 	home  string
 	store *memory.Store
 	bus   *event.Bus
+	runs  *runner.Manager
 	bot   *bot.Bot
 	srv   *httptest.Server
 	cb    *wecomtest.Callbacks
@@ -89,14 +91,15 @@ func newHarness(t *testing.T, home string, model *llmtest.Server, cfg config.Bot
 	client := llm.New(llm.Config{BaseURL: model.URL, APIKey: testKey, Model: "test-model", Stream: true, Backoff: noBackoff})
 	h := &harness{t: t, home: home, store: store, bus: event.NewBus(), logs: &syncBuffer{}}
 	setup := agent.Setup{
-		Home: home, Store: store, Bus: h.bus, Redactor: runlog.NewRedactor(testKey, testSecret, testToken, testAESKey),
+		Home: home, Redactor: runlog.NewRedactor(testKey, testSecret, testToken, testAESKey),
 		Model: client, ModelName: "test-model", BaseURL: model.URL, Tools: reg,
 	}
 	for _, f := range with {
 		f(&setup)
 	}
+	h.runs = runner.New(runner.Options{Home: home, Store: store, Bus: h.bus})
 	h.bot, err = bot.New(bot.Options{
-		Setup: setup,
+		Setup: setup, Runs: h.runs,
 		Store: store, Config: cfg, APIBackoff: noBackoff,
 		Log: slog.New(slog.NewTextHandler(h.logs, nil)),
 	})

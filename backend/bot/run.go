@@ -6,9 +6,12 @@ import (
 	"strings"
 	"sync"
 
+	"time"
+
 	"hermes/backend/agent"
 	"hermes/backend/event"
 	"hermes/backend/i18n"
+	"hermes/backend/runner"
 )
 
 // liveRun is a session's running task, as the bot follows it through the
@@ -16,14 +19,15 @@ import (
 // under the run's emitter lock, so it only records and queues.
 type liveRun struct {
 	s          *session
-	run        *agent.Run
 	task       string
 	generation int
 	lang       i18n.Lang // of the message that started the run
 
 	mu        sync.Mutex
-	answerTo  []Replier // the senders of the task and of the instructions it took
-	pending   []inbound // injected messages the run has not taken yet
+	id        string      // the run's, from its first event
+	limit     *time.Timer // stops the run after [bot] run_timeout
+	answerTo  []Replier   // the senders of the task and of the instructions it took
+	pending   []inbound   // injected messages the run has not taken yet
 	iteration int
 	tokens    int
 	paused    bool
@@ -41,12 +45,15 @@ type asked struct{ name, reason string }
 // of its own.
 func (lr *liveRun) inject(in inbound) bool {
 	lr.mu.Lock()
-	defer lr.mu.Unlock()
 	if lr.done {
+		lr.mu.Unlock()
 		return false
 	}
 	lr.pending = append(lr.pending, in)
-	lr.run.Controls().Send(agent.Control{Kind: agent.ControlInject, Text: in.msg.Text})
+	lr.mu.Unlock()
+	// A run that ends before it takes the message leaves it pending, and
+	// session.finished hands it on.
+	lr.control(agent.Control{Kind: agent.ControlInject, Text: in.msg.Text})
 	return true
 }
 
@@ -56,14 +63,42 @@ func (lr *liveRun) inject(in inbound) bool {
 // instruction again.
 func (lr *liveRun) answer(in inbound) bool {
 	lr.mu.Lock()
-	defer lr.mu.Unlock()
 	if lr.done || lr.question == "" {
+		lr.mu.Unlock()
 		return false
 	}
-	lr.run.Controls().Send(agent.Control{Kind: agent.ControlAnswer, QuestionID: lr.question, Text: in.msg.Text})
+	question := lr.question
 	lr.question = ""
 	lr.answerTo = append(lr.answerTo, in.r)
+	lr.mu.Unlock()
+	lr.control(agent.Control{Kind: agent.ControlAnswer, QuestionID: question, Text: in.msg.Text})
 	return true
+}
+
+// control queues c for the run, through the manager, as a window attached
+// to the bot does. It is called without lr.mu held: the manager writes the
+// run's events, which lock lr.mu, under a lock of its own. A run that has
+// ended meanwhile is no error: the control comes after its last safe point.
+func (lr *liveRun) control(c agent.Control) {
+	id := lr.runID()
+	if err := lr.s.b.runs.Control(id, c); err != nil && !errors.Is(err, runner.ErrNotLive) {
+		lr.s.b.log.Error("control not sent", "session", lr.s.key, "run", id, "kind", c.Kind, "err", err)
+	}
+}
+
+func (lr *liveRun) runID() string {
+	lr.mu.Lock()
+	defer lr.mu.Unlock()
+	return lr.id
+}
+
+// stopAfter stops the run once d has passed, unless it has ended.
+func (lr *liveRun) stopAfter(d time.Duration) {
+	lr.mu.Lock()
+	defer lr.mu.Unlock()
+	if !lr.done {
+		lr.limit = time.AfterFunc(d, func() { lr.control(agent.Control{Kind: agent.ControlStop}) })
+	}
 }
 
 func (lr *liveRun) isPaused() bool {
@@ -84,6 +119,9 @@ func (lr *liveRun) Write(e event.Event) error {
 }
 
 func (lr *liveRun) follow(e event.Event, posts *[]outbound) {
+	if lr.id == "" {
+		lr.id = e.RunID
+	}
 	switch e.Type {
 	case event.IterationStarted:
 		lr.iteration = e.Iteration
@@ -156,6 +194,9 @@ func (lr *liveRun) follow(e event.Event, posts *[]outbound) {
 		// From here on a message starts a run of its own; what was injected
 		// but not taken is handed on by session.finished.
 		lr.done = true
+		if lr.limit != nil {
+			lr.limit.Stop()
+		}
 	}
 }
 
@@ -174,7 +215,7 @@ func (lr *liveRun) take(text string) {
 // outcome is the reply that ends a run: its answer, or where it stood.
 func (lr *liveRun) outcome(res agent.Result, lang i18n.Lang) string {
 	lr.mu.Lock()
-	lastTool := lr.lastTool
+	lastTool, iteration := lr.lastTool, lr.iteration
 	lr.mu.Unlock()
 	switch res.Status {
 	case event.StatusFinished:
@@ -184,8 +225,10 @@ func (lr *liveRun) outcome(res agent.Result, lang i18n.Lang) string {
 		if lastTool != "" {
 			where = i18n.In(lang, "bot.stopped_last_tool", lastTool)
 		}
+		// The step it stood at, which a stop after the model's decision
+		// leaves unfinished and so uncounted in the totals.
 		t := res.Totals
-		return i18n.In(lang, "bot.stopped", t.Iterations, t.ToolCalls, t.TotalTokens, where)
+		return i18n.In(lang, "bot.stopped", max(iteration, t.Iterations), t.ToolCalls, t.TotalTokens, where)
 	case event.StatusFailed:
 		return i18n.In(lang, "bot.failed", res.Error)
 	default:

@@ -7,11 +7,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"hermes/backend/agent"
 	"hermes/backend/event"
 	"hermes/backend/i18n"
+	"hermes/backend/runner"
 )
 
 // record is what a session keeps across restarts.
@@ -220,14 +220,14 @@ func (s *session) handle(in inbound) {
 			s.say(in.r, lang, "bot.idle")
 			return
 		}
-		live.run.Controls().Stop()
+		live.control(agent.Control{Kind: agent.ControlStop})
 		s.say(in.r, lang, "bot.stopping")
 	case cmdPause:
 		if live == nil {
 			s.say(in.r, lang, "bot.idle")
 			return
 		}
-		live.run.Controls().Send(agent.Control{Kind: agent.ControlPause})
+		live.control(agent.Control{Kind: agent.ControlPause})
 		s.say(in.r, lang, "bot.pausing")
 	case cmdPin:
 		fact := commandArg(in.msg.Text)
@@ -237,7 +237,7 @@ func (s *session) handle(in inbound) {
 		case fact == "":
 			s.say(in.r, lang, "bot.pin_usage")
 		default:
-			live.run.Controls().Send(agent.Control{Kind: agent.ControlPin, Text: fact})
+			live.control(agent.Control{Kind: agent.ControlPin, Text: fact})
 			s.say(in.r, lang, "bot.pinned")
 		}
 	case cmdResume:
@@ -248,7 +248,7 @@ func (s *session) handle(in inbound) {
 			r.History, r.LastRun, r.LastTask, r.LastStatus, r.LastError = nil, "", "", "", ""
 		})
 		if live != nil {
-			live.run.Controls().Stop()
+			live.control(agent.Control{Kind: agent.ControlStop})
 			s.say(in.r, lang, "bot.new_stopped")
 			return
 		}
@@ -262,7 +262,7 @@ func (s *session) resume(in inbound, live *liveRun, lang i18n.Lang) {
 			s.say(in.r, lang, "bot.not_paused")
 			return
 		}
-		live.run.Controls().Send(agent.Control{Kind: agent.ControlResume})
+		live.control(agent.Control{Kind: agent.ControlResume})
 		s.say(in.r, lang, "bot.resuming")
 		return
 	}
@@ -278,14 +278,15 @@ func (s *session) resume(in inbound, live *liveRun, lang i18n.Lang) {
 		return
 	}
 	lr := s.newLive(in, task)
-	run, err := agent.ResumeRun(s.b.current().setup, last, lr)
+	err := s.launch(lr, func(h runner.Hooks) (string, error) {
+		return last, s.b.runs.ResumeSetup(s.b.current().setup, last, h)
+	})
 	if err != nil {
 		s.b.log.Error("resume failed", "session", s.key, "run", last, "err", err)
 		s.post(outbound{r: in.r, text: i18n.In(lang, "bot.failed", err.Error()), final: true})
 		return
 	}
-	s.post(outbound{r: in.r, text: i18n.In(lang, "bot.resumed_run", run.ID())})
-	s.launch(lr, run)
+	s.post(outbound{r: in.r, text: i18n.In(lang, "bot.resumed_run", last)})
 }
 
 // start begins a run of task, with the session's earlier exchanges as its
@@ -308,13 +309,14 @@ func (s *session) start(in inbound, task string, lang i18n.Lang) {
 		s.wsMade = true // only the worker reads and writes it
 	}
 	lr := s.newLive(in, task)
-	run, err := agent.NewRun(s.b.current().setup, agent.Task{Text: task, Instructions: historyInstructions(history), Workspace: ws}, lr)
+	t := agent.Task{Text: task, Instructions: historyInstructions(history), Workspace: ws}
+	err := s.launch(lr, func(h runner.Hooks) (string, error) {
+		return s.b.runs.StartSetup(s.b.current().setup, t, h)
+	})
 	if err != nil {
 		s.b.log.Error("run not started", "session", s.key, "err", err)
 		s.say(in.r, lang, "bot.failed", err.Error())
-		return
 	}
-	s.launch(lr, run)
 }
 
 func (s *session) newLive(in inbound, task string) *liveRun {
@@ -323,25 +325,34 @@ func (s *session) newLive(in inbound, task string) *liveRun {
 	return &liveRun{s: s, task: task, lang: s.lang, answerTo: []Replier{in.r}, generation: s.rec.Generation, asked: map[string]asked{}}
 }
 
-// launch executes run on its own goroutine; the session handles other
-// messages meanwhile.
-func (s *session) launch(lr *liveRun, run *agent.Run) {
-	lr.run = run
+// launch starts lr's run with start, which the manager runs on a
+// goroutine of its own; the session handles other messages meanwhile.
+// lr is the session's live run before the run can end, so that its end
+// always finds it there.
+func (s *session) launch(lr *liveRun, start func(runner.Hooks) (string, error)) error {
 	s.mu.Lock()
 	s.live = lr
-	s.rec.Runs = append(s.rec.Runs, run.ID())
+	s.mu.Unlock()
+	id, err := start(runner.Hooks{Sink: lr, Done: func(res agent.Result) { s.finished(lr, res) }})
+	if err != nil {
+		s.mu.Lock()
+		if s.live == lr {
+			s.live = nil
+		}
+		s.mu.Unlock()
+		return err
+	}
+	lr.mu.Lock()
+	lr.id = id
+	lr.mu.Unlock()
+	s.mu.Lock()
+	s.rec.Runs = append(s.rec.Runs, id)
 	if len(s.rec.Runs) > maxRunsKept {
 		s.rec.Runs = s.rec.Runs[len(s.rec.Runs)-maxRunsKept:]
 	}
 	s.mu.Unlock()
-	s.b.runs.Add(1)
-	go func() {
-		defer s.b.runs.Done()
-		limit := time.AfterFunc(s.b.current().cfg.RunLimit(), run.Controls().Stop)
-		res := run.Execute(s.b.runCtx)
-		limit.Stop()
-		s.finished(lr, res)
-	}()
+	lr.stopAfter(s.b.current().cfg.RunLimit())
+	return nil
 }
 
 // finished records how a run ended, answers everyone who asked during it,
@@ -393,15 +404,5 @@ func (s *session) finished(lr *liveRun, res agent.Result) {
 		s.inbox = append([]inbound{next}, s.inbox...)
 		s.wake()
 		s.mu.Unlock()
-	}
-}
-
-// stopLive asks the running task, if any, to stop at its next safe point.
-func (s *session) stopLive() {
-	s.mu.Lock()
-	live := s.live
-	s.mu.Unlock()
-	if live != nil && live.run != nil {
-		live.run.Controls().Stop()
 	}
 }

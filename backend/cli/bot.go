@@ -7,16 +7,18 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
 	"hermes/backend/bot"
 	"hermes/backend/config"
-	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/memory"
+	"hermes/backend/remote"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
+	"hermes/backend/server"
 )
 
 func init() { register(command{"bot", "cli.cmd.bot", cmdBot}) }
@@ -60,6 +62,25 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 		return failUsage(env, err)
 	}
 
+	// The bot owns the home while it runs: a window or `hermes serve` opened
+	// later attaches to it and shows, steers and stops its runs. The local
+	// API for them listens on loopback only, whatever [bot] listen is.
+	apiLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return fail(env, i18n.Wrap(err, "cli.serve.listen_failed", "127.0.0.1:0", err))
+	}
+	defer apiLn.Close()
+	token := newToken()
+	own, err := remote.Claim(ctx, dir, remote.Lock{Addr: apiLn.Addr().String(), Token: token, Mode: remote.ModeBot})
+	var owned *remote.OwnedError
+	if errors.As(err, &owned) {
+		return fail(env, i18n.Wrap(err, "cli.bot.home_owned", owned.Owner.Mode, owned.Owner.PID, dir))
+	}
+	if err != nil {
+		return fail(env, err)
+	}
+	defer own.Release()
+
 	setup, err := runner.Build(ctx, dir, cfg, env.Getenv, runner.Overrides{})
 	if err != nil {
 		return fail(env, err)
@@ -69,22 +90,32 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 		return fail(env, err)
 	}
 	defer store.Close()
-	kit, err := openToolkit(ctx, dir, cfg, store)
+	cwd, _ := os.Getwd()
+	manager := runner.New(runner.Options{
+		Home: dir, Getenv: env.Getenv, Workspace: cwd, Toolkit: runner.OpenToolkit, Store: store, ConfigPath: *cfgPath,
+	})
+	// Until the bot shuts the manager down, which closes the toolkit too.
+	shutdownManager := true
+	defer func() {
+		if shutdownManager {
+			manager.Shutdown(context.Background())
+		}
+	}()
+	kit, err := manager.Toolkit(ctx, cfg)
 	if err != nil {
 		return fail(env, err)
 	}
-	defer kit.Close()
 	b := cfg.Bot
 	apiKey := runner.ModelSettings(cfg.Model, env.Getenv, runner.Overrides{}).APIKey
-	setup.Store, setup.Bus = store, event.NewBus()
-	setup.Tools, setup.Policy = kit.Catalog.Registry(), kit.Policy
+	kit.Apply(&setup)
 	setup.Redactor = runlog.NewRedactor(apiKey, b.WebhookSecret, b.EncodingAESKey, b.Secret)
 
 	log := slog.New(slog.NewTextHandler(env.Stderr, nil))
-	bt, err := bot.New(bot.Options{Setup: setup, Store: store, Config: b, Log: log})
+	bt, err := bot.New(bot.Options{Setup: setup, Runs: manager, Store: store, Config: b, Log: log})
 	if err != nil {
 		return fail(env, err)
 	}
+	shutdownManager = false // bt.Shutdown does it
 	if api := bt.API(); api != nil {
 		if err := api.Check(ctx); err != nil {
 			return fail(env, i18n.Wrap(err, "cli.bot.wecom_refused", err))
@@ -112,17 +143,34 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		log.Warn(i18n.T("cli.bot.config_unwatched"), "err", err)
 	}
+	// The same file, for the windows attached: they show a broken edit as a
+	// banner, and start their own runs on the last good config.
+	if err := manager.WatchConfig(watchCtx); err != nil {
+		log.Warn(i18n.T("cli.bot.config_unwatched"), "err", err)
+	}
 	ln, err := net.Listen("tcp", b.ListenAddr())
 	if err != nil {
+		bt.Shutdown(ctx)
 		return fail(env, i18n.Wrap(err, "cli.bot.listen_failed", b.ListenAddr(), err))
 	}
 	srv := &http.Server{Handler: bt.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second}
-	served := make(chan error, 1)
+	// Event streams never go idle, so they end with this context rather than
+	// holding the API's shutdown up.
+	streams, endStreams := context.WithCancel(context.Background())
+	defer endStreams()
+	api := &http.Server{
+		Handler:           server.New(server.Options{Runs: manager, Token: token, Assets: env.Assets, Owner: &own.Lock}),
+		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return streams },
+	}
+	served := make(chan error, 2)
 	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- api.Serve(apiLn) }()
 	fmt.Fprintln(env.Stdout, i18n.T("cli.bot.listening", b.PlatformName(), "http://"+ln.Addr().String()+b.CallbackPath(), dir))
 
 	select {
 	case err := <-served:
+		bt.Shutdown(ctx)
 		return fail(env, i18n.Wrap(err, "cli.bot.failed", err))
 	case <-ctx.Done():
 	case <-env.Interrupts:
@@ -145,6 +193,11 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 	if err := bt.Shutdown(graceCtx); err != nil {
 		fmt.Fprintln(env.Stderr, i18n.T("cli.bot.cut_short", err))
 		code = ExitStopped
+	}
+	// Attached windows see the runs end before the API goes.
+	endStreams()
+	if err := api.Shutdown(graceCtx); err != nil {
+		api.Close()
 	}
 	fmt.Fprintln(env.Stdout, i18n.T("cli.bot.stopped"))
 	return code

@@ -20,8 +20,12 @@ func init() {
 			ZH: "无法监听 %s（%v）；请用 --listen 或 [bot] listen 换一个地址",
 		},
 		"cli.bot.listening": {
-			EN: "Hermes bot (%s) is taking callbacks at %s (home %s); press Ctrl-C to stop",
-			ZH: "Hermes 机器人（%s）正在 %s 接收回调（主目录 %s）；按 Ctrl-C 停止",
+			EN: "Hermes bot (%s) is taking callbacks at %s (home %s); the window or `hermes serve` on this home attaches to it and shows its runs; press Ctrl-C to stop",
+			ZH: "Hermes 机器人（%s）正在 %s 接收回调（主目录 %s）；在此主目录打开的窗口或 `hermes serve` 会连接到它并显示它的运行；按 Ctrl-C 停止",
+		},
+		"cli.bot.home_owned": {
+			EN: "hermes %s (pid %d) has %s open; the bot must own the home it serves: close that window or stop that `hermes serve` (Ctrl-C), start the bot, then open the window again — it attaches to the bot; or give the bot a home of its own with --home",
+			ZH: "hermes %s（进程 %d）已打开 %s；机器人必须独占它服务的主目录：请先关闭该窗口或停止该 `hermes serve`（Ctrl-C），启动机器人后再打开窗口——窗口会连接到机器人；或用 --home 给机器人单独的主目录",
 		},
 		"cli.bot.failed":   {EN: "the bot's server stopped: %v", ZH: "机器人服务已停止：%v"},
 		"cli.bot.stopping": {EN: "stopping: running tasks stop at their next safe point (press Ctrl-C again to cut them short)", ZH: "正在停止：进行中的任务将在下一个安全点停止（再按一次 Ctrl-C 立即中断）"},

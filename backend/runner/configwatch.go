@@ -26,7 +26,7 @@ type configState struct {
 // is good; else the last good one, with a notice that says why. A file that
 // was never good is the error.
 func (m *Manager) config() (config.Config, error) {
-	path := config.Path(m.home)
+	path := m.configPath
 	cfg, err := loadValid(path)
 	m.conf.mu.Lock()
 	defer m.conf.mu.Unlock()
@@ -47,7 +47,7 @@ func (m *Manager) config() (config.Config, error) {
 // puts up a notice with each mistake and its place, which stays until the
 // file is fixed. A file that is broken now is told at once.
 func (m *Manager) WatchConfig(ctx context.Context) error {
-	path := config.Path(m.home)
+	path := m.configPath
 	if _, err := m.config(); err != nil {
 		m.conf.mu.Lock()
 		m.tellBroken(path, err)

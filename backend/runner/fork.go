@@ -63,7 +63,7 @@ func (m *Manager) Fork(ctx context.Context, id string, req ForkRequest) (string,
 		// so a failed write costs only that.
 		_ = writeMeta(run.LogPath(), meta{ForkedFrom: from})
 		return nil
-	})
+	}, Hooks{})
 }
 
 // forkPoint is a run as it stood when iteration N's request was built.

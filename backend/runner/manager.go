@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -38,18 +39,26 @@ type Options struct {
 	Policy skills.Policy
 	// Bus receives every event of every run; nil makes one.
 	Bus *event.Bus
+	// Store, when set, is the home's database, held open by the caller for
+	// the manager's life; without it the manager opens the database while
+	// it needs it and lets go of it when idle.
+	Store *memory.Store
+	// ConfigPath is the hermes.toml runs are started from; "" is the
+	// home's.
+	ConfigPath string
 }
 
 // Manager starts the runs of one process and tracks the live ones: their
 // events, whether they are paused, the approval they wait for. It is safe for
 // concurrent use.
 type Manager struct {
-	home      string
-	workspace string
-	getenv    func(string) string
-	policy    skills.Policy
-	bus       *event.Bus
-	store     *sharedStore
+	home       string
+	configPath string
+	workspace  string
+	getenv     func(string) string
+	policy     skills.Policy
+	bus        *event.Bus
+	store      *sharedStore
 
 	openKit func(context.Context, string, config.Config, skills.RuleStore) (*Toolkit, error)
 	kitMu   sync.Mutex
@@ -80,13 +89,27 @@ func New(o Options) *Manager {
 	if bus == nil {
 		bus = event.NewBus()
 	}
+	configPath := o.ConfigPath
+	if configPath == "" {
+		configPath = config.Path(o.Home)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Manager{
-		home: o.Home, workspace: o.Workspace, getenv: getenv, policy: o.Policy, bus: bus, openKit: o.Toolkit,
-		store: &sharedStore{path: StorePath(o.Home)},
+		home: o.Home, configPath: configPath, workspace: o.Workspace, getenv: getenv, policy: o.Policy, bus: bus, openKit: o.Toolkit,
+		store: &sharedStore{path: StorePath(o.Home), held: o.Store != nil, store: o.Store},
 		ctx:   ctx, cancel: cancel,
 		live: map[string]*liveRun{},
 	}
+}
+
+// Hooks let the code that starts a run in this process follow it.
+type Hooks struct {
+	// Sink gets every event of the run in seq order, after the manager has
+	// taken it; like any sink it must not block.
+	Sink event.Sink
+	// Done gets the run's result when its leg ends, before watchers hear
+	// that it did and before Shutdown returns.
+	Done func(agent.Result)
 }
 
 // Bus carries every event of every run this manager starts.
@@ -122,37 +145,65 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	t := agent.Task{Text: task, Instructions: req.Instructions, Workspace: ws}
+	return m.StartSetup(setup, agent.Task{Text: task, Instructions: req.Instructions, Workspace: ws}, Hooks{})
+}
+
+// StartSetup starts a run of t with a setup the caller built (the bot
+// builds one for all its runs: unattended, its own policy); the manager adds
+// the store and the bus, tracks the run like any other and returns its id
+// once it is under way.
+func (m *Manager) StartSetup(setup agent.Setup, t agent.Task, h Hooks) (string, error) {
 	return m.launch(setup, "", func(s agent.Setup, sink event.Sink) (*agent.Run, error) {
 		return agent.NewRun(s, t, sink)
-	}, nil)
+	}, nil, h)
 }
 
 // Resume takes up a stopped, failed or crashed run from its last checkpoint,
 // with the overrides applied (a higher max_iterations, another model).
 func (m *Manager) Resume(ctx context.Context, id string, o Overrides) error {
-	if m.isSample(id) {
-		return i18n.Wrap(ErrSample, "runner.sample")
-	}
-	path, err := runlog.Find(m.home, id)
-	if err != nil {
+	// Checked before the model is: a run that cannot be resumed says so
+	// without a call to the endpoint.
+	if _, err := m.resumable(id); err != nil {
 		return err
-	}
-	if m.liveRun(id) != nil {
-		return i18n.Wrap(ErrLive, "runner.live", id)
-	}
-	events, err := runlog.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	if runlog.Summarize(events).Status == event.StatusFinished {
-		return i18n.Wrap(ErrFinished, "runner.finished", id)
 	}
 	cfg, err := m.config()
 	if err != nil {
 		return err
 	}
 	setup, err := m.build(ctx, cfg, o)
+	if err != nil {
+		return err
+	}
+	return m.ResumeSetup(setup, id, Hooks{})
+}
+
+// resumable returns the log of run id when it can be resumed: known, not
+// the sample, not live, not finished.
+func (m *Manager) resumable(id string) (string, error) {
+	if m.isSample(id) {
+		return "", i18n.Wrap(ErrSample, "runner.sample")
+	}
+	path, err := runlog.Find(m.home, id)
+	if err != nil {
+		return "", err
+	}
+	if m.liveRun(id) != nil {
+		return "", i18n.Wrap(ErrLive, "runner.live", id)
+	}
+	events, err := runlog.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	if runlog.Summarize(events).Status == event.StatusFinished {
+		return "", i18n.Wrap(ErrFinished, "runner.finished", id)
+	}
+	return path, nil
+}
+
+// ResumeSetup is Resume with a setup the caller built, as StartSetup is
+// Start.
+func (m *Manager) ResumeSetup(setup agent.Setup, id string, h Hooks) error {
+	path, err := m.resumable(id)
 	if err != nil {
 		return err
 	}
@@ -168,7 +219,7 @@ func (m *Manager) Resume(ctx context.Context, id string, o Overrides) error {
 		l.load(kept)
 		l.title = readMeta(path).Title
 		return nil
-	})
+	}, h)
 	return err
 }
 
@@ -178,21 +229,23 @@ func (m *Manager) Resume(ctx context.Context, id string, o Overrides) error {
 func (m *Manager) launch(setup agent.Setup, id string,
 	create func(agent.Setup, event.Sink) (*agent.Run, error),
 	prepare func(*liveRun, *agent.Run) error,
+	h Hooks,
 ) (string, error) {
 	store, err := m.store.acquire()
 	if err != nil {
 		return "", err
 	}
 	setup.Store, setup.Bus = store, m.bus
-	if m.policy != nil {
-		setup.Policy = m.policy
-	}
 	l := newLiveRun(m.publish)
+	var sink event.Sink = l
+	if h.Sink != nil {
+		sink = tee{l, h.Sink}
+	}
 
 	// Creating and registering under one lock keeps two resumes of one run
 	// from both taking it up, and a run from starting after Shutdown.
 	m.mu.Lock()
-	run, err := m.create(l, setup, id, create, prepare)
+	run, err := m.create(l, sink, setup, id, create, prepare)
 	if err != nil {
 		m.mu.Unlock()
 		m.store.release()
@@ -202,12 +255,20 @@ func (m *Manager) launch(setup agent.Setup, id string,
 	m.wg.Add(1)
 	m.mu.Unlock()
 
-	go m.execute(l, run)
+	go m.execute(l, run, h.Done)
 	return l.id, nil
 }
 
+// tee gives a run's events to the manager's record of it, then to the
+// starter's sink.
+type tee struct{ first, then event.Sink }
+
+func (t tee) Write(e event.Event) error {
+	return errors.Join(t.first.Write(e), t.then.Write(e))
+}
+
 // create runs under m.mu.
-func (m *Manager) create(l *liveRun, setup agent.Setup, id string,
+func (m *Manager) create(l *liveRun, sink event.Sink, setup agent.Setup, id string,
 	create func(agent.Setup, event.Sink) (*agent.Run, error),
 	prepare func(*liveRun, *agent.Run) error,
 ) (*agent.Run, error) {
@@ -217,7 +278,7 @@ func (m *Manager) create(l *liveRun, setup agent.Setup, id string,
 	if _, live := m.live[id]; live {
 		return nil, i18n.Wrap(ErrLive, "runner.live", id)
 	}
-	run, err := create(setup, l)
+	run, err := create(setup, sink)
 	if err != nil {
 		return nil, err
 	}
@@ -230,15 +291,18 @@ func (m *Manager) create(l *liveRun, setup agent.Setup, id string,
 	return run, nil
 }
 
-func (m *Manager) execute(l *liveRun, run *agent.Run) {
+func (m *Manager) execute(l *liveRun, run *agent.Run, done func(agent.Result)) {
 	defer m.wg.Done()
-	run.Execute(m.ctx)
+	res := run.Execute(m.ctx)
 	// The log is closed and the database let go before anyone hears that
 	// the leg is over, so what they do next finds both free.
 	m.store.release()
 	m.mu.Lock()
 	delete(m.live, l.id)
 	m.mu.Unlock()
+	if done != nil {
+		done(res)
+	}
 	m.publish(l.end())
 }
 
@@ -365,11 +429,32 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 	}
 }
 
-// build is Build with the manager's toolkit applied.
+// build is Build with the manager's toolkit and policy applied.
 func (m *Manager) build(ctx context.Context, cfg config.Config, o Overrides) (agent.Setup, error) {
 	setup, err := Build(ctx, m.home, cfg, m.getenv, o)
-	if err != nil || m.openKit == nil {
+	if err != nil {
 		return setup, err
+	}
+	kit, err := m.Toolkit(ctx, cfg)
+	if err != nil {
+		return setup, err
+	}
+	if kit != nil {
+		kit.Apply(&setup)
+	}
+	if m.policy != nil {
+		setup.Policy = m.policy
+	}
+	return setup, nil
+}
+
+// Toolkit returns the tools this manager's runs are offered, opened as cfg
+// says on first use and closed by Shutdown; nil when the manager was given
+// no Toolkit. A caller that builds its own setups (StartSetup) offers the
+// same tools through it.
+func (m *Manager) Toolkit(ctx context.Context, cfg config.Config) (*Toolkit, error) {
+	if m.openKit == nil {
+		return nil, nil
 	}
 	m.kitMu.Lock()
 	defer m.kitMu.Unlock()
@@ -378,12 +463,13 @@ func (m *Manager) build(ctx context.Context, cfg config.Config, o Overrides) (ag
 			s, err := m.store.acquire()
 			return s, m.store.release, err
 		}}
-		if m.kit, err = m.openKit(ctx, m.home, cfg, rules); err != nil {
-			return setup, err
+		kit, err := m.openKit(ctx, m.home, cfg, rules)
+		if err != nil {
+			return nil, err
 		}
+		m.kit = kit
 	}
-	m.kit.Apply(&setup)
-	return setup, nil
+	return m.kit, nil
 }
 
 // closeToolkit stops the toolkit's MCP servers and watchers.

@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 
-	"hermes/backend/config"
 	"hermes/backend/i18n"
 )
 
@@ -42,7 +41,7 @@ func (m *Manager) Settings() (Settings, error) {
 	}
 	return Settings{
 		Model: ms.Model, BaseURL: ms.BaseURL, HasKey: ms.APIKey != "", KeyEnv: keyEnv,
-		Workspace: ws, Language: string(i18n.Current()), Home: m.home, ConfigPath: config.Path(m.home),
+		Workspace: ws, Language: string(i18n.Current()), Home: m.home, ConfigPath: m.configPath,
 	}, nil
 }
 

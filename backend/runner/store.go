@@ -11,8 +11,12 @@ import (
 // idle `hermes serve` or window must not keep it: `hermes run` in a terminal
 // would then fail to open it. While a run is live the file stays held, which
 // also keeps another process from resuming that run at the same time.
+//
+// A store the process holds for its whole life (the bot's, which keeps its
+// sessions there) is given as held: it is used as it is and never closed.
 type sharedStore struct {
 	path  string
+	held  bool
 	mu    sync.Mutex
 	users int
 	store *memory.Store
@@ -22,6 +26,9 @@ type sharedStore struct {
 func (s *sharedStore) acquire() (*memory.Store, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.held {
+		return s.store, nil
+	}
 	if s.users == 0 {
 		st, err := memory.Open(s.path)
 		if err != nil {
@@ -39,6 +46,9 @@ func (s *sharedStore) acquire() (*memory.Store, error) {
 func (s *sharedStore) release() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.held {
+		return
+	}
 	s.users--
 	if s.users == 0 {
 		_ = s.store.Close()

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useId, useState } from 'react'
 import type { CompletionCheckedData, PlanDiff, PlanStep } from '../api/types'
 import { openQuestion, type PlanState, type QuestionView, type Revision } from '../lib/plan'
 import { formatPercent } from '../lib/format'
@@ -30,7 +30,7 @@ export function PlanPanel({ plan, live }: { plan: PlanState; live: boolean }) {
               {t('plan.progress', { passed: plan.plan.steps.filter((s) => s.status === 'passed').length, total: plan.plan.steps.length })}
             </span>
           </h3>
-          <ol className="plan-steps" data-testid="plan-steps">
+          <ol className="plan-steps" data-testid="plan-steps" aria-label={t('plan.heading')}>
             {plan.plan.steps.map((s) => (
               <StepRow key={s.id} step={s} current={s.id === plan.plan?.current} />
             ))}
@@ -51,7 +51,13 @@ function StepRow({ step: s, current }: { step: PlanStep; current: boolean }) {
   const status = s.status ?? 'pending'
   const icon = status === 'passed' ? '✓' : status === 'failed' ? '✗' : current ? '▸' : '○'
   return (
-    <li className={`plan-step step-${status}${current ? ' current' : ''}`} data-testid="plan-step" data-status={status} data-current={current || undefined}>
+    <li
+      className={`plan-step step-${status}${current ? ' current' : ''}`}
+      data-testid="plan-step"
+      data-status={status}
+      data-current={current || undefined}
+      aria-current={current ? 'step' : undefined}
+    >
       <span className="step-icon" aria-label={t(`plan.step.${status === 'passed' || status === 'failed' ? status : 'pending'}`)}>
         {icon}
       </span>
@@ -135,6 +141,8 @@ function QuestionCard({ q }: { q: QuestionView }) {
   const { run } = useAppStore()
   const [text, setText] = useState('')
   const [sending, setSending] = useState(false)
+  // Named by its question, the card is a form landmark a screen reader can find.
+  const titleId = useId()
   const send = async (answer: string) => {
     setSending(true)
     await run.answerQuestion(q.id, answer)
@@ -144,13 +152,17 @@ function QuestionCard({ q }: { q: QuestionView }) {
     <form
       className="question-card"
       data-testid="question-card"
+      aria-labelledby={titleId}
       onSubmit={(e) => {
         e.preventDefault()
         if (text.trim()) void send(text.trim())
       }}
     >
-      <p>
-        <span className="mark-label">? {t('question.heading')}</span> {q.asked.question}
+      <p id={titleId}>
+        <span className="mark-label">
+          <span aria-hidden="true">?</span> {t('question.heading')}
+        </span>{' '}
+        {q.asked.question}
       </p>
       <p className="muted">{t('question.context', { tool: q.asked.tool ?? '', argument: q.asked.argument ?? '', value: q.asked.value ?? '', failure: q.asked.failure ?? '' })}</p>
       <div className="question-row">

@@ -1,0 +1,203 @@
+package cli_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"hermes/backend/bot/wecomtest"
+	"hermes/backend/cli"
+	"hermes/backend/event"
+	"hermes/backend/llm"
+	"hermes/backend/llm/llmtest"
+	"hermes/backend/remote"
+)
+
+// botProcess is `hermes bot` running as a process of its own.
+type botProcess struct {
+	cmd    *exec.Cmd
+	url    string // the callback's
+	stderr *strings.Builder
+}
+
+// startBotProcess runs `hermes bot` on home, its callback on a free
+// loopback port, and waits for the line that says where it listens.
+func startBotProcess(t *testing.T, home string) *botProcess {
+	t.Helper()
+	cmd := hermes(t, "bot", "--home", home, "--listen", "127.0.0.1:0")
+	cmd.Env = append(cmd.Env, "BOT_TEST_MODEL_KEY=sk-bot-cli-test", "BOT_TEST_WECOM_SECRET="+botSecret)
+	p := &botProcess{cmd: cmd, stderr: &strings.Builder{}}
+	cmd.Stderr = p.stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	var said []string
+	for sc.Scan() {
+		if u := botURL.FindString(sc.Text()); u != "" {
+			p.url = u
+			go func() {
+				for sc.Scan() {
+				}
+			}()
+			return p
+		}
+		said = append(said, sc.Text())
+	}
+	cmd.Wait()
+	t.Fatalf("the bot printed no callback URL: %s\n%s", strings.Join(said, "\n"), p.stderr)
+	return nil
+}
+
+// stop presses Ctrl-C and returns the exit code.
+func (p *botProcess) stop(t *testing.T) int {
+	t.Helper()
+	p.cmd.Process.Signal(syscall.SIGINT)
+	p.cmd.Wait()
+	return p.cmd.ProcessState.ExitCode()
+}
+
+// The bot owns its home; `hermes serve` started on the same home (as the
+// window does) attaches to it, lists the run a WeCom message started, follows
+// it live and stops it, and the sender hears where the run stood.
+func TestBot_AnAttachedProcessSeesAndStopsTheBotsRun(t *testing.T) {
+	asked, hold := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	model := llmtest.NewFuncServer(t, func(req llmtest.Request) llmtest.Step {
+		for _, m := range req.Messages {
+			if m.Role == llm.RoleTool {
+				return llmtest.Step{Content: "Wrote it."}
+			}
+		}
+		// The first decision waits until the stop is queued.
+		once.Do(func() { close(asked) })
+		return llmtest.Step{Content: "Writing.", Wait: hold, ToolCalls: []llm.ToolCall{{
+			ID: "w0", Name: "write_file", Arguments: `{"path":"step0.txt","content":"0"}`,
+		}}}
+	})
+	wecom := wecomtest.NewServer(t, botCorpID, botSecret, 0)
+	home, ws := t.TempDir(), t.TempDir()
+	// No routing or planning call: the first request is the decision the
+	// stop cuts off.
+	writeBotConfig(t, home, model.URL, wecom.URL, fmt.Sprintf("workspace = %q\n\n[agent]\nstrategy = \"react\"\nroute = false\n", ws))
+
+	bot := startBotProcess(t, home)
+	lock, err := remote.ReadLock(home)
+	if err != nil || lock.PID != bot.cmd.Process.Pid || lock.Mode != remote.ModeBot {
+		t.Fatalf("the bot's lock: %+v, %v", lock, err)
+	}
+	cb, err := wecomtest.NewCallbacks(bot.url, botToken, botAESKey, botCorpID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, _, err := cb.Text("alice", "msg-1", "write step0.txt"); err != nil || status != http.StatusOK {
+		t.Fatalf("callback: %d, %v", status, err)
+	}
+	select {
+	case <-asked:
+	case <-t.Context().Done():
+		t.Fatal("the bot's run never asked the model")
+	}
+
+	window := startServeProcess(t, home)
+	if said := strings.Join(window.said, "\n"); !strings.Contains(said, fmt.Sprintf("attached to hermes bot (pid %d)", lock.PID)) {
+		t.Errorf("serve does not say it attached to the bot: %q", said)
+	}
+	res := window.authed(t, "GET", "api/runs", "")
+	var runs []struct {
+		RunID string `json:"run_id"`
+		Live  bool   `json:"live"`
+		Task  string `json:"task"`
+	}
+	json.NewDecoder(res.Body).Decode(&runs)
+	res.Body.Close()
+	if len(runs) != 1 || !runs[0].Live || runs[0].Task != "write step0.txt" {
+		t.Fatalf("the attached process lists %+v, want the bot's run, live", runs)
+	}
+	id := runs[0].RunID
+	events := sse(t, window.served, id)
+	if e := <-events; e.Type != event.RunStarted {
+		t.Fatalf("the attached process streams %s first", e.Type)
+	}
+	res = window.authed(t, "POST", "api/runs/"+id+"/control", `{"kind":"stop"}`)
+	res.Body.Close()
+	if res.StatusCode != http.StatusAccepted {
+		t.Fatalf("stop through the attached process: %d", res.StatusCode)
+	}
+	close(hold)
+	var last event.Event
+	for e := range events {
+		last = e
+	}
+	if d, _ := event.Decode[event.RunFinishedData](last); last.Type != event.RunFinished || d.Status != event.StatusStopped {
+		t.Fatalf("the attached process's stream ended with %s %s", last.Type, last.Data)
+	}
+	wait, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	err = wecom.WaitFor(wait, func(m map[string][]string) bool {
+		return slices.ContainsFunc(m["alice"], func(text string) bool { return strings.HasPrefix(text, "Stopped at step 1") })
+	})
+	if err != nil {
+		t.Fatalf("alice never heard where the run stopped: %v; got %q", err, wecom.Messages("alice"))
+	}
+	if _, err := os.Stat(filepath.Join(ws, "wecom", "alice", "step0.txt")); err == nil {
+		t.Error("the call decided before the stop ran")
+	}
+	if got := runStatus(t, home, id); got != event.StatusStopped {
+		t.Errorf("the bot logged the run as %q", got)
+	}
+
+	if code := window.stop(t); code != cli.ExitOK {
+		t.Errorf("serve exited %d", code)
+	}
+	if code := bot.stop(t); code != cli.ExitOK {
+		t.Errorf("the bot exited %d: %s", code, bot.stderr)
+	}
+	if _, err := os.Stat(remote.LockPath(home)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the bot left its lock: %v", err)
+	}
+}
+
+// A bot serves only a home it owns: with the window or `hermes serve` open
+// on it, it says what to do and starts nothing.
+func TestBot_RefusesAHomeAnotherProcessOwns(t *testing.T) {
+	model := llmtest.NewFuncServer(t, func(llmtest.Request) llmtest.Step { return llmtest.Step{Content: "hi"} })
+	wecom := wecomtest.NewServer(t, botCorpID, botSecret, 0)
+	home := t.TempDir()
+	writeBotConfig(t, home, model.URL, wecom.URL, "")
+	owner := startServeProcess(t, home)
+	defer owner.stop(t)
+
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	errOut := &botOutput{}
+	code := cli.Main(ctx, botEnv(&botOutput{}, errOut), []string{"bot", "--home", home, "--listen", "127.0.0.1:0"})
+	if code != cli.ExitFailed {
+		t.Errorf("exit %d, want %d", code, cli.ExitFailed)
+	}
+	for _, want := range []string{fmt.Sprintf("hermes serve (pid %d)", owner.cmd.Process.Pid), "--home"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("the bot's error lacks %q: %s", want, errOut)
+		}
+	}
+	if st := wecom.Stats(); st.GetToken+st.Send != 0 {
+		t.Errorf("the refused bot called WeCom: %+v", st)
+	}
+}
