@@ -328,11 +328,9 @@ func (m *Manager) Control(id string, c agent.Control) error {
 			return i18n.Wrap(ErrBadControl, "runner.control.no_pin")
 		}
 	case agent.ControlAnswer:
-		// An empty text is an answer too: "I don't know", which tells the
-		// model to stop guessing.
-		if c.QuestionID == "" {
-			return i18n.Wrap(ErrBadControl, "runner.control.no_question")
-		}
+		// Anything is an answer: no question id answers the open question,
+		// and an empty text is "I don't know", which tells the model to stop
+		// guessing.
 	default:
 		return i18n.Wrap(ErrBadControl, "runner.control.kind", string(c.Kind))
 	}

@@ -20,7 +20,6 @@ func init() {
 		"runner.sample":              {EN: "the sample run ships with Hermes and can only be replayed; start a run of your own", ZH: "示例运行随 Hermes 提供，只能回放；请开始你自己的运行"},
 		"runner.control.kind":        {EN: "unknown control %q; use pause, resume, stop, inject, edit, edit_call or pin", ZH: "未知的控制 %q；可用 pause、resume、stop、inject、edit、edit_call 或 pin"},
 		"runner.control.no_pin":      {EN: "pin needs the fact to pin (text) or the index of a message (message)", ZH: "pin 需要要固定的事实（text）或消息的序号（message）"},
-		"runner.control.no_question": {EN: "an answer names the question it answers: send its question_id from the question.asked event", ZH: "回答需要指明所回答的问题：请附上 question.asked 事件中的 question_id"},
 		"runner.control.no_text":     {EN: "the instruction to inject is empty; write the instruction", ZH: "要插入的指令为空；请写下指令"},
 		"runner.control.no_task":     {EN: "the edited task is empty; send the whole task, edited", ZH: "编辑后的任务为空；请发送编辑后的完整任务"},
 		"runner.control.no_call":     {EN: "edit_call needs call_id and the new arguments", ZH: "edit_call 需要 call_id 和新的参数"},

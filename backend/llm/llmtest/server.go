@@ -190,9 +190,13 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 }
 
 // roughUsage counts about four characters a token, as real tokenisers do on
-// English text, so budgets move in tests that script no usage.
+// English text, so budgets move in tests that script no usage. The tool
+// schemas are part of the prompt, as providers count them.
 func roughUsage(req Request, step Step) llm.Usage {
 	prompt := 0
+	for _, t := range req.Tools {
+		prompt += len(t.Name) + len(t.Description) + len(t.Parameters)
+	}
 	for _, m := range req.Messages {
 		prompt += len(m.Content)
 		for _, tc := range m.ToolCalls {
