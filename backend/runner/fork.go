@@ -56,8 +56,8 @@ func (m *Manager) Fork(ctx context.Context, id string, req ForkRequest) (string,
 	}
 	from := &event.ForkRef{RunID: id, Iteration: req.Iteration}
 	t := agent.Task{Text: p.task, Instructions: p.instructions, Workspace: p.workspace, Turns: p.turns, ForkedFrom: from}
-	return m.launch(setup, "", func(s agent.Setup, sink event.Sink) (*agent.Run, error) {
-		return agent.NewRun(s, t, sink)
+	return m.launch(setup, "", func(s agent.Setup, sinks []event.Sink) (*agent.Run, error) {
+		return agent.NewRun(s, t, sinks...)
 	}, func(l *liveRun, run *agent.Run) error {
 		// Lists show the link without reading the log; the log has it too,
 		// so a failed write costs only that.

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -153,8 +152,8 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (string, error) {
 // the store and the bus, tracks the run like any other and returns its id
 // once it is under way.
 func (m *Manager) StartSetup(setup agent.Setup, t agent.Task, h Hooks) (string, error) {
-	return m.launch(setup, "", func(s agent.Setup, sink event.Sink) (*agent.Run, error) {
-		return agent.NewRun(s, t, sink)
+	return m.launch(setup, "", func(s agent.Setup, sinks []event.Sink) (*agent.Run, error) {
+		return agent.NewRun(s, t, sinks...)
 	}, nil, h)
 }
 
@@ -207,8 +206,8 @@ func (m *Manager) ResumeSetup(setup agent.Setup, id string, h Hooks) error {
 	if err != nil {
 		return err
 	}
-	_, err = m.launch(setup, id, func(s agent.Setup, sink event.Sink) (*agent.Run, error) {
-		return agent.ResumeRun(s, id, sink)
+	_, err = m.launch(setup, id, func(s agent.Setup, sinks []event.Sink) (*agent.Run, error) {
+		return agent.ResumeRun(s, id, sinks...)
 	}, func(l *liveRun, run *agent.Run) error {
 		// ResumeRun cut the log back to the checkpoint: what is left is the
 		// part of the run that stands, and watchers get it first.
@@ -227,7 +226,7 @@ func (m *Manager) ResumeSetup(setup agent.Setup, id string, h Hooks) error {
 // given, is a run that must not be live already; prepare readies the run's
 // liveRun before its first event.
 func (m *Manager) launch(setup agent.Setup, id string,
-	create func(agent.Setup, event.Sink) (*agent.Run, error),
+	create func(agent.Setup, []event.Sink) (*agent.Run, error),
 	prepare func(*liveRun, *agent.Run) error,
 	h Hooks,
 ) (string, error) {
@@ -237,15 +236,17 @@ func (m *Manager) launch(setup agent.Setup, id string,
 	}
 	setup.Store, setup.Bus = store, m.bus
 	l := newLiveRun(m.publish)
-	var sink event.Sink = l
+	// The manager's record of the run takes each event before the
+	// starter's sink does.
+	sinks := []event.Sink{l}
 	if h.Sink != nil {
-		sink = tee{l, h.Sink}
+		sinks = append(sinks, h.Sink)
 	}
 
 	// Creating and registering under one lock keeps two resumes of one run
 	// from both taking it up, and a run from starting after Shutdown.
 	m.mu.Lock()
-	run, err := m.create(l, sink, setup, id, create, prepare)
+	run, err := m.create(l, sinks, setup, id, create, prepare)
 	if err != nil {
 		m.mu.Unlock()
 		m.store.release()
@@ -259,17 +260,9 @@ func (m *Manager) launch(setup agent.Setup, id string,
 	return l.id, nil
 }
 
-// tee gives a run's events to the manager's record of it, then to the
-// starter's sink.
-type tee struct{ first, then event.Sink }
-
-func (t tee) Write(e event.Event) error {
-	return errors.Join(t.first.Write(e), t.then.Write(e))
-}
-
 // create runs under m.mu.
-func (m *Manager) create(l *liveRun, sink event.Sink, setup agent.Setup, id string,
-	create func(agent.Setup, event.Sink) (*agent.Run, error),
+func (m *Manager) create(l *liveRun, sinks []event.Sink, setup agent.Setup, id string,
+	create func(agent.Setup, []event.Sink) (*agent.Run, error),
 	prepare func(*liveRun, *agent.Run) error,
 ) (*agent.Run, error) {
 	if m.closed {
@@ -278,7 +271,7 @@ func (m *Manager) create(l *liveRun, sink event.Sink, setup agent.Setup, id stri
 	if _, live := m.live[id]; live {
 		return nil, i18n.Wrap(ErrLive, "runner.live", id)
 	}
-	run, err := create(setup, sink)
+	run, err := create(setup, sinks)
 	if err != nil {
 		return nil, err
 	}

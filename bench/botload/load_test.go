@@ -63,6 +63,11 @@ func BenchmarkBotLoad(b *testing.B) {
 		b.Skip("HERMES_BIN names no hermes binary; bench/bot.sh builds one and runs this benchmark")
 	}
 	users, limit := loadSize(b)
+	// Each load leaves over a thousand loopback connections in TIME_WAIT for
+	// a minute, and many of them make connect() slower.
+	if n, ok := timeWait(); ok && n > 1000 {
+		b.Logf("bot load: %d connections are still in TIME_WAIT from an earlier load; a minute's wait gives steadier figures", n)
+	}
 	var all []time.Duration
 	for range b.N {
 		all = append(all, runLoad(b, bin, users, limit)...)
@@ -120,37 +125,12 @@ func runLoad(b *testing.B, bin string, users, limit int) []time.Duration {
 		b.Fatal(err)
 	}
 	cb.Client = &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: users}}
-
-	// WeCom encrypts and signs on its own machines: the requests are made
-	// before the clock starts.
-	reqs := make([]*http.Request, users*perUser)
-	for u := range users {
-		for m := range perUser {
-			token := fmt.Sprintf("u%d-m%d", u, m)
-			if reqs[u*perUser+m], err = cb.Request(cb.TextXML(user(u), token, token+" please"), time.Now(), wecomtest.Nonce()); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
+	reqs := signAll(b, cb, users)
 	warm(b, cb.Client, callback, users)
 
-	pid := strconv.Itoa(bot.cmd.Process.Pid)
-	cpu := newCPUMeter(pid)
-	latencies := make([]time.Duration, users*perUser)
-	var wg sync.WaitGroup
+	cpu := newCPUMeter(strconv.Itoa(bot.cmd.Process.Pid))
 	start := time.Now()
-	for u := range users {
-		wg.Go(func() {
-			for m := range perUser {
-				status, d, err := cb.Do(reqs[u*perUser+m])
-				if err != nil || status != http.StatusOK {
-					b.Errorf("user %d message %d: status %d, %v", u, m, status, err)
-				}
-				latencies[u*perUser+m] = d
-			}
-		})
-	}
-	wg.Wait()
+	latencies := burst(b, cb, reqs, users)
 	ackedIn := time.Since(start)
 	ackCPU := cpu.lap()
 	close(acked)
@@ -170,6 +150,9 @@ func runLoad(b *testing.B, bin string, users, limit int) []time.Duration {
 	replied := time.Since(start)
 	replyCPU := cpu.lap()
 	checkReplies(b, wecom, users, limit)
+	// Counted before the bot stops, which closes its idle connections.
+	wecomConns, ok1 := connectionsTo(wecom.URL)
+	modelConns, ok2 := connectionsTo(model.URL)
 	bot.stop(b)
 	for _, s := range []string{corpSecret, cbToken, aesKey, modelKey, "wecomtest-token-"} {
 		if strings.Contains(bot.out.String()+bot.errOut.String(), s) {
@@ -178,6 +161,7 @@ func runLoad(b *testing.B, bin string, users, limit int) []time.Duration {
 	}
 
 	st := wecom.Stats()
+	calls := st.GetToken + st.Convert + st.Send + st.Refused
 	p := percentiles(slices.Clone(latencies))
 	b.Logf("bot load: %d users x %d messages to hermes bot in its own process; callbacks acked in %v, all replies in %v",
 		users, perUser, ackedIn.Round(time.Millisecond), replied.Round(time.Millisecond))
@@ -188,7 +172,48 @@ func runLoad(b *testing.B, bin string, users, limit int) []time.Duration {
 		b.Logf("bot load: CPU from the acks to the last reply (%v on %d cores): %v", ((replied - ackedIn) * cores).Round(time.Millisecond), cores, replyCPU)
 	}
 	b.Logf("bot load: WeCom API calls %d (gettoken %d, conversions %d, message/send %d), limit %d/s, most in one second %d, over the limit %d",
-		st.GetToken+st.Convert+st.Send+st.Refused, st.GetToken, st.Convert, st.Send, limit, st.MaxPerSecond, st.OverLimit)
+		calls, st.GetToken, st.Convert, st.Send, limit, st.MaxPerSecond, st.OverLimit)
+	if ok1 && ok2 {
+		b.Logf("bot load: TCP connections the bot opened: %d to WeCom for %d calls, %d to the model for %d requests",
+			wecomConns, calls, modelConns, len(model.Requests()))
+	}
+	return latencies
+}
+
+// signAll makes every user's callbacks. WeCom encrypts and signs on its own
+// machines, so this is done before the clock starts.
+func signAll(b *testing.B, cb *wecomtest.Callbacks, users int) []*http.Request {
+	reqs := make([]*http.Request, users*perUser)
+	for u := range users {
+		for m := range perUser {
+			token := fmt.Sprintf("u%d-m%d", u, m)
+			req, err := cb.Request(cb.TextXML(user(u), token, token+" please"), time.Now(), wecomtest.Nonce())
+			if err != nil {
+				b.Fatal(err)
+			}
+			reqs[u*perUser+m] = req
+		}
+	}
+	return reqs
+}
+
+// burst sends every user's callbacks at once, each user's in order on its
+// own connection, and returns how long each took to be acknowledged.
+func burst(b *testing.B, cb *wecomtest.Callbacks, reqs []*http.Request, users int) []time.Duration {
+	latencies := make([]time.Duration, len(reqs))
+	var wg sync.WaitGroup
+	for u := range users {
+		wg.Go(func() {
+			for m := range perUser {
+				status, d, err := cb.Do(reqs[u*perUser+m])
+				if err != nil || status != http.StatusOK {
+					b.Errorf("user %d message %d: status %d, %v", u, m, status, err)
+				}
+				latencies[u*perUser+m] = d
+			}
+		})
+	}
+	wg.Wait()
 	return latencies
 }
 
