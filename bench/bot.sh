@@ -5,8 +5,9 @@
 # whose runs ask a scripted model and whose replies go to a local server
 # that speaks the WeCom API and refuses calls beyond LIMIT a second (default
 # 500; the bot is set to 90% of it). Prints the callback's ack latency
-# (target: p95 under 100 ms), the CPU time the bot and the load generator
-# used while acking and until the last reply, and the WeCom API calls made.
+# (target: p95 under 100 ms), the CPU time the bot, the load generator and
+# the whole machine used while acking and until the last reply, the WeCom
+# API calls made and the TCP connections the bot opened.
 # It fails if a reply is lost or reaches the wrong user, the rate limit is
 # passed, or the bot does not exit 0 on Ctrl-C. Both processes share this
 # machine's cores. HERMES_BIN=PATH measures that hermes binary instead of
