@@ -93,6 +93,8 @@ type Bot struct {
 	sendCtx   context.Context
 	cancelOut context.CancelFunc
 
+	starting sync.Mutex // held while a run starts; see startOne
+
 	mu       sync.Mutex
 	sessions map[string]*session
 	closed   bool
@@ -116,7 +118,11 @@ func New(o Options) (*Bot, error) {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	if o.HTTP == nil {
-		o.HTTP = &http.Client{Timeout: 15 * time.Second}
+		// Replies to many users go out at once: connections are kept for
+		// reuse, not opened (a TLS handshake each) and dropped.
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = max(o.Config.APIRate(), 16)
+		o.HTTP = &http.Client{Timeout: 15 * time.Second, Transport: t}
 	}
 	b := &Bot{
 		live: live{cfg: o.Config, setup: o.Setup}, store: o.Store, runs: o.Runs, log: o.Log, now: o.Now,
@@ -206,6 +212,16 @@ func (b *Bot) prune() {
 	if err := b.seen.forget(b.now().Add(-seenFor)); err != nil {
 		b.log.Warn("forget old message ids", "err", err)
 	}
+}
+
+// startOne runs f, which starts a run, while no other run of the bot's is
+// starting. A burst of messages starts as many runs; their file and
+// database work, one at a time, leaves the other cores to the callbacks
+// still waiting to be answered.
+func (b *Bot) startOne(f func()) {
+	b.starting.Lock()
+	defer b.starting.Unlock()
+	f()
 }
 
 func (b *Bot) isClosed() bool {

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -133,5 +134,55 @@ func TestLimiter_WaiterWakesWhenAPlaceFrees(t *testing.T) {
 	done()
 	if err := <-got; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// waitQueued waits until n callers wait on l.
+func waitQueued(l *limiter, n int) {
+	for {
+		l.mu.Lock()
+		queued := len(l.queue)
+		l.mu.Unlock()
+		if queued == n {
+			return
+		}
+		runtime.Gosched()
+	}
+}
+
+// Waiters get places in the order they came, and one that gives up (its
+// context ends) while first in line lets the next one through.
+func TestLimiter_FirstComeFirstServed(t *testing.T) {
+	l := newLimiter(1, 0, time.Now)
+	done, _ := l.acquire(t.Context())
+	quitter, quit := context.WithCancel(t.Context())
+	quitErr := make(chan error, 1)
+	go func() {
+		_, err := l.acquire(quitter)
+		quitErr <- err
+	}()
+	waitQueued(l, 1)
+	order := make(chan int, 3)
+	for i := range 3 {
+		go func() {
+			d, err := l.acquire(t.Context())
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			order <- i
+			d()
+		}()
+		waitQueued(l, i+2)
+	}
+	quit()
+	if err := <-quitErr; !errors.Is(err, context.Canceled) {
+		t.Fatalf("the waiter that gave up got %v", err)
+	}
+	done()
+	for want := range 3 {
+		if got := <-order; got != want {
+			t.Fatalf("waiter %d got a place before waiter %d", got, want)
+		}
 	}
 }

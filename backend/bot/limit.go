@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 )
@@ -20,44 +21,84 @@ type limiter struct {
 
 	mu       sync.Mutex
 	inFlight int
-	ended    []time.Time   // end times within the last per, oldest first
-	changed  chan struct{} // closed and replaced when a call ends
+	ended    []time.Time     // end times within the last per, oldest first
+	queue    []chan struct{} // the callers waiting, first come first
 }
 
 func newLimiter(n int, per time.Duration, now func() time.Time) *limiter {
-	return &limiter{n: max(n, 1), per: per, now: now, changed: make(chan struct{})}
+	return &limiter{n: max(n, 1), per: per, now: now}
 }
 
 // acquire waits for a place, or for ctx. The caller calls done when the
-// call has ended (its answer received, or given up on).
+// call has ended (its answer received, or given up on). Callers get places
+// in the order they came: only the first waiter watches for one, so a
+// place that frees wakes one goroutine, not every one that waits.
 func (l *limiter) acquire(ctx context.Context) (done func(), err error) {
-	for {
-		l.mu.Lock()
-		now := l.now()
-		drop := 0
-		for drop < len(l.ended) && now.Sub(l.ended[drop]) >= l.per {
-			drop++
-		}
-		l.ended = l.ended[drop:]
-		if l.inFlight+len(l.ended) < l.n {
-			l.inFlight++
-			l.mu.Unlock()
-			return l.release, nil
-		}
-		// Wait for the oldest end to age out, or for a call to end.
-		var expire <-chan time.Time
-		if len(l.ended) > 0 {
-			t := time.NewTimer(l.ended[0].Add(l.per).Sub(now))
-			defer t.Stop()
-			expire = t.C
-		}
-		changed := l.changed
+	l.mu.Lock()
+	if len(l.queue) == 0 && l.free() {
+		l.inFlight++
 		l.mu.Unlock()
+		return l.release, nil
+	}
+	me := make(chan struct{}, 1)
+	l.queue = append(l.queue, me)
+	for {
+		var expire *time.Timer
+		if l.queue[0] == me {
+			if l.free() {
+				l.queue = l.queue[1:]
+				l.inFlight++
+				l.wakeFirst() // there may be a place for the next one too
+				l.mu.Unlock()
+				return l.release, nil
+			}
+			if len(l.ended) > 0 {
+				// Or until the oldest end ages out.
+				expire = time.NewTimer(l.ended[0].Add(l.per).Sub(l.now()))
+			}
+		}
+		l.mu.Unlock()
+		var expired <-chan time.Time
+		if expire != nil {
+			expired = expire.C
+		}
 		select {
-		case <-expire:
-		case <-changed:
+		case <-me:
+		case <-expired:
 		case <-ctx.Done():
+		}
+		if expire != nil {
+			expire.Stop()
+		}
+		if ctx.Err() != nil {
+			l.mu.Lock()
+			l.queue = slices.DeleteFunc(l.queue, func(c chan struct{}) bool { return c == me })
+			l.wakeFirst()
+			l.mu.Unlock()
 			return nil, ctx.Err()
+		}
+		l.mu.Lock()
+	}
+}
+
+// free drops the ends older than per and reports whether a call may start;
+// call it with l.mu held.
+func (l *limiter) free() bool {
+	now := l.now()
+	drop := 0
+	for drop < len(l.ended) && now.Sub(l.ended[drop]) >= l.per {
+		drop++
+	}
+	l.ended = l.ended[drop:]
+	return l.inFlight+len(l.ended) < l.n
+}
+
+// wakeFirst tells the first waiter to look again; call it with l.mu held.
+func (l *limiter) wakeFirst() {
+	if len(l.queue) > 0 {
+		select {
+		case l.queue[0] <- struct{}{}:
+		default: // told already
 		}
 	}
 }
@@ -66,8 +107,7 @@ func (l *limiter) release() {
 	l.mu.Lock()
 	l.inFlight--
 	l.ended = append(l.ended, l.now())
-	close(l.changed)
-	l.changed = make(chan struct{})
+	l.wakeFirst()
 	l.mu.Unlock()
 }
 

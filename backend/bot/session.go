@@ -278,8 +278,11 @@ func (s *session) resume(in inbound, live *liveRun, lang i18n.Lang) {
 		return
 	}
 	lr := s.newLive(in, task)
-	err := s.launch(lr, func(h runner.Hooks) (string, error) {
-		return last, s.b.runs.ResumeSetup(s.b.current().setup, last, h)
+	var err error
+	s.b.startOne(func() {
+		err = s.launch(lr, func(h runner.Hooks) (string, error) {
+			return last, s.b.runs.ResumeSetup(s.b.current().setup, last, h)
+		})
 	})
 	if err != nil {
 		s.b.log.Error("resume failed", "session", s.key, "run", last, "err", err)
@@ -300,18 +303,19 @@ func (s *session) start(in inbound, task string, lang i18n.Lang) {
 	history := slices.Clone(s.rec.History)
 	s.mu.Unlock()
 	ws := filepath.Join(s.b.wsRoot, safeName(s.platform), safeName(s.user))
-	if !s.wsMade {
-		if err := os.MkdirAll(ws, 0o700); err != nil {
-			s.b.log.Error("workspace not made", "session", s.key, "err", err)
-			s.say(in.r, lang, "bot.failed", err.Error())
-			return
-		}
-		s.wsMade = true // only the worker reads and writes it
-	}
 	lr := s.newLive(in, task)
 	t := agent.Task{Text: task, Instructions: historyInstructions(history), Workspace: ws}
-	err := s.launch(lr, func(h runner.Hooks) (string, error) {
-		return s.b.runs.StartSetup(s.b.current().setup, t, h)
+	var err error
+	s.b.startOne(func() {
+		if !s.wsMade {
+			if err = os.MkdirAll(ws, 0o700); err != nil {
+				return
+			}
+			s.wsMade = true // only the worker reads and writes it
+		}
+		err = s.launch(lr, func(h runner.Hooks) (string, error) {
+			return s.b.runs.StartSetup(s.b.current().setup, t, h)
+		})
 	})
 	if err != nil {
 		s.b.log.Error("run not started", "session", s.key, "err", err)

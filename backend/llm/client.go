@@ -70,7 +70,7 @@ func New(cfg Config) *Client {
 	}
 	transport := hc.Transport
 	if transport == nil {
-		transport = http.DefaultTransport
+		transport = sharedTransport
 	}
 	hc.Transport = headerCapture{next: transport}
 
@@ -90,6 +90,15 @@ func New(cfg Config) *Client {
 	}
 	return c
 }
+
+// sharedTransport carries every client's requests that name no transport
+// of their own. Many runs (a bot's users) ask one endpoint at once, so it
+// keeps more connections per host for reuse than Go's default of two.
+var sharedTransport = func() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = 64
+	return t
+}()
 
 // defaultBackoff doubles from 500ms and adds up to a quarter of jitter, so
 // clients that failed together do not retry together.
