@@ -136,11 +136,7 @@ func New(o Options) (*Bot, error) {
 	if b.wsRoot == "" {
 		b.wsRoot = filepath.Join(o.Setup.Home, "bot", "workspaces")
 	}
-	b.live.setup.Unattended = true
-	// Long-term memory is one per home, not per user: until it is kept per
-	// user, the bot neither recalls nor writes it, so no user sees another's.
-	b.live.setup.Memory = ""
-	b.live.setup.Policy = botPolicy{inner: o.Setup.Policy, allow: o.Config.AllowTools}
+	b.live.setup = unattended(o.Setup, o.Config.AllowTools)
 	b.sendCtx, b.cancelOut = context.WithCancel(context.Background())
 
 	switch o.Config.PlatformName() {
@@ -161,6 +157,17 @@ func New(o Options) (*Bot, error) {
 	}
 	b.prune()
 	return b, nil
+}
+
+// unattended is s as the bot's runs use it: no one is there to approve a
+// call, so asked calls are denied unless allowed.
+func unattended(s agent.Setup, allow []string) agent.Setup {
+	s.Unattended = true
+	// Long-term memory is one per home, not per user: until it is kept per
+	// user, the bot neither recalls nor writes it, so no user sees another's.
+	s.Memory = ""
+	s.Policy = botPolicy{inner: s.Policy, allow: allow}
+	return s
 }
 
 // API is the WeCom API client of a self-built application's bot, nil for

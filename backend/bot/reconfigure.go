@@ -69,3 +69,12 @@ func (b *Bot) Reconfigure(cfg config.Bot) (needRestart []string, err error) {
 	b.live.setup.Policy = p
 	return needRestart, nil
 }
+
+// SetSetup makes the bot's next runs with s: an edit of hermes.toml's
+// [agent], [model] or [context], built again. Runs already going keep what
+// they started with.
+func (b *Bot) SetSetup(s agent.Setup) {
+	b.liveMu.Lock()
+	defer b.liveMu.Unlock()
+	b.live.setup = unattended(s, b.live.cfg.AllowTools)
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"hermes/backend/agent"
 	"hermes/backend/bot"
 	"hermes/backend/config"
 	"hermes/backend/i18n"
@@ -81,10 +82,6 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 	}
 	defer own.Release()
 
-	setup, err := runner.Build(ctx, dir, cfg, env.Getenv, runner.Overrides{})
-	if err != nil {
-		return fail(env, err)
-	}
 	store, err := memory.Open(runner.StorePath(dir))
 	if err != nil {
 		return fail(env, err)
@@ -106,21 +103,22 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 		return fail(env, err)
 	}
 	b := cfg.Bot
-	apiKey := runner.ModelSettings(cfg.Model, env.Getenv, runner.Overrides{}).APIKey
-	kit.Apply(&setup)
-	setup.Redactor = runlog.NewRedactor(apiKey, b.WebhookSecret, b.EncodingAESKey, b.Secret)
+	setup, err := botSetup(ctx, dir, cfg, env.Getenv, kit, b)
+	if err != nil {
+		return fail(env, err)
+	}
 
 	log := slog.New(slog.NewTextHandler(env.Stderr, nil))
 	bt, err := bot.New(bot.Options{Setup: setup, Runs: manager, Store: store, Config: b, Log: log})
 	if err != nil {
 		return fail(env, err)
 	}
-	shutdownManager = false // bt.Shutdown does it
 	if api := bt.API(); api != nil {
 		if err := api.Check(ctx); err != nil {
 			return fail(env, i18n.Wrap(err, "cli.bot.wecom_refused", err))
 		}
 	}
+	shutdownManager = false // bt.Shutdown does it
 	// An edit of hermes.toml applies without a restart where it can; a
 	// broken one keeps the last good config, and the log says why.
 	watchCtx, stopWatch := context.WithCancel(ctx)
@@ -131,9 +129,18 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 			next.Bot.Listen = *listen
 		}
 		restart, err := bt.Reconfigure(next.Bot)
-		switch {
-		case err != nil:
+		if err != nil {
 			log.Error(i18n.T("cli.bot.config_kept"), "err", err)
+			return
+		}
+		// [agent], [model], [context] and the [tools] policy: the next task
+		// is made with them, once the model answers.
+		if setup, err := botSetup(watchCtx, dir, next, env.Getenv, kit, b); err != nil {
+			log.Error(i18n.T("cli.bot.model_kept"), "err", err)
+		} else {
+			bt.SetSetup(setup)
+		}
+		switch {
 		case len(restart) > 0:
 			log.Warn(i18n.T("cli.bot.config_restart", strings.Join(restart, ", ")))
 		default:
@@ -201,6 +208,24 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 	}
 	fmt.Fprintln(env.Stdout, i18n.T("cli.bot.stopped"))
 	return code
+}
+
+// botSetup builds what the bot's runs are made with from cfg: the model
+// (checked: it answers and takes the key), the limits, the toolkit's tools
+// and [tools] policy, and a redactor that knows the bot's secrets, those of
+// started too, which stay in effect until a restart.
+func botSetup(ctx context.Context, dir string, cfg config.Config, getenv func(string) string, kit *runner.Toolkit, started config.Bot) (agent.Setup, error) {
+	setup, err := runner.Build(ctx, dir, cfg, getenv, runner.Overrides{})
+	if err != nil {
+		return setup, err
+	}
+	kit.Configure(cfg)
+	kit.Apply(&setup)
+	b := cfg.Bot
+	apiKey := runner.ModelSettings(cfg.Model, getenv, runner.Overrides{}).APIKey
+	setup.Redactor = runlog.NewRedactor(apiKey, b.WebhookSecret, b.EncodingAESKey, b.Secret,
+		started.WebhookSecret, started.EncodingAESKey, started.Secret)
+	return setup, nil
 }
 
 // failUsage prints a config mistake and returns ExitUsage: the bot was not

@@ -35,8 +35,12 @@ func init() {
 		},
 		"cli.bot.stopped": {EN: "the bot has stopped", ZH: "机器人已停止"},
 		"cli.bot.config_applied": {
-			EN: "hermes.toml changed: [bot] allow_tools, history, run_timeout and max_body apply to the next task; restart hermes bot for [agent] and [model]",
-			ZH: "hermes.toml 已修改：[bot] 的 allow_tools、history、run_timeout 和 max_body 对下一个任务生效；[agent] 和 [model] 需要重启 hermes bot",
+			EN: "hermes.toml changed: the next task uses the new settings (MCP servers, skills and the vault load again when hermes bot restarts)",
+			ZH: "hermes.toml 已修改：下一个任务将使用新设置（MCP 服务器、技能和笔记库在重启 hermes bot 后重新加载）",
+		},
+		"cli.bot.model_kept": {
+			EN: "hermes.toml changed, but the model it now names cannot be used, so tasks keep the previous [agent], [model] and [context]; fix the setting the error names and save again",
+			ZH: "hermes.toml 已修改，但其中的模型无法使用，任务将沿用之前的 [agent]、[model] 和 [context]；请按错误提示修改后再次保存",
 		},
 		"cli.bot.config_restart": {
 			EN: "hermes.toml changed [bot] %s, which takes effect when hermes bot restarts; the other changes are applied",

@@ -138,8 +138,24 @@ func TestBot_ServesWeComCallbacksUntilCancelled(t *testing.T) {
 		t.Fatalf("zhangsan was sent %q", got)
 	}
 
-	// An edit applies without a restart, and says what needs one.
-	writeBotConfig(t, home, model.URL, wecom.URL, "allow_tools = [\"write_file\"]\npath = \"/other\"\n")
+	// An edit applies without a restart: another model answers the next task.
+	model2 := llmtest.NewFuncServer(t, func(llmtest.Request) llmtest.Step { return llmtest.Step{Content: "hello from the new model"} })
+	writeBotConfig(t, home, model2.URL, wecom.URL, "")
+	if err := errOut.waitFor(wait, "the next task uses the new settings"); err != nil {
+		t.Fatalf("%v:\n%s", err, errOut)
+	}
+	if status, _, err := cb.Text("zhangsan", "m2", "say hello again"); err != nil || status != 200 {
+		t.Fatalf("callback: %d %v", status, err)
+	}
+	if err := wecom.WaitFor(wait, func(m map[string][]string) bool { return len(m["zhangsan"]) > 1 }); err != nil {
+		t.Fatal(err)
+	}
+	if got := wecom.Messages("zhangsan"); got[1] != "hello from the new model" {
+		t.Fatalf("after the edit zhangsan was sent %q", got)
+	}
+
+	// An edit of what needs a restart says so.
+	writeBotConfig(t, home, model2.URL, wecom.URL, "allow_tools = [\"write_file\"]\npath = \"/other\"\n")
 	if err := errOut.waitFor(wait, "takes effect when hermes bot restarts"); err != nil {
 		t.Fatalf("%v:\n%s", err, errOut)
 	}

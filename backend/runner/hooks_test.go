@@ -1,8 +1,11 @@
 package runner_test
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -108,4 +111,49 @@ func TestManager_AnswerNamesNoQuestion(t *testing.T) {
 	}
 	close(hold)
 	waitEnd(t, m, id)
+}
+
+// TestManager_ToolsPolicyEditAppliesToTheNextRun: an edit of the [tools]
+// policy in hermes.toml applies to the runs started after it, without a
+// restart of the process whose toolkit is open.
+func TestManager_ToolsPolicyEditAppliesToTheNextRun(t *testing.T) {
+	srv := llmtest.NewFuncServer(t, func(req llmtest.Request) llmtest.Step {
+		last := req.Messages[len(req.Messages)-1]
+		if last.Role == llm.RoleTool {
+			return llmtest.Step{Content: "saw: " + last.Content}
+		}
+		return llmtest.Step{ToolCalls: []llm.ToolCall{{ID: "c1", Name: "list_files", Arguments: `{"path":"."}`}}}
+	})
+	home := t.TempDir()
+	write := func(tools string) {
+		toml := fmt.Sprintf("agent = { strategy = \"react\", route = false }\n[model]\nbase_url = %q\nmodel = \"m\"\n%s", srv.URL, tools)
+		if err := os.WriteFile(filepath.Join(home, "hermes.toml"), []byte(toml), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("")
+	m := runner.New(runner.Options{
+		Home: home, Workspace: t.TempDir(), Toolkit: runner.OpenToolkit,
+		Getenv: func(k string) string { return map[string]string{"OPENAI_API_KEY": "sk-test-key-0123456789"}[k] },
+	})
+	defer m.Shutdown(t.Context())
+	answer := func() string {
+		id, err := m.Start(t.Context(), runner.StartRequest{Task: "list the files"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		events := waitEnd(t, m, id)
+		d, err := event.Decode[event.RunFinishedData](events[len(events)-1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.Answer
+	}
+	if got := answer(); strings.Contains(got, "not allowed") {
+		t.Fatalf("before the edit: %q", got)
+	}
+	write("[tools]\ndeny = [\"list_files\"]\n")
+	if got := answer(); !strings.Contains(got, "not allowed by the user's policy") {
+		t.Fatalf("after the edit the call was not denied: %q", got)
+	}
 }

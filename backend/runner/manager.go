@@ -431,6 +431,7 @@ func (m *Manager) build(ctx context.Context, cfg config.Config, o Overrides) (ag
 		return setup, err
 	}
 	if kit != nil {
+		kit.Configure(cfg)
 		kit.Apply(&setup)
 	}
 	if m.policy != nil {

@@ -50,6 +50,13 @@ func (k *Toolkit) Apply(s *agent.Setup) {
 	s.Select = func(runID, task string) agent.ToolSelection { return k.Catalog.Select(runID, task) }
 }
 
+// Configure applies an edited [tools] policy to every call checked from
+// now on; the "always" rules stay. Skills, MCP servers and the vault are
+// loaded when the toolkit opens: a change to them applies after a restart.
+func (k *Toolkit) Configure(cfg config.Config) {
+	k.Policy.SetConfig(skills.PolicyFromConfig(cfg.Tools))
+}
+
 // Close stops the MCP servers and the vault's watcher.
 func (k *Toolkit) Close() {
 	k.Catalog.Close()

@@ -65,11 +65,14 @@ func NewPolicy(cfg PolicyConfig, store RuleStore) (*RulePolicy, error) {
 // sensitive phrase in the arguments is asked; an allowed one is allowed; an
 // asked one is allowed when a remembered rule matches it, else asked.
 func (p *RulePolicy) Check(t Tool, args json.RawMessage) Verdict {
-	action, why := p.base(t)
+	p.mu.RLock()
+	cfg := p.cfg
+	p.mu.RUnlock()
+	action, why := cfg.base(t)
 	if action == Deny {
 		return Verdict{Action: Deny, Reason: why}
 	}
-	if phrase := p.sensitive(args); phrase != "" {
+	if phrase := cfg.sensitive(args); phrase != "" {
 		return Verdict{Action: Ask, Sensitive: true, Reason: fmt.Sprintf("the arguments contain the sensitive phrase %q ([tools] sensitive)", phrase)}
 	}
 	if action == Allow {
@@ -85,11 +88,19 @@ func (p *RulePolicy) Check(t Tool, args json.RawMessage) Verdict {
 	return Verdict{Action: Ask, Reason: why}
 }
 
-func (p *RulePolicy) base(t Tool) (Action, string) {
-	if a, ok := p.cfg.Tools[t.Name]; ok {
+// SetConfig replaces the [tools] policy, after an edit of hermes.toml; the
+// remembered rules stay. Every call checked from then on follows it.
+func (p *RulePolicy) SetConfig(cfg PolicyConfig) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cfg = cfg
+}
+
+func (cfg PolicyConfig) base(t Tool) (Action, string) {
+	if a, ok := cfg.Tools[t.Name]; ok {
 		return a, fmt.Sprintf("%s is listed in [tools] %s", t.Name, a)
 	}
-	a, ok := p.cfg.Risk[t.Risk]
+	a, ok := cfg.Risk[t.Risk]
 	if !ok {
 		a = Ask
 	}
@@ -98,9 +109,9 @@ func (p *RulePolicy) base(t Tool) (Action, string) {
 
 // sensitive returns the first configured phrase found in the arguments'
 // text, compared without case and with runs of spaces made one.
-func (p *RulePolicy) sensitive(args json.RawMessage) string {
+func (cfg PolicyConfig) sensitive(args json.RawMessage) string {
 	text := normalize(strings.Join(argStrings(args), "\n"))
-	for _, phrase := range p.cfg.Sensitive {
+	for _, phrase := range cfg.Sensitive {
 		if n := normalize(phrase); n != "" && strings.Contains(text, n) {
 			return phrase
 		}

@@ -127,6 +127,38 @@ func TestPolicy_AlwaysRulesWithPatterns(t *testing.T) {
 	}
 }
 
+// An edit of [tools] replaces the policy of the calls checked after it and
+// keeps the remembered rules.
+func TestPolicy_SetConfigKeepsTheRules(t *testing.T) {
+	p, err := NewPolicy(defaultPolicy(), &memRules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec := Tool{Name: "execute_command", Risk: RiskExec}
+	read := Tool{Name: "read_file", Risk: RiskRead}
+	if err := p.AllowAlways(exec, "git *"); err != nil {
+		t.Fatal(err)
+	}
+	edited := defaultPolicy()
+	edited.Tools = map[string]Action{"read_file": Deny, "execute_command": Ask}
+	edited.Sensitive = []string{"secret.txt"}
+	p.SetConfig(edited)
+	for _, tt := range []struct {
+		tool Tool
+		args string
+		want Action
+	}{
+		{read, `{"path":"a.md"}`, Deny},
+		{exec, `{"command":"git status"}`, Allow},
+		{exec, `{"command":"cat secret.txt"}`, Ask},
+		{exec, `{"command":"rm -rf /"}`, Ask}, // not a rule's
+	} {
+		if v := p.Check(tt.tool, json.RawMessage(tt.args)); v.Action != tt.want {
+			t.Errorf("%s %s after the edit: %+v, want %s", tt.tool.Name, tt.args, v, tt.want)
+		}
+	}
+}
+
 func TestMatchPattern(t *testing.T) {
 	tests := []struct {
 		pattern, args string
