@@ -1,7 +1,6 @@
 package cli_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,12 +8,10 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -26,52 +23,15 @@ import (
 	"hermes/backend/remote"
 )
 
-// botProcess is `hermes bot` running as a process of its own.
-type botProcess struct {
-	cmd    *exec.Cmd
-	url    string // the callback's
-	stderr *strings.Builder
-}
-
 // startBotProcess runs `hermes bot` on home, its callback on a free
-// loopback port, and waits for the line that says where it listens.
-func startBotProcess(t *testing.T, home string) *botProcess {
+// loopback port, and waits for the line that says where it listens; it
+// returns the process and the callback's URL.
+func startBotProcess(t *testing.T, home string) (*process, string) {
 	t.Helper()
 	cmd := hermes(t, "bot", "--home", home, "--listen", "127.0.0.1:0")
 	cmd.Env = append(cmd.Env, "BOT_TEST_MODEL_KEY=sk-bot-cli-test", "BOT_TEST_WECOM_SECRET="+botSecret)
-	p := &botProcess{cmd: cmd, stderr: &strings.Builder{}}
-	cmd.Stderr = p.stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(out)
-	var said []string
-	for sc.Scan() {
-		if u := botURL.FindString(sc.Text()); u != "" {
-			p.url = u
-			go func() {
-				for sc.Scan() {
-				}
-			}()
-			return p
-		}
-		said = append(said, sc.Text())
-	}
-	cmd.Wait()
-	t.Fatalf("the bot printed no callback URL: %s\n%s", strings.Join(said, "\n"), p.stderr)
-	return nil
-}
-
-// stop presses Ctrl-C and returns the exit code.
-func (p *botProcess) stop(t *testing.T) int {
-	t.Helper()
-	p.cmd.Process.Signal(syscall.SIGINT)
-	p.cmd.Wait()
-	return p.cmd.ProcessState.ExitCode()
+	p, m := startProcess(t, cmd, botURL)
+	return p, m[0]
 }
 
 // The bot owns its home; `hermes serve` started on the same home (as the
@@ -98,12 +58,12 @@ func TestBot_AnAttachedProcessSeesAndStopsTheBotsRun(t *testing.T) {
 	// stop cuts off.
 	writeBotConfig(t, home, model.URL, wecom.URL, fmt.Sprintf("workspace = %q\n\n[agent]\nstrategy = \"react\"\nroute = false\n", ws))
 
-	bot := startBotProcess(t, home)
+	bot, callback := startBotProcess(t, home)
 	lock, err := remote.ReadLock(home)
 	if err != nil || lock.PID != bot.cmd.Process.Pid || lock.Mode != remote.ModeBot {
 		t.Fatalf("the bot's lock: %+v, %v", lock, err)
 	}
-	cb, err := wecomtest.NewCallbacks(bot.url, botToken, botAESKey, botCorpID)
+	cb, err := wecomtest.NewCallbacks(callback, botToken, botAESKey, botCorpID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -21,21 +22,20 @@ import (
 	"hermes/backend/runlog"
 )
 
-// serveProcess is `hermes serve` running as a process of its own.
-type serveProcess struct {
-	served
+// process is hermes running as a process of its own.
+type process struct {
 	cmd *exec.Cmd
-	// said is what it printed before its URL.
-	said []string
+	// said is what it printed before the line it was waited for.
+	said   []string
+	stderr *strings.Builder
 }
 
-// startServeProcess runs `hermes serve` on a free loopback port of home
-// and waits for the URL it prints.
-func startServeProcess(t *testing.T, home string) *serveProcess {
+// startProcess starts cmd and waits for the first line of its output that
+// want matches, which it returns with its groups.
+func startProcess(t *testing.T, cmd *exec.Cmd, want *regexp.Regexp) (*process, []string) {
 	t.Helper()
-	cmd := hermes(t, "serve", "--home", home, "--listen", "127.0.0.1:0")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	p := &process{cmd: cmd, stderr: &strings.Builder{}}
+	cmd.Stderr = p.stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -43,30 +43,42 @@ func startServeProcess(t *testing.T, home string) *serveProcess {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := &serveProcess{cmd: cmd}
 	sc := bufio.NewScanner(out)
 	for sc.Scan() {
-		if m := urlRE.FindStringSubmatch(sc.Text()); m != nil {
-			p.served = served{url: m[1], token: m[2]}
+		if m := want.FindStringSubmatch(sc.Text()); m != nil {
 			go func() {
 				for sc.Scan() {
 				}
 			}()
-			return p
+			return p, m
 		}
 		p.said = append(p.said, sc.Text())
 	}
 	cmd.Wait()
-	t.Fatalf("serve printed no URL: %s\n%s", strings.Join(p.said, "\n"), stderr.String())
-	return nil
+	t.Fatalf("hermes %s printed nothing like %s: %s\n%s", cmd.Args[1], want, strings.Join(p.said, "\n"), p.stderr)
+	return nil, nil
 }
 
 // stop presses Ctrl-C and returns the exit code.
-func (p *serveProcess) stop(t *testing.T) int {
+func (p *process) stop(t *testing.T) int {
 	t.Helper()
 	p.cmd.Process.Signal(syscall.SIGINT)
 	p.cmd.Wait()
 	return p.cmd.ProcessState.ExitCode()
+}
+
+// serveProcess is `hermes serve` running as a process of its own.
+type serveProcess struct {
+	served
+	*process
+}
+
+// startServeProcess runs `hermes serve` on a free loopback port of home
+// and waits for the URL it prints.
+func startServeProcess(t *testing.T, home string) *serveProcess {
+	t.Helper()
+	p, m := startProcess(t, hermes(t, "serve", "--home", home, "--listen", "127.0.0.1:0"), urlRE)
+	return &serveProcess{served: served{url: m[1], token: m[2]}, process: p}
 }
 
 // modelHome is a home whose hermes.toml points at the model at url and
