@@ -6,7 +6,9 @@
 // back; each user has a session of their own that runs one task at a time.
 //
 // A callback is answered as soon as it is checked and queued; the run goes
-// on afterwards and its answer is sent when it ends. Nothing about the
+// on afterwards and its answer is sent when it ends. Runs are started
+// through a runner.Manager, so a window attached to the bot's process sees
+// and steers them as any run. Nothing about the
 // secrets (the callback token, the AES key, the corp secret, access tokens)
 // is logged or put in an event, a reply or an error.
 package bot
