@@ -2,19 +2,19 @@
 // page, and the notice of a broken hermes.toml, against a real `hermes serve`
 // and the scripted model process. scripts/e2e.sh passes HERMES_BIN and
 // HERMES_SCRIPTMODEL.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { env, launch, openPage, shot } from './browser'
-import { startModel, type ScriptModel, type Step } from './model'
-import { serve, type Served } from './serve'
+import { openPage, shot } from './browser'
+import { startLive, type Live } from './harness'
+import type { ScriptModel, Step } from './model'
+import type { Served } from './serve'
 
+let live: Live | undefined
 let browser: Browser
 let served: Served
 let model: ScriptModel
-let tmp: string
 let home: string
 let workspace: string
 // The run of the first test: its answer is the memory the second one forgets.
@@ -26,28 +26,19 @@ const waiting = async () => (await model.state()).waiting
 const runState = (page: Page) => page.getByTestId('run-status').first().getAttribute('data-status')
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'hermes-e2e-context-'))
-  home = join(tmp, 'home')
-  workspace = join(tmp, 'workspace')
-  mkdirSync(join(workspace, 'notes'), { recursive: true })
-  writeFileSync(join(workspace, 'notes', 'budget.md'), '# Budget\nThe trip may cost 4,500 EUR.\n')
-  mkdirSync(home)
-  model = await startModel(env('HERMES_SCRIPTMODEL'), tmp)
-  writeFileSync(
-    join(home, 'hermes.toml'),
-    `version = 1\n\n[model]\nbase_url = "${model.url}"\nmodel = "llmtest-model"\napi_key = "e2e-key"\ncontext_window = 16000\n\n[agent]\nmax_iterations = 8\nworkspace = "${workspace}"\nstrategy = "react"\nroute = false\n`,
-  )
-  served = await serve(env('HERMES_BIN'), home)
-  browser = await launch()
+  live = await startLive({
+    prefix: 'hermes-e2e-context-',
+    prepare: ({ workspace }) => {
+      mkdirSync(join(workspace, 'notes'), { recursive: true })
+      writeFileSync(join(workspace, 'notes', 'budget.md'), '# Budget\nThe trip may cost 4,500 EUR.\n')
+    },
+    config: ({ modelURL, workspace }) =>
+      `version = 1\n\n[model]\nbase_url = "${modelURL}"\nmodel = "llmtest-model"\napi_key = "e2e-key"\ncontext_window = 16000\n\n[agent]\nmax_iterations = 8\nworkspace = "${workspace}"\nstrategy = "react"\nroute = false\n`,
+  })
+  ;({ browser, served, model, home, workspace } = live)
 })
 
-afterAll(async () => {
-  await browser?.close()
-  const code = await served?.stop()
-  await model?.stop()
-  if (tmp) rmSync(tmp, { recursive: true, force: true })
-  expect(code).toBe(0)
-})
+afterAll(() => live?.stop())
 
 async function startRun(task: string, steps: Step[]): Promise<string> {
   await model.script(steps)

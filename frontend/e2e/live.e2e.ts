@@ -1,47 +1,38 @@
 // End-to-end: live runs steered from the page. A real `hermes serve` runs the
 // real loop against the scripted model process; both live in temp dirs.
 // scripts/e2e.sh passes HERMES_BIN and HERMES_SCRIPTMODEL.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { env, launch, openPage, shot } from './browser'
-import { startModel, type ScriptModel, type Step } from './model'
-import { serve, type Served } from './serve'
+import { openPage, shot } from './browser'
+import { startLive, type Live } from './harness'
+import type { ScriptModel, Step } from './model'
+import type { Served } from './serve'
 
+let live: Live | undefined
 let browser: Browser
 let served: Served
 let model: ScriptModel
-let tmp: string
 let workspace: string
 
 const call = (id: string, name: string, args: object) => ({ id, name, arguments: JSON.stringify(args) })
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'hermes-e2e-'))
-  const home = join(tmp, 'home')
-  workspace = join(tmp, 'workspace')
-  mkdirSync(join(workspace, 'notes'), { recursive: true })
-  writeFileSync(join(workspace, 'notes', 'monday.md'), '# Monday\nShip the timeline.\n')
-  writeFileSync(join(workspace, 'notes', 'tuesday.md'), '# Tuesday\nReview the fork.\n')
-  mkdirSync(home)
-  model = await startModel(env('HERMES_SCRIPTMODEL'), tmp)
-  writeFileSync(
-    join(home, 'hermes.toml'),
-    `version = 1\n\n[model]\nbase_url = "${model.url}"\nmodel = "llmtest-model"\napi_key = "e2e-key"\n\n[agent]\nmax_iterations = 8\nstrategy = "react"\nroute = false\n\n[tools.risk]\nwrite = "ask"\n`,
-  )
-  served = await serve(env('HERMES_BIN'), home)
-  browser = await launch()
+  live = await startLive({
+    prefix: 'hermes-e2e-',
+    prepare: ({ workspace }) => {
+      mkdirSync(join(workspace, 'notes'), { recursive: true })
+      writeFileSync(join(workspace, 'notes', 'monday.md'), '# Monday\nShip the timeline.\n')
+      writeFileSync(join(workspace, 'notes', 'tuesday.md'), '# Tuesday\nReview the fork.\n')
+    },
+    config: ({ modelURL }) =>
+      `version = 1\n\n[model]\nbase_url = "${modelURL}"\nmodel = "llmtest-model"\napi_key = "e2e-key"\n\n[agent]\nmax_iterations = 8\nstrategy = "react"\nroute = false\n\n[tools.risk]\nwrite = "ask"\n`,
+  })
+  ;({ browser, served, model, workspace } = live)
 })
 
-afterAll(async () => {
-  await browser?.close()
-  const code = await served?.stop()
-  await model?.stop()
-  if (tmp) rmSync(tmp, { recursive: true, force: true })
-  expect(code).toBe(0)
-})
+afterAll(() => live?.stop())
 
 async function startRun(task: string, steps: Step[], instructions = ''): Promise<string> {
   await model.script(steps)

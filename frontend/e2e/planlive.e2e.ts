@@ -6,14 +6,14 @@
 // The model guesses an order id, the call fails, the run asks, and the
 // answer is typed into the question card in the browser.
 // scripts/e2e.sh passes HERMES_BIN and HERMES_SCRIPTMODEL.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { env, launch, openPage, shot } from './browser'
-import { startModel, type ModelRequest, type ScriptModel, type Step } from './model'
-import { serve, type Served } from './serve'
+import { openPage, shot } from './browser'
+import { startLive, type Live } from './harness'
+import type { ModelRequest, ScriptModel, Step } from './model'
+import type { Served } from './serve'
 
 const task = "Refund Alice's last order; the reason is 'arrived damaged'."
 
@@ -122,37 +122,28 @@ function stageOf(req: ModelRequest): string {
 
 const text = (req: ModelRequest) => req.messages.map((m) => m.content).join('\n')
 
+let live: Live | undefined
 let browser: Browser
 let served: Served
 let model: ScriptModel
-let tmp: string
 let workspace: string
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'hermes-e2e-plan-'))
-  const home = join(tmp, 'home')
-  workspace = join(tmp, 'workspace')
-  mkdirSync(workspace)
-  mkdirSync(join(home, 'skills', 'orders'), { recursive: true })
-  writeFileSync(join(home, 'skills', 'orders', 'skill.json'), JSON.stringify(ordersSkill, null, 2))
-  writeFileSync(join(home, 'skills', 'orders', 'orders.cjs'), ordersScript)
-  model = await startModel(env('HERMES_SCRIPTMODEL'), tmp)
-  writeFileSync(
-    join(home, 'hermes.toml'),
-    `version = 1\n\n[model]\nbase_url = "${model.url}"\nmodel = "llmtest-model"\napi_key = "e2e-key"\n\n` +
+  live = await startLive({
+    prefix: 'hermes-e2e-plan-',
+    prepare: ({ home }) => {
+      mkdirSync(join(home, 'skills', 'orders'), { recursive: true })
+      writeFileSync(join(home, 'skills', 'orders', 'skill.json'), JSON.stringify(ordersSkill, null, 2))
+      writeFileSync(join(home, 'skills', 'orders', 'orders.cjs'), ordersScript)
+    },
+    config: ({ modelURL }) =>
+      `version = 1\n\n[model]\nbase_url = "${modelURL}"\nmodel = "llmtest-model"\napi_key = "e2e-key"\n\n` +
       `[agent]\nmax_iterations = 8\nstrategy = "plan"\nroute = true\n\n[tools]\nallow = ["refund_order"]\n`,
-  )
-  served = await serve(env('HERMES_BIN'), home)
-  browser = await launch()
+  })
+  ;({ browser, served, model, workspace } = live)
 })
 
-afterAll(async () => {
-  await browser?.close()
-  const code = await served?.stop()
-  await model?.stop()
-  if (tmp) rmSync(tmp, { recursive: true, force: true })
-  expect(code).toBe(0)
-})
+afterAll(() => live?.stop())
 
 const waiting = async () => (await model.state()).waiting
 const stepStatuses = (page: Page) => page.getByTestId('plan-step').evaluateAll((els) => els.map((el) => el.getAttribute('data-status')))
