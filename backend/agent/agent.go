@@ -102,6 +102,9 @@ type Setup struct {
 	// Memory is what the run does with the long-term memory that Store keeps
 	// (when it keeps one, as *memory.Store does); "" leaves it alone.
 	Memory MemoryUse
+	// MemoryNamespace is whose memories the run recalls and writes: "" the
+	// desktop's; the bot gives each chat user's conversation its own.
+	MemoryNamespace string
 	// Strategy is how a new run works; "" means StrategyReact. A resumed run
 	// keeps the strategy it started with.
 	Strategy Strategy

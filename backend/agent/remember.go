@@ -15,7 +15,8 @@ import (
 	"hermes/backend/memory"
 )
 
-// LongTermMemory is the memory that outlives runs; *memory.Store keeps one.
+// LongTermMemory is the memory that outlives runs: a namespace of the one
+// *memory.Store keeps (memory.Space).
 type LongTermMemory interface {
 	Recall(query string, limit int) ([]memory.Hit, error)
 	MarkRecalled(ids []uint64, now time.Time) error
@@ -32,8 +33,10 @@ func (r *Run) longTermMemory() LongTermMemory {
 	if r.setup.Memory != MemoryOn && r.setup.Memory != MemoryRead {
 		return nil
 	}
-	m, _ := r.setup.Store.(LongTermMemory)
-	return m
+	if s, ok := r.setup.Store.(*memory.Store); ok {
+		return s.In(r.setup.MemoryNamespace)
+	}
+	return nil
 }
 
 // recall fills the memory layer of a new run: memories that have faded are

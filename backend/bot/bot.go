@@ -165,9 +165,6 @@ func New(o Options) (*Bot, error) {
 // call, so asked calls are denied unless allowed.
 func unattended(s agent.Setup, allow []string) agent.Setup {
 	s.Unattended = true
-	// Long-term memory is one per home, not per user: until it is kept per
-	// user, the bot neither recalls nor writes it, so no user sees another's.
-	s.Memory = ""
 	s.Policy = botPolicy{inner: s.Policy, allow: allow}
 	return s
 }

@@ -268,6 +268,7 @@ func (s *session) resume(in inbound, live *liveRun, lang i18n.Lang) {
 	}
 	s.mu.Lock()
 	last, task, status := s.rec.LastRun, s.rec.LastTask, s.rec.LastStatus
+	setup := s.setup()
 	s.mu.Unlock()
 	if last == "" || status == event.StatusFinished {
 		s.say(in.r, lang, "bot.nothing_to_resume")
@@ -281,7 +282,7 @@ func (s *session) resume(in inbound, live *liveRun, lang i18n.Lang) {
 	var err error
 	s.b.startOne(func() {
 		err = s.launch(lr, func(h runner.Hooks) (string, error) {
-			return last, s.b.runs.ResumeSetup(s.b.current().setup, last, h)
+			return last, s.b.runs.ResumeSetup(setup, last, h)
 		})
 	})
 	if err != nil {
@@ -301,6 +302,7 @@ func (s *session) start(in inbound, task string, lang i18n.Lang) {
 	}
 	s.mu.Lock()
 	history := slices.Clone(s.rec.History)
+	setup := s.setup()
 	s.mu.Unlock()
 	ws := filepath.Join(s.b.wsRoot, safeName(s.platform), safeName(s.user))
 	lr := s.newLive(in, task)
@@ -314,13 +316,21 @@ func (s *session) start(in inbound, task string, lang i18n.Lang) {
 			s.wsMade = true // only the worker reads and writes it
 		}
 		err = s.launch(lr, func(h runner.Hooks) (string, error) {
-			return s.b.runs.StartSetup(s.b.current().setup, t, h)
+			return s.b.runs.StartSetup(setup, t, h)
 		})
 	})
 	if err != nil {
 		s.b.log.Error("run not started", "session", s.key, "err", err)
 		s.say(in.r, lang, "bot.failed", err.Error())
 	}
+}
+
+// setup is how the session's runs are made: the bot's setup, with the
+// long-term memory of this conversation; call it with s.mu held.
+func (s *session) setup() agent.Setup {
+	setup := s.b.current().setup
+	setup.MemoryNamespace = s.namespace()
+	return setup
 }
 
 func (s *session) newLive(in inbound, task string) *liveRun {

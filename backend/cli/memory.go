@@ -138,7 +138,11 @@ func printMemoryTable(env *Env, entries []memory.Entry) {
 		if e.Pinned {
 			kind += " *"
 		}
-		rows[i] = []string{fmt.Sprint(e.ID), kind, e.Created.Local().Format("2006-01-02"), fmt.Sprint(e.Recalls), oneLine(e.Text)}
+		text := oneLine(e.Text)
+		if e.Namespace != "" {
+			text = "[" + e.Namespace + "] " + text
+		}
+		rows[i] = []string{fmt.Sprint(e.ID), kind, e.Created.Local().Format("2006-01-02"), fmt.Sprint(e.Recalls), text}
 	}
 	widths := make([]int, len(header)-1)
 	for c := range widths {
@@ -188,6 +192,9 @@ func printMemory(env *Env, e memory.Entry) {
 	}
 	if e.Pinned {
 		field("cli.memory.col.pinned", i18n.T("cli.memory.pinned_note"))
+	}
+	if e.Namespace != "" {
+		field("cli.memory.col.namespace", e.Namespace)
 	}
 	fmt.Fprintln(env.Stdout)
 	fmt.Fprintln(env.Stdout, e.Text)

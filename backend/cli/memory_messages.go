@@ -31,6 +31,7 @@ func init() {
 		"cli.memory.col.text":       {EN: "TEXT", ZH: "内容"},
 		"cli.memory.col.run":        {EN: "RUN", ZH: "来源运行"},
 		"cli.memory.col.pinned":     {EN: "PINNED", ZH: "固定"},
+		"cli.memory.col.namespace":  {EN: "WHOSE", ZH: "归属"},
 		"cli.memory.never":          {EN: "never", ZH: "从未"},
 		"cli.memory.recalled_times": {EN: "last %s, %d times", ZH: "最近 %s，共 %d 次"},
 		"cli.memory.pinned_note":    {EN: "yes: never fades, recalled for every task", ZH: "是：不会淡忘，每个任务都会召回"},

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -81,5 +82,25 @@ func TestMemoryCommand_BadArguments(t *testing.T) {
 	}
 	if code, out, _ := runCLI(t, "memory", "--home", home); code != ExitOK || !strings.Contains(out, "no memories yet") {
 		t.Errorf("empty memory: %d %q", code, out)
+	}
+}
+
+// A chat conversation's memory says whose it is, in the list and in show.
+func TestMemoryCommand_ShowsWhoseMemory(t *testing.T) {
+	home := t.TempDir()
+	s, err := memory.Open(filepath.Join(home, "hermes.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	written, err := s.In("bot/wecom/alice/0").Remember([]memory.Entry{{Kind: memory.KindFact, Text: "The harbour code is ZX-4471"}}, time.Now())
+	if err != nil || s.Close() != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := runCLI(t, "memory", "--home", home); code != ExitOK || !strings.Contains(out, "[bot/wecom/alice/0] The harbour code is ZX-4471") {
+		t.Fatalf("memory list = %d\n%s", code, out)
+	}
+	code, out, _ := runCLI(t, "memory", "show", fmt.Sprint(written[0].ID), "--home", home)
+	if code != ExitOK || !strings.Contains(out, "WHOSE:") || !strings.Contains(out, "bot/wecom/alice/0") {
+		t.Fatalf("memory show = %d\n%s", code, out)
 	}
 }

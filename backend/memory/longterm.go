@@ -67,6 +67,9 @@ type Entry struct {
 	Recalled time.Time `json:"recalled,omitzero"` // the last time a run was given it
 	Recalls  int       `json:"recalls,omitempty"`
 	Pinned   bool      `json:"pinned,omitempty"` // never fades, always recalled
+	// Namespace is whose memory it is: "" the desktop's, "bot/wecom/USER/N"
+	// a chat user's conversation. A run recalls only its own namespace's.
+	Namespace string `json:"namespace,omitempty"`
 }
 
 // lastUsed is when the entry was last written or recalled.
@@ -103,8 +106,12 @@ func normalise(text string) string {
 	return b.String()
 }
 
-func textKey(text string) []byte {
-	sum := sha256.Sum256([]byte(normalise(text)))
+func textKey(namespace, text string) []byte {
+	key := normalise(text)
+	if namespace != "" {
+		key = namespace + "\x00" + key
+	}
+	sum := sha256.Sum256([]byte(key))
 	return sum[:16]
 }
 
@@ -117,7 +124,7 @@ func (s *Store) Remember(entries []Entry, now time.Time) ([]Entry, error) {
 		written = written[:0]
 		texts := tx.Bucket(memTextsBucket)
 		for _, e := range entries {
-			if strings.TrimSpace(e.Text) == "" || texts.Get(textKey(e.Text)) != nil {
+			if strings.TrimSpace(e.Text) == "" || texts.Get(textKey(e.Namespace, e.Text)) != nil {
 				continue
 			}
 			if e.Created.IsZero() {
@@ -151,7 +158,7 @@ func putEntry(tx *bolt.Tx, e Entry, index bool) error {
 	if err := tx.Bucket(memEntriesBucket).Put(idKey(e.ID), data); err != nil {
 		return err
 	}
-	if err := tx.Bucket(memTextsBucket).Put(textKey(e.Text), idKey(e.ID)); err != nil {
+	if err := tx.Bucket(memTextsBucket).Put(textKey(e.Namespace, e.Text), idKey(e.ID)); err != nil {
 		return err
 	}
 	if e.Kind == KindPreference {
@@ -248,7 +255,7 @@ func deleteEntry(tx *bolt.Tx, e Entry) error {
 		bucket, key []byte
 	}{
 		{memEntriesBucket, idKey(e.ID)},
-		{memTextsBucket, textKey(e.Text)},
+		{memTextsBucket, textKey(e.Namespace, e.Text)},
 		{memUsedBucket, usedKey(e)},
 		{memPinnedBucket, idKey(e.ID)},
 		{memPrefsBucket, idKey(e.ID)},
@@ -330,10 +337,19 @@ type candidate struct {
 // whether an earlier, different run stated it too: then it is a preference
 // worth remembering, and the caller writes it.
 func (s *Store) NotePreference(text, runID string, now time.Time) (recurring bool, err error) {
+	return s.In("").NotePreference(text, runID, now)
+}
+
+// NotePreference is Store.NotePreference among the runs of the namespace.
+func (sp Space) NotePreference(text, runID string, now time.Time) (recurring bool, err error) {
 	key := []byte(normalise(text))
 	if len(key) == 0 {
 		return false, nil
 	}
+	if sp.namespace != "" {
+		key = append([]byte(sp.namespace+"\x00"), key...)
+	}
+	s := sp.s
 	err = s.db.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(memCandidatesBucket)
 		var c candidate

@@ -234,3 +234,53 @@ func BenchmarkOpenWithMemories(b *testing.B) {
 	b.ReportMetric(float64(open.Microseconds())/float64(b.N)/1000, "ms/open")
 	b.ReportMetric(float64(recall.Microseconds())/float64(b.N)/1000, "ms/recall")
 }
+
+// A namespace recalls and notes only its own: the same text may be kept in
+// two, a preference recurs only within one, and pinned entries and
+// preferences of another namespace are not listed.
+func TestSpace_KeepsNamespacesApart(t *testing.T) {
+	s := openTemp(t)
+	alice, bob := s.In("bot/wecom/alice/0"), s.In("bot/wecom/bob/0")
+	fact := Entry{Kind: KindFact, Text: "The harbour code of Zorgland is ZX-4471"}
+	for _, sp := range []Space{alice, bob} {
+		got, err := sp.Remember([]Entry{fact, {Kind: KindPreference, Text: "Answer in French"}}, day0)
+		if err != nil || len(got) != 2 {
+			t.Fatalf("remember in a namespace: %v, %v", got, err)
+		}
+	}
+	desktop := remember(t, s, day0, Entry{Kind: KindFact, Text: "Zorgland harbour visits need a permit"})
+	if err := s.PinMemory(desktop[0].ID, true, day0); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		sp   Space
+		want string
+	}{{alice, "bot/wecom/alice/0"}, {bob, "bot/wecom/bob/0"}, {s.In(""), ""}} {
+		hits, err := c.sp.Recall("harbour code of Zorgland", 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hits) == 0 {
+			t.Fatalf("namespace %q recalled nothing", c.want)
+		}
+		for _, h := range hits {
+			if h.Namespace != c.want {
+				t.Errorf("namespace %q recalled %q of namespace %q", c.want, h.Text, h.Namespace)
+			}
+		}
+	}
+	if again, _ := alice.Remember([]Entry{fact}, day0); len(again) != 0 {
+		t.Errorf("the same text was kept twice in one namespace: %v", again)
+	}
+
+	for _, step := range []struct {
+		sp        Space
+		run       string
+		recurring bool
+	}{{alice, "r1", false}, {bob, "r2", false}, {alice, "r3", true}} {
+		got, err := step.sp.NotePreference("Keep answers short", step.run, day0)
+		if err != nil || got != step.recurring {
+			t.Fatalf("%s in %q: recurring %v, %v; want %v", step.run, step.sp.namespace, got, err, step.recurring)
+		}
+	}
+}

@@ -100,6 +100,38 @@ type Hit struct {
 // match query best by BM25 (words, and character pairs for Chinese), best
 // first. It does not mark them recalled: the caller marks those it uses.
 func (s *Store) Recall(query string, limit int) ([]Hit, error) {
+	return s.In("").Recall(query, limit)
+}
+
+// Space is one namespace of the long-term memory: what a run recalls and
+// writes there is its namespace's only, so a chat user never sees another's
+// (or the desktop's) memories.
+type Space struct {
+	s         *Store
+	namespace string
+}
+
+// In is the namespace's part of the memory; "" is the desktop's.
+func (s *Store) In(namespace string) Space { return Space{s: s, namespace: namespace} }
+
+// Remember is Store.Remember with the entries put in the namespace.
+func (sp Space) Remember(entries []Entry, now time.Time) ([]Entry, error) {
+	entries = slices.Clone(entries)
+	for i := range entries {
+		entries[i].Namespace = sp.namespace
+	}
+	return sp.s.Remember(entries, now)
+}
+
+// MarkRecalled is Store.MarkRecalled.
+func (sp Space) MarkRecalled(ids []uint64, now time.Time) error { return sp.s.MarkRecalled(ids, now) }
+
+// Fade is Store.Fade: memories fade by age in every namespace alike.
+func (sp Space) Fade(cutoff time.Time) (int, error) { return sp.s.Fade(cutoff) }
+
+// Recall is Store.Recall among the namespace's entries.
+func (sp Space) Recall(query string, limit int) ([]Hit, error) {
+	s := sp.s
 	counts, _ := termCounts(query)
 	terms := make([]string, 0, len(counts))
 	for t := range counts {
@@ -115,7 +147,9 @@ func (s *Store) Recall(query string, limit int) ([]Hit, error) {
 			if err != nil {
 				return err
 			}
-			hits = append(hits, Hit{Entry: e})
+			if e.Namespace == sp.namespace {
+				hits = append(hits, Hit{Entry: e})
+			}
 			return nil
 		})
 		if err != nil {
@@ -128,7 +162,7 @@ func (s *Store) Recall(query string, limit int) ([]Hit, error) {
 			if err != nil {
 				return err
 			}
-			if !e.Pinned {
+			if !e.Pinned && e.Namespace == sp.namespace {
 				hits = append(hits, Hit{Entry: e})
 			}
 		}
@@ -178,8 +212,8 @@ func (s *Store) Recall(query string, limit int) ([]Hit, error) {
 			if err != nil {
 				return fmt.Errorf("memory %d: %w", h.ID, err)
 			}
-			if e.Pinned || e.Kind == KindPreference {
-				continue // already listed
+			if e.Pinned || e.Kind == KindPreference || e.Namespace != sp.namespace {
+				continue // already listed, or someone else's
 			}
 			hits = append(hits, Hit{Entry: e, Score: h.Score})
 			found++

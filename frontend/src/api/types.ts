@@ -483,6 +483,8 @@ export interface MemoryEntry {
   recalled?: string
   recalls?: number
   pinned?: boolean
+  /** whose memory: absent for the desktop's, "bot/PLATFORM/USER/N" for a chat conversation's */
+  namespace?: string
 }
 
 export type UpdateState = 'idle' | 'checking' | 'up_to_date' | 'downloading' | 'ready' | 'applying' | 'applied' | 'failed'

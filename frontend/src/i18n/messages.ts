@@ -316,6 +316,7 @@ const en = {
   'memory.never': 'never',
   'memory.pinned': 'pinned',
   'memory.pinned_hint': 'Recalled for every task; never fades',
+  'memory.namespace_hint': 'A chat conversation’s memory: recalled only by that person’s tasks in the bot',
   'memory.pin': 'Pin',
   'memory.unpin': 'Unpin',
   'memory.forget': 'Forget',

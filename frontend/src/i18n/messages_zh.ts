@@ -314,6 +314,7 @@ export const zh: Catalog = {
   'memory.never': '从未',
   'memory.pinned': '已固定',
   'memory.pinned_hint': '每次都会召回；永不淡出',
+  'memory.namespace_hint': '聊天对话的记忆：只会被机器人中这位用户的任务召回',
   'memory.pin': '固定',
   'memory.unpin': '取消固定',
   'memory.forget': '遗忘',

@@ -101,6 +101,11 @@ function MemoryRow({ e }: { e: MemoryEntry }) {
             {t('memory.pinned')}
           </span>
         )}
+        {e.namespace && (
+          <span className="tag" title={t('memory.namespace_hint')} data-testid="memory-namespace">
+            {e.namespace}
+          </span>
+        )}
       </td>
       <td className="memory-text" data-testid="memory-text">
         {e.text}
