@@ -146,6 +146,9 @@ type Task struct {
 	Workspace    string
 	Turns        []llm.Message
 	ForkedFrom   *event.ForkRef
+	// Origin is who asked, when not the person at this machine (the bot's
+	// chat user); lists show it.
+	Origin string
 }
 
 // Result is how a run (or one leg of it) ended.
@@ -227,6 +230,7 @@ func NewRun(s Setup, t Task, sinks ...event.Sink) (*Run, error) {
 		Workspace:  t.Workspace,
 		Status:     event.StatusRunning,
 		ForkedFrom: t.ForkedFrom,
+		Origin:     t.Origin,
 		Strategy:   s.Strategy,
 	}
 	r.turns = append([]llm.Message(nil), t.Turns...)
@@ -281,7 +285,7 @@ func (r *Run) Execute(ctx context.Context) Result {
 			Task: r.st.Task, Instructions: r.st.Instr, Workspace: r.st.Workspace,
 			Model: r.setup.ModelName, BaseURL: r.setup.BaseURL,
 			MaxIterations: r.limits.MaxIterations, TokenBudget: r.limits.TokenBudget,
-			Tools: r.setup.Tools.Names(), ForkedFrom: r.st.ForkedFrom,
+			Tools: r.setup.Tools.Names(), ForkedFrom: r.st.ForkedFrom, Origin: r.st.Origin,
 		})
 	}
 	if !r.resumed {

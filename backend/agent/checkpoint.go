@@ -32,6 +32,7 @@ type state struct {
 	// AllowedTools were allowed by a person for the rest of the run.
 	AllowedTools []string       `json:"allowed_tools,omitempty"`
 	ForkedFrom   *event.ForkRef `json:"forked_from,omitempty"`
+	Origin       string         `json:"origin,omitempty"`
 	// Seq and LogOffset are the last event and the log's length at the
 	// checkpoint: a resumed run truncates the log there and numbers on.
 	Seq       int64  `json:"seq"`

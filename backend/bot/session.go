@@ -306,7 +306,7 @@ func (s *session) start(in inbound, task string, lang i18n.Lang) {
 	s.mu.Unlock()
 	ws := filepath.Join(s.b.wsRoot, safeName(s.platform), safeName(s.user))
 	lr := s.newLive(in, task)
-	t := agent.Task{Text: task, Instructions: historyInstructions(history), Workspace: ws}
+	t := agent.Task{Text: task, Instructions: historyInstructions(history), Workspace: ws, Origin: s.key}
 	var err error
 	s.b.startOne(func() {
 		if !s.wsMade {

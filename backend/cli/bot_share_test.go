@@ -82,14 +82,15 @@ func TestBot_AnAttachedProcessSeesAndStopsTheBotsRun(t *testing.T) {
 	}
 	res := window.authed(t, "GET", "api/runs", "")
 	var runs []struct {
-		RunID string `json:"run_id"`
-		Live  bool   `json:"live"`
-		Task  string `json:"task"`
+		RunID  string `json:"run_id"`
+		Live   bool   `json:"live"`
+		Task   string `json:"task"`
+		Origin string `json:"origin"`
 	}
 	json.NewDecoder(res.Body).Decode(&runs)
 	res.Body.Close()
-	if len(runs) != 1 || !runs[0].Live || runs[0].Task != "write step0.txt" {
-		t.Fatalf("the attached process lists %+v, want the bot's run, live", runs)
+	if len(runs) != 1 || !runs[0].Live || runs[0].Task != "write step0.txt" || runs[0].Origin != "wecom/alice" {
+		t.Fatalf("the attached process lists %+v, want the bot's run for wecom/alice, live", runs)
 	}
 	id := runs[0].RunID
 	events := sse(t, window.served, id)

@@ -27,6 +27,9 @@ type RunStartedData struct {
 	// ForkedFrom links a run forked from iteration N of another run; its
 	// conversation up to N was copied, so those tools were not run again.
 	ForkedFrom *ForkRef `json:"forked_from,omitempty"`
+	// Origin is who asked, when not the person at this machine: the bot's
+	// chat user ("wecom/USER").
+	Origin string `json:"origin,omitempty"`
 }
 
 // ForkRef names the run and iteration a run was forked from.

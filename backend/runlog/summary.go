@@ -26,6 +26,9 @@ type Summary struct {
 	Answer     string    `json:"answer,omitempty"`
 	Verified   bool      `json:"verified"`
 	Path       string    `json:"path"`
+	// Origin is who asked, when not the person at this machine (a chat
+	// user of the bot: "wecom/USER").
+	Origin string `json:"origin,omitempty"`
 }
 
 // Folder folds events into a Summary one at a time, so a live run's entry
@@ -65,7 +68,7 @@ func (f *Folder) Add(e event.Event) {
 	case event.RunStarted:
 		var d event.RunStartedData
 		if json.Unmarshal(e.Data, &d) == nil {
-			s.Task, s.Model, s.Workspace = d.Task, d.Model, d.Workspace
+			s.Task, s.Model, s.Workspace, s.Origin = d.Task, d.Model, d.Workspace, d.Origin
 		}
 		s.Started, s.Status = e.Time, event.StatusRunning
 	case event.RunResumed:

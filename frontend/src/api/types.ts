@@ -32,6 +32,8 @@ export interface RunSummary {
   pending_approval?: ApprovalRequestedData
   forked_from?: ForkRef
   sample?: boolean
+  /** who asked, when not the person at this machine: "wecom/USER" for a chat user of the bot */
+  origin?: string
 }
 
 export type EventType =
@@ -87,6 +89,7 @@ export interface RunStartedData {
   token_budget?: number
   tools?: string[]
   forked_from?: ForkRef
+  origin?: string
 }
 
 /** Layers are the token counts of one request's context layers. */

@@ -42,9 +42,11 @@ describe('filterRuns', () => {
     run('r1', '2026-11-30T10:00:00Z', { task: 'Summarise the README', status: 'finished' }),
     run('r2', '2026-11-29T10:00:00Z', { task: '整理笔记库', status: 'guard', model: 'deepseek-chat' }),
     run('r3', '2026-11-28T10:00:00Z', { task: 'Rename files', status: 'failed' }),
+    run('r4', '2026-11-27T10:00:00Z', { task: 'Book a room', origin: 'wecom/zhangsan' }),
   ])
   it.each([
-    { filter: noFilter, want: ['r1', 'r2', 'r3'] },
+    { filter: noFilter, want: ['r1', 'r2', 'r3', 'r4'] },
+    { filter: { text: 'zhangsan', status: '' }, want: ['r4'] },
     { filter: { text: 'readme', status: '' }, want: ['r1'] },
     { filter: { text: '笔记', status: '' }, want: ['r2'] },
     { filter: { text: 'deepseek 整理', status: '' }, want: ['r2'] },

@@ -29,7 +29,7 @@ export function indexRuns(runs: readonly RunSummary[]): RunIndex {
 }
 
 export interface RunFilter {
-  /** Words that must all appear in the title, task, model, workspace or run id (case-insensitive). */
+  /** Words that must all appear in the title, task, model, workspace, origin or run id (case-insensitive). */
   text: string
   /** A status to keep, or "" for all. */
   status: string
@@ -45,7 +45,7 @@ export function filterRuns(index: RunIndex, filter: RunFilter): RunSummary[] {
     const r = index.byId[id]
     if (filter.status && r.status !== filter.status) continue
     if (words.length > 0) {
-      const hay = `${r.title ?? ''}\n${r.task}\n${r.model}\n${r.workspace}\n${r.run_id}`.toLowerCase()
+      const hay = `${r.title ?? ''}\n${r.task}\n${r.model}\n${r.workspace}\n${r.origin ?? ''}\n${r.run_id}`.toLowerCase()
       if (!words.every((w) => hay.includes(w))) continue
     }
     out.push(r)

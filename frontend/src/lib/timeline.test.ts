@@ -34,6 +34,12 @@ describe('foldRun', () => {
       eventCount: 15,
     })
     expect(view.ended).toBe(sampleEvents[14].time)
+    expect(view.origin).toBe('')
+  })
+
+  it('says who asked a run the bot started for a chat user', () => {
+    const started = { ...sampleEvents[0], data: { task: 'Book a room', origin: 'wecom/zhangsan' } }
+    expect(foldRun([started]).origin).toBe('wecom/zhangsan')
   })
 
   it('makes one card per iteration, after the run start card', () => {

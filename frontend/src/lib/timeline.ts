@@ -42,6 +42,8 @@ export interface RunView {
   tools: string[]
   maxIterations: number
   forkedFrom: ForkRef | null
+  /** who asked, when not the person at this machine (the bot's chat user) */
+  origin: string
   started?: string
   ended?: string
   status: string
@@ -81,6 +83,7 @@ export function emptyRun(runId = ''): RunView {
     tools: [],
     maxIterations: 0,
     forkedFrom: null,
+    origin: '',
     status: 'running',
     answer: '',
     verified: false,
@@ -165,6 +168,7 @@ function foldIntoRun(next: RunView, e: HermesEvent): void {
       next.tools = d.tools ?? []
       next.maxIterations = d.max_iterations ?? 0
       next.forkedFrom = d.forked_from ?? null
+      next.origin = d.origin ?? ''
       next.started = next.started ?? e.time
       next.status = 'running'
       break

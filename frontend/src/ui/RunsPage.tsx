@@ -136,6 +136,11 @@ function RunRow({ run: r }: { run: RunSummary }) {
           {r.live && <span className="live-dot" title={t('runs.live')} />}
           {r.sample && <span className="tag">{t('runs.sample')}</span>}
           {r.forked_from && <span className="tag">{t('runs.forked', { n: r.forked_from.iteration })}</span>}
+          {r.origin && (
+            <span className="tag" data-testid="run-origin" title={t('runs.origin_hint')}>
+              {t('runs.origin', { origin: r.origin })}
+            </span>
+          )}
           {r.title && r.title !== r.task && <span title={r.task}>{oneLine(r.task, 60)} · </span>}
           {r.model} · {r.run_id}
         </div>
