@@ -193,9 +193,13 @@ func printRunsTable(env *Env, runs []runlog.Summary) {
 		if s.Status == event.StatusFinished && !s.Verified {
 			status += " (" + i18n.T("cli.runs.unverified") + ")"
 		}
+		task := oneLine(s.Task)
+		if s.Origin != "" {
+			task = "[" + s.Origin + "] " + task // a chat user's task in the bot
+		}
 		rows[i] = []string{
 			s.RunID, s.Started.Local().Format("2006-01-02 15:04"), status,
-			fmt.Sprint(s.Iterations), humanTokens(s.Tokens), oneLine(s.Task),
+			fmt.Sprint(s.Iterations), humanTokens(s.Tokens), task,
 		}
 	}
 	widths := make([]int, len(header)-1)

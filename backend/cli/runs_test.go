@@ -21,6 +21,7 @@ type testRun struct {
 	task    string
 	status  string // "" leaves the log without run.finished, as a crash does
 	started time.Time
+	origin  string // the bot's chat user who asked, if any
 }
 
 func writeRunLog(t *testing.T, home string, r testRun) string {
@@ -40,7 +41,7 @@ func writeRunLog(t *testing.T, home string, r testRun) string {
 			t.Fatal(err)
 		}
 	}
-	emit(event.RunStarted, 0, event.RunStartedData{Task: r.task, Model: "gpt-4o-mini", Workspace: "ws", MaxIterations: 25})
+	emit(event.RunStarted, 0, event.RunStartedData{Task: r.task, Model: "gpt-4o-mini", Workspace: "ws", MaxIterations: 25, Origin: r.origin})
 	emit(event.IterationStarted, 1, event.IterationStartedData{})
 	emit(event.ModelDecided, 1, event.ModelDecidedData{FinalAnswer: "answer to " + r.task,
 		Usage: llm.Usage{PromptTokens: 1000, CompletionTokens: 200, TotalTokens: 1200}})
@@ -57,14 +58,14 @@ func writeRunLog(t *testing.T, home string, r testRun) string {
 var day = time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
 
 // threeRuns writes runs started at 09:00, 10:00 and 11:00; the two later ids
-// share the prefix "20261130-1".
+// share the prefix "20261130-1", and the last is a chat user's in the bot.
 func threeRuns(t *testing.T) string {
 	t.Helper()
 	home := t.TempDir()
 	for _, r := range []testRun{
-		{"20261130-090000-aaaaaa", "Summarise a.txt", event.StatusFinished, day.Add(9 * time.Hour)},
-		{"20261130-100000-bbbbbb", "整理本周的会议笔记并写出摘要", event.StatusGuard, day.Add(10 * time.Hour)},
-		{"20261130-110000-cccccc", "Rename the drafts", "", day.Add(11 * time.Hour)},
+		{"20261130-090000-aaaaaa", "Summarise a.txt", event.StatusFinished, day.Add(9 * time.Hour), ""},
+		{"20261130-100000-bbbbbb", "整理本周的会议笔记并写出摘要", event.StatusGuard, day.Add(10 * time.Hour), ""},
+		{"20261130-110000-cccccc", "Rename the drafts", "", day.Add(11 * time.Hour), "wecom/zhangsan"},
 	} {
 		writeRunLog(t, home, r)
 	}
@@ -106,7 +107,7 @@ func TestRuns_Table(t *testing.T) {
 	}{
 		{"all, newest first", nil,
 			[]string{"20261130-110000-cccccc", "20261130-100000-bbbbbb", "20261130-090000-aaaaaa"}, nil,
-			"hermes runs show", []string{"RUN ID", "running", "guard", "finished", "1.2k", "整理本周的会议笔记并写出摘要"}},
+			"hermes runs show", []string{"RUN ID", "running", "guard", "finished", "1.2k", "整理本周的会议笔记并写出摘要", "[wecom/zhangsan] Rename the drafts"}},
 		{"by status", []string{"--status", "finished"},
 			[]string{"20261130-090000-aaaaaa"}, []string{"bbbbbb", "cccccc"}, "", []string{"Summarise a.txt"}},
 		{"limited", []string{"--limit", "1"},
@@ -267,7 +268,7 @@ func TestRunsShow(t *testing.T) {
 
 func TestRunsShow_JSONIsTheLog(t *testing.T) {
 	home := t.TempDir()
-	path := writeRunLog(t, home, testRun{"20261130-090000-dddddd", "Compare <a> & <b>", event.StatusFinished, day.Add(9 * time.Hour)})
+	path := writeRunLog(t, home, testRun{"20261130-090000-dddddd", "Compare <a> & <b>", event.StatusFinished, day.Add(9 * time.Hour), ""})
 	code, out, errOut := runCLI(t, "runs", "show", "--home", home, "20261130-090000-dd", "--json")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
