@@ -19,7 +19,6 @@ import (
 	"hermes/backend/remote"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
-	"hermes/backend/server"
 )
 
 func init() { register(command{"bot", "cli.cmd.bot", cmdBot}) }
@@ -70,7 +69,7 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return fail(env, i18n.Wrap(err, "cli.serve.listen_failed", "127.0.0.1:0", err))
 	}
-	defer apiLn.Close()
+	defer apiLn.Close() // served, and so closed, once the bot owns the home
 	token := newToken()
 	own, err := remote.Claim(ctx, dir, remote.Lock{Addr: apiLn.Addr().String(), Token: token, Mode: remote.ModeBot})
 	var owned *remote.OwnedError
@@ -98,6 +97,14 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 			manager.Shutdown(context.Background())
 		}
 	}()
+	// Served from the moment the lock names it, so that a process that
+	// reads the lock meanwhile finds its owner answering.
+	streams, endStreams := context.WithCancel(context.Background())
+	defer endStreams()
+	api := localAPI(manager, token, env.Assets, &own.Lock, streams)
+	served := make(chan error, 2)
+	go func() { served <- api.Serve(apiLn) }()
+	defer api.Close() // when the bot never started; else shut down below
 	kit, err := manager.Toolkit(ctx, cfg)
 	if err != nil {
 		return fail(env, err)
@@ -161,18 +168,7 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 		return fail(env, i18n.Wrap(err, "cli.bot.listen_failed", b.ListenAddr(), err))
 	}
 	srv := &http.Server{Handler: bt.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second}
-	// Event streams never go idle, so they end with this context rather than
-	// holding the API's shutdown up.
-	streams, endStreams := context.WithCancel(context.Background())
-	defer endStreams()
-	api := &http.Server{
-		Handler:           server.New(server.Options{Runs: manager, Token: token, Assets: env.Assets, Owner: &own.Lock}),
-		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return streams },
-	}
-	served := make(chan error, 2)
 	go func() { served <- srv.Serve(ln) }()
-	go func() { served <- api.Serve(apiLn) }()
 	fmt.Fprintln(env.Stdout, i18n.T("cli.bot.listening", b.PlatformName(), "http://"+ln.Addr().String()+b.CallbackPath(), dir))
 
 	select {

@@ -13,7 +13,6 @@ import (
 	"hermes/backend/i18n"
 	"hermes/backend/remote"
 	"hermes/backend/runner"
-	"hermes/backend/server"
 )
 
 const defaultListen = "127.0.0.1:7777"
@@ -87,11 +86,7 @@ func cmdServe(ctx context.Context, env *Env, args []string) int {
 	if manager != nil {
 		watchHome(streams, env, manager)
 	}
-	srv := &http.Server{
-		Handler:           server.New(server.Options{Runs: runs, Token: token, Assets: env.Assets, Owner: ownerLock}),
-		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return streams },
-	}
+	srv := localAPI(runs, token, env.Assets, ownerLock, streams)
 	served := make(chan error, 2)
 	go func() { served <- srv.Serve(ln) }()
 	if lockLn != nil {

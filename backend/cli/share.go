@@ -1,11 +1,29 @@
 package cli
 
 import (
+	"context"
 	"fmt"
+	"io/fs"
 	"net"
+	"net/http"
+	"time"
 
 	"hermes/backend/i18n"
+	"hermes/backend/remote"
+	"hermes/backend/runner"
+	"hermes/backend/server"
 )
+
+// localAPI is the HTTP server of the local API and the web UI over runs,
+// the owner's (owner set) or an attached process's. Its event streams never
+// go idle, so they end with streams rather than holding Shutdown up.
+func localAPI(runs runner.Runs, token string, assets fs.FS, owner *remote.Lock, streams context.Context) *http.Server {
+	return &http.Server{
+		Handler:           server.New(server.Options{Runs: runs, Token: token, Assets: assets, Owner: owner}),
+		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return streams },
+	}
+}
 
 // ownerListener gives the loopback address that hermes.lock names for a
 // local API listening on ln. A listener on loopback or on every address
