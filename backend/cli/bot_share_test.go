@@ -97,19 +97,7 @@ func TestBot_AnAttachedProcessSeesAndStopsTheBotsRun(t *testing.T) {
 	if e := <-events; e.Type != event.RunStarted {
 		t.Fatalf("the attached process streams %s first", e.Type)
 	}
-	res = window.authed(t, "POST", "api/runs/"+id+"/control", `{"kind":"stop"}`)
-	res.Body.Close()
-	if res.StatusCode != http.StatusAccepted {
-		t.Fatalf("stop through the attached process: %d", res.StatusCode)
-	}
-	close(hold)
-	var last event.Event
-	for e := range events {
-		last = e
-	}
-	if d, _ := event.Decode[event.RunFinishedData](last); last.Type != event.RunFinished || d.Status != event.StatusStopped {
-		t.Fatalf("the attached process's stream ended with %s %s", last.Type, last.Data)
-	}
+	stopThrough(t, window.served, id, events, func() { close(hold) })
 	wait, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	err = wecom.WaitFor(wait, func(m map[string][]string) bool {

@@ -120,6 +120,25 @@ func sse(t *testing.T, s served, id string) <-chan event.Event {
 	return c
 }
 
+// stopThrough stops run id through s, lets the model answer with release,
+// and fails unless the run's stream then ends with the run stopped.
+func stopThrough(t *testing.T, s served, id string, events <-chan event.Event, release func()) {
+	t.Helper()
+	res := s.authed(t, "POST", "api/runs/"+id+"/control", `{"kind":"stop"}`)
+	res.Body.Close()
+	if res.StatusCode != http.StatusAccepted {
+		t.Fatalf("stop through %s: %d", s.url, res.StatusCode)
+	}
+	release()
+	var last event.Event
+	for e := range events {
+		last = e
+	}
+	if d, _ := event.Decode[event.RunFinishedData](last); last.Type != event.RunFinished || d.Status != event.StatusStopped {
+		t.Fatalf("the stream through %s ended with %s %s", s.url, last.Type, last.Data)
+	}
+}
+
 func runStatus(t *testing.T, home, id string) string {
 	t.Helper()
 	path, err := runlog.Find(home, id)
@@ -174,20 +193,10 @@ func TestShare_SecondProcessAttachesSeesAndStopsTheLiveRun(t *testing.T) {
 		t.Fatalf("the second streams %s first", e.Type)
 	}
 	// The model holds the run's first request until the stop is queued.
-	res = second.authed(t, "POST", "api/runs/"+ref.RunID+"/control", `{"kind":"stop"}`)
-	res.Body.Close()
-	if res.StatusCode != http.StatusAccepted {
-		t.Fatalf("stop through the second: %d", res.StatusCode)
-	}
-	holding.Store(false)
-	close(hold)
-	var last event.Event
-	for e := range events {
-		last = e
-	}
-	if d, _ := event.Decode[event.RunFinishedData](last); last.Type != event.RunFinished || d.Status != event.StatusStopped {
-		t.Fatalf("the second's stream ended with %s %s", last.Type, last.Data)
-	}
+	stopThrough(t, second.served, ref.RunID, events, func() {
+		holding.Store(false)
+		close(hold)
+	})
 	if got := runStatus(t, home, ref.RunID); got != event.StatusStopped {
 		t.Errorf("the first logged the run as %q", got)
 	}
