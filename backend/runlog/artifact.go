@@ -20,8 +20,12 @@ const artifactsDir = "artifacts"
 // SaveArtifact keeps the full output of a tool call and returns its ref, the
 // slash path relative to home: "artifacts/<run>/<call>". Call ids come from
 // the model, so one that cannot name a file is made safe (with a hash of the
-// original, to keep distinct ids distinct). The file appears whole or not at
-// all.
+// original, to keep distinct ids distinct). An artifact is never replaced:
+// models reuse call ids (every turn's first call may be "call_0"), so when
+// the name is taken the next free one of "<call>-2", "<call>-3"... is used
+// (before the extension: "call_0-2.before"), and the ref returned is the one
+// to read. The name is claimed before the content is written, and the
+// content is renamed over it whole, so a returned ref names the whole file.
 func SaveArtifact(home, runID, callID string, content []byte) (ref string, err error) {
 	run, call := fileName(runID), fileName(callID)
 	dir := filepath.Join(home, artifactsDir)
@@ -36,22 +40,53 @@ func SaveArtifact(home, runID, callID string, content []byte) (ref string, err e
 	if err := root.MkdirAll(run, 0o700); err != nil {
 		return "", fmt.Errorf("create artifacts of run %s: %w", run, err)
 	}
-	name := run + "/" + call
-	tmp := run + "/." + call + ".tmp"
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	name, err := claim(root, run, call)
 	if err != nil {
-		return "", fmt.Errorf("save artifact %s: %w", name, err)
+		return "", err
 	}
-	_, werr := f.Write(content)
-	if err := errors.Join(werr, f.Close()); err != nil {
-		_ = root.Remove(tmp)
-		return "", fmt.Errorf("save artifact %s: %w", name, err)
+	tmp := run + "/." + path.Base(name) + ".tmp"
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err == nil {
+		_, werr := f.Write(content)
+		err = errors.Join(werr, f.Close())
 	}
-	if err := root.Rename(tmp, name); err != nil {
+	if err == nil {
+		err = root.Rename(tmp, name)
+	}
+	if err != nil {
 		_ = root.Remove(tmp)
+		_ = root.Remove(name)
 		return "", fmt.Errorf("save artifact %s: %w", name, err)
 	}
 	return artifactsDir + "/" + name, nil
+}
+
+// claim creates an empty file for a new artifact of the call in the run's
+// folder, under the first name that no other artifact holds, and returns
+// its slash path under root.
+func claim(root *os.Root, run, call string) (string, error) {
+	stem, ext := call, ""
+	if i := strings.LastIndexByte(call, '.'); i > 0 {
+		stem, ext = call[:i], call[i:]
+	}
+	for n := 1; ; n++ {
+		name := run + "/" + call
+		if n > 1 {
+			name = fmt.Sprintf("%s/%s-%d%s", run, stem, n, ext)
+		}
+		f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("save artifact %s: %w", name, err)
+		}
+		if err := f.Close(); err != nil {
+			_ = root.Remove(name)
+			return "", fmt.Errorf("save artifact %s: %w", name, err)
+		}
+		return name, nil
+	}
 }
 
 // fileName returns s when it is a safe file name, else a safe name derived

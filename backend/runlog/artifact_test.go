@@ -5,7 +5,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -42,12 +44,66 @@ func TestArtifact_RoundTrip(t *testing.T) {
 	if _, _, err := ReadArtifact(home, "artifacts/20261130-013501-aaaaaa/call_2", 0, 0); !errors.Is(err, ErrArtifactNotFound) {
 		t.Errorf("missing artifact: %v, want ErrArtifactNotFound", err)
 	}
-	// Saving the same call again (a retried tool) replaces the output.
-	if _, err := SaveArtifact(home, "20261130-013501-aaaaaa", "call_1", []byte("new")); err != nil {
-		t.Fatal(err)
+}
+
+// A model that reuses a call id must not lose the first call's artifact:
+// each save gets a ref of its own.
+func TestArtifact_ReusedCallIDNeverReplaces(t *testing.T) {
+	home := t.TempDir()
+	tests := []struct{ call, content, want string }{
+		{"call_0", "first", "artifacts/run1/call_0"},
+		{"call_0", "second", "artifacts/run1/call_0-2"},
+		{"call_0.before", "note v1", "artifacts/run1/call_0.before"},
+		{"call_0.before", "note v2", "artifacts/run1/call_0-2.before"},
+		{"call_0", "third", "artifacts/run1/call_0-3"},
+		{"call_0.before", "note v3", "artifacts/run1/call_0-3.before"},
 	}
-	if got, _, _ := ReadArtifact(home, ref, 0, 0); string(got) != "new" {
-		t.Errorf("after a second save: %q", got)
+	for _, tt := range tests {
+		ref, err := SaveArtifact(home, "run1", tt.call, []byte(tt.content))
+		if err != nil || ref != tt.want {
+			t.Fatalf("SaveArtifact(%q) = %q, %v; want %q", tt.call, ref, err, tt.want)
+		}
+	}
+	for _, tt := range tests {
+		if got, _, err := ReadArtifact(home, tt.want, 0, 0); err != nil || string(got) != tt.content {
+			t.Errorf("ReadArtifact(%q) = %q, %v; want %q", tt.want, got, err, tt.content)
+		}
+	}
+	entries, err := os.ReadDir(filepath.Join(home, "artifacts", "run1"))
+	if err != nil || len(entries) != len(tests) {
+		t.Errorf("the run's artifacts folder holds %d entries (%v), want %d and no temporary files", len(entries), err, len(tests))
+	}
+}
+
+// Concurrent read-only calls of one turn may share a reused id; each save
+// still gets its own file.
+func TestArtifact_ConcurrentSavesOfOneCallID(t *testing.T) {
+	home := t.TempDir()
+	const n = 8
+	refs := make(chan string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			ref, err := SaveArtifact(home, "run1", "call_0", []byte(strconv.Itoa(i)))
+			if err != nil {
+				t.Error(err)
+			}
+			refs <- ref
+		})
+	}
+	wg.Wait()
+	close(refs)
+	seen := map[string]bool{}
+	contents := map[string]bool{}
+	for ref := range refs {
+		got, _, err := ReadArtifact(home, ref, 0, 0)
+		if err != nil || seen[ref] {
+			t.Fatalf("ref %q: duplicate %v, %v", ref, seen[ref], err)
+		}
+		seen[ref], contents[string(got)] = true, true
+	}
+	if len(contents) != n {
+		t.Errorf("%d distinct contents kept, want %d", len(contents), n)
 	}
 }
 

@@ -112,3 +112,37 @@ func TestCreateNote(t *testing.T) {
 		}
 	}
 }
+
+// A model that names every call "call_0" must not lose a note's original:
+// each append keeps its own undo copy, and its result names that copy.
+func TestAppendNote_ReusedCallIDKeepsEveryOriginal(t *testing.T) {
+	tv := makeVault(t)
+	v := tv.open(t, false)
+	env := skills.Env{Home: tv.home, RunID: "run1", CallID: "call_0"}
+	original, err := os.ReadFile(filepath.Join(tv.dir, "Projects", "Beta.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]byte{original, append(original, "first\n"...)}
+	var refs []string
+	for _, content := range []string{"first", "second"} {
+		out, err := call(t, v, env, "append_note", `{"note":"Projects/Beta.md","content":"`+content+`"}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, ref, ok := strings.Cut(out, "its previous content is kept in ")
+		if !ok {
+			t.Fatalf("the result names no undo copy: %s", out)
+		}
+		refs = append(refs, strings.Fields(ref)[0])
+	}
+	if refs[0] == refs[1] {
+		t.Fatalf("both appends name the undo copy %s", refs[0])
+	}
+	for i, ref := range refs {
+		kept, _, err := runlog.ReadArtifact(tv.home, ref, 0, 0)
+		if err != nil || !bytes.Equal(kept, want[i]) {
+			t.Errorf("undo copy %d (%s) = %q, %v; want %q", i+1, ref, kept, err, want[i])
+		}
+	}
+}
