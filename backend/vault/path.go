@@ -61,8 +61,13 @@ func (v *Vault) clean(p string) (string, error) {
 	return s, nil
 }
 
-// excluded reports whether a folder or file name is never read.
+// excluded reports whether a folder or file name is never read. Names are
+// compared without regard to case, and as Windows opens them (without
+// trailing dots and spaces, nor an NTFS stream after a colon), because on
+// macOS and Windows ".OBSIDIAN" and ".obsidian." are Obsidian's own folder.
 func (v *Vault) excluded(name string) bool {
+	name, _, _ = strings.Cut(name, ":")
+	name = fold(strings.TrimRight(name, ". "))
 	if slices.Contains(neverRead, name) {
 		return true
 	}
@@ -73,6 +78,11 @@ func (v *Vault) excluded(name string) bool {
 	}
 	return false
 }
+
+// fold maps s to one spelling per case-insensitive equivalence class, so
+// that "K" (Kelvin) and "ſ" (long s) meet "k" and "s" as file systems that
+// ignore case make them meet.
+func fold(s string) string { return strings.ToLower(strings.ToUpper(s)) }
 
 func isASCIILetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 

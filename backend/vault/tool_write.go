@@ -32,7 +32,7 @@ func appendNoteTool(v *Vault) skills.Tool {
 }
 
 type createNoteArgs struct {
-	Path    string `json:"path" description:"Where to create the note, from the vault root, such as Projects/Plan.md; \".md\" is added when there is no extension, and missing folders are created."`
+	Path    string `json:"path" description:"Where to create the note, from the vault root, such as Projects/Plan.md. Only Markdown notes can be created: the name ends in .md (added when there is no extension); missing folders are created."`
 	Content string `json:"content" description:"The note's Markdown, front matter included if wanted."`
 }
 
@@ -144,6 +144,9 @@ func (v *Vault) createNote(a createNoteArgs) (string, error) {
 	}
 	if path.Ext(p) == "" {
 		p += ".md"
+	}
+	if !isNote(p) {
+		return "", skills.Errorf("%q is not a Markdown note: create_note only creates Markdown notes, whose names end in .md, and no other kind of file; give a path such as %q", a.Path, p+".md")
 	}
 	if _, err := v.root.Lstat(p); err == nil {
 		return "", skills.Errorf("%s already exists and create_note never replaces a note; choose another name, or use append_note to add to it", p)

@@ -2,8 +2,9 @@
 // search (Chinese included) from an index kept on disk and current while
 // Hermes runs, read by path or wikilink, listed, linked and tagged, and
 // appended to or created in the encoding and line endings they already
-// use. Every path is confined to the vault by os.Root, and Obsidian's own
-// folders (.obsidian, .trash) are never read.
+// use. Every path is confined to the vault by os.Root, Obsidian's own
+// folders (.obsidian, .trash) are never read in any spelling, and only
+// Markdown notes are ever written.
 package vault
 
 import (
@@ -28,7 +29,8 @@ type Options struct {
 	// Home is the Hermes home directory; the index lives in Home/index/.
 	Home string
 	// Exclude are more folder or file names never read, as path.Match
-	// patterns ("Archive", "*.excalidraw.md").
+	// patterns ("Archive", "*.excalidraw.md") matched without regard to
+	// case.
 	Exclude []string
 	// Watch keeps the index current while the vault is open.
 	Watch bool
@@ -66,10 +68,12 @@ func Open(dir string, opts Options) (*Vault, error) {
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 		return nil, i18n.Wrap(fmt.Errorf("open vault %s: %w", abs, ErrNoVault), "vault.not_found", abs)
 	}
-	for _, p := range opts.Exclude {
+	exclude := make([]string, len(opts.Exclude))
+	for i, p := range opts.Exclude {
 		if _, err := path.Match(p, ""); err != nil {
 			return nil, i18n.Wrap(fmt.Errorf("exclude pattern %q: %w", p, err), "vault.bad_exclude", p)
 		}
+		exclude[i] = fold(p)
 	}
 	root, err := os.OpenRoot(abs)
 	if err != nil {
@@ -77,7 +81,7 @@ func Open(dir string, opts Options) (*Vault, error) {
 	}
 	sum := sha256.Sum256([]byte(abs))
 	v := &Vault{
-		dir: abs, root: root, exclude: opts.Exclude,
+		dir: abs, root: root, exclude: exclude,
 		indexDir: filepath.Join(opts.Home, "index", hex.EncodeToString(sum[:8])),
 	}
 	v.load()
