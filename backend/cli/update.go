@@ -151,7 +151,10 @@ func updateError(err error, feedURL string) error {
 	}
 	for _, k := range keys {
 		if errors.Is(err, k.is) {
-			if k.is == selfupdate.ErrFeedSignature || k.is == selfupdate.ErrFeed {
+			switch k.is {
+			case selfupdate.ErrNoFeed:
+				return i18n.Wrap(err, k.key) // the message is the whole story
+			case selfupdate.ErrFeedSignature, selfupdate.ErrFeed:
 				return i18n.Wrap(err, k.key, feedURL, err)
 			}
 			return i18n.Wrap(err, k.key, err)
