@@ -47,7 +47,7 @@ func newHarness(t *testing.T, server *llmtest.Server, extra ...skills.Tool) *har
 	}
 	client := llm.New(llm.Config{
 		BaseURL: server.URL, APIKey: testKey, Model: "test-model", Stream: true,
-		Backoff: func(int) time.Duration { return 0 },
+		MaxRetries: 3, Backoff: func(int) time.Duration { return 0 },
 	})
 	return &harness{t: t, home: home, ws: ws, server: server, setup: agent.Setup{
 		Home: home, Store: store, Bus: event.NewBus(), Redactor: runlog.NewRedactor(testKey),

@@ -18,9 +18,15 @@ var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 
 // chatRequest maps a Request onto go-openai's types.
 func (c *Client) chatRequest(req Request) openai.ChatCompletionRequest {
-	out := openai.ChatCompletionRequest{Model: c.cfg.Model}
+	out := openai.ChatCompletionRequest{Model: c.cfg.Model, MaxTokens: c.cfg.MaxOutputTokens}
 	if req.Model != "" {
 		out.Model = req.Model
+	}
+	if errors.Is(openai.NewReasoningValidator().Validate(out), openai.ErrReasoningModelMaxTokensDeprecated) {
+		// go-openai refuses max_tokens for the reasoning models it knows
+		// (o1, o3, o4, gpt-5…), which take max_completion_tokens; every
+		// other server, local ones included, knows max_tokens.
+		out.MaxTokens, out.MaxCompletionTokens = 0, out.MaxTokens
 	}
 	if req.Temperature != nil {
 		out.Temperature = *req.Temperature
@@ -67,6 +73,13 @@ func (c *Client) plain(ctx context.Context, oreq openai.ChatCompletionRequest, o
 		return Response{}, errNoChoices
 	}
 	choice := r.Choices[0]
+	size := len(choice.Message.Content) + len(choice.Message.ReasoningContent)
+	for _, tc := range choice.Message.ToolCalls {
+		size += len(tc.Function.Arguments)
+	}
+	if size > ReplyCap(c.cfg.MaxOutputTokens) {
+		return Response{}, errReplyTooLong
+	}
 	out := Response{
 		Content:      choice.Message.Content,
 		FinishReason: string(choice.FinishReason),
@@ -97,6 +110,7 @@ func (c *Client) streamed(ctx context.Context, oreq openai.ChatCompletionRequest
 	var out Response
 	var text strings.Builder
 	var calls toolCallAssembler
+	meter := replyMeter{left: ReplyCap(c.cfg.MaxOutputTokens)}
 	received := 0
 	for {
 		chunk, err := stream.Recv()
@@ -115,6 +129,11 @@ func (c *Client) streamed(ctx context.Context, oreq openai.ChatCompletionRequest
 		alive()
 		if u := chunk.Usage; u != nil {
 			out.Usage = Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+		}
+		// Past the cap the stream is closed (deferred above): the server
+		// sees the client go, and nothing of the reply is kept.
+		if !meter.add(chunkText(chunk)) {
+			return Response{}, errReplyTooLong
 		}
 		for _, choice := range chunk.Choices {
 			if choice.Index != 0 {
@@ -137,6 +156,19 @@ func (c *Client) streamed(ctx context.Context, oreq openai.ChatCompletionRequest
 	out.Content = text.String()
 	out.ToolCalls = calls.result()
 	return out, nil
+}
+
+// chunkText is how many bytes of text a stream chunk carries, in every
+// choice: content, reasoning and tool-call arguments.
+func chunkText(chunk openai.ChatCompletionStreamResponse) int {
+	n := 0
+	for _, choice := range chunk.Choices {
+		n += len(choice.Delta.Content) + len(choice.Delta.ReasoningContent)
+		for _, tc := range choice.Delta.ToolCalls {
+			n += len(tc.Function.Arguments)
+		}
+	}
+	return n
 }
 
 // toolCallAssembler joins tool calls that arrive in pieces: the id and name in

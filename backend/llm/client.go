@@ -7,10 +7,12 @@ package llm
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,9 +28,14 @@ type Config struct {
 	Model   string
 	// Stream streams answers (the loop does); false makes plain requests.
 	Stream bool
-	// MaxRetries is how many times a transient failure is retried: 0 means
-	// 3, a negative value means none.
+	// MaxRetries is how many times a transient failure is retried; 0 (or
+	// less) means none. The default lives in the config ([model] max_retries).
 	MaxRetries int
+	// MaxOutputTokens caps each reply: it is sent with every request as
+	// max_tokens (max_completion_tokens to the reasoning models that refuse
+	// max_tokens), and a reply that goes past ReplyCap of it anyway is cut
+	// off with ErrReplyTooLong. 0 means DefaultMaxOutputTokens.
+	MaxOutputTokens int
 	// Timeout bounds each attempt's wait for the server: for the response
 	// headers, then between two stream chunks (so a long answer that keeps
 	// streaming is never cut). 0 means 120s.
@@ -45,17 +52,16 @@ type Config struct {
 type Client struct {
 	cfg     Config
 	api     *openai.Client
-	base    string // the base URL as it may be shown: no password
-	baseErr string // why the base URL cannot work, if it cannot
+	base    string   // the base URL as it may be shown: no password, no query values
+	baseErr string   // why the base URL cannot work, if it cannot
+	secrets []string // cut out of every text that may reach a person
 }
 
 // New returns a client for cfg, with defaults filled in.
 func New(cfg Config) *Client {
-	switch {
-	case cfg.MaxRetries == 0:
-		cfg.MaxRetries = 3
-	case cfg.MaxRetries < 0:
-		cfg.MaxRetries = 0
+	cfg.MaxRetries = max(cfg.MaxRetries, 0)
+	if cfg.MaxOutputTokens <= 0 {
+		cfg.MaxOutputTokens = DefaultMaxOutputTokens
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 120 * time.Second
@@ -77,16 +83,19 @@ func New(cfg Config) *Client {
 	oc := openai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	oc.HTTPClient = hc
-	c := &Client{cfg: cfg, api: openai.NewClientWithConfig(oc)}
-	c.base = c.redact(cfg.BaseURL)
+	c := &Client{cfg: cfg, api: openai.NewClientWithConfig(oc), secrets: urlSecrets(cfg.BaseURL)}
+	if cfg.APIKey != "" {
+		c.secrets = append(c.secrets, cfg.APIKey)
+	}
+	// Longer first, so a secret that holds another is cut out whole.
+	slices.SortFunc(c.secrets, func(a, b string) int { return len(b) - len(a) })
+	c.base = c.redact(RedactURL(cfg.BaseURL))
 	u, err := url.Parse(cfg.BaseURL)
 	switch {
 	case err != nil:
 		c.baseErr = "the base URL does not parse"
 	case u.Scheme != "http" && u.Scheme != "https" || u.Host == "":
 		c.baseErr = "the base URL must start with http:// or https:// and name a host"
-	default:
-		c.base = u.Redacted()
 	}
 	return c
 }
@@ -173,7 +182,7 @@ func (c *Client) retry(ctx context.Context, model string, onRetry func(Retry), a
 func (c *Client) once(ctx context.Context, attempt func(ctx context.Context, alive func()) error) (failure, bool) {
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	info := &attemptInfo{}
+	info := &attemptInfo{bodyLimit: c.bodyLimit()}
 	actx = context.WithValue(actx, attemptKey{}, info)
 	timer := time.AfterFunc(c.cfg.Timeout, func() { cancel(errAttemptTimeout) })
 	defer timer.Stop()
@@ -196,6 +205,8 @@ func (c *Client) userError(f failure, model string, attempts int) error {
 		return i18n.Wrap(ErrRateLimited, "llm.rate_limited", c.base, f.detail, attempts)
 	case ErrServer:
 		return i18n.Wrap(ErrServer, "llm.server", c.base, f.detail, attempts)
+	case ErrReplyTooLong:
+		return i18n.Wrap(ErrReplyTooLong, "llm.reply_too_long", c.base, ReplyCap(c.cfg.MaxOutputTokens), c.cfg.MaxOutputTokens)
 	default:
 		return i18n.Wrap(ErrUnreachable, "llm.unreachable", c.base, f.detail)
 	}
@@ -253,16 +264,19 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// attemptInfo receives what the transport saw of an attempt's response that
-// go-openai does not pass on.
+// attemptInfo carries what one attempt tells the transport, and what the
+// transport saw of its response that go-openai does not pass on.
 type attemptInfo struct {
+	bodyLimit  int64 // > 0: the response body may hold at most this many bytes
 	retryAfter string
 }
 
 type attemptKey struct{}
 
 // headerCapture records the Retry-After header of each attempt, which
-// go-openai drops from a failed streaming request.
+// go-openai drops from a failed streaming request, and bounds the body that
+// go-openai reads, which it would otherwise read whole (an answer, an error
+// body, or a single endless stream line).
 type headerCapture struct {
 	next http.RoundTripper
 }
@@ -271,6 +285,30 @@ func (h headerCapture) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := h.next.RoundTrip(req)
 	if info, ok := req.Context().Value(attemptKey{}).(*attemptInfo); ok && resp != nil {
 		info.retryAfter = resp.Header.Get("Retry-After")
+		if info.bodyLimit > 0 {
+			resp.Body = &limitedBody{ReadCloser: resp.Body, left: info.bodyLimit}
+		}
 	}
 	return resp, err
+}
+
+// limitedBody fails with errReplyTooLong once more than its limit is read.
+type limitedBody struct {
+	io.ReadCloser
+	left int64
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	if b.left < 0 {
+		return 0, errReplyTooLong
+	}
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= int64(n)
+	if b.left < 0 {
+		return 0, errReplyTooLong
+	}
+	return n, err
 }

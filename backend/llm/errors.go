@@ -27,6 +27,11 @@ var (
 	// completion at all.
 	ErrServer = errors.New("llm: model server error")
 
+	// ErrReplyTooLong is returned when a reply goes past ReplyCap of the
+	// output cap: a server that ignores max_tokens, or a model that will
+	// not stop. The reply is dropped and not retried.
+	ErrReplyTooLong = errors.New("llm: reply too long")
+
 	// ErrMissingKey is returned by Check when no API key is set for an endpoint
 	// that is not on this machine.
 	ErrMissingKey = errors.New("llm: no api key")

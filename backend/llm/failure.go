@@ -52,6 +52,9 @@ func (c *Client) classify(attemptCtx context.Context, info *attemptInfo, err err
 	if errors.Is(context.Cause(attemptCtx), errAttemptTimeout) {
 		return failure{kind: ErrUnreachable, transient: true, detail: fmt.Sprintf("no answer within %s", c.cfg.Timeout)}
 	}
+	if errors.Is(err, errReplyTooLong) {
+		return failure{kind: ErrReplyTooLong, detail: err.Error()}
+	}
 	var apiErr *openai.APIError
 	var reqErr *openai.RequestError
 	switch {
@@ -138,11 +141,12 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	return 0, false
 }
 
-// redact removes the API key from text that may reach a person, and bounds
-// its length: servers sometimes echo the key they refused.
+// redact removes the API key and the base URL's secrets from text that may
+// reach a person, and bounds its length: servers sometimes echo the key
+// they refused, or the URL they were asked for.
 func (c *Client) redact(s string) string {
-	if key := c.cfg.APIKey; key != "" {
-		s = strings.ReplaceAll(s, key, "[redacted]")
+	for _, secret := range c.secrets {
+		s = strings.ReplaceAll(s, secret, "[redacted]")
 	}
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > maxDetail {
@@ -153,4 +157,60 @@ func (c *Client) redact(s string) string {
 		s = s[:cut] + "…"
 	}
 	return s
+}
+
+// minQuerySecret is the shortest query value cut out of free text: shorter
+// ones ("1", "true") are no secret, and cutting them would garble the text.
+const minQuerySecret = 6
+
+// RedactURL is a base URL as it may be shown: its password and the value of
+// every query parameter are masked, since gateways take keys there
+// (?api-key=…). A URL that does not parse is shown up to its query.
+func RedactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		if i := strings.IndexAny(raw, "?#"); i >= 0 {
+			raw = raw[:i] + "?xxxxx"
+		}
+		if at := strings.LastIndex(raw, "@"); at >= 0 {
+			scheme, _, _ := strings.Cut(raw, "://")
+			raw = scheme + "://xxxxx@" + raw[at+1:]
+		}
+		return raw
+	}
+	if u.RawQuery != "" {
+		params := strings.Split(u.RawQuery, "&")
+		for i, p := range params {
+			if k, v, ok := strings.Cut(p, "="); ok && v != "" {
+				params[i] = k + "=xxxxx"
+			}
+		}
+		u.RawQuery = strings.Join(params, "&")
+	}
+	u.Fragment, u.RawFragment = "", ""
+	return u.Redacted()
+}
+
+// urlSecrets are the parts of a base URL that may hold a key: its password
+// and its query values, as written and unescaped.
+func urlSecrets(raw string) []string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	if p, ok := u.User.Password(); ok && p != "" {
+		out = append(out, p)
+	}
+	for _, param := range strings.Split(u.RawQuery, "&") {
+		_, v, _ := strings.Cut(param, "=")
+		if len(v) < minQuerySecret {
+			continue
+		}
+		out = append(out, v)
+		if plain, err := url.QueryUnescape(v); err == nil && plain != v {
+			out = append(out, plain)
+		}
+	}
+	return out
 }

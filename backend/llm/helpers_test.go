@@ -19,10 +19,10 @@ const testKey = "sk-hermes-test-5ecret-9f8e7d6c"
 
 func zeroBackoff(int) time.Duration { return 0 }
 
-// newClient returns a streaming client for base with a zero backoff; mods
-// adjust the config.
+// newClient returns a streaming client for base with three retries (the
+// config's default) and a zero backoff; mods adjust the config.
 func newClient(base string, mods ...func(*llm.Config)) *llm.Client {
-	cfg := llm.Config{BaseURL: base, APIKey: testKey, Model: "test-model", Stream: true, Backoff: zeroBackoff}
+	cfg := llm.Config{BaseURL: base, APIKey: testKey, Model: "test-model", Stream: true, MaxRetries: 3, Backoff: zeroBackoff}
 	for _, m := range mods {
 		m(&cfg)
 	}

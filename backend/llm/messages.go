@@ -28,6 +28,10 @@ func init() {
 			EN: "the model endpoint %s failed (%s, %d attempts): try again later, or check [model] base_url in hermes.toml",
 			ZH: "模型服务 %s 出错（%s，共尝试 %d 次）：请稍后再试，或检查 hermes.toml 中的 [model] base_url",
 		},
+		"llm.reply_too_long": {
+			EN: "the model at %s kept answering past %d bytes and was cut off, nothing of that reply was kept: raise [model] max_output_tokens in hermes.toml (now %d) if the answer must be that long, or check that the model is not repeating itself and that its server honours max_tokens",
+			ZH: "模型服务 %s 的回复超过了 %d 字节仍未结束，已被截断，这次回复的内容全部丢弃：如果答案确实需要这么长，请调高 hermes.toml 中的 [model] max_output_tokens（当前为 %d）；否则请检查模型是否在不停重复，以及它的服务是否遵守 max_tokens",
+		},
 		"llm.missing_key": {
 			EN: "no API key: set [model] api_key or api_key_env in hermes.toml, or OPENAI_API_KEY",
 			ZH: "没有 API 密钥：请在 hermes.toml 中设置 [model] api_key 或 api_key_env，或设置环境变量 OPENAI_API_KEY",

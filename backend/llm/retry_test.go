@@ -21,7 +21,7 @@ func TestChat_Retries(t *testing.T) {
 		name         string
 		steps        []llmtest.Step
 		plain        bool
-		maxRetries   int
+		maxRetries   int // 0: the helper's 3
 		backoff      func(int) time.Duration
 		wantErr      error
 		wantText     string // in the English error text
@@ -51,7 +51,9 @@ func TestChat_Retries(t *testing.T) {
 			srv := llmtest.NewServer(t, tt.steps...)
 			c := newClient(srv.URL, func(cfg *llm.Config) {
 				cfg.Stream = !tt.plain
-				cfg.MaxRetries = tt.maxRetries
+				if tt.maxRetries != 0 {
+					cfg.MaxRetries = tt.maxRetries
+				}
 				if tt.backoff != nil {
 					cfg.Backoff = tt.backoff
 				}

@@ -67,3 +67,49 @@ func TestErrors_NeverContainKey(t *testing.T) {
 		})
 	}
 }
+
+// A key given in the base URL's query string (?api-key=…), as some gateways
+// take it, is masked like a password in the URL: no error shows it.
+func TestErrors_NeverContainQuerySecret(t *testing.T) {
+	const secret = "SECRET123456"
+	tests := []struct {
+		name string
+		base func(t *testing.T) string
+	}{
+		{"unreachable", func(t *testing.T) string { return "http://" + closedAddr(t) + "/v1?api-key=" + secret }},
+		{"failing", func(t *testing.T) string {
+			return statusServer(t, 500, "upstream refused key "+secret).URL + "/v1?api-version=2024-06-01&api-key=" + secret
+		}},
+		{"not found", func(t *testing.T) string { return llmtest.NewServer(t).URL + "?api-key=" + secret }},
+		{"no host", func(t *testing.T) string { return "http:///v1?api-key=" + secret }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := &recorder{}
+			c := newClient(tt.base(t), func(cfg *llm.Config) { cfg.MaxRetries = 1 })
+			_, err := c.Chat(t.Context(), rec.request())
+			if err == nil {
+				t.Fatal("Chat succeeded, want an error")
+			}
+			var texts []string
+			for _, e := range []error{err, c.Check(t.Context())} {
+				if e == nil {
+					continue
+				}
+				texts = append(texts, e.Error(), fmt.Sprintf("%+v", e), fmt.Sprintf("%#v", e))
+				var ie *i18n.Error
+				if errors.As(e, &ie) {
+					texts = append(texts, i18n.In(i18n.EN, ie.Key, ie.Args...), i18n.In(i18n.ZH, ie.Key, ie.Args...))
+				}
+			}
+			for _, r := range rec.retries {
+				texts = append(texts, r.Err)
+			}
+			for _, s := range texts {
+				if strings.Contains(s, secret) {
+					t.Errorf("the query-string key leaked into %q", s)
+				}
+			}
+		})
+	}
+}

@@ -2,8 +2,11 @@ package llmtest
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -22,17 +25,26 @@ func (a *answer) finishReason() string {
 	return "stop"
 }
 
+// repeated is text as the step sends it: Repeat times over.
+func (a *answer) repeated(text string) string {
+	if a.step.Repeat > 1 {
+		return strings.Repeat(text, a.step.Repeat)
+	}
+	return text
+}
+
 func (a *answer) plain(w http.ResponseWriter) {
-	msg := completionMessage{Role: "assistant"}
+	msg := completionMessage{Role: "assistant", ReasoningContent: a.repeated(a.step.Reasoning)}
 	if a.step.Content != "" {
-		msg.Content = &a.step.Content
+		content := a.repeated(a.step.Content)
+		msg.Content = &content
 	}
 	for i, tc := range a.step.ToolCalls {
 		msg.ToolCalls = append(msg.ToolCalls, wireToolCall{
 			Index:    &i,
 			ID:       tc.ID,
 			Type:     "function",
-			Function: wireFunction{Name: tc.Name, Arguments: tc.Arguments},
+			Function: wireFunction{Name: tc.Name, Arguments: a.repeated(tc.Arguments)},
 		})
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -46,17 +58,22 @@ func (a *answer) plain(w http.ResponseWriter) {
 	})
 }
 
-// stream writes the step as server-sent events: the text in pieces, each
-// tool call's id and name then its argument fragments, the finish reason,
-// the usage when asked for, and [DONE]. With CutAfter it drops the
-// connection part-way, as a crashed proxy would.
-func (a *answer) stream(w http.ResponseWriter, includeUsage bool) {
+// stream writes the step as server-sent events: the reasoning and the text
+// in pieces, each tool call's id and name then its argument fragments, the
+// finish reason, the usage when asked for, and [DONE]. With CutAfter it
+// drops the connection part-way, as a crashed proxy would. It stops as soon
+// as ctx ends or a write fails (the client went away); written counts the
+// chunks sent.
+func (a *answer) stream(ctx context.Context, w http.ResponseWriter, includeUsage bool, written *atomic.Int64) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	flusher, _ := w.(http.Flusher)
 	bw := bufio.NewWriter(w)
 	sent := 0
-	send := func(c chunk) {
+	send := func(c chunk) bool {
+		if ctx.Err() != nil {
+			return false
+		}
 		c.ID, c.Object, c.Created, c.Model = a.id, "chat.completion.chunk", a.created, a.model
 		if c.Choices == nil {
 			c.Choices = []chunkChoice{}
@@ -65,49 +82,80 @@ func (a *answer) stream(w http.ResponseWriter, includeUsage bool) {
 		bw.WriteString("data: ")
 		bw.Write(b)
 		bw.WriteString("\n\n")
-		bw.Flush()
+		if bw.Flush() != nil {
+			return false
+		}
 		if flusher != nil {
 			flusher.Flush()
 		}
+		written.Add(1)
 		sent++
 		if a.step.CutAfter > 0 && sent >= a.step.CutAfter {
 			// Abort without the chunked body's terminator: the client sees
 			// the connection break mid-answer.
 			panic(http.ErrAbortHandler)
 		}
+		return true
+	}
+	// sendText sends a chunk that carries text, Repeat times over.
+	sendText := func(c chunk) bool {
+		for range max(a.step.Repeat, 1) {
+			if !send(c) {
+				return false
+			}
+		}
+		return true
 	}
 	choice := func(d delta, finish *string) chunk {
 		return chunk{Choices: []chunkChoice{{Delta: d, FinishReason: finish}}}
 	}
 
 	role := "assistant"
+	for _, p := range split(a.step.Reasoning, a.step.Chunks) {
+		if !sendText(choice(delta{Role: role, ReasoningContent: p}, nil)) {
+			return
+		}
+		role = ""
+	}
 	pieces := split(a.step.Content, a.step.Chunks)
-	if len(pieces) == 0 && len(a.step.ToolCalls) == 0 {
+	if len(pieces) == 0 && len(a.step.ToolCalls) == 0 && role != "" {
 		pieces = []string{""}
 	}
 	for _, p := range pieces {
-		send(choice(delta{Role: role, Content: p}, nil))
+		if !sendText(choice(delta{Role: role, Content: p}, nil)) {
+			return
+		}
 		role = ""
 	}
 	for i, tc := range a.step.ToolCalls {
 		head := wireToolCall{Index: &i, ID: tc.ID, Type: "function", Function: wireFunction{Name: tc.Name}}
-		if a.step.Chunks <= 1 {
+		if a.step.Chunks <= 1 && a.step.Repeat <= 1 {
 			head.Function.Arguments = tc.Arguments
-			send(choice(delta{Role: role, ToolCalls: []wireToolCall{head}}, nil))
+			if !send(choice(delta{Role: role, ToolCalls: []wireToolCall{head}}, nil)) {
+				return
+			}
 			role = ""
 			continue
 		}
-		send(choice(delta{Role: role, ToolCalls: []wireToolCall{head}}, nil))
+		if !send(choice(delta{Role: role, ToolCalls: []wireToolCall{head}}, nil)) {
+			return
+		}
 		role = ""
 		for _, frag := range split(tc.Arguments, a.step.Chunks) {
-			send(choice(delta{ToolCalls: []wireToolCall{{Index: &i, Function: wireFunction{Arguments: frag}}}}, nil))
+			if !sendText(choice(delta{ToolCalls: []wireToolCall{{Index: &i, Function: wireFunction{Arguments: frag}}}}, nil)) {
+				return
+			}
 		}
 	}
 	finish := a.finishReason()
-	send(choice(delta{}, &finish))
+	if !send(choice(delta{}, &finish)) {
+		return
+	}
 	if includeUsage {
 		usage := a.step.Usage
-		send(chunk{Usage: &usage})
+		if !send(chunk{Usage: &usage}) {
+			return
+		}
 	}
 	bw.WriteString("data: [DONE]\n\n")
 	bw.Flush()

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -33,6 +34,14 @@ type Step struct {
 	RetryAfter string          // Retry-After header sent with Status, e.g. "0"
 	CutAfter   int             // > 0: send this many stream chunks, then drop the connection
 	Wait       <-chan struct{} // non-nil: answer only once it is closed (or the request is cancelled)
+	// Reasoning is streamed as reasoning_content before the text, as
+	// reasoning models (DeepSeek R1, Qwen QwQ) send their thinking.
+	Reasoning string
+	// Repeat > 1 sends every piece of text (reasoning, content, argument
+	// fragments) this many times over, as a model that will not stop does;
+	// a plain answer holds the text repeated. A stream stops early once the
+	// client goes away, so the test's cost stays bounded either way.
+	Repeat int
 }
 
 // Request is a request the server received, decoded.
@@ -42,6 +51,10 @@ type Request struct {
 	Tools    []llm.ToolDef
 	Stream   bool
 	Header   http.Header
+	// MaxTokens and MaxCompletionTokens are the output caps the client
+	// sent (0: none).
+	MaxTokens           int
+	MaxCompletionTokens int
 }
 
 // Server is a scripted model endpoint. URL is its base URL, ending in /v1.
@@ -55,6 +68,7 @@ type Server struct {
 	closed   sync.Once
 	mu       sync.Mutex
 	requests []Request
+	chunks   atomic.Int64 // stream chunks written, over all requests
 }
 
 // NewServer answers requests with steps in order. A request past the end of
@@ -96,6 +110,10 @@ func (s *Server) Requests() []Request {
 	defer s.mu.Unlock()
 	return append([]Request(nil), s.requests...)
 }
+
+// Chunks returns how many stream chunks the server has written so far, over
+// every request: a test of a client that stops reading sees it stop growing.
+func (s *Server) Chunks() int64 { return s.chunks.Load() }
 
 // Close shuts the server down, releasing any handler still waiting. It is
 // registered with t.Cleanup, and safe to call again.
@@ -154,7 +172,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		a.step.Usage = roughUsage(req, step)
 	}
 	if wire.Stream {
-		a.stream(w, wire.StreamOptions != nil && wire.StreamOptions.IncludeUsage)
+		a.stream(r.Context(), w, wire.StreamOptions != nil && wire.StreamOptions.IncludeUsage, &s.chunks)
 		return
 	}
 	a.plain(w)

@@ -10,11 +10,14 @@ import (
 // The OpenAI wire format, as much of it as the client sends and reads.
 
 type wireRequest struct {
-	Model         string        `json:"model"`
-	Messages      []wireMessage `json:"messages"`
-	Tools         []wireTool    `json:"tools"`
-	Stream        bool          `json:"stream"`
-	StreamOptions *struct {
+	Model     string        `json:"model"`
+	Messages  []wireMessage `json:"messages"`
+	Tools     []wireTool    `json:"tools"`
+	Stream    bool          `json:"stream"`
+	MaxTokens int           `json:"max_tokens"`
+	// MaxCompletionTokens is what reasoning models take instead of MaxTokens.
+	MaxCompletionTokens int `json:"max_completion_tokens"`
+	StreamOptions       *struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
 }
@@ -87,9 +90,10 @@ type chunkChoice struct {
 }
 
 type delta struct {
-	Role      string         `json:"role,omitempty"`
-	Content   string         `json:"content,omitempty"`
-	ToolCalls []wireToolCall `json:"tool_calls,omitempty"`
+	Role             string         `json:"role,omitempty"`
+	Content          string         `json:"content,omitempty"`
+	ReasoningContent string         `json:"reasoning_content,omitempty"`
+	ToolCalls        []wireToolCall `json:"tool_calls,omitempty"`
 }
 
 type completion struct {
@@ -108,9 +112,10 @@ type completionChoice struct {
 }
 
 type completionMessage struct {
-	Role      string         `json:"role"`
-	Content   *string        `json:"content"`
-	ToolCalls []wireToolCall `json:"tool_calls,omitempty"`
+	Role             string         `json:"role"`
+	Content          *string        `json:"content"`
+	ReasoningContent string         `json:"reasoning_content,omitempty"`
+	ToolCalls        []wireToolCall `json:"tool_calls,omitempty"`
 }
 
 type errorBody struct {
@@ -124,7 +129,10 @@ type errorBody struct {
 
 // toRequest converts a decoded wire request to the llm types tests assert on.
 func (w *wireRequest) toRequest() Request {
-	r := Request{Model: w.Model, Stream: w.Stream, Messages: make([]llm.Message, len(w.Messages))}
+	r := Request{
+		Model: w.Model, Stream: w.Stream, Messages: make([]llm.Message, len(w.Messages)),
+		MaxTokens: w.MaxTokens, MaxCompletionTokens: w.MaxCompletionTokens,
+	}
 	for i, m := range w.Messages {
 		msg := llm.Message{Role: m.Role, Content: string(m.Content), ToolCallID: m.ToolCallID, Name: m.Name}
 		if len(m.ToolCalls) > 0 {

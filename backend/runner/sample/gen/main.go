@@ -87,7 +87,7 @@ func record(tb *processTB, out string) error {
 		}
 	}
 	key := "sk-sample-recording-key"
-	client := llm.New(llm.Config{BaseURL: srv.URL, APIKey: key, Model: modelName, Stream: true})
+	client := llm.New(llm.Config{BaseURL: srv.URL, APIKey: key, Model: modelName, Stream: true, MaxRetries: 3})
 	run, err := agent.NewRun(agent.Setup{
 		Home: home, Store: store, Redactor: runlog.NewRedactor(key),
 		Model: client, ModelName: modelName, BaseURL: srv.URL, Tools: tools,
