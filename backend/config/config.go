@@ -78,6 +78,9 @@ type Model struct {
 	ContextWindow int      `toml:"context_window"`
 	MaxRetries    int      `toml:"max_retries"`
 	Timeout       Duration `toml:"timeout"`
+	// MaxOutputTokens caps each reply: it is sent as max_tokens, and the
+	// client stops reading a reply past llm.ReplyCap of it.
+	MaxOutputTokens int `toml:"max_output_tokens"`
 }
 
 // Default is the configuration used where hermes.toml says nothing.
@@ -99,10 +102,11 @@ func Default() Config {
 			Temperature:      DefaultTemperatures,
 		},
 		Model: Model{
-			BaseURL:    "https://api.openai.com/v1",
-			Model:      "gpt-4o-mini",
-			MaxRetries: 3,
-			Timeout:    Duration{120 * time.Second},
+			BaseURL:         "https://api.openai.com/v1",
+			Model:           "gpt-4o-mini",
+			MaxRetries:      3,
+			Timeout:         Duration{120 * time.Second},
+			MaxOutputTokens: DefaultMaxOutputTokens,
 		},
 	}
 }

@@ -216,6 +216,8 @@ func TestValidate(t *testing.T) {
 		{"model", func(c *Config) { c.Model.Model = "" }, "[model] model is empty"},
 		{"context window", func(c *Config) { c.Model.ContextWindow = -5 }, "[model] context_window"},
 		{"retries", func(c *Config) { c.Model.MaxRetries = -1 }, "[model] max_retries"},
+		{"no output tokens", func(c *Config) { c.Model.MaxOutputTokens = 0 }, "[model] max_output_tokens is 0 but must be between 256 and 1000000"},
+		{"too many output tokens", func(c *Config) { c.Model.MaxOutputTokens = 2_000_000 }, "[model] max_output_tokens"},
 		{"model timeout", func(c *Config) { c.Model.Timeout = Duration{-time.Second} }, "[model] timeout"},
 		{"newer version", func(c *Config) { c.Version = Version + 1 }, "update Hermes"},
 	}

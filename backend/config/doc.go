@@ -70,8 +70,10 @@ var docs = map[string]keyDoc{
 		`保存 API 密钥的环境变量名，例如 "DEEPSEEK_API_KEY"；设置后不再使用 OPENAI_API_KEY。`),
 	"model.context_window": doc("The model's context window in tokens; 0 means the known window of the model, else 128000.",
 		"模型的上下文窗口（令牌数）；0 表示按模型名取已知值，未知时为 128000。"),
-	"model.max_retries": doc("Retries of a transient failure (timeout, 5xx, 429), with backoff.",
-		"临时故障（超时、5xx、429）的重试次数，带退避。"),
+	"model.max_retries": doc("Retries of a transient failure (timeout, 5xx, 429), with backoff; 0 means none.",
+		"临时故障（超时、5xx、429）的重试次数，带退避；0 表示不重试。"),
+	"model.max_output_tokens": doc("The most tokens one reply may hold (256 to 1000000), sent as max_tokens with every request. A reply that streams on past 8 bytes a token (at least 256 KiB) anyway is cut off and fails that turn.",
+		"单次回复最多的令牌数（256 到 1000000），随每个请求以 max_tokens 发送。若回复仍超过每令牌 8 字节（至少 256 KiB）还在继续，则被截断，该轮失败。"),
 	"model.timeout": doc("How long to wait for the first byte, and between streamed chunks.",
 		"等待首字节以及流式分块之间的最长时间。"),
 

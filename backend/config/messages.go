@@ -53,6 +53,10 @@ func init() {
 			EN: "%s is %d but must be at least %d; change it in hermes.toml",
 			ZH: "%s 为 %d，但至少应为 %d；请在 hermes.toml 中修改",
 		},
+		"config.invalid.range": {
+			EN: "%s is %d but must be between %d and %d; change it in hermes.toml",
+			ZH: "%s 为 %d，但应在 %d 到 %d 之间；请在 hermes.toml 中修改",
+		},
 		"config.invalid.duration": {
 			EN: `%s is %s but must be longer than zero, such as "30s"; change it in hermes.toml`,
 			ZH: `%s 为 %s，但必须大于零，例如 "30s"；请在 hermes.toml 中修改`,

@@ -31,6 +31,14 @@ var contextWindows = []struct {
 	{"llama3", 8192},
 }
 
+// The range of [model] max_output_tokens. Below a few hundred tokens no plan
+// or tool call fits; above a million no model answers.
+const (
+	DefaultMaxOutputTokens = 8192
+	minOutputTokens        = 256
+	maxOutputTokens        = 1_000_000
+)
+
 // defaultContextWindow is assumed for a model Hermes does not know.
 const defaultContextWindow = 128000
 

@@ -47,6 +47,9 @@ func (c Config) Validate() error {
 	}
 	atLeast("[model] context_window", m.ContextWindow, 0)
 	atLeast("[model] max_retries", m.MaxRetries, 0)
+	if n := m.MaxOutputTokens; n < minOutputTokens || n > maxOutputTokens {
+		errs = append(errs, i18n.Wrap(ErrInvalid, "config.invalid.range", "[model] max_output_tokens", n, minOutputTokens, maxOutputTokens))
+	}
 	positive("[model] timeout", m.Timeout)
 	errs = append(errs, c.validateEnvRefs()...)
 	errs = append(errs, c.Tools.validate(), c.Obsidian.validate(), c.Update.validate())
