@@ -74,6 +74,9 @@ func (r *Run) save() error {
 	if err != nil {
 		return fmt.Errorf("encode checkpoint: %w", err)
 	}
+	// The state holds the task, the summary and the recalled memory, which
+	// may quote a secret as the turns may.
+	data = r.setup.Redactor.Redact(data)
 	newTurns := make([][]byte, 0, len(r.turns)-r.saved.Turns)
 	for _, m := range r.turns[r.saved.Turns:] {
 		b, err := json.Marshal(m)

@@ -34,7 +34,9 @@ func (r *Run) longTermMemory() LongTermMemory {
 		return nil
 	}
 	if s, ok := r.setup.Store.(*memory.Store); ok {
-		return s.In(r.setup.MemoryNamespace)
+		// What is kept passes the redactor the events pass: a key the run
+		// saw is not served later by `hermes memory show` or the API.
+		return s.In(r.setup.MemoryNamespace).Scrubbed(r.setup.Redactor.String)
 	}
 	return nil
 }

@@ -81,6 +81,9 @@ type Model struct {
 	// MaxOutputTokens caps each reply: it is sent as max_tokens, and the
 	// client stops reading a reply past llm.ReplyCap of it.
 	MaxOutputTokens int `toml:"max_output_tokens"`
+	// Endpoints are the other endpoints a run may be pointed at, each with
+	// its own key (At).
+	Endpoints []Endpoint `toml:"endpoints"`
 }
 
 // Default is the configuration used where hermes.toml says nothing.

@@ -54,6 +54,10 @@ type MCPServer struct {
 	Command string            `toml:"command"`
 	Args    []string          `toml:"args"`
 	Env     map[string]string `toml:"env"`
+	// PassEnv names variables holding secrets that the server is given
+	// nonetheless; every other secret Hermes holds is left out of its
+	// environment.
+	PassEnv []string `toml:"pass_env"`
 	// Risk is the risk level of the server's tools; "" means "write".
 	Risk string `toml:"risk"`
 }
@@ -180,6 +184,11 @@ func (t Tools) validate() error {
 		names[s.Name] = true
 		if s.Command == "" {
 			errs = append(errs, i18n.Wrap(ErrInvalid, "config.tools.mcp_command", s.Name))
+		}
+		for _, name := range s.PassEnv {
+			if !envName.MatchString(name) {
+				errs = append(errs, i18n.Wrap(ErrInvalid, "config.tools.pass_env", s.Name, name))
+			}
 		}
 		if s.Risk != "" && !slices.Contains([]string{"read", "write", "exec", "network"}, s.Risk) {
 			errs = append(errs, i18n.Wrap(ErrInvalid, "config.tools.mcp_risk", s.Name, s.Risk))

@@ -342,6 +342,7 @@ func (s *Store) NotePreference(text, runID string, now time.Time) (recurring boo
 
 // NotePreference is Store.NotePreference among the runs of the namespace.
 func (sp Space) NotePreference(text, runID string, now time.Time) (recurring bool, err error) {
+	text = sp.clean(text)
 	key := []byte(normalise(text))
 	if len(key) == 0 {
 		return false, nil

@@ -284,3 +284,28 @@ func TestSpace_KeepsNamespacesApart(t *testing.T) {
 		}
 	}
 }
+
+func TestSpace_ScrubbedWritesNoSecret(t *testing.T) {
+	s := openTemp(t)
+	scrub := func(text string) string { return strings.ReplaceAll(text, "sk-secret-key", "[REDACTED]") }
+	sp := s.In("bot/wecom/alice/1").Scrubbed(scrub)
+	now := time.Now()
+	written, err := sp.Remember([]Entry{{Kind: KindFact, Text: "the key is sk-secret-key"}}, now)
+	if err != nil || len(written) != 1 || written[0].Text != "the key is [REDACTED]" {
+		t.Fatalf("Remember = %+v, %v", written, err)
+	}
+	for _, run := range []string{"r1", "r2"} {
+		if _, err := sp.NotePreference("always use sk-secret-key", run, now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, err := s.Memories(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if strings.Contains(e.Text, "sk-secret-key") {
+			t.Fatalf("memory holds the secret: %+v", e)
+		}
+	}
+}

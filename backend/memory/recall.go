@@ -109,16 +109,33 @@ func (s *Store) Recall(query string, limit int) ([]Hit, error) {
 type Space struct {
 	s         *Store
 	namespace string
+	scrub     func(string) string // nil: texts are written as given
 }
 
 // In is the namespace's part of the memory; "" is the desktop's.
 func (s *Store) In(namespace string) Space { return Space{s: s, namespace: namespace} }
+
+// Scrubbed is sp with every text passed through scrub before it is written
+// (Remember, NotePreference), so that a secret a run saw is never kept:
+// a run's redactor, which its events pass through too.
+func (sp Space) Scrubbed(scrub func(string) string) Space {
+	sp.scrub = scrub
+	return sp
+}
+
+func (sp Space) clean(text string) string {
+	if sp.scrub == nil {
+		return text
+	}
+	return sp.scrub(text)
+}
 
 // Remember is Store.Remember with the entries put in the namespace.
 func (sp Space) Remember(entries []Entry, now time.Time) ([]Entry, error) {
 	entries = slices.Clone(entries)
 	for i := range entries {
 		entries[i].Namespace = sp.namespace
+		entries[i].Text = sp.clean(entries[i].Text)
 	}
 	return sp.s.Remember(entries, now)
 }

@@ -6,10 +6,12 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 
 	"hermes/backend/agent"
 	"hermes/backend/config"
+	"hermes/backend/i18n"
 	"hermes/backend/llm"
 	"hermes/backend/runlog"
 	"hermes/backend/skills"
@@ -26,33 +28,53 @@ type Overrides struct {
 
 // ModelSettings layers the model settings: hermes.toml, then the environment
 // (OPENAI_BASE_URL, OPENAI_API_KEY or the variable api_key_env names), then
-// the overrides; each later one wins.
+// the overrides; each later one wins. The key follows the endpoint, never
+// the request (config.Model.At): an override base_url that is not the
+// configured endpoint gets the key of its [[model.endpoints]] entry, else
+// none.
 func ModelSettings(m config.Model, getenv func(string) string, o Overrides) config.Model {
-	m = m.FromEnv(getenv)
-	if o.BaseURL != "" {
-		m.BaseURL = o.BaseURL
-	}
+	m, _ = modelSettings(m, getenv, o)
+	return m
+}
+
+// modelSettings is ModelSettings, and whether the endpoint is one that
+// hermes.toml gives a key for.
+func modelSettings(m config.Model, getenv func(string) string, o Overrides) (config.Model, bool) {
+	m, known := m.At(o.BaseURL, getenv)
 	if o.Model != "" {
 		m.Model = o.Model
 	}
-	return m
+	return m, known
+}
+
+// checkModel makes the client of the settings and checks that the endpoint
+// answers and takes the key. An endpoint that refuses a run for want of a
+// key, when the configured key was kept from it, is told how to give it one.
+func checkModel(ctx context.Context, cfg config.Config, getenv func(string) string, o Overrides) (config.Model, *llm.Client, error) {
+	m, known := modelSettings(cfg.Model, getenv, o)
+	client := newClient(cfg, m)
+	err := client.Check(ctx)
+	if err != nil && !known && (errors.Is(err, llm.ErrMissingKey) || errors.Is(err, llm.ErrUnauthorized)) {
+		err = i18n.Wrap(err, "runner.endpoint_key", m.BaseURL, m.BaseURL)
+	}
+	return m, client, err
 }
 
 // Build constructs what a run needs from home, its config and the
 // overrides: the model client (checked: the endpoint answers and takes the
-// key), the tools, the redactor that keeps the key out of every event, the
+// key), the tools, the redactor that keeps every secret hermes.toml and the
+// environment hold (config.Config.Secrets) out of every event, the
 // limits and the context window. The caller adds Store and Bus, which
 // outlive a run.
 func Build(ctx context.Context, home string, cfg config.Config, getenv func(string) string, o Overrides) (agent.Setup, error) {
-	m := ModelSettings(cfg.Model, getenv, o)
 	if o.MaxIterations > 0 {
 		cfg.Agent.MaxIterations = o.MaxIterations
 	}
 	if err := cfg.Validate(); err != nil {
 		return agent.Setup{}, err
 	}
-	client := newClient(cfg, m)
-	if err := client.Check(ctx); err != nil {
+	m, client, err := checkModel(ctx, cfg, getenv, o)
+	if err != nil {
 		return agent.Setup{}, err
 	}
 	tools := skills.NewRegistry()
@@ -67,7 +89,7 @@ func Build(ctx context.Context, home string, cfg config.Config, getenv func(stri
 	}
 	a, c, temp := cfg.Agent, cfg.Context, cfg.Agent.Temperature
 	return agent.Setup{
-		Home: home, Redactor: runlog.NewRedactor(m.APIKey),
+		Home: home, Redactor: runlog.NewRedactor(cfg.Secrets(getenv)...),
 		Model: client, ModelName: m.Model, BaseURL: m.BaseURL, Tools: tools,
 		SummaryModel: c.SummaryModel, Memory: agent.MemoryUse(c.MemoryMode()),
 		Strategy: agent.Strategy(a.Strategy), Protocol: agent.Protocol(a.Protocol), Route: a.Route, Confidence: a.Confidence,

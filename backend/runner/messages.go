@@ -4,6 +4,10 @@ import "hermes/backend/i18n"
 
 func init() {
 	i18n.Register(map[string]i18n.Msg{
+		"runner.endpoint_key": {
+			EN: `the model endpoint %s asks for an API key, and the configured key is sent to [model] base_url only: to give this endpoint a key, add to hermes.toml a [[model.endpoints]] table with base_url = "%s" and api_key_env = the environment variable that holds its key`,
+			ZH: `模型服务 %s 需要 API 密钥，而配置的密钥只发给 [model] base_url：如要给这个服务密钥，请在 hermes.toml 中添加 [[model.endpoints]] 表，写上 base_url = "%s"，并用 api_key_env 指定保存其密钥的环境变量`,
+		},
 		"runner.no_task": {EN: "the task is empty; say what the run should do", ZH: "任务为空；请写明这次运行要做什么"},
 		"runner.no_workspace": {
 			EN: "no workspace: choose the folder the run may work in, or set [agent] workspace in hermes.toml",

@@ -52,5 +52,6 @@ func (m *Manager) CheckModel(ctx context.Context, o Overrides) error {
 	if err != nil {
 		return err
 	}
-	return newClient(cfg, ModelSettings(cfg.Model, m.getenv, o)).Check(ctx)
+	_, _, err = checkModel(ctx, cfg, m.getenv, o)
+	return err
 }

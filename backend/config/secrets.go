@@ -1,0 +1,86 @@
+package config
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// The secrets Hermes holds are found the way Redacted finds them, by their
+// keys' names (isSecret), so a new section's "secret" or "*_token", and its
+// X_env reference, are covered with no more code. Every place a secret could
+// leave by (a log, an event, memory, a tool's environment) draws on these
+// two lists.
+
+// modelKeyVar is the variable the model's key is read from when neither
+// api_key_env nor api_key says otherwise.
+const modelKeyVar = "OPENAI_API_KEY"
+
+// Secrets returns every secret value c holds, read through getenv: each key
+// named as a secret in every table and array of tables ([model] api_key,
+// [[model.endpoints]] api_key, [bot] secret, webhook_secret,
+// encoding_aes_key…), each value of an environment table under a secret's
+// name ([[tools.mcp]] env GITHUB_TOKEN), the value of every variable an X_env
+// reference names, and OPENAI_API_KEY's. Values are trimmed, empty ones left
+// out, and each is listed once.
+func (c Config) Secrets(getenv func(string) string) []string {
+	var out []string
+	add := func(s string) {
+		if s = strings.TrimSpace(s); s != "" && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	eachSecret(reflect.ValueOf(c), add)
+	for _, name := range c.SecretVars() {
+		add(getenv(name))
+	}
+	return out
+}
+
+// SecretVars names the environment variables that hold secrets Hermes
+// reads: OPENAI_API_KEY and every variable an X_env reference names.
+func (c Config) SecretVars() []string {
+	out := []string{modelKeyVar}
+	eachEnvRef(reflect.ValueOf(&c).Elem(), "", func(_ string, ref, _ reflect.Value) {
+		if name := ref.String(); name != "" && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	})
+	return out
+}
+
+// eachSecret calls add with every secret's value set in v and the structs,
+// slices of structs and string maps under it.
+func eachSecret(v reflect.Value, add func(string)) {
+	switch v.Kind() {
+	case reflect.Slice, reflect.Array:
+		if v.Type().Elem().Kind() == reflect.Struct {
+			for i := range v.Len() {
+				eachSecret(v.Index(i), add)
+			}
+		}
+	case reflect.Map:
+		if v.Type().Key().Kind() != reflect.String || v.Type().Elem().Kind() != reflect.String {
+			return
+		}
+		for it := v.MapRange(); it.Next(); {
+			if isSecret(strings.ToLower(it.Key().String())) {
+				add(it.Value().String())
+			}
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			name := tagName(v.Type().Field(i))
+			f := v.Field(i)
+			switch {
+			case name == "":
+			case f.Kind() == reflect.String:
+				if isSecret(name) {
+					add(f.String())
+				}
+			default:
+				eachSecret(f, add)
+			}
+		}
+	}
+}

@@ -1,0 +1,20 @@
+package config
+
+import "hermes/backend/i18n"
+
+func init() {
+	i18n.Register(map[string]i18n.Msg{
+		"config.endpoint.base_url": {
+			EN: `[[model.endpoints]] entry %d has base_url %q, which is not an http or https URL; set it to the endpoint, such as "https://api.deepseek.com/v1"`,
+			ZH: `[[model.endpoints]] 第 %d 项的 base_url %q 不是 http 或 https 地址；请设为模型服务地址，例如 "https://api.deepseek.com/v1"`,
+		},
+		"config.endpoint.twice": {
+			EN: "[[model.endpoints]] lists %s twice; keep one entry for it",
+			ZH: "[[model.endpoints]] 中 %s 出现了两次；请只保留一项",
+		},
+		"config.tools.pass_env": {
+			EN: `[[tools.mcp]] %s: pass_env names %q, which is not an environment variable name; write names such as "GITHUB_TOKEN"`,
+			ZH: `[[tools.mcp]] %s：pass_env 中的 %q 不是环境变量名；请写变量名，例如 "GITHUB_TOKEN"`,
+		},
+	})
+}
