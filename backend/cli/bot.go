@@ -17,7 +17,6 @@ import (
 	"hermes/backend/i18n"
 	"hermes/backend/memory"
 	"hermes/backend/remote"
-	"hermes/backend/runlog"
 	"hermes/backend/runner"
 )
 
@@ -217,10 +216,11 @@ func botSetup(ctx context.Context, dir string, cfg config.Config, getenv func(st
 	}
 	kit.Configure(cfg)
 	kit.Apply(&setup)
-	b := cfg.Bot
-	apiKey := runner.ModelSettings(cfg.Model, getenv, runner.Overrides{}).APIKey
-	setup.Redactor = runlog.NewRedactor(apiKey, b.WebhookSecret, b.EncodingAESKey, b.Secret,
-		started.WebhookSecret, started.EncodingAESKey, started.Secret)
+	// Build's redactor knows every secret of cfg; the bot's as started are
+	// in use until a restart, so they stay redacted too.
+	for _, s := range (config.Config{Bot: started}).Secrets(getenv) {
+		setup.Redactor.Add(s)
+	}
 	return setup, nil
 }
 
