@@ -45,7 +45,7 @@ func load(path string) (Config, *document, error) {
 	if err != nil {
 		return Config{}, nil, i18n.Wrap(err, "config.read", path, err)
 	}
-	src, _, err := upgrade(string(raw), migrations)
+	src, _, err := upgrade(text(raw), migrations)
 	if err != nil {
 		return Config{}, nil, i18n.Wrap(err, "config.migrate", path, err)
 	}
@@ -77,12 +77,24 @@ func load(path string) (Config, *document, error) {
 	return cfg, doc, joinLocated(problems)
 }
 
+// text is the config file as it is parsed and positions are counted in:
+// without a byte-order mark, which is not a column in any editor, and
+// ending with a line break, so that a mistake at the end of the file is
+// placed at the end of its last line like any other line's end.
+func text(raw []byte) string {
+	s := strings.TrimPrefix(string(raw), "\ufeff")
+	if !strings.HasSuffix(s, "\n") {
+		s += "\n"
+	}
+	return s
+}
+
 func syntaxError(path, src string, err error) error {
 	var pe toml.ParseError
 	if !errors.As(err, &pe) {
 		return fmt.Errorf("decode config %s: %w: %w", path, ErrSyntax, err)
 	}
-	p := pos{pe.Position.Line, pe.Position.Col}
+	p := errorPos(src, pe.Position)
 	if line := lineAt(src, p.line); looksLikeEscapedPath(line) {
 		return i18n.Wrap(ErrSyntax, "config.syntax_path", path, p, pe.Message, msg("config.hint.windows_path"))
 	}
