@@ -341,8 +341,8 @@ func (r *Run) guard(name, action, message string, details ...string) {
 	r.publish(event.GuardTripped, event.GuardTrippedData{Guard: name, Action: action, Message: message, Details: details, Stage: r.stage})
 }
 
-// finish closes this leg of the run with run.finished and a last checkpoint
-// that records how it ended.
+// finish closes this leg of the run with a checkpoint that records how it
+// ended and run.finished.
 func (r *Run) finish(out outcome) Result {
 	r.st.Status = out.status
 	r.st.Totals.DurationMS = r.elapsedMS()
@@ -359,11 +359,19 @@ func (r *Run) finish(out outcome) Result {
 		r.remember(out.answer)
 	}
 	r.stage = event.StageCompletion
-	r.publish(event.RunFinished, data)
+	// The end is saved before run.finished, so that a failure to save it is
+	// told while the stream is open: run.finished is always a leg's last
+	// event. The run has ended either way; a resume starts from the
+	// checkpoint before.
 	if err := r.save(); err != nil {
-		// The run has ended either way; a resume starts from the checkpoint before.
 		r.guard(event.GuardCheckpointFail, event.ActionWarn, err.Error())
 	}
+	r.publish(event.RunFinished, data)
+	// This save only moves the checkpoint's log offset past run.finished.
+	// If it fails, a resume cuts the log back to just before run.finished,
+	// as after a crash, which it handles; nothing may follow run.finished to
+	// say so.
+	_ = r.save()
 	return Result{
 		RunID: r.st.RunID, Status: out.status, Answer: out.answer, Verified: out.verified,
 		BestEffort: data.BestEffort, Error: out.err, Totals: r.st.Totals,

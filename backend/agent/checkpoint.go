@@ -60,8 +60,8 @@ func (r *Run) checkpoint() error {
 	return r.save()
 }
 
-// save flushes the log and saves the state; the run's last save, after
-// run.finished, is not announced, so that run.finished ends the stream.
+// save flushes the log and saves the state. The saves that end a run are
+// not announced, so that run.finished ends the stream.
 func (r *Run) save() error {
 	r.st.Turns = len(r.turns)
 	r.st.Totals.DurationMS = r.elapsedMS()

@@ -13,17 +13,19 @@ type Sink interface {
 	Write(Event) error
 }
 
-// Emitter numbers and publishes the events of one run. Seq is assigned and
-// sinks are written under one lock, so the log order is the seq order even
-// when concurrent tool calls emit at once.
+// Emitter numbers and publishes the events of one leg of a run. Seq is
+// assigned and sinks are written under one lock, so the log order is the
+// seq order even when concurrent tool calls emit at once. run.finished is
+// the last event it publishes.
 type Emitter struct {
-	mu     sync.Mutex
-	runID  string
-	seq    int64
-	now    func() time.Time
-	redact func([]byte) []byte
-	sinks  []Sink
-	bus    *Bus
+	mu       sync.Mutex
+	runID    string
+	seq      int64
+	finished bool
+	now      func() time.Time
+	redact   func([]byte) []byte
+	sinks    []Sink
+	bus      *Bus
 }
 
 // EmitterOptions configure an Emitter. LastSeq continues a resumed run's
@@ -55,7 +57,8 @@ func (m *Emitter) LastSeq() int64 {
 	return m.seq
 }
 
-// Emit publishes one event with the given payload and returns it.
+// Emit publishes one event with the given payload and returns it. After
+// run.finished it publishes nothing and returns ErrFinished.
 func (m *Emitter) Emit(t Type, iteration int, payload any) (Event, error) {
 	data, err := json.Marshal(payload)
 	if err != nil {
@@ -65,6 +68,11 @@ func (m *Emitter) Emit(t Type, iteration int, payload any) (Event, error) {
 		data = m.redact(data)
 	}
 	m.mu.Lock()
+	if m.finished {
+		m.mu.Unlock()
+		return Event{}, fmt.Errorf("%s: %w", t, ErrFinished)
+	}
+	m.finished = t == RunFinished
 	m.seq++
 	e := Event{V: Version, RunID: m.runID, Seq: m.seq, Time: m.now().UTC(), Iteration: iteration, Type: t, Data: data}
 	var sinkErr error
