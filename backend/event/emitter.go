@@ -15,8 +15,8 @@ type Sink interface {
 
 // Emitter numbers and publishes the events of one leg of a run. Seq is
 // assigned and sinks are written under one lock, so the log order is the
-// seq order even when concurrent tool calls emit at once. run.finished is
-// the last event it publishes.
+// seq order even when concurrent tool calls emit at once. run.finished ends
+// a leg: only run.resumed, which starts the next, may follow it.
 type Emitter struct {
 	mu       sync.Mutex
 	runID    string
@@ -57,8 +57,8 @@ func (m *Emitter) LastSeq() int64 {
 	return m.seq
 }
 
-// Emit publishes one event with the given payload and returns it. After
-// run.finished it publishes nothing and returns ErrFinished.
+// Emit publishes one event with the given payload and returns it. Between
+// run.finished and run.resumed it publishes nothing and returns ErrFinished.
 func (m *Emitter) Emit(t Type, iteration int, payload any) (Event, error) {
 	data, err := json.Marshal(payload)
 	if err != nil {
@@ -68,7 +68,7 @@ func (m *Emitter) Emit(t Type, iteration int, payload any) (Event, error) {
 		data = m.redact(data)
 	}
 	m.mu.Lock()
-	if m.finished {
+	if m.finished && t != RunResumed {
 		m.mu.Unlock()
 		return Event{}, fmt.Errorf("%s: %w", t, ErrFinished)
 	}

@@ -17,12 +17,16 @@ func TestEmitter_NothingAfterRunFinished(t *testing.T) {
 	if !errors.Is(err, ErrFinished) || e.Seq != 0 {
 		t.Errorf("Emit after run.finished = %+v, %v; want ErrFinished", e, err)
 	}
+	// The next leg starts with run.resumed and numbers on.
+	if e, err := m.Emit(RunResumed, 1, RunResumedData{FromCheckpoint: true}); err != nil || e.Seq != 2 {
+		t.Errorf("run.resumed after run.finished = %+v, %v", e, err)
+	}
 	bus.Unsubscribe(sub)
 	var live []Event
 	for e := range sub.C {
 		live = append(live, e)
 	}
-	if len(rec.events) != 1 || len(live) != 1 || m.LastSeq() != 1 {
-		t.Errorf("the log got %d events, the bus %d, last seq %d; want only run.finished", len(rec.events), len(live), m.LastSeq())
+	if len(rec.events) != 2 || len(live) != 2 || m.LastSeq() != 2 {
+		t.Errorf("the log got %d events, the bus %d, last seq %d; want run.finished and run.resumed", len(rec.events), len(live), m.LastSeq())
 	}
 }
