@@ -97,6 +97,16 @@ func (r *Run) buildContext(ctx context.Context, defs []llm.ToolDef) (contextmgr.
 	return built, in, compressed
 }
 
+// fits refuses a request of tokens (as the provider counts them) that is
+// over the model's context window: sent, it would be rejected or cut by
+// the provider after the whole of it went over the wire.
+func (r *Run) fits(tokens int) error {
+	if w := r.limits.ContextWindow; tokens > w {
+		return i18n.Wrap(ErrOverWindow, "agent.over_window", tokens, w)
+	}
+	return nil
+}
+
 func (r *Run) summarizer() Model {
 	if r.setup.Summarizer != nil {
 		return r.setup.Summarizer

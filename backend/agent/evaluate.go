@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -12,7 +13,7 @@ import (
 )
 
 // The evaluator sees the last evidenceCalls calls of a step, and at most
-// evidenceLimit characters of each result.
+// evidenceLimit characters of each call's arguments and of its result.
 const (
 	evidenceCalls = 20
 	evidenceLimit = 1500
@@ -125,7 +126,7 @@ func (r *Run) evidence(since int) (string, []string) {
 		ids[i] = tc.ID
 		if i >= from {
 			args, _, _ := splitMeta(tc.Arguments)
-			fmt.Fprintf(&b, "- %s %s\n  result: %s\n", tc.Name, args, clip(results[tc.ID], evidenceLimit))
+			fmt.Fprintf(&b, "- %s %s\n  result: %s\n", tc.Name, clip(args, evidenceLimit), clip(results[tc.ID], evidenceLimit))
 		}
 	}
 	return b.String(), ids
@@ -164,6 +165,15 @@ func (r *Run) complete(ctx context.Context, answer string) (outcome, bool) {
 		return outcome{}, true
 	}
 	data.Usage, data.LatencyMS = rep.usage, rep.latencyMS()
+	if err != nil && !errors.Is(err, ErrUnreadableReply) {
+		// The check could not be asked (the endpoint failed, the reply ran
+		// away, the request would not fit): the answer is given back, but
+		// nothing vouches for it.
+		data.Reason = i18n.T("agent.completion.unchecked", err.Error())
+		r.publish(event.CompletionChecked, data)
+		r.guard(event.GuardUnverified, event.ActionWarn, data.Reason)
+		return outcome{status: event.StatusFinished, answer: answer, reason: data.Reason}, true
+	}
 	if err != nil {
 		// An unreadable rating does not hold back an answer that met the
 		// hard conditions.

@@ -114,6 +114,9 @@ func (r *Run) iterate(ctx context.Context) (outcome, bool) {
 	}
 	built, in, compressed := r.buildContext(ctx, defs)
 	r.publishContext(built, in, defs, compressed, saved)
+	if err := r.fits(built.Tokens); err != nil {
+		return outcome{status: event.StatusFailed, err: err.Error()}, true
+	}
 
 	temp := tempDecide
 	if direct || r.planned() && r.st.Plan.current() == nil {

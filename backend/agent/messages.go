@@ -33,6 +33,8 @@ func init() {
 		"agent.drift.tool":             {EN: "it calls %s, which neither step %d nor any step still to do uses", ZH: "它调用了 %s，第 %d 步和其余未完成的步骤都不使用该工具"},
 		"agent.drift.reason":           {EN: "its reason (%q) has nothing to do with the task or the plan", ZH: "它给出的理由（%q）与任务和计划无关"},
 		"agent.evaluate.unreadable":    {EN: "the check could not be read (%s); the model's own word was taken", ZH: "无法读取检查结果（%s）；采信了模型自己的判断"},
+		"agent.over_window":            {EN: "the next request to the model holds about %d tokens, more than its context window of %d, so it was not sent: shorten the task or what it gives the model, set [model] context_window in hermes.toml if the model's window is larger, or use a model with a larger window", ZH: "发给模型的下一个请求约有 %d 个 token，超过了它 %d 的上下文窗口，因此没有发送：请缩短任务或交给模型的内容；如果模型的窗口更大，请在 hermes.toml 中设置 [model] context_window；或者换用窗口更大的模型"},
+		"agent.completion.unchecked":   {EN: "the answer could not be checked (%s); it is given back unverified", ZH: "无法检查该答案（%s）；答案按未验证返回"},
 		"agent.completion.unreadable":  {EN: "the model's confidence could not be read (%s); the answer met the hard conditions", ZH: "无法读取模型的把握程度（%s）；答案满足了硬性条件"},
 		"agent.question":               {EN: "The model guessed %s = %q for %s, and the call failed (%s). What should it use?", ZH: "模型猜测 %[3]s 的参数 %[1]s = %[2]q，调用失败（%[4]s）。应该用什么值？"},
 		"agent.guard.unreadable_reply": {EN: "the model's reply was not the JSON the protocol asks for (%s); it was told the format again", ZH: "模型的回复不是协议要求的 JSON（%s）；已再次告知格式"},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"hermes/backend/contextmgr"
 	"hermes/backend/event"
 	"hermes/backend/llm"
 )
@@ -34,6 +35,13 @@ func (r *Run) stageCall(ctx context.Context, temp tempKind, system, user string,
 	var rep stageReply
 	problem := ""
 	for attempt := 1; attempt <= stageAttempts; attempt++ {
+		tokens := 0
+		for _, m := range msgs {
+			tokens += contextmgr.EstimateMessage(m)
+		}
+		if err := r.fits(r.builder.Scale(tokens)); err != nil {
+			return rep, err
+		}
 		resp, err := r.setup.Model.Chat(ctx, llm.Request{
 			Model: r.setup.ModelName, Messages: msgs, Temperature: r.temperature(temp),
 			OnRetry: func(rt llm.Retry) {

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 
+	"hermes/backend/contextmgr"
 	"hermes/backend/event"
 )
 
@@ -78,6 +79,11 @@ func (r *Run) confidence() float64 {
 // cancelled context leaves the rest to the loop, which ends the run at
 // once; an interrupted plan is made again on resume.
 func (r *Run) intake(ctx context.Context) {
+	// A task too large for the window is refused by the first iteration,
+	// with the reason; the stages would only fail on it before.
+	if r.fits(r.builder.Scale(contextmgr.Estimate(r.st.Task)+contextmgr.Estimate(r.st.Instr))) != nil {
+		return
+	}
 	if r.setup.Route && len(r.turns) == 0 {
 		r.stage = event.StageIntake
 		r.route(ctx)

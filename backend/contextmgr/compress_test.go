@@ -170,6 +170,23 @@ func TestSummarize_Failures(t *testing.T) {
 	}
 }
 
+// A fold too large for the window is not sent to be summarised: the
+// provider would refuse it after the whole of it went over the wire.
+func TestSummarize_OverWindowIsNotSent(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	client := llm.New(llm.Config{BaseURL: srv.URL, APIKey: "sk-test", Model: "m"})
+	f := Fold{To: 1, Messages: []llm.Message{{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{
+		{ID: "c1", Name: "write_file", Arguments: `{"content":"` + strings.Repeat("x", 100_000) + `"}`},
+	}}}}
+	_, err := Summarize(t.Context(), client, "", "task", &State{}, Options{Window: 8000, CompressAt: 0.6}, f)
+	if !errors.Is(err, ErrOverWindow) || !strings.Contains(err.Error(), "8000") {
+		t.Fatalf("err = %v, want ErrOverWindow naming the window", err)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Fatalf("the model got %d requests, want none", n)
+	}
+}
+
 // BenchmarkBuild200Turns lays out a request of 200 turns from nothing, as
 // after a compression or on resume; appending one turn costs far less.
 func BenchmarkBuild200Turns(b *testing.B) {

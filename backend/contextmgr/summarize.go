@@ -65,13 +65,16 @@ func Summarize(ctx context.Context, model Chatter, name, task string, s *State, 
 	}
 	in.WriteString(folded.String())
 
-	resp, err := model.Chat(ctx, llm.Request{
-		Model: name,
-		Messages: []llm.Message{
-			{Role: llm.RoleSystem, Content: fmt.Sprintf(summaryPrompt, opt.summaryBudget()*3/4)},
-			{Role: llm.RoleUser, Content: in.String()},
-		},
-	})
+	msgs := []llm.Message{
+		{Role: llm.RoleSystem, Content: fmt.Sprintf(summaryPrompt, opt.summaryBudget()*3/4)},
+		{Role: llm.RoleUser, Content: in.String()},
+	}
+	// A single turn larger than half the window is folded whole; sent, it
+	// would be refused after all of it went over the wire.
+	if tokens := EstimateMessage(msgs[0]) + EstimateMessage(msgs[1]); opt.Window > 0 && tokens > opt.Window {
+		return Summary{}, fmt.Errorf("summarise messages %d to %d: %w (about %d tokens, window %d)", f.From, f.To-1, ErrOverWindow, tokens, opt.Window)
+	}
+	resp, err := model.Chat(ctx, llm.Request{Model: name, Messages: msgs})
 	if err != nil {
 		return Summary{}, fmt.Errorf("summarise messages %d to %d: %w", f.From, f.To-1, err)
 	}
