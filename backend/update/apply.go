@@ -30,9 +30,12 @@ type previousRecord struct {
 
 // Apply replaces the binary with the verified artefact at path: it keeps
 // the current binary for rollback, writes the new one beside it and fsyncs
-// it, checks that it starts, renames it over the old one, and runs its health
-// check. If the check fails, the old binary and the files the new version's
-// migrations changed are put back and the error wraps ErrHealth.
+// it, and runs its whole health check on a copy of the home. Only a binary
+// that passed takes the old one's name (a rename, then an fsync of the
+// directory); its health check then runs in the home itself, migrating it.
+// If a check fails the error wraps ErrHealth: before the rename nothing
+// was changed, after it the old binary and the files the new version's
+// migrations changed are put back.
 func (u *Updater) Apply(ctx context.Context, rel Release, path string) error {
 	art, ok := rel.Platforms[u.opts.Platform]
 	if !ok {
@@ -74,6 +77,10 @@ func (u *Updater) Apply(ctx context.Context, rel Release, path string) error {
 	if err := u.preflight(ctx, j.Staged, j.To); err != nil {
 		return u.abandon(j, err)
 	}
+	if err := u.checkOnCopy(ctx, j); err != nil {
+		return u.abandon(j, err)
+	}
+	u.step(StepChecked)
 	if err := replace(j.Staged, j.Exe); err != nil {
 		return u.abandon(j, err)
 	}
@@ -105,10 +112,12 @@ func (u *Updater) keepPrevious() (string, error) {
 	return dst, nil
 }
 
-// finish health-checks the new binary in place, then commits the update by
-// removing the journal, or undoes it.
+// finish health-checks the new binary in place, which runs its migrations
+// in the home, then commits the update by removing the journal, or undoes
+// it. The binary has passed the same check on a copy of the home, so a kill
+// here leaves a working binary, and the next Recover finishes.
 func (u *Updater) finish(ctx context.Context, j journal) error {
-	if err := u.healthCheck(ctx, j.Exe, j.To); err != nil {
+	if err := u.healthCheck(ctx, j.Exe, j.To, u.opts.Home); err != nil {
 		if uErr := u.undo(j); uErr != nil {
 			return errors.Join(err, uErr)
 		}
@@ -144,9 +153,10 @@ func (u *Updater) undo(j journal) error {
 }
 
 // abandon closes the journal of an update that never reached the rename:
-// the old binary is still in place, only the staged copy goes.
+// the old binary is still in place, only the staged copy and the copies of
+// the home go.
 func (u *Updater) abandon(j journal, cause error) error {
-	return errors.Join(cause, removeIfExists(j.Staged), removeIfExists(u.journalPath()))
+	return errors.Join(cause, removeIfExists(j.Staged), u.removeCopies(), removeIfExists(u.journalPath()))
 }
 
 // Recover finishes or undoes an update that a crash or a kill interrupted.
@@ -169,7 +179,7 @@ func (u *Updater) recover(ctx context.Context) error {
 			// A binary moved aside by an earlier swap can go once it no
 			// longer runs; until then removing it fails, and that is fine.
 			_ = removeIfExists(asidePath(u.opts.Exe))
-			return nil
+			return u.removeCopies()
 		}
 		return err
 	}
@@ -182,6 +192,9 @@ func (u *Updater) recover(ctx context.Context) error {
 	}
 	if sum != j.ToSHA256 {
 		return u.abandon(j, nil) // the rename never happened
+	}
+	if err := u.removeCopies(); err != nil {
+		return err
 	}
 	return u.finish(ctx, j)
 }

@@ -43,7 +43,7 @@ var (
 	ErrSignature = errors.New("artefact signature invalid")
 
 	// ErrHealth is returned when a new binary fails its health check; the
-	// previous binary has been put back.
+	// previous binary is in place, never replaced or put back.
 	ErrHealth = errors.New("new version failed its health check")
 
 	// ErrNoPrevious is returned by Rollback when no previous binary is kept.

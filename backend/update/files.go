@@ -38,7 +38,11 @@ func writeSync(path string, data []byte, perm os.FileMode) error {
 
 // copyFileSync copies src to dst (created or truncated) and fsyncs it; the
 // caller renames dst into place.
-func copyFileSync(src, dst string, perm os.FileMode) error {
+func copyFileSync(src, dst string, perm os.FileMode) error { return copyFile(src, dst, perm, true) }
+
+// copyFile copies src to dst, fsyncing it when the copy must survive a
+// crash.
+func copyFile(src, dst string, perm os.FileMode, sync bool) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", src, err)
@@ -57,6 +61,12 @@ func copyFileSync(src, dst string, perm os.FileMode) error {
 	if err := out.Chmod(perm); err != nil {
 		out.Close()
 		return fmt.Errorf("chmod %s: %w", dst, err)
+	}
+	if !sync {
+		if err := out.Close(); err != nil {
+			return fmt.Errorf("close %s: %w", dst, err)
+		}
+		return nil
 	}
 	return closeSync(out)
 }

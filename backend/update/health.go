@@ -8,6 +8,7 @@ import (
 	"io"
 	"os/exec"
 	"strings"
+	"time"
 )
 
 // HealthReport is a binary's answer to its health check, one JSON line.
@@ -57,9 +58,9 @@ func (u *Updater) preflight(ctx context.Context, exe, want string) error {
 	return nil
 }
 
-// healthCheck runs the full health check of the binary now at exe.
-func (u *Updater) healthCheck(ctx context.Context, exe, want string) error {
-	out, err := u.run(ctx, exe, append(healthArgs, u.opts.Home)...)
+// healthCheck runs the full health check of the binary at exe in home.
+func (u *Updater) healthCheck(ctx context.Context, exe, want, home string) error {
+	out, err := u.run(ctx, exe, append(healthArgs, home)...)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	var report HealthReport
 	if jErr := json.Unmarshal([]byte(lines[len(lines)-1]), &report); jErr != nil {
@@ -84,6 +85,9 @@ func (u *Updater) run(ctx context.Context, exe string, args ...string) (string, 
 	ctx, cancel := context.WithTimeout(ctx, u.opts.HealthTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe, args...)
+	// A check killed at the timeout may leave a child holding its output
+	// open; stop waiting for it soon after.
+	cmd.WaitDelay = 5 * time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

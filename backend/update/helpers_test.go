@@ -40,6 +40,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	binDir = dir
+	RegisterCheckFile(CheckFile{Name: "data.txt"}) // as tinyhermes does
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
@@ -58,6 +59,9 @@ var (
 	unhealthyBuild = build{"1.1.0", "no", "ok"}
 	failingBuild   = build{"1.1.0", "yes", "fail"}
 	crashingBuild  = build{"1.1.0", "yes", "crash"}
+	brokenBuild    = build{"1.1.0", "crash", "ok"} // answers version, crashes otherwise
+	hangingBuild   = build{"1.1.0", "hang", "ok"}
+	stagedOnly     = build{"1.1.0", "staged", "ok"} // passes on the copy, fails once installed
 )
 
 var builds sync.Map // build → *builtBinary

@@ -61,6 +61,13 @@ func backupDir(home string) string    { return filepath.Join(home, "updates", "b
 // home, after backing up every file they may change. If one fails, the
 // files are restored and the error wraps ErrMigration.
 func Migrate(ctx context.Context, home, version string) error {
+	migrationsMu.Lock()
+	ms := append([]Migration(nil), migrations...)
+	migrationsMu.Unlock()
+	return migrate(ctx, home, version, ms)
+}
+
+func migrate(ctx context.Context, home, version string, ms []Migration) error {
 	var done migratedRecord
 	if err := readJSON(migratedPath(home), &done); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
@@ -68,9 +75,12 @@ func Migrate(ctx context.Context, home, version string) error {
 	if done.Version == version {
 		return nil
 	}
-	migrationsMu.Lock()
-	ms := append([]Migration(nil), migrations...)
-	migrationsMu.Unlock()
+	// A backup for this version was left by an attempt that died half-way:
+	// its files go back first, so the migrations and the new backup start
+	// from the files as they were.
+	if err := restoreBackup(home, version); err != nil {
+		return err
+	}
 	if err := takeBackup(home, version, done.Version, ms); err != nil {
 		return err
 	}

@@ -1,8 +1,9 @@
 // Package update keeps Hermes up to date without ever leaving a broken
 // install: a signed feed, a download cache that resumes and detects
-// corruption, verification before anything is applied, an atomic swap of
-// the binary with a health check of the new one, automatic restore of the
-// old one, and migrations of the config and store with a backup.
+// corruption, verification before anything is applied, a health check of
+// the new binary on a copy of the home before an atomic swap, automatic
+// restore of the old one, and migrations of the config and store with a
+// backup.
 //
 // Every step that changes the install is recorded in a journal first, so a
 // process killed at any point leaves something Recover can finish or undo.
@@ -48,6 +49,7 @@ type Step string
 const (
 	StepDownloaded Step = "downloaded" // the artefact is in the cache, verified
 	StepStaged     Step = "staged"     // the new binary is written beside the old one
+	StepChecked    Step = "checked"    // it passed its health check on a copy of the home
 	StepSwapped    Step = "swapped"    // the new binary has the old one's name
 	StepHealthy    Step = "healthy"    // the new binary passed its health check
 	StepRolledBack Step = "rolled_back"

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,15 +21,26 @@ import (
 
 // Set with -ldflags -X.
 var (
-	version   = "dev"
-	healthy   = "yes" // "no": the health check fails after the migration ran
-	migration = "ok"  // "fail": the migration fails half-way; "crash": it dies half-way
+	version = "dev"
+	// "no": the health check fails after the migration ran; "crash": every
+	// command but version crashes; "hang": the health check never answers;
+	// "staged": the health check passes only while the binary is the staged
+	// copy, so it passes on the copy of the home and fails once installed.
+	healthy   = "yes"
+	migration = "ok" // "fail": the migration fails half-way; "crash": it dies half-way
 )
 
 func main() {
 	if len(os.Args) < 2 {
 		fmt.Fprintln(os.Stderr, "usage: tinyhermes version | update [--home DIR] [--feed URL] [--health|--rollback|--clean|--check]")
 		os.Exit(2)
+	}
+	if os.Args[1] != "version" {
+		killDuringHealthCheck()
+		if healthy == "crash" {
+			fmt.Fprintln(os.Stderr, "panic: this build is broken")
+			os.Exit(2)
+		}
 	}
 	switch os.Args[1] {
 	case "version":
@@ -44,7 +56,33 @@ func main() {
 	}
 }
 
+// killDuringHealthCheck stands for a kill of the updating process while
+// this binary answers its health check: TINYHERMES_KILL_DURING is "staged"
+// for the check of the staged copy, "installed" for the check once it has
+// the old binary's name, "any" for the first. The check dies with its
+// updater.
+func killDuringHealthCheck() {
+	when := os.Getenv("TINYHERMES_KILL_DURING")
+	if when == "" || !slices.Contains(os.Args, "--health") || when != "any" && (when == "staged") != isStaged() {
+		return
+	}
+	if p, err := os.FindProcess(os.Getppid()); err == nil {
+		p.Kill()
+	}
+	killSelf()
+}
+
+// isStaged says whether this binary runs as the updater's staged copy,
+// which is hidden beside the installed one (.hermes.new).
+func isStaged() bool {
+	exe, err := os.Executable()
+	return err == nil && strings.HasPrefix(filepath.Base(exe), ".")
+}
+
 func init() {
+	// data.txt stands for the config and the store: the health check of a
+	// new version reads it, on a copy of the home first.
+	update.RegisterCheckFile(update.CheckFile{Name: "data.txt"})
 	// The migration appends to HOME/data.txt, standing in for the config and
 	// the store, so the tests can see it applied and rolled back.
 	update.RegisterMigration(update.Migration{
@@ -82,8 +120,11 @@ func cmdUpdate(ctx context.Context, args []string) error {
 		return err
 	}
 	if *health {
-		return update.Health(ctx, os.Stdout, *home, version, func(context.Context) error {
-			if healthy != "yes" {
+		return update.Health(ctx, os.Stdout, *home, version, func(ctx context.Context) error {
+			switch {
+			case healthy == "hang":
+				<-ctx.Done() // never cancelled: the updater's timeout ends it
+			case healthy == "no", healthy == "staged" && !isStaged():
 				return errors.New("this build is broken")
 			}
 			return nil
