@@ -2,9 +2,11 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -16,6 +18,7 @@ import (
 	"hermes/backend/remote"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
+	"hermes/backend/vault"
 )
 
 // runFlags are the flags `run` and `resume` share.
@@ -75,12 +78,12 @@ func cmdRun(ctx context.Context, env *Env, args []string) int {
 	}
 	s, err := openSession(ctx, env, f)
 	if err != nil {
-		return fail(env, err)
+		return failStart(env, err)
 	}
 	defer s.close()
 	ws, err := workspaceDir(*workspace, s.cfg.Agent.Workspace)
 	if err != nil {
-		return fail(env, err)
+		return failStart(env, err)
 	}
 	run, err := agent.NewRun(s.setup, agent.Task{Text: task, Instructions: *instructions, Workspace: ws})
 	if err != nil {
@@ -113,7 +116,7 @@ func cmdResume(ctx context.Context, env *Env, args []string) int {
 	}
 	s, err := openSession(ctx, env, f)
 	if err != nil {
-		return fail(env, err)
+		return failStart(env, err)
 	}
 	defer s.close()
 	id, err := matchRunID(s.setup.Home, rest[0])
@@ -199,7 +202,7 @@ func workspaceDir(flagValue, configured string) (string, error) {
 	}
 	info, err := os.Stat(abs)
 	if err != nil || !info.IsDir() {
-		return "", i18n.Errorf("cli.run.bad_workspace", abs)
+		return "", i18n.Wrap(runner.ErrBadWorkspace, "cli.run.bad_workspace", abs)
 	}
 	return abs, nil
 }
@@ -261,6 +264,22 @@ func printerFor(env *Env, f runFlags) (show func(event.Event), flush func()) {
 		Color: ColorFor(env.Stdout, env.Getenv), Width: terminalWidth(env.Stdout), Verbose: f.verbose,
 	})
 	return p.Print, p.Flush
+}
+
+// failStart prints why a run was not started and returns its exit code:
+// ExitUsage for a mistake in the config (or the flags that override it),
+// which scripts tell from a failed run by the code, ExitFailed otherwise.
+func failStart(env *Env, err error) int {
+	fail(env, err)
+	for _, mistake := range []error{
+		config.ErrSyntax, config.ErrUnknownKey, config.ErrWrongType, config.ErrEscapedPath,
+		config.ErrInvalid, config.ErrMigrate, runner.ErrBadWorkspace, vault.ErrNoVault, path.ErrBadPattern,
+	} {
+		if errors.Is(err, mistake) {
+			return ExitUsage
+		}
+	}
+	return ExitFailed
 }
 
 func exitCode(status string) int {

@@ -39,7 +39,7 @@ func inOwner(ctx context.Context, env *Env, f runFlags, start func(c *remote.Cli
 	fmt.Fprintln(env.Stderr, client.Attached())
 	id, err := start(client, home)
 	if err != nil {
-		return fail(env, err), true
+		return failStart(env, err), true
 	}
 	w, err := client.Watch(id, 0)
 	if err != nil {

@@ -204,3 +204,71 @@ func TestResume_AfterSIGKILLLosesNoEvent(t *testing.T) {
 		}
 	}
 }
+
+// A mistake in the config stops `hermes run` and `hermes resume` before
+// anything starts, with exit 2 as the README says, and its line and column.
+func TestRun_ConfigErrorsExitUsage(t *testing.T) {
+	var holding atomic.Bool
+	srv := writeSteps(t, 1, -1, nil, &holding)
+	tests := []struct{ name, toml, want string }{
+		{"unknown key", "[agent]\nmax_iteratons = 3\n", "line 2, column 1"},
+		{"syntax", "[agent\nmax_iterations = 3\n", "line 1, column 7"},
+		{"wrong type", "[agent]\nmax_iterations = \"many\"\n", "line 2, column 1"},
+		{"out of range", "[agent]\nmax_iterations = -1\n", "max_iterations is -1"},
+		{"no such workspace", "[agent]\nworkspace = '/nonexistent/hermes-test'\n[model]\nbase_url = '" + srv.URL + "'\n", "/nonexistent/hermes-test"},
+		{"no such vault", "[obsidian]\nvault = '/nonexistent/hermes-vault'\n[model]\nbase_url = '" + srv.URL + "'\n", "/nonexistent/hermes-vault"},
+		{"bad exclude pattern", "[obsidian]\nvault = '" + t.TempDir() + "'\nexclude = ['[a-']\n[model]\nbase_url = '" + srv.URL + "'\n", "[a-"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home := t.TempDir()
+			if err := os.WriteFile(filepath.Join(home, "hermes.toml"), []byte(tt.toml), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range [][]string{
+				{"run", "--yes", "--home", home, "hello"},
+				{"resume", "--yes", "--home", home, "20261130-090000-aaaaaa"},
+			} {
+				if args[0] == "resume" && tt.name == "no such workspace" {
+					continue // a resumed run keeps the workspace it started in
+				}
+				out := runHermes(t, args...)
+				if out.code != cli.ExitUsage || !strings.Contains(out.stderr, tt.want) {
+					t.Errorf("hermes %s: exit %d, want %d, with %q in stderr:\n%s", args[0], out.code, cli.ExitUsage, tt.want, out.stderr)
+				}
+			}
+			if runs, _ := runlog.List(home); len(runs) != 0 {
+				t.Errorf("a run was started: %+v", runs)
+			}
+		})
+	}
+	// --config names the file instead of the home's.
+	bad := filepath.Join(t.TempDir(), "other.toml")
+	if err := os.WriteFile(bad, []byte("colour = 1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out := runHermes(t, "run", "--home", t.TempDir(), "--config", bad, "--base-url", srv.URL, "hello"); out.code != cli.ExitUsage {
+		t.Errorf("--config with an unknown key: exit %d\n%s", out.code, out.stderr)
+	}
+	if out := runHermes(t, "run", "--home", modelHome(t, srv.URL, t.TempDir()), "--vault", "/nonexistent/hermes-vault", "hello"); out.code != cli.ExitUsage {
+		t.Errorf("--vault that does not exist: exit %d\n%s", out.code, out.stderr)
+	}
+}
+
+// A run handed to the process that owns the home reads the home's config
+// too; a mistake there is exit 2 as well.
+func TestRun_ConfigErrorExitUsageWhenAttached(t *testing.T) {
+	var holding atomic.Bool
+	srv := writeSteps(t, 1, -1, nil, &holding)
+	home := modelHome(t, srv.URL, t.TempDir())
+	owner := startServeProcess(t, home)
+	defer owner.stop(t)
+	// The owner keeps the last good config; the file now has a mistake.
+	if err := os.WriteFile(filepath.Join(home, "hermes.toml"), []byte("[agent]\nmax_iteratons = 3\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := runHermes(t, "run", "--yes", "--home", home, "hello")
+	if out.code != cli.ExitUsage || !strings.Contains(out.stderr, "line 2, column 1") {
+		t.Errorf("exit %d, want %d:\n%s", out.code, cli.ExitUsage, out.stderr)
+	}
+}
