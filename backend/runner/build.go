@@ -55,7 +55,8 @@ func checkModel(ctx context.Context, cfg config.Config, getenv func(string) stri
 	client := newClient(cfg, m)
 	err := client.Check(ctx)
 	if err != nil && !known && (errors.Is(err, llm.ErrMissingKey) || errors.Is(err, llm.ErrUnauthorized)) {
-		err = i18n.Wrap(err, "runner.endpoint_key", m.BaseURL, m.BaseURL)
+		shown := llm.RedactURL(m.BaseURL)
+		err = i18n.Wrap(err, "runner.endpoint_key", shown, shown)
 	}
 	return m, client, err
 }
@@ -90,7 +91,7 @@ func Build(ctx context.Context, home string, cfg config.Config, getenv func(stri
 	a, c, temp := cfg.Agent, cfg.Context, cfg.Agent.Temperature
 	return agent.Setup{
 		Home: home, Redactor: runlog.NewRedactor(cfg.Secrets(getenv)...),
-		Model: client, ModelName: m.Model, BaseURL: m.BaseURL, Tools: tools,
+		Model: client, ModelName: m.Model, BaseURL: llm.RedactURL(m.BaseURL), Tools: tools,
 		SummaryModel: c.SummaryModel, Memory: agent.MemoryUse(c.MemoryMode()),
 		Strategy: agent.Strategy(a.Strategy), Protocol: agent.Protocol(a.Protocol), Route: a.Route, Confidence: a.Confidence,
 		Temperatures: &agent.Temperatures{
