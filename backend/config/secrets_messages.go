@@ -13,8 +13,8 @@ func init() {
 			ZH: "[[model.endpoints]] 中 %s 出现了两次；请只保留一项",
 		},
 		"config.tools.pass_env": {
-			EN: `[[tools.mcp]] %s: pass_env names %q, which is not an environment variable name; write names such as "GITHUB_TOKEN"`,
-			ZH: `[[tools.mcp]] %s：pass_env 中的 %q 不是环境变量名；请写变量名，例如 "GITHUB_TOKEN"`,
+			EN: `[[tools.mcp]] %s: entry %d of pass_env is not the name of an environment variable; write names such as "GITHUB_TOKEN", never the secret itself`,
+			ZH: `[[tools.mcp]] %s：pass_env 的第 %d 项不是环境变量名；请写变量名，例如 "GITHUB_TOKEN"，不要写密钥本身`,
 		},
 	})
 }

@@ -185,9 +185,10 @@ func (t Tools) validate() error {
 		if s.Command == "" {
 			errs = append(errs, i18n.Wrap(ErrInvalid, "config.tools.mcp_command", s.Name))
 		}
-		for _, name := range s.PassEnv {
+		for i, name := range s.PassEnv {
 			if !envName.MatchString(name) {
-				errs = append(errs, i18n.Wrap(ErrInvalid, "config.tools.pass_env", s.Name, name))
+				// Not repeated: it may be the secret itself, pasted.
+				errs = append(errs, i18n.Wrap(ErrInvalid, "config.tools.pass_env", s.Name, i+1))
 			}
 		}
 		if s.Risk != "" && !slices.Contains([]string{"read", "write", "exec", "network"}, s.Risk) {

@@ -72,6 +72,9 @@ type Options struct {
 	SelectAbove int
 	// GOOS is the platform skills must list; "" means runtime.GOOS.
 	GOOS string
+	// Environ is the environment the processes of command skills and MCP
+	// servers start with; nil means Hermes's own.
+	Environ *Environ
 }
 
 // Catalog holds the skills and the registry of their tools. Reload builds a
@@ -99,6 +102,9 @@ func Load(ctx context.Context, opts Options) *Catalog {
 	}
 	if opts.GOOS == "" {
 		opts.GOOS = runtime.GOOS
+	}
+	if opts.Environ == nil {
+		opts.Environ = &Environ{}
 	}
 	c := &Catalog{opts: opts, servers: map[string]*mcpServer{}, selections: map[string]*Selection{}}
 	c.Reload(ctx)
@@ -131,6 +137,11 @@ func (c *Catalog) Problems() []error {
 	}
 	return out
 }
+
+// SetSecrets replaces the secrets left out of the processes tools start
+// from now on, as an edit of hermes.toml changes them; an MCP server already
+// running keeps the environment it started with.
+func (c *Catalog) SetSecrets(s Secrets) { c.opts.Environ.Set(s) }
 
 // Close stops the MCP servers.
 func (c *Catalog) Close() {
@@ -281,18 +292,21 @@ func (b *build) tools(ctx context.Context, f found) (tools []Tool, notes []strin
 				argv = m.Command
 			}
 			if forPlatform(mt.Platforms, b.opts.GOOS) {
-				tools = append(tools, commandTool(f.dir, argv, mt, orDuration(timeoutOf(mt.Timeout), timeout), b.opts.OutputLimit))
+				tools = append(tools, commandTool(f.dir, argv, mt, orDuration(timeoutOf(mt.Timeout), timeout), b.opts.OutputLimit, b.opts.Environ, m.PassEnv))
 			}
 		}
 	case RunnerMCP:
 		spec := *m.MCP
+		if len(m.PassEnv) > 0 {
+			spec.PassEnv = m.PassEnv
+		}
 		if f.dir != "" && strings.HasPrefix(spec.Command, "./") {
 			spec.Command = filepath.Join(f.dir, spec.Command[2:])
 		}
 		key := m.Name + "\x00" + f.source + "\x00" + specKey(spec)
 		srv := b.oldServers[key]
 		if srv == nil {
-			srv = newMCPServer(m.Name, spec)
+			srv = newMCPServer(m.Name, spec, b.opts.Environ)
 		}
 		b.servers[key] = srv
 		overrides := map[string]ManifestTool{}
@@ -313,7 +327,7 @@ func orDuration(first, fallback time.Duration) time.Duration {
 
 func specKey(s MCPSpec) string {
 	b, _ := json.Marshal(s)
-	return string(b)
+	return string(b) + "\x00" + strings.Join(s.PassEnv, ",")
 }
 
 func forPlatform(platforms []string, goos string) bool {

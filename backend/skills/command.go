@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -33,8 +32,9 @@ type commandReply struct {
 }
 
 // commandTool makes a tool of a command skill's tool. argv's elements that
-// start with "./" are files in the skill's folder.
-func commandTool(dir string, argv []string, mt ManifestTool, timeout time.Duration, limit int) Tool {
+// start with "./" are files in the skill's folder. Its process starts with
+// environ's environment, plus the variables that pass names.
+func commandTool(dir string, argv []string, mt ManifestTool, timeout time.Duration, limit int, environ *Environ, pass []string) Tool {
 	abs := make([]string, len(argv))
 	for i, a := range argv {
 		if strings.HasPrefix(a, "./") {
@@ -50,14 +50,14 @@ func commandTool(dir string, argv []string, mt ManifestTool, timeout time.Durati
 	return Tool{
 		Name: name, Description: mt.Description, Parameters: params, Risk: mt.Risk, Timeout: timeout,
 		Run: func(ctx context.Context, env Env, args json.RawMessage) (string, error) {
-			return runCommand(ctx, dir, abs, limit, commandRequest{
+			return runCommand(ctx, dir, abs, limit, environ.For(pass), commandRequest{
 				Tool: name, Arguments: args, Workspace: env.Workspace, RunID: env.RunID, CallID: env.CallID,
 			})
 		},
 	}
 }
 
-func runCommand(ctx context.Context, dir string, argv []string, limit int, req commandRequest) (string, error) {
+func runCommand(ctx context.Context, dir string, argv []string, limit int, environ []string, req commandRequest) (string, error) {
 	if len(req.Arguments) == 0 {
 		req.Arguments = json.RawMessage("{}")
 	}
@@ -70,7 +70,7 @@ func runCommand(ctx context.Context, dir string, argv []string, limit int, req c
 	if cmd.Dir == "" {
 		cmd.Dir = dir
 	}
-	cmd.Env = append(os.Environ(), "HERMES_SKILL_DIR="+dir, "HERMES_WORKSPACE="+req.Workspace)
+	cmd.Env = append(environ, "HERMES_SKILL_DIR="+dir, "HERMES_WORKSPACE="+req.Workspace)
 	cmd.Stdin = bytes.NewReader(in)
 	out, errOut := newHeadTail(limit), newHeadTail(4096)
 	cmd.Stdout, cmd.Stderr = out, errOut

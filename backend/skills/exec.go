@@ -19,8 +19,9 @@ type executeArgs struct {
 // ExecuteCommand returns the execute_command tool: a command line run by the
 // platform's shell (bash, or PowerShell on Windows) in the workspace, cut
 // off after timeout (0 = the run's tool timeout), with at most limit bytes
-// of its output kept, head and tail.
-func ExecuteCommand(timeout time.Duration, limit int) Tool {
+// of its output kept, head and tail. The shell starts with environ's
+// environment, which leaves out the secrets Hermes holds (nil: Hermes's own).
+func ExecuteCommand(timeout time.Duration, limit int, environ *Environ) Tool {
 	shell, shellName := shellFor(runtime.GOOS)
 	t := Func("execute_command",
 		"Run a command line with "+shellName+" in the workspace and return its exit code and its output (stdout and "+
@@ -29,7 +30,7 @@ func ExecuteCommand(timeout time.Duration, limit int) Tool {
 			"questions or read input, and it is stopped after its timeout. Long output keeps its beginning and its "+
 			"end with a note of what was cut, so ask for less (grep, head, a narrower path) when you need the middle.",
 		RiskExec, func(ctx context.Context, env Env, a executeArgs) (string, error) {
-			return execute(ctx, env, shell, a, limit)
+			return execute(ctx, env, shell, a, limit, environ)
 		})
 	t.Timeout = timeout
 	return t
@@ -44,7 +45,7 @@ func shellFor(goos string) ([]string, string) {
 	return []string{"bash", "-c"}, "bash"
 }
 
-func execute(ctx context.Context, env Env, shell []string, a executeArgs, limit int) (string, error) {
+func execute(ctx context.Context, env Env, shell []string, a executeArgs, limit int, environ *Environ) (string, error) {
 	w, err := openWorkspace(env)
 	if err != nil {
 		return "", err
@@ -66,6 +67,7 @@ func execute(ctx context.Context, env Env, shell []string, a executeArgs, limit 
 
 	cmd := exec.CommandContext(ctx, shell[0], append(shell[1:], a.Command)...)
 	cmd.Dir = dir
+	cmd.Env = environ.For(nil)
 	out := newHeadTail(limit)
 	cmd.Stdout, cmd.Stderr = out, out
 	ownGroup(cmd)

@@ -24,7 +24,7 @@ func TestExecuteCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := NewRegistry()
-	if err := reg.Register(ExecuteCommand(0, 200)); err != nil {
+	if err := reg.Register(ExecuteCommand(0, 200, nil)); err != nil {
 		t.Fatal(err)
 	}
 	run := func(ctx context.Context, args string) (string, error) {
@@ -92,7 +92,7 @@ func TestExecuteCommand_DescribesTheShell(t *testing.T) {
 			t.Errorf("%s: shell %v, described as %q", goos, shell, name)
 		}
 	}
-	if d := ExecuteCommand(0, 100).Description; !strings.Contains(d, "bash") && !strings.Contains(d, "PowerShell") {
+	if d := ExecuteCommand(0, 100, nil).Description; !strings.Contains(d, "bash") && !strings.Contains(d, "PowerShell") {
 		t.Errorf("the description does not name the shell: %s", d)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -16,6 +17,9 @@ const (
 	RunnerCommand = "command" // a process: the call as JSON on stdin, the result as JSON on stdout
 	RunnerMCP     = "mcp"     // an MCP server over stdio
 )
+
+// envVarName is what pass_env may name.
+var envVarName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // Manifest is a skill's skill.json.
 type Manifest struct {
@@ -31,8 +35,14 @@ type Manifest struct {
 	// MCP starts the server of an mcp skill.
 	MCP *MCPSpec `json:"mcp,omitempty"`
 	// Platforms lists the GOOS values the skill runs on; empty means all.
-	Platforms []string       `json:"platforms,omitempty"`
-	Tools     []ManifestTool `json:"tools,omitempty"`
+	Platforms []string `json:"platforms,omitempty"`
+	// PassEnv names variables holding secrets that the skill's processes
+	// (its command, its MCP server) are given nonetheless, such as
+	// ["GITHUB_TOKEN"]. Every other secret Hermes holds (OPENAI_API_KEY, the
+	// variables hermes.toml's X_env keys name, any variable whose value is
+	// one of its secrets) is left out of their environment.
+	PassEnv []string       `json:"pass_env,omitempty"`
+	Tools   []ManifestTool `json:"tools,omitempty"`
 }
 
 // ManifestTool is one tool of a manifest. A builtin skill names Go tools and
@@ -54,6 +64,8 @@ type MCPSpec struct {
 	Command string            `json:"command"`
 	Args    []string          `json:"args,omitempty"`
 	Env     map[string]string `json:"env,omitempty"`
+	// PassEnv is the manifest's pass_env, or [[tools.mcp]]'s.
+	PassEnv []string `json:"-"`
 	// Risk is the risk level of the server's tools; "" means write.
 	Risk Risk `json:"risk,omitempty"`
 }
@@ -84,6 +96,12 @@ func (m Manifest) check() error {
 	}
 	if err := checkTimeout(m.Timeout); err != nil {
 		return err
+	}
+	for i, name := range m.PassEnv {
+		if !envVarName.MatchString(name) {
+			// Not repeated: it may be the secret itself, pasted.
+			return fmt.Errorf(`pass_env[%d] is not the name of an environment variable; write names such as "GITHUB_TOKEN", never the secret itself`, i)
+		}
 	}
 	switch m.Runner {
 	case RunnerCommand:

@@ -27,6 +27,8 @@ func TestParseManifest(t *testing.T) {
 		{"tool twice", `{"name":"a","description":"x","runner":"builtin","tools":[{"name":"t"},{"name":"t"}]}`, "twice"},
 		{"mcp without command", `{"name":"a","description":"x","runner":"mcp"}`, "mcp"},
 		{"bad timeout", `{"name":"a","description":"x","runner":"builtin","timeout":"soon"}`, "timeout"},
+		{"pass_env", `{"name":"gh","description":"x","runner":"mcp","pass_env":["GITHUB_TOKEN"],"mcp":{"command":"gh-mcp"}}`, ""},
+		{"pass_env with a value", `{"name":"gh","description":"x","runner":"mcp","pass_env":["ghp-123 secret"],"mcp":{"command":"gh-mcp"}}`, "pass_env"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -21,8 +20,9 @@ const mcpStartTimeout = 30 * time.Second
 // mcpServer is one MCP server over stdio. It is started on first use and
 // started again on the next use after it dies.
 type mcpServer struct {
-	skill string
-	spec  MCPSpec
+	skill   string
+	spec    MCPSpec
+	environ *Environ
 
 	mu      sync.Mutex
 	session *mcp.ClientSession
@@ -32,8 +32,8 @@ type mcpServer struct {
 	stderr  *headTail
 }
 
-func newMCPServer(skill string, spec MCPSpec) *mcpServer {
-	return &mcpServer{skill: skill, spec: spec}
+func newMCPServer(skill string, spec MCPSpec, environ *Environ) *mcpServer {
+	return &mcpServer{skill: skill, spec: spec, environ: environ}
 }
 
 // sessionLocked returns a live session, starting the server if there is none.
@@ -42,7 +42,8 @@ func (s *mcpServer) sessionLocked(ctx context.Context) (*mcp.ClientSession, erro
 		return s.session, nil
 	}
 	cmd := exec.Command(s.spec.Command, s.spec.Args...)
-	cmd.Env = os.Environ()
+	// Hermes's environment less its secrets, then what the spec gives.
+	cmd.Env = s.environ.For(s.spec.PassEnv)
 	for k, v := range s.spec.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}

@@ -2,6 +2,7 @@ package skills
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 
 	"hermes/backend/config"
@@ -23,10 +24,13 @@ func Open(ctx context.Context, home string, cfg config.Config, rules RuleStore, 
 	var servers []NamedMCP
 	for _, s := range t.MCP {
 		servers = append(servers, NamedMCP{Name: s.Name, Spec: MCPSpec{
-			Command: s.Command, Args: s.Args, Env: s.Env, Risk: Risk(s.Risk),
+			Command: s.Command, Args: s.Args, Env: s.Env, PassEnv: s.PassEnv, Risk: Risk(s.Risk),
 		}})
 	}
-	goTools := append(FileTools(), ExecuteCommand(t.Timeout(0), t.Output()), ReadArtifactTool())
+	// Processes inherit Hermes's environment, so its secrets are known by
+	// the values that environment holds.
+	environ := NewEnviron(SecretsOf(cfg, os.Getenv))
+	goTools := append(FileTools(), ExecuteCommand(t.Timeout(0), t.Output(), environ), ReadArtifactTool())
 	catalog := Load(ctx, Options{
 		Builtin:     builtin.FS(),
 		UserDir:     filepath.Join(home, "skills"),
@@ -36,6 +40,7 @@ func Open(ctx context.Context, home string, cfg config.Config, rules RuleStore, 
 		Timeout:     t.Timeout(0),
 		OutputLimit: t.Output(),
 		SelectAbove: t.Threshold(),
+		Environ:     environ,
 	})
 	return catalog, policy, nil
 }

@@ -19,7 +19,7 @@ func TestSelect_OnlyRelevantSkillsAboveTheThreshold(t *testing.T) {
 	user := t.TempDir()
 	weatherSkill(t, user)
 	c := Load(t.Context(), Options{
-		Builtin: builtin.FS(), UserDir: user, GoTools: append(FileTools(), ExecuteCommand(0, 0), ReadArtifactTool()), SelectAbove: 5,
+		Builtin: builtin.FS(), UserDir: user, GoTools: append(FileTools(), ExecuteCommand(0, 0, nil), ReadArtifactTool()), SelectAbove: 5,
 	})
 	defer c.Close()
 
@@ -65,7 +65,7 @@ func TestSelect_OnlyRelevantSkillsAboveTheThreshold(t *testing.T) {
 }
 
 func TestSelect_AllToolsAtOrBelowTheThreshold(t *testing.T) {
-	c := Load(t.Context(), Options{Builtin: builtin.FS(), GoTools: append(FileTools(), ExecuteCommand(0, 0), ReadArtifactTool())})
+	c := Load(t.Context(), Options{Builtin: builtin.FS(), GoTools: append(FileTools(), ExecuteCommand(0, 0, nil), ReadArtifactTool())})
 	defer c.Close()
 	sel := c.Select("run-1", "anything")
 	defer sel.Close()

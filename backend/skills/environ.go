@@ -1,0 +1,99 @@
+package skills
+
+import (
+	"os"
+	"strings"
+	"sync/atomic"
+
+	"hermes/backend/config"
+)
+
+// Secrets are what the processes tools start (command skills,
+// execute_command, MCP servers) must not inherit from Hermes.
+type Secrets struct {
+	// Vars name variables that hold secrets: OPENAI_API_KEY and every
+	// variable an X_env reference in hermes.toml names.
+	Vars []string
+	// Values are the secrets themselves: a variable whose value is one, or
+	// holds one (a URL with a password), is left out whatever its name.
+	Values []string
+}
+
+// SecretsOf are the secrets cfg holds, with the environment read through
+// getenv.
+func SecretsOf(cfg config.Config, getenv func(string) string) Secrets {
+	return Secrets{Vars: cfg.SecretVars(), Values: cfg.Secrets(getenv)}
+}
+
+// minContained is the shortest secret looked for inside a longer value;
+// shorter ones are matched whole only.
+const minContained = 8
+
+// holds reports whether the variable name=value carries a secret.
+func (s Secrets) holds(name, value string) bool {
+	for _, v := range s.Vars {
+		if strings.EqualFold(v, name) { // Windows reads names in any case
+			return true
+		}
+	}
+	value = strings.TrimSpace(value)
+	for _, v := range s.Values {
+		if v != "" && (value == v || len(v) >= minContained && strings.Contains(value, v)) {
+			return true
+		}
+	}
+	return false
+}
+
+// scrub is environ less every variable that carries a secret, except those
+// pass names.
+func (s Secrets) scrub(environ, pass []string) []string {
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		name, value, _ := strings.Cut(kv, "=")
+		if s.holds(name, value) && !containsFold(pass, name) {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+func containsFold(names []string, name string) bool {
+	for _, n := range names {
+		if strings.EqualFold(n, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// Environ makes the environment of the processes tools start: Hermes's own
+// less the secrets it holds. The secrets may change while tools run (an
+// edit of hermes.toml); a process gets those known when it starts. It is
+// safe for concurrent use; a nil Environ knows no secret.
+type Environ struct {
+	secrets atomic.Pointer[Secrets]
+}
+
+// NewEnviron returns an Environ that leaves out s.
+func NewEnviron(s Secrets) *Environ {
+	e := &Environ{}
+	e.Set(s)
+	return e
+}
+
+// Set replaces the secrets left out of processes started from now on.
+func (e *Environ) Set(s Secrets) { e.secrets.Store(&s) }
+
+// For is the environment of a process that asked for the variables pass
+// names (a manifest's or [[tools.mcp]]'s pass_env).
+func (e *Environ) For(pass []string) []string {
+	var s Secrets
+	if e != nil {
+		if p := e.secrets.Load(); p != nil {
+			s = *p
+		}
+	}
+	return s.scrub(os.Environ(), pass)
+}
