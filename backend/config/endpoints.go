@@ -77,11 +77,11 @@ func (m Model) validateEndpoints() []error {
 	for i, e := range m.Endpoints {
 		u, err := url.Parse(e.BaseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			errs = append(errs, i18n.Wrap(ErrInvalid, "config.endpoint.base_url", i+1, e.BaseURL))
+			errs = append(errs, i18n.Wrap(ErrInvalid, "config.endpoint.base_url", i+1, shownURL(e.BaseURL)))
 			continue
 		}
 		if k := endpointKey(e.BaseURL); seen[k] {
-			errs = append(errs, i18n.Wrap(ErrInvalid, "config.endpoint.twice", e.BaseURL))
+			errs = append(errs, i18n.Wrap(ErrInvalid, "config.endpoint.twice", shownURL(e.BaseURL)))
 		} else {
 			seen[k] = true
 		}

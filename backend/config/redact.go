@@ -1,6 +1,7 @@
 package config
 
 import (
+	"net/url"
 	"reflect"
 	"strings"
 )
@@ -71,4 +72,24 @@ func redact(v reflect.Value) {
 			}
 		}
 	}
+}
+
+// shownURL is a base URL as an error may show it: its password and the
+// value of every query parameter are masked, since gateways take keys there
+// (?api-key=…).
+func shownURL(raw string) string {
+	base, query, hasQuery := strings.Cut(raw, "?")
+	if u, err := url.Parse(base); err == nil && u.User != nil {
+		base = u.Redacted()
+	}
+	if !hasQuery {
+		return base
+	}
+	params := strings.Split(query, "&")
+	for i, p := range params {
+		if k, v, ok := strings.Cut(p, "="); ok && v != "" {
+			params[i] = k + "=xxxxx"
+		}
+	}
+	return base + "?" + strings.Join(params, "&")
 }

@@ -40,7 +40,7 @@ func (c Config) Validate() error {
 	atLeast("[agent] observation_limit", a.ObservationLimit, 200)
 	errs = append(errs, a.validateStrategy())
 	if u, err := url.Parse(m.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		errs = append(errs, i18n.Wrap(ErrInvalid, "config.invalid.base_url", m.BaseURL))
+		errs = append(errs, i18n.Wrap(ErrInvalid, "config.invalid.base_url", shownURL(m.BaseURL)))
 	}
 	if m.Model == "" {
 		errs = append(errs, i18n.Wrap(ErrInvalid, "config.invalid.model"))
