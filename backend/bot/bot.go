@@ -10,7 +10,10 @@
 // through a runner.Manager, so a window attached to the bot's process sees
 // and steers them as any run. Nothing about the
 // secrets (the callback token, the AES key, the corp secret, access tokens)
-// is logged or put in an event, a reply or an error.
+// is logged or put in an event, a reply or an error; every text sent to a
+// chat passes through one place, session.send (a draft through
+// liveRun.showDraft), where the secrets of the run, of the setup and of
+// [bot] are replaced.
 package bot
 
 import (
@@ -27,6 +30,7 @@ import (
 	"hermes/backend/config"
 	"hermes/backend/i18n"
 	"hermes/backend/memory"
+	"hermes/backend/runlog"
 	"hermes/backend/runner"
 )
 
@@ -82,6 +86,7 @@ type Bot struct {
 	live   live // read through current()
 
 	store   *memory.Store
+	secrets *runlog.Redactor // [bot]'s own, for every reply; see scrub
 	log     *slog.Logger
 	now     func() time.Time
 	api     *API // nil but for the WeCom application
@@ -129,6 +134,7 @@ func New(o Options) (*Bot, error) {
 	b := &Bot{
 		live: live{cfg: o.Config, setup: o.Setup}, store: o.Store, runs: o.Runs, log: o.Log, now: o.Now,
 		sessions: make(map[string]*session),
+		secrets:  runlog.NewRedactor(botSecrets(o.Config)...),
 		wsRoot:   o.Config.Workspace,
 	}
 	var err error
@@ -159,6 +165,21 @@ func New(o Options) (*Bot, error) {
 	}
 	b.prune()
 	return b, nil
+}
+
+// botSecrets are the secrets of a [bot] section.
+func botSecrets(c config.Bot) []string {
+	return []string{c.WebhookSecret, c.EncodingAESKey, c.Secret}
+}
+
+// scrub is text as it may leave the process: the secrets that run (the
+// redactor of the run it is about, nil for none), the bot's current setup
+// and [bot] know are replaced by [REDACTED]. A run's redactor may lack
+// [bot]'s secrets, and a setup made since may lack the run's.
+func (b *Bot) scrub(text string, run *runlog.Redactor) string {
+	text = run.String(text)
+	text = b.current().setup.Redactor.String(text)
+	return b.secrets.String(text)
 }
 
 // unattended is s as the bot's runs use it: no one is there to approve a

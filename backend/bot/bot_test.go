@@ -237,7 +237,7 @@ func TestBot_AllowToolsLetsACallRun(t *testing.T) {
 	h := newHarness(t, "", model, cfg)
 	h.send("sunqi", "m1", "write a file")
 	waitMessage(t, wecom, "sunqi", "written")
-	if _, err := os.Stat(filepath.Join(h.home, "bot", "workspaces", "wecom", "sunqi", "notes.txt")); err != nil {
+	if _, err := os.Stat(filepath.Join(h.bot.Workspace("wecom", "sunqi"), "notes.txt")); err != nil {
 		t.Fatalf("an allowed call did not write in the user's workspace: %v", err)
 	}
 }
@@ -320,7 +320,7 @@ func TestBot_ReconfigureAppliesAllowToolsToTheNextTask(t *testing.T) {
 	h := newHarness(t, "", model, cfg)
 	h.send("li", "m1", "write a.txt")
 	waitMessage(t, wecom, "li", "result: ")
-	if _, err := os.Stat(filepath.Join(h.home, "bot", "workspaces", "wecom", "li", "a.txt")); err == nil {
+	if _, err := os.Stat(filepath.Join(h.bot.Workspace("wecom", "li"), "a.txt")); err == nil {
 		t.Fatal("write_file ran before it was allowed")
 	}
 
@@ -332,7 +332,7 @@ func TestBot_ReconfigureAppliesAllowToolsToTheNextTask(t *testing.T) {
 	}
 	h.send("li", "m2", "write a.txt again")
 	waitMessage(t, wecom, "li", "result: wrote")
-	if _, err := os.Stat(filepath.Join(h.home, "bot", "workspaces", "wecom", "li", "a.txt")); err != nil {
+	if _, err := os.Stat(filepath.Join(h.bot.Workspace("wecom", "li"), "a.txt")); err != nil {
 		t.Fatalf("write_file did not run once allowed: %v", err)
 	}
 }

@@ -57,22 +57,6 @@ func preview(s string, n int) string {
 	return string(r[:n]) + "…"
 }
 
-// safeName makes an id usable as one path element.
-func safeName(id string) string {
-	b := []byte(id)
-	for i, c := range b {
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == '@'
-		if !ok {
-			b[i] = '_'
-		}
-	}
-	name := string(b)
-	if name == "" || name == "." || name == ".." {
-		name = "_" + name
-	}
-	return name
-}
-
 // unique drops repliers equal to one before them: an adapter whose replier
 // is the user's rather than the message's (one pointer per user) answers
 // once. Repliers are pointers, so comparing them never panics.

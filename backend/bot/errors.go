@@ -31,6 +31,9 @@ var (
 	// errNoAlways is returned for an "always allow", which no one in a chat
 	// can give: tools are allowed in the bot by [bot] allow_tools.
 	errNoAlways = errors.New("the bot does not remember approvals; list the tool in [bot] allow_tools")
+	// ErrWorkspace is returned when a user's workspace folder cannot be
+	// made under [bot] workspace.
+	ErrWorkspace = errors.New("workspace folder cannot be made")
 	// ErrClosed is returned when a message arrives after the bot began to
 	// shut down.
 	ErrClosed = errors.New("bot is shutting down")

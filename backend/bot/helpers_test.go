@@ -3,10 +3,15 @@ package bot_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -200,4 +205,84 @@ func echoModel(t *testing.T) *llmtest.Server {
 	return llmtest.NewFuncServer(t, func(req llmtest.Request) llmtest.Step {
 		return llmtest.Step{Content: "answer to: " + taskOf(req)}
 	})
+}
+
+// bridge is the other end of the generic webhook: it takes the bot's
+// replies at reply_url, checks their signature, and keeps them by user.
+type bridge struct {
+	t   *testing.T
+	URL string
+
+	mu      sync.Mutex
+	replies map[string][]string
+	changed chan struct{} // closed and replaced on each reply
+}
+
+func newBridge(t *testing.T) *bridge {
+	br := &bridge{t: t, replies: map[string][]string{}, changed: make(chan struct{})}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var rep bot.WebhookReply
+		if err := json.Unmarshal(body, &rep); err != nil ||
+			bot.SignWebhook(testToken, r.Header.Get(bot.HeaderTimestamp), r.Header.Get(bot.HeaderNonce), body) != r.Header.Get(bot.HeaderSignature) {
+			t.Errorf("bridge: a reply that is not signed JSON: %s", body)
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		br.mu.Lock()
+		br.replies[rep.User] = append(br.replies[rep.User], rep.Text)
+		close(br.changed)
+		br.changed = make(chan struct{})
+		br.mu.Unlock()
+	}))
+	t.Cleanup(srv.Close)
+	br.URL = srv.URL
+	return br
+}
+
+// webhookConfig is a generic webhook's [bot] section replying to br.
+func webhookConfig(br *bridge) config.Bot {
+	return config.Bot{Platform: config.BotWebhook, WebhookSecret: testToken, ReplyURL: br.URL}
+}
+
+// wait waits until user has been sent a reply containing want, and returns
+// every reply sent to user so far.
+func (br *bridge) wait(user, want string) []string {
+	br.t.Helper()
+	ctx, cancel := context.WithTimeout(br.t.Context(), 20*time.Second)
+	defer cancel()
+	for {
+		br.mu.Lock()
+		got := slices.Clone(br.replies[user])
+		changed := br.changed
+		br.mu.Unlock()
+		if slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, want) }) {
+			return got
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			br.t.Fatalf("%.40s… got %q, none with %q", user, got, want)
+		}
+	}
+}
+
+// post sends a signed message to the bot's generic webhook and fails the
+// test unless it is accepted.
+func (h *harness) post(user, msgID, text string) {
+	h.t.Helper()
+	body, _ := json.Marshal(bot.WebhookMessage{MessageID: msgID, User: user, Text: text})
+	ts, nonce := strconv.FormatInt(time.Now().Unix(), 10), wecomtest.Nonce()
+	req, _ := http.NewRequest(http.MethodPost, h.srv.URL+"/callback", bytes.NewReader(body))
+	req.Header.Set(bot.HeaderTimestamp, ts)
+	req.Header.Set(bot.HeaderNonce, nonce)
+	req.Header.Set(bot.HeaderSignature, bot.SignWebhook(testToken, ts, nonce, body))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusAccepted {
+		h.t.Fatalf("webhook message %q: status %d", text, resp.StatusCode)
+	}
 }

@@ -12,6 +12,14 @@ func init() {
 			EN: "Added to the task I am working on; I will take it into account from the next step.",
 			ZH: "已加入正在进行的任务，我会从下一步开始考虑这条指示。",
 		},
+		"bot.next_task": {
+			EN: "I am already giving my answer to the current task, so I cannot add this to it; I will take it as a new task as soon as the current one finishes.",
+			ZH: "我已经在给出当前任务的答复，无法再把这条消息加入其中；它将在当前任务结束后作为新任务处理。",
+		},
+		"bot.carried": {
+			EN: "The task ended before it could take your message into account, so I am now working on it as a new task.",
+			ZH: "任务在考虑您的消息之前就结束了，我现在把它作为新任务来处理。",
+		},
 		"bot.question": {
 			EN: "❓ The agent asks: %s\nReply with the value to use, or send /stop to stop the task.",
 			ZH: "❓ 智能体提问：%s\n请直接回复应使用的值，或发送 /停止 停止任务。",
@@ -62,7 +70,7 @@ func init() {
 			ZH: "我没有运行工具 %s：它需要人工批准（%s），而在聊天中无法批准。如需在机器人中允许它，请把它加入 hermes.toml 的 [bot] allow_tools。",
 		},
 		"bot.stopped": {
-			EN: "Stopped at step %d (%d tool calls, %d tokens)%s. Send /resume to go on from there, or send a new task.",
+			EN: "Stopped at step %d (tool calls run: %d, tokens used: %d)%s. Send /resume to go on from there, or send a new task.",
 			ZH: "已在第 %d 步停止（调用工具 %d 次，用了 %d 个令牌）%s。发送 /继续 可从这里接着做，或者发一个新任务。",
 		},
 		"bot.stopped_last_tool": {EN: "; the last tool it ran was %s", ZH: "；最后调用的工具是 %s"},
@@ -73,6 +81,18 @@ func init() {
 		"bot.failed": {
 			EN: "The task failed: %s. Send /resume to try again from the last step.",
 			ZH: "任务失败：%s。发送 /继续 可从最后一步重试。",
+		},
+		"bot.not_started": {
+			EN: "I could not start the task: %s. Please send it again in a minute; if this happens again, tell whoever runs the bot (the reason is in its log too).",
+			ZH: "任务无法开始：%s。请稍后重新发送；如果再次出现，请告诉机器人的管理员（原因也记录在它的日志中）。",
+		},
+		"bot.no_workspace": {
+			EN: "I could not start the task: your workspace folder could not be made (%s). Please tell whoever runs the bot to check [bot] workspace in hermes.toml and that folder's permissions, then send the task again.",
+			ZH: "任务无法开始：无法创建您的工作目录（%s）。请告诉机器人的管理员检查 hermes.toml 中的 [bot] workspace 以及该目录的权限，然后重新发送任务。",
+		},
+		"bot.not_resumed": {
+			EN: "I could not resume the task (run %s): %s. Send the task again to start it afresh.",
+			ZH: "无法继续任务（运行 %s）：%s。请重新发送任务，从头开始。",
 		},
 		"bot.status.max_iterations": {EN: "it used all its steps", ZH: "已用完全部步数"},
 		"bot.status.guard":          {EN: "a guard stopped it (%s)", ZH: "被防护规则停止（%s）"},

@@ -61,7 +61,7 @@ func TestBot_RunAsksTheUser(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			wecom := wecomtest.NewServer(t, testCorpID, testSecret, 0)
 			h := newHarness(t, "", guessingModel(t), botConfig(wecom), func(s *agent.Setup) { s.Strategy = agent.StrategyPlan })
-			ws := filepath.Join(h.home, "bot", "workspaces", "wecom", "wangwu")
+			ws := h.bot.Workspace("wecom", "wangwu")
 			if err := os.MkdirAll(filepath.Join(ws, "notes"), 0o700); err != nil {
 				t.Fatal(err)
 			}

@@ -50,6 +50,11 @@ func (b *Bot) Reconfigure(cfg config.Bot) (needRestart []string, err error) {
 	if err := cfg.Ready(); err != nil {
 		return nil, err
 	}
+	// An edited secret takes effect at a restart; it is scrubbed from
+	// replies from now on all the same.
+	for _, secret := range botSecrets(cfg) {
+		b.secrets.Add(secret)
+	}
 	b.liveMu.Lock()
 	defer b.liveMu.Unlock()
 	old := b.live.cfg

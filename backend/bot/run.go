@@ -5,12 +5,12 @@ import (
 	"errors"
 	"strings"
 	"sync"
-
 	"time"
 
 	"hermes/backend/agent"
 	"hermes/backend/event"
 	"hermes/backend/i18n"
+	"hermes/backend/runlog"
 	"hermes/backend/runner"
 )
 
@@ -21,16 +21,20 @@ type liveRun struct {
 	s          *session
 	task       string
 	generation int
-	lang       i18n.Lang // of the message that started the run
+	lang       i18n.Lang        // of the message that started the run
+	redact     *runlog.Redactor // the run's, from its setup
 
 	mu        sync.Mutex
 	id        string      // the run's, from its first event
 	limit     *time.Timer // stops the run after [bot] run_timeout
 	answerTo  []Replier   // the senders of the task and of the instructions it took
 	pending   []inbound   // injected messages the run has not taken yet
+	next      []inbound   // messages that came too late for the run: the next run's task
 	iteration int
 	tokens    int
+	started   int // tool calls that started, over every leg of the run
 	paused    bool
+	finishing bool // the model has given its final answer: no step follows
 	lastTool  string
 	draft     strings.Builder
 	asked     map[string]asked // approval id -> the call asked about
@@ -40,21 +44,28 @@ type liveRun struct {
 
 type asked struct{ name, reason string }
 
-// inject adds a message to the run as an instruction for its next step. It
-// reports false once the run has ended, and the message then starts a run
-// of its own.
-func (lr *liveRun) inject(in inbound) bool {
+// inject adds a message to the run as an instruction for its next step,
+// or, once the model has given its final answer and no step follows, keeps
+// it as the task of the run after this one. It returns the key of the reply
+// that tells the sender which, or "" once the run has ended: the message
+// then starts a run of its own.
+func (lr *liveRun) inject(in inbound) string {
 	lr.mu.Lock()
-	if lr.done {
+	switch {
+	case lr.done:
 		lr.mu.Unlock()
-		return false
+		return ""
+	case lr.finishing:
+		lr.next = append(lr.next, in)
+		lr.mu.Unlock()
+		return "bot.next_task"
 	}
 	lr.pending = append(lr.pending, in)
 	lr.mu.Unlock()
 	// A run that ends before it takes the message leaves it pending, and
 	// session.finished hands it on.
 	lr.control(agent.Control{Kind: agent.ControlInject, Text: in.msg.Text})
-	return true
+	return "bot.injected"
 }
 
 // answer sends a message as the answer to the question the run waits on,
@@ -125,6 +136,7 @@ func (lr *liveRun) follow(e event.Event, posts *[]outbound) {
 	switch e.Type {
 	case event.IterationStarted:
 		lr.iteration = e.Iteration
+		lr.finishing = false // an answer the run did not end with
 		lr.draft.Reset()
 	case event.ModelDelta:
 		d, err := event.Decode[event.ModelDeltaData](e)
@@ -132,18 +144,20 @@ func (lr *liveRun) follow(e event.Event, posts *[]outbound) {
 			return
 		}
 		lr.draft.WriteString(d.Text)
-		for _, r := range unique(lr.answerTo) {
-			if dr, ok := r.(Drafter); ok {
-				dr.Draft(lr.draft.String())
-			}
-		}
+		lr.showDraft()
 	case event.ModelDecided:
 		if d, err := event.Decode[event.ModelDecidedData](e); err == nil {
 			lr.tokens += d.Usage.TotalTokens
+			// The run takes an instruction only after a step's tool calls:
+			// with the final answer given, none follows.
+			lr.finishing = len(d.ToolCalls) == 0 && strings.TrimSpace(d.FinalAnswer) != ""
 		}
 	case event.ToolStarted:
 		if d, err := event.Decode[event.ToolStartedData](e); err == nil {
 			lr.lastTool = d.Name
+			if d.Attempt <= 1 {
+				lr.started++
+			}
 		}
 	case event.ApprovalRequested:
 		if d, err := event.Decode[event.ApprovalRequestedData](e); err == nil {
@@ -157,7 +171,7 @@ func (lr *liveRun) follow(e event.Event, posts *[]outbound) {
 		a := lr.asked[d.ApprovalID]
 		text := i18n.In(lr.lang, "bot.denied", a.name, a.reason)
 		for _, r := range unique(lr.answerTo) {
-			*posts = append(*posts, outbound{r: r, text: text})
+			*posts = append(*posts, outbound{r: r, text: text, redact: lr.redact})
 		}
 	case event.QuestionAsked:
 		q, err := event.Decode[event.QuestionAskedData](e)
@@ -169,7 +183,7 @@ func (lr *liveRun) follow(e event.Event, posts *[]outbound) {
 		text := i18n.In(lr.lang, "bot.question", i18n.In(lr.lang, "agent.question", q.Argument, q.Value, q.Tool, q.Failure))
 		lr.question = q.QuestionID
 		for _, r := range unique(lr.answerTo) {
-			*posts = append(*posts, outbound{r: r, text: text})
+			*posts = append(*posts, outbound{r: r, text: text, redact: lr.redact})
 		}
 	case event.QuestionAnswered:
 		d, err := event.Decode[event.QuestionAnsweredData](e)
@@ -200,6 +214,28 @@ func (lr *liveRun) follow(e event.Event, posts *[]outbound) {
 	}
 }
 
+// showDraft shows the text the model is writing to the senders whose
+// adapter can show it, scrubbed; call it with lr.mu held.
+func (lr *liveRun) showDraft() {
+	text := lr.s.b.scrub(settled(lr.draft.String()), lr.redact)
+	for _, r := range unique(lr.answerTo) {
+		if dr, ok := r.(Drafter); ok {
+			dr.Draft(text)
+		}
+	}
+}
+
+// settled is a draft without its trailing run of printable ASCII letters
+// and signs, which may be the start of a secret: a redactor knows a secret
+// only whole, so it is shown once a space or another character follows it.
+func settled(draft string) string {
+	i := len(draft)
+	for i > 0 && draft[i-1] > ' ' && draft[i-1] < 0x7f {
+		i--
+	}
+	return draft[:i]
+}
+
 // take marks the pending instruction of text as taken by the run; its
 // sender hears the run's outcome. Call it with lr.mu held.
 func (lr *liveRun) take(text string) {
@@ -215,7 +251,7 @@ func (lr *liveRun) take(text string) {
 // outcome is the reply that ends a run: its answer, or where it stood.
 func (lr *liveRun) outcome(res agent.Result, lang i18n.Lang) string {
 	lr.mu.Lock()
-	lastTool, iteration := lr.lastTool, lr.iteration
+	lastTool, iteration, started := lr.lastTool, lr.iteration, lr.started
 	lr.mu.Unlock()
 	switch res.Status {
 	case event.StatusFinished:
@@ -226,9 +262,10 @@ func (lr *liveRun) outcome(res agent.Result, lang i18n.Lang) string {
 			where = i18n.In(lang, "bot.stopped_last_tool", lastTool)
 		}
 		// The step it stood at, which a stop after the model's decision
-		// leaves unfinished and so uncounted in the totals.
+		// leaves unfinished and so uncounted in the totals; and the calls
+		// that ran, where the totals count those decided too.
 		t := res.Totals
-		return i18n.In(lang, "bot.stopped", max(iteration, t.Iterations), t.ToolCalls, t.TotalTokens, where)
+		return i18n.In(lang, "bot.stopped", max(iteration, t.Iterations), started, t.TotalTokens, where)
 	case event.StatusFailed:
 		return i18n.In(lang, "bot.failed", res.Error)
 	default:

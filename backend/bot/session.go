@@ -2,8 +2,7 @@ package bot
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -11,6 +10,7 @@ import (
 	"hermes/backend/agent"
 	"hermes/backend/event"
 	"hermes/backend/i18n"
+	"hermes/backend/runlog"
 	"hermes/backend/runner"
 )
 
@@ -44,9 +44,10 @@ type inbound struct {
 }
 
 type outbound struct {
-	r     Replier
-	text  string
-	final bool
+	r      Replier
+	text   string
+	final  bool
+	redact *runlog.Redactor // of the run the text is about; nil for none
 }
 
 // session is one user's conversation with the bot. Its messages are handled
@@ -66,7 +67,7 @@ type session struct {
 	inbox   []inbound
 	working bool
 	live    *liveRun
-	wsMade  bool
+	ws      string // the workspace, once made; only the worker uses it
 	outbox  []outbound
 	sending bool
 }
@@ -130,8 +131,9 @@ func (s *session) send() {
 		o := s.outbox[0]
 		s.outbox = s.outbox[1:]
 		s.mu.Unlock()
-		if err := o.r.Reply(s.b.sendCtx, o.text, o.final); err != nil {
-			s.b.log.Error("reply not delivered", "session", s.key, "err", err)
+		// The one way out to a chat, drafts aside (liveRun.showDraft).
+		if err := o.r.Reply(s.b.sendCtx, s.b.scrub(o.text, o.redact), o.final); err != nil {
+			s.b.log.Error("reply not delivered", "session", s.key, "err", s.b.scrub(err.Error(), o.redact))
 		}
 	}
 }
@@ -200,9 +202,11 @@ func (s *session) handle(in inbound) {
 			s.post(outbound{r: in.r, text: i18n.In(lang, "bot.answered")})
 			return
 		}
-		if live != nil && live.inject(in) {
-			s.post(outbound{r: in.r, text: i18n.In(lang, "bot.injected")})
-			return
+		if live != nil {
+			if key := live.inject(in); key != "" {
+				s.post(outbound{r: in.r, text: i18n.In(lang, key)})
+				return
+			}
 		}
 		s.start(in, strings.TrimSpace(in.msg.Text), lang)
 		return
@@ -278,7 +282,8 @@ func (s *session) resume(in inbound, live *liveRun, lang i18n.Lang) {
 		s.say(in.r, lang, "bot.busy_closing")
 		return
 	}
-	lr := s.newLive(in, task)
+	lr := s.newLive(in, task, setup)
+	lr.started = s.startedBefore(last)
 	var err error
 	s.b.startOne(func() {
 		err = s.launch(lr, func(h runner.Hooks) (string, error) {
@@ -286,11 +291,56 @@ func (s *session) resume(in inbound, live *liveRun, lang i18n.Lang) {
 		})
 	})
 	if err != nil {
-		s.b.log.Error("resume failed", "session", s.key, "run", last, "err", err)
-		s.post(outbound{r: in.r, text: i18n.In(lang, "bot.failed", err.Error()), final: true})
+		s.notStarted(in.r, lang, err, setup.Redactor, last)
 		return
 	}
 	s.post(outbound{r: in.r, text: i18n.In(lang, "bot.resumed_run", last)})
+}
+
+// startedBefore counts the tool calls that started in run id so far, read
+// from its log before a resume cuts it back to the last checkpoint: calls
+// that ran are counted even where their step is done again.
+func (s *session) startedBefore(id string) int {
+	events, err := s.b.runs.Events(id)
+	if err != nil {
+		return 0 // the resume fails and says why
+	}
+	n := 0
+	for _, e := range events {
+		if e.Type != event.ToolStarted {
+			continue
+		}
+		if d, err := event.Decode[event.ToolStartedData](e); err == nil && d.Attempt <= 1 {
+			n++
+		}
+	}
+	return n
+}
+
+// notStarted tells the sender of a task that did not start (resume: of
+// that run) why, and what to do.
+func (s *session) notStarted(r Replier, lang i18n.Lang, err error, redact *runlog.Redactor, resume string) {
+	s.b.log.Error("run not started", "session", s.key, "resume", resume, "err", s.b.scrub(err.Error(), redact))
+	var text string
+	switch {
+	case errors.Is(err, runner.ErrClosed):
+		text = i18n.In(lang, "bot.busy_closing")
+	case errors.Is(err, ErrWorkspace):
+		text = i18n.In(lang, "bot.no_workspace", errorIn(lang, err))
+	case resume != "":
+		text = i18n.In(lang, "bot.not_resumed", resume, errorIn(lang, err))
+	default:
+		text = i18n.In(lang, "bot.not_started", errorIn(lang, err))
+	}
+	s.post(outbound{r: r, text: text, final: true, redact: redact})
+}
+
+// errorIn is err's text in lang, where err has one in both languages.
+func errorIn(lang i18n.Lang, err error) string {
+	if e, ok := err.(*i18n.Error); ok {
+		return i18n.In(lang, e.Key, e.Args...)
+	}
+	return err.Error()
 }
 
 // start begins a run of task, with the session's earlier exchanges as its
@@ -304,24 +354,23 @@ func (s *session) start(in inbound, task string, lang i18n.Lang) {
 	history := slices.Clone(s.rec.History)
 	setup := s.setup()
 	s.mu.Unlock()
-	ws := filepath.Join(s.b.wsRoot, safeName(s.platform), safeName(s.user))
-	lr := s.newLive(in, task)
-	t := agent.Task{Text: task, Instructions: historyInstructions(history), Workspace: ws, Origin: s.key}
+	lr := s.newLive(in, task, setup)
 	var err error
 	s.b.startOne(func() {
-		if !s.wsMade {
-			if err = os.MkdirAll(ws, 0o700); err != nil {
+		if s.ws == "" {
+			var ws string
+			if ws, err = s.b.makeWorkspace(s.platform, s.user); err != nil {
 				return
 			}
-			s.wsMade = true // only the worker reads and writes it
+			s.ws = ws
 		}
+		t := agent.Task{Text: task, Instructions: historyInstructions(history), Workspace: s.ws, Origin: s.key}
 		err = s.launch(lr, func(h runner.Hooks) (string, error) {
 			return s.b.runs.StartSetup(setup, t, h)
 		})
 	})
 	if err != nil {
-		s.b.log.Error("run not started", "session", s.key, "err", err)
-		s.say(in.r, lang, "bot.failed", err.Error())
+		s.notStarted(in.r, lang, err, setup.Redactor, "")
 	}
 }
 
@@ -333,10 +382,13 @@ func (s *session) setup() agent.Setup {
 	return setup
 }
 
-func (s *session) newLive(in inbound, task string) *liveRun {
+func (s *session) newLive(in inbound, task string, setup agent.Setup) *liveRun {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return &liveRun{s: s, task: task, lang: s.lang, answerTo: []Replier{in.r}, generation: s.rec.Generation, asked: map[string]asked{}}
+	return &liveRun{
+		s: s, task: task, lang: s.lang, redact: setup.Redactor, answerTo: []Replier{in.r},
+		generation: s.rec.Generation, asked: map[string]asked{},
+	}
 }
 
 // launch starts lr's run with start, which the manager runs on a
@@ -383,18 +435,19 @@ func (s *session) finished(lr *liveRun, res agent.Result) {
 			return // a /new came meanwhile: this run belongs to the old conversation
 		}
 		if res.Status == event.StatusFinished {
-			r.History = append(r.History, exchange{User: lr.task, Answer: res.Answer})
+			r.History = append(r.History, exchange{User: lr.task, Answer: s.b.scrub(res.Answer, lr.redact)})
 			if n := s.b.current().cfg.HistoryTurns(); len(r.History) > n {
 				r.History = r.History[len(r.History)-n:]
 			}
 		}
-		r.LastRun, r.LastTask, r.LastStatus, r.LastError = res.RunID, lr.task, res.Status, res.Error
+		r.LastRun, r.LastTask, r.LastStatus, r.LastError = res.RunID, lr.task, res.Status, s.b.scrub(res.Error, lr.redact)
 	})
 
 	text := lr.outcome(res, lang)
 	lr.mu.Lock()
-	answerTo, left := lr.answerTo, lr.pending
+	answerTo, untaken, next := lr.answerTo, lr.pending, lr.next
 	lr.mu.Unlock()
+	left := append(slices.Clip(untaken), next...)
 	carry := len(left) > 0 && res.Status == event.StatusFinished
 	if !carry {
 		// A run that stopped or failed answers everyone: a task that did not
@@ -404,9 +457,14 @@ func (s *session) finished(lr *liveRun, res agent.Result) {
 		}
 	}
 	for _, r := range unique(answerTo) {
-		s.post(outbound{r: r, text: text, final: true})
+		s.post(outbound{r: r, text: text, final: true, redact: lr.redact})
 	}
 	if carry {
+		// Those told their message was added to the task hear that it is
+		// a task of its own after all; the others were told so.
+		for _, in := range untaken {
+			s.post(outbound{r: in.r, text: i18n.In(langOf(in.msg.Text, lang), "bot.carried")})
+		}
 		texts := make([]string, len(left))
 		rs := make([]Replier, len(left))
 		for i, in := range left {
