@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -24,7 +25,9 @@ func TestMain(m *testing.M) { clitest.Main(m) }
 const testKey = "sk-test-2b7e151628aed2a6abf7158809cf4f3c"
 
 // hermes returns the command `hermes args...` on a fresh environment: the
-// test key, English, no colour.
+// test key, English, no colour. The key follows the endpoint, never a run's
+// base_url, so the endpoint that --base-url names is the configured one too
+// (OPENAI_BASE_URL), as a user whose key is for it would set it.
 func hermes(t *testing.T, args ...string) *exec.Cmd {
 	t.Helper()
 	exe, err := os.Executable()
@@ -35,6 +38,9 @@ func hermes(t *testing.T, args ...string) *exec.Cmd {
 	cmd.Env = []string{
 		"HERMES_TEST_MAIN=1", "HERMES_LANG=en", "NO_COLOR=1",
 		"OPENAI_API_KEY=" + testKey, "HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH"),
+	}
+	if i := slices.Index(args, "--base-url"); i >= 0 && i+1 < len(args) {
+		cmd.Env = append(cmd.Env, "OPENAI_BASE_URL="+args[i+1])
 	}
 	return cmd
 }

@@ -102,7 +102,7 @@ func TestRun_ModelSettingsErrorsBeforeAnyIteration(t *testing.T) {
 	cmd := hermes(t, "run", "--home", home, "--base-url", "https://models.example.com/v1", "hello")
 	cmd.Env = []string{"HERMES_TEST_MAIN=1", "HERMES_LANG=en", "HOME=" + t.TempDir()}
 	b, _ := cmd.CombinedOutput()
-	if cmd.ProcessState.ExitCode() != cli.ExitFailed || !strings.Contains(string(b), "OPENAI_API_KEY") {
+	if cmd.ProcessState.ExitCode() != cli.ExitFailed || !strings.Contains(string(b), "[[model.endpoints]]") {
 		t.Errorf("missing key: exit %d, output %q", cmd.ProcessState.ExitCode(), b)
 	}
 }

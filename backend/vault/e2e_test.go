@@ -76,7 +76,7 @@ func TestRun_SearchReadAppend(t *testing.T) {
 	}
 	cmd := exec.CommandContext(t.Context(), exe, "run", "--home", home, "--base-url", srv.URL,
 		"--workspace", t.TempDir(), "--vault", dir, "--yes", "summarise my pipeline notes into the weekly note")
-	cmd.Env = []string{"HERMES_TEST_MAIN=1", "HERMES_LANG=en", "NO_COLOR=1", "OPENAI_API_KEY=sk-test", "HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH")}
+	cmd.Env = []string{"HERMES_TEST_MAIN=1", "HERMES_LANG=en", "NO_COLOR=1", "OPENAI_API_KEY=sk-test", "OPENAI_BASE_URL=" + srv.URL, "HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH")}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
