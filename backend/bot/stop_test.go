@@ -47,6 +47,19 @@ func TestBot_StopReportCountsCallsThatRan(t *testing.T) {
 	h.send("wangwu", "m3", "/继续")
 	<-arrived
 	h.send("wangwu", "m4", "/停止")
+	// The second notice that the stop is queued, before the call is let go.
+	err := wecom.WaitFor(t.Context(), func(m map[string][]string) bool {
+		n := 0
+		for _, text := range m["wangwu"] {
+			if strings.Contains(text, "将在下一个安全点停止") {
+				n++
+			}
+		}
+		return n == 2
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	close(release[1])
 	got = waitMessage(t, wecom, "wangwu", "已在第 3 步停止")
 	if last := got[len(got)-1]; !strings.Contains(last, "调用工具 1 次") {
