@@ -5,8 +5,10 @@ package memory
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -45,16 +47,13 @@ func open(path string, noSync bool) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("open memory %s: %w", path, err)
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{
+	db, err := openBolt(path, &bolt.Options{
 		Timeout:      lockTimeout,
 		NoSync:       noSync,
 		FreelistType: bolt.FreelistMapType,
 	})
-	if errors.Is(err, bolterrors.ErrTimeout) {
-		return nil, i18n.Wrap(ErrLocked, "memory.locked", path)
-	}
 	if err != nil {
-		return nil, fmt.Errorf("open memory %s: %w", path, err)
+		return nil, err
 	}
 	s := &Store{db: db, path: path}
 	if err := s.init(); err != nil {
@@ -62,6 +61,67 @@ func open(path string, noSync bool) (*Store, error) {
 		return nil, fmt.Errorf("open memory %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// openBolt opens the file with bbolt and checks what can be checked
+// cheaply, before anything writes to it: the meta pages, the freelist, and
+// that the file holds every page the meta page counts. bbolt panics or
+// faults on a damaged file (a freelist page of the wrong type, a page past
+// the end of a file cut short); both come back as ErrDamaged, with the file
+// untouched.
+func openBolt(path string, opts *bolt.Options) (db *bolt.DB, err error) {
+	var file *os.File
+	opts.OpenFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
+		f, err := os.OpenFile(name, flag, perm)
+		file = f
+		return f, err
+	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if db != nil {
+				db.Close()
+			} else if file != nil {
+				// bbolt lost its handle with the file locked and mapped;
+				// the lock is let go so this process can open the file
+				// again (hermes doctor does).
+				unlockFile(file)
+				file.Close()
+			}
+			db, err = nil, damaged(path, fmt.Sprint(r))
+		}
+	}()
+	db, err = bolt.Open(path, 0o600, opts)
+	var pathErr *fs.PathError
+	switch {
+	case errors.Is(err, bolterrors.ErrTimeout):
+		return nil, i18n.Wrap(ErrLocked, "memory.locked", path)
+	case errors.As(err, &pathErr):
+		return nil, fmt.Errorf("open memory %s: %w", path, err)
+	case err != nil:
+		return nil, damaged(path, err.Error()) // not a bbolt file, or its meta pages are bad
+	}
+	err = db.View(func(tx *bolt.Tx) error {
+		st, err := os.Stat(path)
+		if err != nil {
+			return fmt.Errorf("open memory %s: %w", path, err)
+		}
+		if st.Size() < tx.Size() {
+			return damaged(path, fmt.Sprintf("the file has %d bytes, its pages need %d", st.Size(), tx.Size()))
+		}
+		return nil
+	})
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// damaged is the ErrDamaged error for the file at path; why is bbolt's
+// account of the damage.
+func damaged(path, why string) error {
+	return i18n.Wrap(fmt.Errorf("open memory %s: %s: %w", path, why, ErrDamaged), "memory.damaged", path, why)
 }
 
 // init creates the buckets this version uses, so readers never meet a
