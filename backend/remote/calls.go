@@ -160,7 +160,8 @@ func (c *Client) call(ctx context.Context, method, path string, body, out any) e
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", method, path, err)
 	}
-	if body != nil {
+	if method != http.MethodGet {
+		// Even without a body: the owner takes a change only as JSON.
 		req.Header.Set("Content-Type", "application/json")
 	}
 	res, err := c.do(req)

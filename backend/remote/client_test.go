@@ -147,3 +147,29 @@ func TestClient_OwnerGone(t *testing.T) {
 		t.Errorf("List after the owner left: %v", err)
 	}
 }
+
+// The owner takes a change only as JSON, bodyless ones too (Delete), so the
+// client declares it on every call that is not a GET.
+func TestClient_RenamesAndDeletesInTheOwner(t *testing.T) {
+	o := newOwner(t, llmtest.NewServer(t, llmtest.Step{Content: "Hello there."}))
+	c := dial(t, o)
+	id, err := c.Start(t.Context(), runner.StartRequest{Task: "say hello"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := c.Watch(id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drain(w)
+	if err := c.Rename(id, "Greeting"); err != nil {
+		t.Fatalf("Rename: %v", err)
+	}
+	if err := c.Delete(id); err != nil {
+		t.Fatalf("Delete: %v", err)
+	}
+	runs, err := c.List()
+	if err != nil || slices.ContainsFunc(runs, func(s runner.Summary) bool { return s.RunID == id }) {
+		t.Fatalf("after Delete: %+v, %v", runs, err)
+	}
+}

@@ -24,18 +24,14 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 		q := r.URL.Query()
 		if tok := q.Get("token"); tok != "" && !api && r.Method == http.MethodGet {
 			if !s.valid(tok) {
-				s.refuse(w, api)
+				refuse(w, r, unauthorized())
 				return
 			}
 			http.SetCookie(w, &http.Cookie{
 				Name: cookieName, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode,
 			})
 			q.Del("token")
-			target := r.URL.Path
-			if len(q) > 0 {
-				target += "?" + q.Encode()
-			}
-			http.Redirect(w, r, target, http.StatusSeeOther)
+			http.Redirect(w, r, localTarget(r.URL, q), http.StatusSeeOther)
 			return
 		}
 		if c, err := r.Cookie(cookieName); err == nil && s.valid(c.Value) {
@@ -46,7 +42,7 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		s.refuse(w, api)
+		refuse(w, r, unauthorized())
 	})
 }
 
@@ -56,14 +52,20 @@ func (s *server) valid(tok string) bool {
 	return s.token != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) == 1
 }
 
-func (s *server) refuse(w http.ResponseWriter, api bool) {
-	if api {
-		writeAPIError(w, runner.NewAPIError(http.StatusUnauthorized, "unauthorized", i18n.Errorf("server.unauthorized")))
+func unauthorized() runner.APIError {
+	return runner.NewAPIError(http.StatusUnauthorized, "unauthorized", i18n.Errorf("server.unauthorized"))
+}
+
+// refuse answers with e: as JSON under /api/, and as a page in both
+// languages elsewhere, since a person opened it.
+func refuse(w http.ResponseWriter, r *http.Request, e runner.APIError) {
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		writeAPIError(w, e)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusUnauthorized)
+	w.WriteHeader(e.Status)
 	fmt.Fprintf(w, "<!doctype html><meta charset=utf-8><title>Hermes</title><p>%s</p><p lang=zh-CN>%s</p>",
-		html.EscapeString(i18n.In(i18n.EN, "server.unauthorized")), html.EscapeString(i18n.In(i18n.ZH, "server.unauthorized")))
+		html.EscapeString(e.Message[string(i18n.EN)]), html.EscapeString(e.Message[string(i18n.ZH)]))
 }

@@ -30,6 +30,9 @@ func fetch(t *testing.T, method, url, body string) (*http.Response, []byte) {
 		t.Fatal(err)
 	}
 	req.Header.Set("Authorization", "Bearer "+testToken)
+	if method != "GET" {
+		req.Header.Set("Content-Type", "application/json") // what the server takes for a change
+	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -3,13 +3,16 @@
 // talks to in a browser. docs/api.md is its contract.
 //
 // Every request carries the token `hermes serve` printed (a cookie, set when
-// the printed URL is opened, or a bearer header). The handlers are thin:
+// the printed URL is opened, or a bearer header), names this server in its
+// Host, and, when it changes something, is JSON from this origin: any page
+// the user opens may send requests to loopback (guard.go). The handlers are thin:
 // runs are started, steered and watched through backend/runner, and live
 // events reach the browser as Server-Sent Events.
 package server
 
 import (
 	"io/fs"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -33,6 +36,10 @@ type Options struct {
 	// Assets is the built web UI (frontend/dist); nil serves a page that says
 	// how to build it, and the API still works.
 	Assets fs.FS
+	// Hosts are more names the server is reached at, as host:port (`hermes
+	// serve --listen mybox.lan:7777`). Host must name one of them or the
+	// address a request reached; others are refused, against DNS rebinding.
+	Hosts []string
 	// Heartbeat is how often an idle event stream gets a comment, so proxies
 	// and browsers keep it open; 0 means 15 s.
 	Heartbeat time.Duration
@@ -41,6 +48,11 @@ type Options struct {
 // New returns the handler of the API under /api/ and the web UI at /.
 func New(o Options) http.Handler {
 	s := &server{runs: o.Runs, token: o.Token, heartbeat: o.Heartbeat, owner: o.Owner}
+	for _, h := range o.Hosts {
+		if name, _, err := net.SplitHostPort(h); err == nil && name != "" {
+			s.hosts = append(s.hosts, strings.ToLower(h))
+		}
+	}
 	if s.heartbeat <= 0 {
 		s.heartbeat = 15 * time.Second
 	}
@@ -71,13 +83,21 @@ func New(o Options) http.Handler {
 	}
 	mux.HandleFunc("/api/", s.noEndpoint)
 	mux.Handle("/", uiHandler(o.Assets))
-	return secureHeaders(s.authenticate(mux))
+	return secureHeaders(s.checkHost(sameOrigin(s.authenticate(mux))))
+}
+
+// NewHTTPServer is the HTTP server of the local API and the web UI: every
+// place that serves them (hermes serve, the window, hermes bot) uses it, so
+// none misses a check of New's.
+func NewHTTPServer(o Options) *http.Server {
+	return &http.Server{Handler: New(o), ReadHeaderTimeout: 10 * time.Second}
 }
 
 type server struct {
 	runs      runner.Runs
 	owner     *remote.Lock
 	token     string
+	hosts     []string
 	heartbeat time.Duration
 }
 
