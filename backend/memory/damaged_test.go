@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 const testRuns = 40
@@ -112,5 +113,110 @@ func TestOpen_DamagedStore(t *testing.T) {
 				t.Fatalf("the damaged file was changed (%v)", err)
 			}
 		})
+	}
+}
+
+// leafPage is a page in the middle of the file that holds turns.
+func leafPage(data []byte) int {
+	pageSize, _, hwm := boltMeta(data)
+	for p := hwm / 2; p < hwm; p++ {
+		page := data[p*pageSize:]
+		if binary.LittleEndian.Uint16(page[8:]) == 0x02 && bytes.Contains(page[:pageSize], []byte(" turn ")) {
+			return p
+		}
+	}
+	panic("no leaf page of turns")
+}
+
+func TestSalvage_SavesWhatCanBeRead(t *testing.T) {
+	data := writtenStore(t)
+	pageSize, _, _ := boltMeta(data)
+	leaf := leafPage(data)
+	cases := append(damages(data), damage{"a page of turns overwritten", func(d []byte) []byte {
+		d = bytes.Clone(d)
+		copy(d[leaf*pageSize:], bytes.Repeat([]byte{0xa5}, pageSize))
+		return d
+	}})
+	now := time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC)
+	for _, d := range cases {
+		t.Run(d.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "hermes.db")
+			damaged := d.do(data)
+			if err := os.WriteFile(path, damaged, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			before, err := Verify(path)
+			if err != nil || len(before.Damage) == 0 {
+				t.Fatalf("verify: %+v %v, want damage", before, err)
+			}
+			r, err := Salvage(path, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept := filepath.Join(dir, "hermes.db.damaged-20250304-050607")
+			if b, err := os.ReadFile(kept); err != nil || !bytes.Equal(b, damaged) {
+				t.Fatalf("the damaged file is not kept as it was at %s (%v)", kept, err)
+			}
+			if r.Kept != kept || len(r.Damage) == 0 {
+				t.Fatalf("report %+v", r)
+			}
+			after, err := Verify(path)
+			if err != nil || len(after.Damage) != 0 || after.Keys != r.Keys {
+				t.Fatalf("the new store: %+v %v; salvage reported %d keys", after, err, r.Keys)
+			}
+			s, err := Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			whole := 0
+			for run := range testRuns {
+				state, turns, err := s.LoadCheckpoint(fmt.Sprintf("run-%02d", run))
+				if errors.Is(err, ErrNoCheckpoint) {
+					continue
+				}
+				if err != nil || string(state) != "state" {
+					t.Fatalf("run %d: %q %v", run, state, err)
+				}
+				for _, turn := range turns {
+					if !strings.HasPrefix(string(turn), fmt.Sprintf("run %d turn ", run)) {
+						t.Fatalf("run %d has a turn it never had: %.40q", run, turn)
+					}
+				}
+				if len(turns) == 20 {
+					whole++
+				}
+			}
+			switch d.name {
+			case "freelist page overwritten":
+				if whole != testRuns || r.Keys != testRuns*21 {
+					t.Fatalf("%d whole runs and %d keys saved of a store whose data was intact", whole, r.Keys)
+				}
+			case "a page of turns overwritten":
+				if whole != testRuns-1 {
+					t.Fatalf("%d whole runs saved, want all but the one whose page was lost", whole)
+				}
+			}
+		})
+	}
+}
+
+func TestVerify_HealthyStore(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hermes.db")
+	if err := os.WriteFile(path, writtenStore(t), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Verify(path)
+	if err != nil || len(r.Damage) != 0 || r.Keys != testRuns*21 {
+		t.Fatalf("verify: %+v %v", r, err)
+	}
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := Verify(path); !errors.Is(err, ErrLocked) {
+		t.Fatalf("verify of a store in use: %v, want ErrLocked", err)
 	}
 }

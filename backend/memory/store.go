@@ -51,7 +51,7 @@ func open(path string, noSync bool) (*Store, error) {
 		Timeout:      lockTimeout,
 		NoSync:       noSync,
 		FreelistType: bolt.FreelistMapType,
-	})
+	}, true)
 	if err != nil {
 		return nil, err
 	}
@@ -63,17 +63,35 @@ func open(path string, noSync bool) (*Store, error) {
 	return s, nil
 }
 
+// Snapshot writes a copy of the store at src to dst, read in one
+// transaction under the store's lock, so no writer changes it half-way
+// through as it could a plain copy of the file. The error is ErrLocked
+// while another process holds src, ErrDamaged when src is damaged.
+func Snapshot(src, dst string) error {
+	db, err := openBolt(src, &bolt.Options{Timeout: lockTimeout, ReadOnly: true}, true)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := db.View(func(tx *bolt.Tx) error { return tx.CopyFile(dst, 0o600) }); err != nil {
+		return fmt.Errorf("copy memory %s to %s: %w", src, dst, err)
+	}
+	return nil
+}
+
 // openBolt opens the file with bbolt and checks what can be checked
-// cheaply, before anything writes to it: the meta pages, the freelist, and
-// that the file holds every page the meta page counts. bbolt panics or
-// faults on a damaged file (a freelist page of the wrong type, a page past
-// the end of a file cut short); both come back as ErrDamaged, with the file
-// untouched.
-func openBolt(path string, opts *bolt.Options) (db *bolt.DB, err error) {
+// cheaply, before anything writes to it: the meta pages, the freelist (if
+// opts load it), and, if whole, that the file holds every page the meta
+// page counts. bbolt panics or faults on a damaged file (a freelist page of
+// the wrong type, a page past the end of a file cut short); both come back
+// as ErrDamaged, with the file untouched.
+func openBolt(path string, opts *bolt.Options, whole bool) (db *bolt.DB, err error) {
 	var file *os.File
 	opts.OpenFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
 		f, err := os.OpenFile(name, flag, perm)
-		file = f
+		if file == nil {
+			file = f // the database's own file, not a copy's
+		}
 		return f, err
 	}
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
@@ -101,6 +119,9 @@ func openBolt(path string, opts *bolt.Options) (db *bolt.DB, err error) {
 	case err != nil:
 		return nil, damaged(path, err.Error()) // not a bbolt file, or its meta pages are bad
 	}
+	if !whole {
+		return db, nil
+	}
 	err = db.View(func(tx *bolt.Tx) error {
 		st, err := os.Stat(path)
 		if err != nil {
@@ -118,11 +139,14 @@ func openBolt(path string, opts *bolt.Options) (db *bolt.DB, err error) {
 	return db, nil
 }
 
-// damaged is the ErrDamaged error for the file at path; why is bbolt's
-// account of the damage.
-func damaged(path, why string) error {
-	return i18n.Wrap(fmt.Errorf("open memory %s: %s: %w", path, why, ErrDamaged), "memory.damaged", path, why)
-}
+// damageError is ErrDamaged for the file at path; why is bbolt's account
+// of the damage.
+type damageError struct{ path, why string }
+
+func damaged(path, why string) error { return &damageError{path, why} }
+
+func (e *damageError) Error() string { return i18n.T("memory.damaged", e.path, e.why) }
+func (e *damageError) Unwrap() error { return ErrDamaged }
 
 // init creates the buckets this version uses, so readers never meet a
 // missing one.
