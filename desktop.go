@@ -6,8 +6,6 @@ import (
 	"context"
 	"io/fs"
 	"net"
-	"net/http"
-	"time"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -81,10 +79,7 @@ func shareHome(home string, assets fs.FS) (runner.Runs, string, func(), error) {
 	// The window names no default workspace: the New-run form asks, so a run
 	// never lands in whatever directory the app was started from.
 	m := runner.New(runner.Options{Home: home, Toolkit: runner.OpenToolkit})
-	srv := &http.Server{
-		Handler:           server.New(server.Options{Runs: m, Token: token, Assets: assets, Owner: &own.Lock}),
-		ReadHeaderTimeout: 10 * time.Second,
-	}
+	srv := server.NewHTTPServer(server.Options{Runs: m, Token: token, Assets: assets, Owner: &own.Lock})
 	go func() { _ = srv.Serve(ln) }() // ends with Close in release
 	return m, "Hermes", func() {
 		srv.Close()

@@ -86,7 +86,8 @@ func cmdServe(ctx context.Context, env *Env, args []string) int {
 	if manager != nil {
 		watchHome(streams, env, manager)
 	}
-	srv := localAPI(runs, token, env.Assets, ownerLock, streams)
+	// A name given to --listen is one the browser may use in Host.
+	srv := localAPI(runs, token, env.Assets, ownerLock, streams, *listen)
 	served := make(chan error, 2)
 	go func() { served <- srv.Serve(ln) }()
 	if lockLn != nil {

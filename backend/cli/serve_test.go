@@ -93,6 +93,9 @@ func (s served) authed(t *testing.T, method, path, body string) *http.Response {
 		t.Fatal(err)
 	}
 	req.Header.Set("Authorization", "Bearer "+s.token)
+	if method != "GET" {
+		req.Header.Set("Content-Type", "application/json") // the local API takes changes only as JSON
+	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
-	"time"
 
 	"hermes/backend/i18n"
 	"hermes/backend/remote"
@@ -15,14 +14,14 @@ import (
 )
 
 // localAPI is the HTTP server of the local API and the web UI over runs,
-// the owner's (owner set) or an attached process's. Its event streams never
-// go idle, so they end with streams rather than holding Shutdown up.
-func localAPI(runs runner.Runs, token string, assets fs.FS, owner *remote.Lock, streams context.Context) *http.Server {
-	return &http.Server{
-		Handler:           server.New(server.Options{Runs: runs, Token: token, Assets: assets, Owner: owner}),
-		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return streams },
-	}
+// the owner's (owner set) or an attached process's; hosts are the names it
+// is reached at besides its addresses (server.Options.Hosts). Its event
+// streams never go idle, so they end with streams rather than holding
+// Shutdown up.
+func localAPI(runs runner.Runs, token string, assets fs.FS, owner *remote.Lock, streams context.Context, hosts ...string) *http.Server {
+	srv := server.NewHTTPServer(server.Options{Runs: runs, Token: token, Assets: assets, Owner: owner, Hosts: hosts})
+	srv.BaseContext = func(net.Listener) context.Context { return streams }
+	return srv
 }
 
 // ownerListener gives the loopback address that hermes.lock names for a

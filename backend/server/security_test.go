@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	neturl "net/url"
 	"slices"
 	"strings"
@@ -15,6 +16,7 @@ import (
 
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/runner"
+	"hermes/backend/server"
 )
 
 // browserRequest is what a page in the user's browser could send: the
@@ -201,5 +203,27 @@ func TestServer_TokenRedirectStaysHere(t *testing.T) {
 				t.Fatalf("status %d, Location %q; want 303 to %q", res.StatusCode, loc, tt.location)
 			}
 		})
+	}
+}
+
+// A name the server was told it is reached at (hermes serve --listen
+// NAME:PORT) is a Host it answers to.
+func TestServer_AnswersToItsConfiguredName(t *testing.T) {
+	hs := httptest.NewUnstartedServer(nil)
+	port := hs.Listener.Addr().(*net.TCPAddr).Port
+	hs.Config.Handler = server.New(server.Options{
+		Runs: runner.New(runner.Options{Home: t.TempDir()}), Token: testToken,
+		Hosts: []string{fmt.Sprintf("Hermes.Test:%d", port), fmt.Sprintf(":%d", port)},
+	})
+	hs.Start()
+	t.Cleanup(hs.Close)
+	for host, want := range map[string]int{
+		fmt.Sprintf("hermes.test:%d", port):   200,
+		fmt.Sprintf("hermes.test:%d", port+1): 421,
+		fmt.Sprintf(":%d", port):              421,
+	} {
+		if status, body := (browserRequest{"GET", "/api/runs", "", map[string]string{"Host": host}}).send(t, hs.URL, true); status != want {
+			t.Errorf("Host %s: %d %s, want %d", host, status, body, want)
+		}
 	}
 }
