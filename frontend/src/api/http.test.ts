@@ -9,7 +9,7 @@ import { sampleEvents } from '../lib/fixture'
 // A real HTTP server on loopback that answers like `hermes serve`.
 let server: Server
 let base = ''
-const seen: { method: string; url: string; body: string }[] = []
+const seen: { method: string; url: string; body: string; type: string }[] = []
 // Stream requests wait here until the test answers them.
 const streams: { url: string; res: ServerResponse }[] = []
 let streamArrived: (() => void) | null = null
@@ -26,7 +26,7 @@ beforeAll(async () => {
   server = createServer(async (req, res) => {
     const url = req.url ?? ''
     const body = await readBody(req)
-    seen.push({ method: req.method ?? '', url, body })
+    seen.push({ method: req.method ?? '', url, body, type: req.headers['content-type'] ?? '' })
     const json = (status: number, value: unknown) => {
       res.writeHead(status, { 'Content-Type': 'application/json' })
       res.end(JSON.stringify(value))
@@ -101,6 +101,8 @@ describe('createHttpApi', () => {
       'PATCH /api/runs/r1 {"title":"Title"}',
       'DELETE /api/runs/r1 ',
     ])
+    // The server refuses a change that is not JSON, a bodyless DELETE too.
+    expect(seen.slice(-5).map((s) => s.type)).toEqual(Array(5).fill('application/json'))
   })
 
   it('reads, pins and forgets memories, previews the context, and follows notices', async () => {
@@ -109,6 +111,7 @@ describe('createHttpApi', () => {
     await a.pinMemory(7, true)
     await a.forgetMemory(7)
     expect(seen.slice(-2).map((s) => `${s.method} ${s.url} ${s.body}`)).toEqual(['POST /api/memory/7/pin {"pinned":true}', 'DELETE /api/memory/7 '])
+    expect(seen.slice(-2).map((s) => s.type)).toEqual(['application/json', 'application/json'])
     expect((await a.contextPreview('r1')).threshold).toBe(60)
     expect(await a.notices()).toEqual([])
     const got: string[] = []

@@ -20,10 +20,10 @@ export function createHttpApi(base: string, fetchFn: FetchFn, opts: HttpOptions 
 
   async function request(method: string, path: string, body?: unknown): Promise<Response> {
     const init: RequestInit = { method, headers: { Accept: 'application/json' }, credentials: 'same-origin' }
-    if (body !== undefined) {
-      init.body = JSON.stringify(body)
-      init.headers = { ...init.headers, 'Content-Type': 'application/json' }
-    }
+    // The server takes a change only as JSON, a bodyless one too: a page on
+    // another site cannot send that without a preflight it never passes.
+    if (method !== 'GET') init.headers = { ...init.headers, 'Content-Type': 'application/json' }
+    if (body !== undefined) init.body = JSON.stringify(body)
     let res: Response
     try {
       res = await fetchFn(base + path, init)

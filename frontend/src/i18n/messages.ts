@@ -118,6 +118,8 @@ const en = {
   'new.workspace_hint': 'The only folder the file tools may touch',
   'new.model': 'Model',
   'new.base_url': 'Base URL',
+  'new.base_url_hint': 'A run at another base URL than the configured one is sent no API key, unless hermes.toml lists that endpoint under [[model.endpoints]] with its own api_key_env.',
+  'new.base_url_other': 'No API key will be sent to {url}: the configured key goes to {configured} only. To give this endpoint a key, list it in hermes.toml with its own variable, and set that variable before starting Hermes:',
   'new.key': 'API key',
   'new.key_set': 'set',
   'new.key_missing': 'not set',

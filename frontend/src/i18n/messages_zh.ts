@@ -116,6 +116,8 @@ export const zh: Catalog = {
   'new.workspace_hint': '文件工具唯一可以访问的文件夹',
   'new.model': '模型',
   'new.base_url': '接口地址',
+  'new.base_url_hint': '接口地址与配置的不同的运行不会收到 API 密钥，除非 hermes.toml 在 [[model.endpoints]] 下列出该接口并写明它自己的 api_key_env。',
+  'new.base_url_other': '不会向 {url} 发送 API 密钥：配置的密钥只发给 {configured}。如要给这个接口密钥，请在 hermes.toml 中列出它并写明它自己的环境变量，然后在启动 Hermes 前设置该变量：',
   'new.key': 'API 密钥',
   'new.key_set': '已设置',
   'new.key_missing': '未设置',

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import type { ModelCheck, StartRunRequest } from '../api/types'
 import { toApiError } from '../api/api'
+import { otherEndpoint } from '../lib/endpoint'
 import { runHref, runsHref } from '../lib/route'
 import { useAppState, useAppStore, useT } from './context'
 
@@ -32,6 +33,8 @@ export function NewRunPage() {
   const model = form.model?.trim() || s?.model || ''
   const baseUrl = form.base_url?.trim() || s?.base_url || ''
   const needsKey = s !== null && !s.has_key && !isLoopback(baseUrl)
+  const typedUrl = form.base_url?.trim() ?? ''
+  const other = s !== null && otherEndpoint(typedUrl, s.base_url)
   const set = (k: keyof StartRunRequest) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
     setForm({ ...form, [k]: e.target.value })
     if (k === 'model' || k === 'base_url') setCheck(null)
@@ -97,6 +100,16 @@ export function NewRunPage() {
               <input data-testid="new-base-url" value={form.base_url} onChange={set('base_url')} placeholder={s?.base_url || ''} />
             </label>
           </div>
+          {other ? (
+            <div className="notice notice-warn" data-testid="new-base-url-hint" data-other="true">
+              <p>{t('new.base_url_other', { url: typedUrl, configured: s?.base_url || '–' })}</p>
+              <pre className="command">{`[[model.endpoints]]\nbase_url = "${typedUrl}"\napi_key_env = "OTHER_API_KEY"`}</pre>
+            </div>
+          ) : (
+            <p className="muted" data-testid="new-base-url-hint" data-other="false">
+              {t('new.base_url_hint')}
+            </p>
+          )}
           {check && (
             <div className={`notice ${check.ok ? 'notice-ok' : 'notice-error'}`} role="status" data-testid="new-check" data-ok={check.ok ? 'true' : 'false'}>
               {check.ok ? t('new.check_ok', { model, url: baseUrl }) : (check.error?.message?.[lang] ?? check.error?.message?.en ?? t('new.check_failed'))}
