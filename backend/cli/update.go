@@ -5,14 +5,46 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"hermes/backend/config"
 	"hermes/backend/i18n"
+	"hermes/backend/memory"
+	"hermes/backend/runner"
 	selfupdate "hermes/backend/update"
 )
 
-func init() { register(command{"update", "cli.cmd.update", cmdUpdate}) }
+func init() {
+	register(command{"update", "cli.cmd.update", cmdUpdate})
+	// What the health check reads: a new version passes its check on a copy
+	// of these before it is installed.
+	selfupdate.RegisterCheckFile(selfupdate.CheckFile{Name: filepath.Base(config.Path(""))})
+	selfupdate.RegisterCheckFile(selfupdate.CheckFile{Name: filepath.Base(runner.StorePath("")), Copy: snapshotStore})
+}
+
+// snapshotStore copies the store for a health check in one read
+// transaction. A store another Hermes holds is left out: the check then
+// opens an empty one.
+func snapshotStore(src, dst string) error {
+	if err := memory.Snapshot(src, dst); !errors.Is(err, memory.ErrLocked) {
+		return err
+	}
+	return nil
+}
+
+// checkStore opens the store as every command does. One that another
+// Hermes holds opens for that process, and passes.
+func checkStore(path string) error {
+	s, err := memory.Open(path)
+	if errors.Is(err, memory.ErrLocked) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return s.Close()
+}
 
 // cmdUpdate is `hermes update [--check|--rollback|--clean]`, and the health
 // check a new binary answers for the updater (--health).
@@ -48,7 +80,10 @@ func cmdUpdate(ctx context.Context, env *Env, args []string) int {
 			if err == nil {
 				err = cfg.Validate()
 			}
-			return err
+			if err != nil {
+				return err
+			}
+			return checkStore(runner.StorePath(dir))
 		})
 		if err != nil {
 			return ExitFailed
@@ -131,6 +166,9 @@ func megabytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/(1<<20
 
 // updateError turns an updater failure into what the person should do.
 func updateError(err error, feedURL string) error {
+	if errors.Is(err, memory.ErrDamaged) {
+		return err // it says to run hermes doctor
+	}
 	keys := []struct {
 		is  error
 		key string

@@ -17,7 +17,7 @@ func init() {
 		"cli.update.up_to_date":    {EN: "Hermes %s is the newest version", ZH: "Hermes %s 已是最新版本"},
 		"cli.update.available":     {EN: "Hermes %s is available (you have %s)", ZH: "Hermes %s 可用（当前为 %s）"},
 		"cli.update.downloading":   {EN: "downloading %s (%s)…", ZH: "正在下载 %s（%s）…"},
-		"cli.update.applying":      {EN: "verified; installing %s and checking that it starts…", ZH: "校验通过；正在安装 %s 并检查其能否正常启动…"},
+		"cli.update.applying":      {EN: "verified; checking that %s works on a copy of your config and store, then installing it…", ZH: "校验通过；正在用配置和存储的副本检查 %s 能否正常工作，通过后再安装…"},
 		"cli.update.updated": {
 			EN: "updated to %s (%s); the previous version is kept for hermes update --rollback",
 			ZH: "已更新到 %s（%s）；旧版本已保留，可用 hermes update --rollback 恢复",
@@ -57,8 +57,8 @@ func init() {
 			ZH: "下载未完成（%v）；再次运行 hermes update 会从中断处继续",
 		},
 		"cli.update.err.health": {
-			EN: "the new version failed its check (%v); the previous version was put back and works as before",
-			ZH: "新版本未通过检查（%v）；已恢复之前的版本，可照常使用",
+			EN: "the new version failed its check (%v), so the version you had is still installed and works as before",
+			ZH: "新版本未通过检查（%v），因此仍保留原来的版本，可照常使用",
 		},
 		"cli.update.err.no_previous": {
 			EN: "there is no previous version to roll back to (%v); one is kept by each update",

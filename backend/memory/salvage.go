@@ -25,13 +25,21 @@ type Report struct {
 	Kept    string   // Salvage: where the damaged file is kept
 }
 
-// Damage is a part of the store that could not be read: in Bucket ("" for
-// the file as a whole), the keys after After and before Before (nil: from
-// the first, to the last).
+// Damage is what is wrong with a store. A check of the file as a whole
+// (its freelist, its length) that failed has Lost false: it loses no key
+// that can be read. Otherwise Lost is true and the keys after After and
+// before Before (nil: from the first, to the last) in Bucket ("": the top
+// level) could not be read.
 type Damage struct {
 	Bucket        string
 	After, Before []byte
+	Lost          bool
 	Reason        string
+}
+
+// Lost says whether the damage cost any key.
+func (r Report) Lost() bool {
+	return slices.ContainsFunc(r.Damage, func(d Damage) bool { return d.Lost })
 }
 
 // Verify reads every bucket and key of the store at path, changing
@@ -117,7 +125,7 @@ func checkFile(path string, r *Report) error {
 	if err == nil {
 		return db.Close()
 	}
-	if r.noteDamage(err) {
+	if r.noteDamage(err, false) { // the walk says what is lost
 		return nil
 	}
 	return err
@@ -129,7 +137,7 @@ func checkFile(path string, r *Report) error {
 // database.
 func openToRead(path string, r *Report) (*bolt.DB, error) {
 	db, err := openBolt(path, &bolt.Options{Timeout: lockTimeout, ReadOnly: true}, false)
-	if r.noteDamage(err) {
+	if r.noteDamage(err, true) {
 		return nil, nil
 	}
 	return db, err
@@ -151,14 +159,17 @@ func (w *walker) walk(db *bolt.DB) error {
 	})
 }
 
-// noteDamage adds err to the report if it is damage, and says so.
-func (r *Report) noteDamage(err error) bool {
+// noteDamage adds err to the report if it is damage, and says so; lost
+// says whether it keeps the keys from being read.
+func (r *Report) noteDamage(err error, lost bool) bool {
 	var d *damageError
 	if !errors.As(err, &d) {
 		return false
 	}
-	if !slices.ContainsFunc(r.Damage, func(x Damage) bool { return x.Bucket == "" && x.Reason == d.why }) {
-		r.Damage = append(r.Damage, Damage{Reason: d.why})
+	if i := slices.IndexFunc(r.Damage, func(x Damage) bool { return x.Bucket == "" && x.Reason == d.why }); i >= 0 {
+		r.Damage[i].Lost = r.Damage[i].Lost || lost
+	} else {
+		r.Damage = append(r.Damage, Damage{Reason: d.why, Lost: lost})
 	}
 	return true
 }
@@ -285,7 +296,7 @@ func (w *walker) entry(c container, path [][]byte, k, v []byte) {
 }
 
 func (w *walker) damage(path [][]byte, after, before []byte, reason string) {
-	w.report.Damage = append(w.report.Damage, Damage{Bucket: bucketName(path), After: after, Before: before, Reason: reason})
+	w.report.Damage = append(w.report.Damage, Damage{Bucket: bucketName(path), After: after, Before: before, Lost: true, Reason: reason})
 }
 
 // add counts a key and queues it for dst, writing the queue in one
