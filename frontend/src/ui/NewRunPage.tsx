@@ -106,7 +106,7 @@ export function NewRunPage() {
               <pre className="command">{`[[model.endpoints]]\nbase_url = "${typedUrl}"\napi_key_env = "OTHER_API_KEY"`}</pre>
             </div>
           ) : (
-            <p className="muted" data-testid="new-base-url-hint" data-other="false">
+            <p className="muted field-hint" data-testid="new-base-url-hint" data-other="false">
               {t('new.base_url_hint')}
             </p>
           )}
