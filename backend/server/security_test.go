@@ -227,3 +227,31 @@ func TestServer_AnswersToItsConfiguredName(t *testing.T) {
 		}
 	}
 }
+
+// NewHTTPServer, which serve, bot and the window build their server with,
+// has the same checks as New.
+func TestNewHTTPServer_Guards(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.NewHTTPServer(server.Options{Runs: runner.New(runner.Options{Home: t.TempDir()}), Token: testToken})
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { srv.Close() })
+	url := "http://" + ln.Addr().String()
+	if srv.ReadHeaderTimeout <= 0 {
+		t.Error("no ReadHeaderTimeout: a client that never finishes its headers holds a connection")
+	}
+	for _, tt := range []struct {
+		req  browserRequest
+		want int
+	}{
+		{browserRequest{"POST", "/api/model/check", "{}", map[string]string{"Content-Type": "text/plain"}}, 403},
+		{browserRequest{"GET", "/api/runs", "", map[string]string{"Host": "rebind.example"}}, 421},
+		{browserRequest{"GET", "/api/runs", "", nil}, 200},
+	} {
+		if status, body := tt.req.send(t, url, false); status != tt.want {
+			t.Errorf("%s %s %v: %d %s, want %d", tt.req.method, tt.req.path, tt.req.header, status, body, tt.want)
+		}
+	}
+}
