@@ -28,15 +28,11 @@ func ReplyCap(maxOutputTokens int) int {
 }
 
 // bodyLimit bounds the bytes of one response body, which go-openai would
-// otherwise read whole into memory (a plain answer, an error body, one
-// endless stream line). A stream spends a hundred-odd bytes of JSON around
-// each piece of text; a plain answer little.
+// otherwise read whole into memory (a plain answer, an error body, a model
+// list, one endless stream line). A stream spends a hundred-odd bytes of
+// JSON around each piece of text, so the bound is far above the reply cap.
 func (c *Client) bodyLimit() int64 {
-	replyCap := int64(ReplyCap(c.cfg.MaxOutputTokens))
-	if c.cfg.Stream {
-		return 64 * replyCap
-	}
-	return 4*replyCap + 64<<10
+	return 64 * int64(ReplyCap(c.cfg.MaxOutputTokens))
 }
 
 // replyMeter counts a reply's bytes against its cap.
