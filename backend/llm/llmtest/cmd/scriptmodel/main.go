@@ -20,7 +20,9 @@
 // completion_tokens, total_tokens; default: about four characters a token),
 // chunks (stream the text and each call's arguments in this many pieces),
 // status and retry_after (answer with this HTTP error), cut_after (drop the
-// connection after this many stream chunks), and hold: the answer waits
+// connection after this many stream chunks), reasoning (streamed as
+// reasoning_content before the text), repeat (send every piece of text this
+// many times over, as a model that will not stop), and hold: the answer waits
 // until the test releases it, so a test can act while a run waits on the
 // model. A request past the end of the script gets HTTP 500.
 //

@@ -19,6 +19,8 @@ type step struct {
 	Status     int            `json:"status"`
 	RetryAfter string         `json:"retry_after"`
 	CutAfter   int            `json:"cut_after"`
+	Reasoning  string         `json:"reasoning"`
+	Repeat     int            `json:"repeat"`
 	Hold       bool           `json:"hold"`
 }
 
@@ -50,6 +52,7 @@ func (s *script) load(raw []byte) error {
 		ls := llmtest.Step{
 			Content: st.Content, ToolCalls: st.ToolCalls, Usage: st.Usage, Chunks: st.Chunks,
 			Status: st.Status, RetryAfter: st.RetryAfter, CutAfter: st.CutAfter,
+			Reasoning: st.Reasoning, Repeat: st.Repeat,
 		}
 		if st.Hold {
 			c := make(chan struct{})
