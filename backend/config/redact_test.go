@@ -12,22 +12,23 @@ func TestRedacted(t *testing.T) {
 	c.Model.APIKey = "sk-live-secret"
 	c.Model.APIKeyEnv = "DEEPSEEK_API_KEY"
 	c.Tools.MCP = []MCPServer{{Name: "gh", Command: "gh-mcp", Env: map[string]string{"GITHUB_TOKEN": "ghp-secret", "LOG_LEVEL": "warn"}}}
+	c.Model.Endpoints = []Endpoint{{BaseURL: "https://gw.example/v1", APIKey: "sk-endpoint-secret"}}
 	out, err := toml.Marshal(c.Redacted())
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(out)
-	for _, secret := range []string{"sk-live-secret", "ghp-secret"} {
+	for _, secret := range []string{"sk-live-secret", "ghp-secret", "sk-endpoint-secret"} {
 		if strings.Contains(text, secret) {
 			t.Errorf("the redacted config shows %s:\n%s", secret, text)
 		}
 	}
-	for _, kept := range []string{"DEEPSEEK_API_KEY", "warn", "gpt-4o-mini"} {
+	for _, kept := range []string{"DEEPSEEK_API_KEY", "warn", "gpt-4o-mini", "https://gw.example/v1"} {
 		if !strings.Contains(text, kept) {
 			t.Errorf("the redacted config lost %s", kept)
 		}
 	}
-	if c.Model.APIKey != "sk-live-secret" || c.Tools.MCP[0].Env["GITHUB_TOKEN"] != "ghp-secret" {
+	if c.Model.APIKey != "sk-live-secret" || c.Tools.MCP[0].Env["GITHUB_TOKEN"] != "ghp-secret" || c.Model.Endpoints[0].APIKey != "sk-endpoint-secret" {
 		t.Fatal("Redacted changed the config it was called on")
 	}
 }
