@@ -140,12 +140,15 @@ func openBolt(path string, opts *bolt.Options, whole bool) (db *bolt.DB, err err
 }
 
 // damageError is ErrDamaged for the file at path; why is bbolt's account
-// of the damage.
+// of the damage. damaged wraps it in its message, so the API can say it in
+// either language.
 type damageError struct{ path, why string }
 
-func damaged(path, why string) error { return &damageError{path, why} }
+func damaged(path, why string) error {
+	return i18n.Wrap(&damageError{path, why}, "memory.damaged", path, why)
+}
 
-func (e *damageError) Error() string { return i18n.T("memory.damaged", e.path, e.why) }
+func (e *damageError) Error() string { return e.why }
 func (e *damageError) Unwrap() error { return ErrDamaged }
 
 // init creates the buckets this version uses, so readers never meet a

@@ -68,6 +68,7 @@ var errorCodes = []struct {
 	{ErrSample, http.StatusConflict, "sample"},
 	{ErrNoApproval, http.StatusConflict, "no_approval"},
 	{memory.ErrLocked, http.StatusConflict, "store_locked"},
+	{memory.ErrDamaged, http.StatusInternalServerError, "store_damaged"},
 	{ErrClosed, http.StatusServiceUnavailable, "shutting_down"},
 	// The model check: the settings are wrong, or the endpoint failed.
 	{llm.ErrMissingKey, http.StatusBadRequest, "model_key_missing"},

@@ -4,13 +4,34 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"hermes/backend/config"
 	"hermes/backend/i18n"
+	"hermes/backend/memory"
 	"hermes/backend/runlog"
 )
+
+// damagedStore is the error of opening a hermes.db cut short.
+func damagedStore(t *testing.T) error {
+	path := filepath.Join(t.TempDir(), "hermes.db")
+	s, err := memory.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if err := os.Truncate(path, 4096); err != nil {
+		t.Fatal(err)
+	}
+	_, err = memory.Open(path)
+	if err == nil {
+		t.Fatal("a store cut short opened")
+	}
+	return err
+}
 
 func TestExplain(t *testing.T) {
 	tests := []struct {
@@ -27,6 +48,7 @@ func TestExplain(t *testing.T) {
 			i18n.Wrap(config.ErrInvalid, "config.invalid.model"),
 		), 500, "config_error", "max_iterations", "max_iterations"},
 		{"an unknown error", errors.New("disk on fire"), 500, "internal", "disk on fire", "disk on fire"},
+		{"a damaged store", damagedStore(t), 500, "store_damaged", "hermes doctor --salvage", "hermes doctor --salvage"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
