@@ -29,7 +29,7 @@ type ApprovalRule struct {
 // already there is returned.
 func (s *Store) AddApprovalRule(tool, pattern string, now time.Time) (ApprovalRule, error) {
 	var rule ApprovalRule
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		b, err := tx.CreateBucketIfNotExists(approvalsBucket)
 		if err != nil {
 			return err
@@ -68,7 +68,7 @@ func (s *Store) AddApprovalRule(tool, pattern string, now time.Time) (ApprovalRu
 // ApprovalRules returns the remembered rules, oldest first.
 func (s *Store) ApprovalRules() ([]ApprovalRule, error) {
 	var rules []ApprovalRule
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(approvalsBucket)
 		if b == nil {
 			return nil
@@ -91,7 +91,7 @@ func (s *Store) ApprovalRules() ([]ApprovalRule, error) {
 // RevokeApprovalRule forgets rule id. It reports whether there was one.
 func (s *Store) RevokeApprovalRule(id uint64) (bool, error) {
 	found := false
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(approvalsBucket)
 		if b == nil {
 			return nil

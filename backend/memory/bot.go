@@ -30,7 +30,7 @@ func init() {
 // seen, for the bot to check resends against in memory.
 func (s *Store) SeenMessages() (map[string]time.Time, error) {
 	seen := map[string]time.Time{}
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(botSeenBucket).ForEach(func(k, v []byte) error {
 			var at time.Time
 			if len(v) == 8 {
@@ -50,7 +50,7 @@ func (s *Store) SeenMessages() (map[string]time.Time, error) {
 // transaction; a key recorded before keeps its first time.
 func (s *Store) RecordSeen(at time.Time, keys ...string) error {
 	stamp := binary.BigEndian.AppendUint64(nil, uint64(at.UnixNano()))
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(botSeenBucket)
 		for _, k := range keys {
 			if b.Get([]byte(k)) != nil {
@@ -73,7 +73,7 @@ func (s *Store) RecordSeen(at time.Time, keys ...string) error {
 // bot keeps them about a day.
 func (s *Store) ForgetSeen(cutoff time.Time) (int, error) {
 	removed := 0
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(botSeenBucket)
 		var old [][]byte
 		err := b.ForEach(func(k, v []byte) error {
@@ -101,7 +101,7 @@ func (s *Store) ForgetSeen(cutoff time.Time) (int, error) {
 
 // CachedUserID returns the cached conversion of key, if there is one.
 func (s *Store) CachedUserID(key string) (userID string, ok bool, err error) {
-	err = s.db.View(func(tx *bolt.Tx) error {
+	err = s.view(func(tx *bolt.Tx) error {
 		if v := tx.Bucket(botUserIDsBucket).Get([]byte(key)); v != nil {
 			userID, ok = string(v), true
 		}
@@ -115,7 +115,7 @@ func (s *Store) CachedUserID(key string) (userID string, ok bool, err error) {
 
 // CacheUserID stores the conversion of key.
 func (s *Store) CacheUserID(key, userID string) error {
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		return tx.Bucket(botUserIDsBucket).Put([]byte(key), []byte(userID))
 	})
 	if err != nil {
@@ -127,7 +127,7 @@ func (s *Store) CacheUserID(key, userID string) error {
 // BotSession returns the stored session of key, or nil when there is none.
 func (s *Store) BotSession(key string) ([]byte, error) {
 	var data []byte
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		if v := tx.Bucket(botSessionsBucket).Get([]byte(key)); v != nil {
 			data = append([]byte(nil), v...)
 		}
@@ -141,7 +141,7 @@ func (s *Store) BotSession(key string) ([]byte, error) {
 
 // SaveBotSession replaces the stored session of key.
 func (s *Store) SaveBotSession(key string, data []byte) error {
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		return tx.Bucket(botSessionsBucket).Put([]byte(key), append([]byte(nil), data...))
 	})
 	if err != nil {

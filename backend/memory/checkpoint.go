@@ -14,7 +14,7 @@ import (
 // all. Only the new turns are written, so a save costs the same at turn 10 as
 // at turn 10,000.
 func (s *Store) SaveCheckpoint(runID string, state []byte, newTurns [][]byte) error {
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		run, err := tx.Bucket(checkpointsBucket).CreateBucketIfNotExists([]byte(runID))
 		if err != nil {
 			return err
@@ -49,7 +49,7 @@ func turnKey(i uint64) []byte {
 
 // LoadCheckpoint returns a run's latest state and all its turns in order.
 func (s *Store) LoadCheckpoint(runID string) (state []byte, turns [][]byte, err error) {
-	err = s.db.View(func(tx *bolt.Tx) error {
+	err = s.view(func(tx *bolt.Tx) error {
 		run := tx.Bucket(checkpointsBucket).Bucket([]byte(runID))
 		if run == nil || run.Get(stateKey) == nil {
 			return ErrNoCheckpoint
@@ -73,7 +73,7 @@ func (s *Store) LoadCheckpoint(runID string) (state []byte, turns [][]byte, err 
 
 // DeleteCheckpoint removes a run's checkpoint; a run without one is no error.
 func (s *Store) DeleteCheckpoint(runID string) error {
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		err := tx.Bucket(checkpointsBucket).DeleteBucket([]byte(runID))
 		if errors.Is(err, bolterrors.ErrBucketNotFound) {
 			return nil

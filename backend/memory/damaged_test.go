@@ -220,3 +220,35 @@ func TestVerify_HealthyStore(t *testing.T) {
 		t.Fatalf("verify of a store in use: %v, want ErrLocked", err)
 	}
 }
+
+// A page damaged past what Open checks is met by a later read or write:
+// it is ErrDamaged then too, never a panic that ends the process.
+func TestStore_DamageMetLaterIsAnError(t *testing.T) {
+	data := bytes.Clone(writtenStore(t))
+	pageSize, _, _ := boltMeta(data)
+	copy(data[leafPage(data)*pageSize:], bytes.Repeat([]byte{0xa5}, pageSize))
+	path := filepath.Join(t.TempDir(), "hermes.db")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path)
+	if err != nil {
+		t.Fatalf("Open checks only what is cheap, yet failed: %v", err)
+	}
+	defer s.Close()
+	var met error
+	for r := range testRuns {
+		id := fmt.Sprintf("run-%02d", r)
+		if _, _, err := s.LoadCheckpoint(id); err != nil {
+			met = err
+			break
+		}
+		if err := s.SaveCheckpoint(id, []byte("state"), [][]byte{[]byte("one more turn")}); err != nil {
+			met = err
+			break
+		}
+	}
+	if !errors.Is(met, ErrDamaged) || !strings.Contains(met.Error(), "hermes doctor --salvage") {
+		t.Fatalf("reading every checkpoint met %v, want ErrDamaged saying to run hermes doctor --salvage", met)
+	}
+}

@@ -120,7 +120,7 @@ func textKey(namespace, text string) []byte {
 // Created time is created now.
 func (s *Store) Remember(entries []Entry, now time.Time) ([]Entry, error) {
 	var written []Entry
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		written = written[:0]
 		texts := tx.Bucket(memTextsBucket)
 		for _, e := range entries {
@@ -182,7 +182,7 @@ func putEntry(tx *bolt.Tx, e Entry, index bool) error {
 // Memory returns the entry with this id, or ErrNoMemory.
 func (s *Store) Memory(id uint64) (Entry, error) {
 	var e Entry
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		var err error
 		e, err = getEntry(tx, id)
 		return err
@@ -205,7 +205,7 @@ func getEntry(tx *bolt.Tx, id uint64) (Entry, error) {
 // Memories returns up to limit entries (all when limit <= 0), newest first.
 func (s *Store) Memories(limit int) ([]Entry, error) {
 	var out []Entry
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		c := tx.Bucket(memEntriesBucket).Cursor()
 		for k, v := c.Last(); k != nil && (limit <= 0 || len(out) < limit); k, v = c.Prev() {
 			var e Entry
@@ -225,7 +225,7 @@ func (s *Store) Memories(limit int) ([]Entry, error) {
 // MemoryCount is how many entries the memory holds.
 func (s *Store) MemoryCount() (int, error) {
 	var n int
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		n = int(readStats(tx).docs)
 		return nil
 	})
@@ -234,7 +234,7 @@ func (s *Store) MemoryCount() (int, error) {
 
 // Forget removes an entry and everything that finds it.
 func (s *Store) Forget(id uint64) error {
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		e, err := getEntry(tx, id)
 		if err != nil {
 			return err
@@ -270,7 +270,7 @@ func deleteEntry(tx *bolt.Tx, e Entry) error {
 // PinMemory pins an entry (it never fades and is recalled for every task)
 // or unpins it (it fades like the others, counting from now).
 func (s *Store) PinMemory(id uint64, pinned bool, now time.Time) error {
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		e, err := getEntry(tx, id)
 		if err != nil {
 			return err
@@ -301,7 +301,7 @@ func (s *Store) PinMemory(id uint64, pinned bool, now time.Time) error {
 // entries it forgot. It reads only what it removes.
 func (s *Store) Fade(cutoff time.Time) (int, error) {
 	n := 0
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		n = 0
 		c := tx.Bucket(memUsedBucket).Cursor()
 		var ids []uint64
@@ -351,7 +351,7 @@ func (sp Space) NotePreference(text, runID string, now time.Time) (recurring boo
 		key = append([]byte(sp.namespace+"\x00"), key...)
 	}
 	s := sp.s
-	err = s.db.Update(func(tx *bolt.Tx) error {
+	err = s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(memCandidatesBucket)
 		var c candidate
 		if data := b.Get(key); data != nil {

@@ -158,7 +158,7 @@ func (sp Space) Recall(query string, limit int) ([]Hit, error) {
 	terms = terms[:min(len(terms), maxQueryTerms)]
 
 	var hits []Hit
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		err := tx.Bucket(memPinnedBucket).ForEach(func(k, _ []byte) error {
 			e, err := getEntry(tx, binary.BigEndian.Uint64(k))
 			if err != nil {
@@ -246,7 +246,7 @@ func (sp Space) Recall(query string, limit int) ([]Hit, error) {
 // MarkRecalled records that the entries were given to a run now, which
 // keeps them from fading.
 func (s *Store) MarkRecalled(ids []uint64, now time.Time) error {
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		for _, id := range ids {
 			e, err := getEntry(tx, id)
 			if errors.Is(err, ErrNoMemory) {

@@ -154,7 +154,7 @@ func (e *damageError) Unwrap() error { return ErrDamaged }
 // init creates the buckets this version uses, so readers never meet a
 // missing one.
 func (s *Store) init() error {
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		for _, name := range buckets {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return fmt.Errorf("create bucket %s: %w", name, err)
@@ -162,6 +162,28 @@ func (s *Store) init() error {
 		}
 		return nil
 	})
+}
+
+// view and update are db.View and db.Update on a store that may be damaged
+// past what Open checks cheaply: bbolt panics or faults on a page it cannot
+// read (it rolls the transaction back first), and that comes back as
+// ErrDamaged, saying to run hermes doctor, instead of ending the process.
+func (s *Store) view(fn func(*bolt.Tx) error) error {
+	return s.guard(func() error { return s.db.View(fn) })
+}
+
+func (s *Store) update(fn func(*bolt.Tx) error) error {
+	return s.guard(func() error { return s.db.Update(fn) })
+}
+
+func (s *Store) guard(op func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			err = damaged(s.path, fmt.Sprint(r))
+		}
+	}()
+	return op()
 }
 
 // Close syncs and closes the database, releasing it for other processes.
