@@ -2,7 +2,6 @@ package cli_test
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,7 +10,7 @@ import (
 	"testing"
 
 	"hermes/backend/cli"
-	"hermes/backend/memory"
+	"hermes/backend/memory/memorytest"
 	selfupdate "hermes/backend/update"
 )
 
@@ -20,49 +19,7 @@ const doctorRuns = 30
 // storeWithRuns writes a real store in home: doctorRuns checkpoints of
 // ten turns each. It returns the file's bytes.
 func storeWithRuns(t *testing.T, home string) []byte {
-	t.Helper()
-	path := filepath.Join(home, "hermes.db")
-	s, err := memory.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for r := range doctorRuns {
-		var turns [][]byte
-		for i := range 10 {
-			turns = append(turns, fmt.Appendf(nil, "run %d turn %d %s", r, i, strings.Repeat("x", 400)))
-		}
-		if err := s.SaveCheckpoint(fmt.Sprintf("run-%02d", r), []byte("state"), turns); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
-}
-
-// boltMeta reads bbolt's newest meta page: the page size, the freelist's
-// page and the number of pages in use.
-func boltMeta(data []byte) (pageSize, freelist, pages int) {
-	var best uint64
-	for _, off := range []int{0, 4096} {
-		m := data[off+16:]
-		if txid := binary.LittleEndian.Uint64(m[48:]); txid >= best {
-			best, pageSize = txid, int(binary.LittleEndian.Uint32(m[8:]))
-			freelist, pages = int(binary.LittleEndian.Uint64(m[32:])), int(binary.LittleEndian.Uint64(m[40:]))
-		}
-	}
-	return pageSize, freelist, pages
-}
-
-// cutInHalf cuts a store's pages in half.
-func cutInHalf(d []byte) []byte {
-	size, _, pages := boltMeta(d)
-	return d[:size*pages/2]
+	return memorytest.Written(t, filepath.Join(home, "hermes.db"), doctorRuns, 10)
 }
 
 func TestDoctor_SalvagesADamagedStore(t *testing.T) {
@@ -76,10 +33,8 @@ func TestDoctor_SalvagesADamagedStore(t *testing.T) {
 		{
 			name: "freelist page overwritten",
 			damage: func(d []byte) []byte {
-				size, page, _ := boltMeta(d)
-				d = bytes.Clone(d)
-				copy(d[page*size:], bytes.Repeat([]byte{0xa5}, size))
-				return d
+				_, freelist, _ := memorytest.Meta(d)
+				return memorytest.Overwrite(d, freelist)
 			},
 			found: fmt.Sprintf("is damaged; %d keys can still be read", doctorRuns*11),
 			saved: fmt.Sprintf("saved %d keys in ", doctorRuns*11),
@@ -87,7 +42,7 @@ func TestDoctor_SalvagesADamagedStore(t *testing.T) {
 		},
 		{
 			name:   "cut in half",
-			damage: cutInHalf,
+			damage: memorytest.CutInHalf,
 			found:  "is damaged; 0 keys can still be read",
 			saved:  "saved 0 keys in 0 buckets",
 			lost:   "what is listed above as unreadable is lost",
@@ -147,7 +102,7 @@ func TestDoctor_SalvagesADamagedStore(t *testing.T) {
 func TestUpdate_HealthOpensTheStore(t *testing.T) {
 	home := t.TempDir()
 	data := storeWithRuns(t, home)
-	if err := os.WriteFile(filepath.Join(home, "hermes.db"), cutInHalf(data), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(home, "hermes.db"), memorytest.CutInHalf(data), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	o := runHermes(t, "update", "--health", "--home", home)

@@ -1,4 +1,4 @@
-package memory
+package memory_test
 
 import (
 	"bytes"
@@ -11,52 +11,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"hermes/backend/memory"
+	"hermes/backend/memory/memorytest"
 )
 
 const testRuns = 40
 
-// writtenStore is a real store written by Open: testRuns checkpoints of 20
-// turns each, some hundred pages. It returns the file's bytes.
+// writtenStore is a real store of testRuns checkpoints of 20 turns each,
+// some hundred pages. It returns the file's bytes.
 func writtenStore(t *testing.T) []byte {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "hermes.db")
-	s, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for r := range testRuns {
-		var turns [][]byte
-		for i := range 20 {
-			turns = append(turns, []byte(fmt.Sprintf("run %d turn %d %s", r, i, strings.Repeat("x", 500))))
-		}
-		if err := s.SaveCheckpoint(fmt.Sprintf("run-%02d", r), []byte("state"), turns); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
-}
-
-// boltMeta reads what the newest meta page says: the page size, the
-// freelist's page and the high-water mark (pages in use).
-func boltMeta(data []byte) (pageSize, freelist, hwm int) {
-	var best uint64
-	for _, off := range []int{0, 4096} {
-		m := data[off+16:]
-		if txid := binary.LittleEndian.Uint64(m[48:]); txid >= best {
-			best = txid
-			pageSize = int(binary.LittleEndian.Uint32(m[8:]))
-			freelist = int(binary.LittleEndian.Uint64(m[32:]))
-			hwm = int(binary.LittleEndian.Uint64(m[40:]))
-		}
-	}
-	return pageSize, freelist, hwm
+	return memorytest.Written(t, filepath.Join(t.TempDir(), "hermes.db"), testRuns, 20)
 }
 
 // damage is one way a store file gets damaged.
@@ -66,25 +31,18 @@ type damage struct {
 }
 
 func damages(data []byte) []damage {
-	pageSize, freelist, hwm := boltMeta(data)
+	pageSize, freelist, hwm := memorytest.Meta(data)
 	cut := func(n int) func([]byte) []byte { return func(d []byte) []byte { return d[:n] } }
-	overwrite := func(page int) func([]byte) []byte {
-		return func(d []byte) []byte {
-			d = bytes.Clone(d)
-			copy(d[page*pageSize:], bytes.Repeat([]byte{0xa5}, pageSize))
-			return d
-		}
-	}
 	return []damage{
 		{"cut to 100 bytes", cut(100)},
 		{"cut to one page", cut(pageSize)},
 		{"cut to the meta pages", cut(2 * pageSize)},
 		{"cut to three pages", cut(3 * pageSize)},
 		{"cut mid-page", cut(5*pageSize + 123)},
-		{"cut in half", cut(hwm * pageSize / 2)},
+		{"cut in half", memorytest.CutInHalf},
 		{"cut before the freelist", cut(freelist * pageSize)},
 		{"last page cut", cut(hwm*pageSize - 1)},
-		{"freelist page overwritten", overwrite(freelist)},
+		{"freelist page overwritten", func(d []byte) []byte { return memorytest.Overwrite(d, freelist) }},
 		{"not a store", func([]byte) []byte { return []byte("hello, I am a text file\n") }},
 	}
 }
@@ -99,13 +57,13 @@ func TestOpen_DamagedStore(t *testing.T) {
 				t.Fatal(err)
 			}
 			for range 2 { // the second open in this process meets no lock of the first
-				s, err := Open(path)
+				s, err := memory.Open(path)
 				if err == nil {
 					s.Close()
 					t.Fatal("a damaged store opened")
 				}
-				if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "hermes doctor --salvage") {
-					t.Fatalf("err = %v, want ErrDamaged saying to run hermes doctor --salvage", err)
+				if !errors.Is(err, memory.ErrDamaged) || !strings.Contains(err.Error(), "hermes doctor --salvage") {
+					t.Fatalf("err = %v, want memory.ErrDamaged saying to run hermes doctor --salvage", err)
 				}
 			}
 			after, err := os.ReadFile(path)
@@ -118,7 +76,7 @@ func TestOpen_DamagedStore(t *testing.T) {
 
 // leafPage is a page in the middle of the file that holds turns.
 func leafPage(data []byte) int {
-	pageSize, _, hwm := boltMeta(data)
+	pageSize, _, hwm := memorytest.Meta(data)
 	for p := hwm / 2; p < hwm; p++ {
 		page := data[p*pageSize:]
 		if binary.LittleEndian.Uint16(page[8:]) == 0x02 && bytes.Contains(page[:pageSize], []byte(" turn ")) {
@@ -130,12 +88,9 @@ func leafPage(data []byte) int {
 
 func TestSalvage_SavesWhatCanBeRead(t *testing.T) {
 	data := writtenStore(t)
-	pageSize, _, _ := boltMeta(data)
 	leaf := leafPage(data)
 	cases := append(damages(data), damage{"a page of turns overwritten", func(d []byte) []byte {
-		d = bytes.Clone(d)
-		copy(d[leaf*pageSize:], bytes.Repeat([]byte{0xa5}, pageSize))
-		return d
+		return memorytest.Overwrite(d, leaf)
 	}})
 	now := time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC)
 	for _, d := range cases {
@@ -146,11 +101,11 @@ func TestSalvage_SavesWhatCanBeRead(t *testing.T) {
 			if err := os.WriteFile(path, damaged, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			before, err := Verify(path)
+			before, err := memory.Verify(path)
 			if err != nil || len(before.Damage) == 0 {
 				t.Fatalf("verify: %+v %v, want damage", before, err)
 			}
-			r, err := Salvage(path, now)
+			r, err := memory.Salvage(path, now)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,11 +116,11 @@ func TestSalvage_SavesWhatCanBeRead(t *testing.T) {
 			if r.Kept != kept || len(r.Damage) == 0 {
 				t.Fatalf("report %+v", r)
 			}
-			after, err := Verify(path)
+			after, err := memory.Verify(path)
 			if err != nil || len(after.Damage) != 0 || after.Keys != r.Keys {
 				t.Fatalf("the new store: %+v %v; salvage reported %d keys", after, err, r.Keys)
 			}
-			s, err := Open(path)
+			s, err := memory.Open(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -173,7 +128,7 @@ func TestSalvage_SavesWhatCanBeRead(t *testing.T) {
 			whole := 0
 			for run := range testRuns {
 				state, turns, err := s.LoadCheckpoint(fmt.Sprintf("run-%02d", run))
-				if errors.Is(err, ErrNoCheckpoint) {
+				if errors.Is(err, memory.ErrNoCheckpoint) {
 					continue
 				}
 				if err != nil || string(state) != "state" {
@@ -207,33 +162,32 @@ func TestVerify_HealthyStore(t *testing.T) {
 	if err := os.WriteFile(path, writtenStore(t), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r, err := Verify(path)
+	r, err := memory.Verify(path)
 	if err != nil || len(r.Damage) != 0 || r.Keys != testRuns*21 {
 		t.Fatalf("verify: %+v %v", r, err)
 	}
-	s, err := Open(path)
+	s, err := memory.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if _, err := Verify(path); !errors.Is(err, ErrLocked) {
-		t.Fatalf("verify of a store in use: %v, want ErrLocked", err)
+	if _, err := memory.Verify(path); !errors.Is(err, memory.ErrLocked) {
+		t.Fatalf("verify of a store in use: %v, want memory.ErrLocked", err)
 	}
 }
 
-// A page damaged past what Open checks is met by a later read or write:
-// it is ErrDamaged then too, never a panic that ends the process.
+// A page damaged past what memory.Open checks is met by a later read or write:
+// it is memory.ErrDamaged then too, never a panic that ends the process.
 func TestStore_DamageMetLaterIsAnError(t *testing.T) {
-	data := bytes.Clone(writtenStore(t))
-	pageSize, _, _ := boltMeta(data)
-	copy(data[leafPage(data)*pageSize:], bytes.Repeat([]byte{0xa5}, pageSize))
+	data := writtenStore(t)
+	data = memorytest.Overwrite(data, leafPage(data))
 	path := filepath.Join(t.TempDir(), "hermes.db")
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(path)
+	s, err := memory.Open(path)
 	if err != nil {
-		t.Fatalf("Open checks only what is cheap, yet failed: %v", err)
+		t.Fatalf("memory.Open checks only what is cheap, yet failed: %v", err)
 	}
 	defer s.Close()
 	var met error
@@ -248,7 +202,7 @@ func TestStore_DamageMetLaterIsAnError(t *testing.T) {
 			break
 		}
 	}
-	if !errors.Is(met, ErrDamaged) || !strings.Contains(met.Error(), "hermes doctor --salvage") {
-		t.Fatalf("reading every checkpoint met %v, want ErrDamaged saying to run hermes doctor --salvage", met)
+	if !errors.Is(met, memory.ErrDamaged) || !strings.Contains(met.Error(), "hermes doctor --salvage") {
+		t.Fatalf("reading every checkpoint met %v, want memory.ErrDamaged saying to run hermes doctor --salvage", met)
 	}
 }
