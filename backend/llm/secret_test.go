@@ -44,27 +44,33 @@ func TestErrors_NeverContainKey(t *testing.T) {
 			if tt.base == "" && !strings.Contains(english(err), "Incorrect API key provided: [redacted]") {
 				t.Errorf("error %q should carry the server's message, redacted", english(err))
 			}
-			checkErr := c.Check(t.Context())
-			var texts []string
-			for _, e := range []error{err, checkErr} {
-				if e == nil {
-					continue
-				}
-				texts = append(texts, e.Error(), fmt.Sprintf("%+v", e), fmt.Sprintf("%#v", e))
-				var ie *i18n.Error
-				if errors.As(e, &ie) {
-					texts = append(texts, i18n.In(i18n.EN, ie.Key, ie.Args...), i18n.In(i18n.ZH, ie.Key, ie.Args...))
-				}
-			}
-			for _, r := range rec.retries {
-				texts = append(texts, r.Err)
-			}
-			for _, s := range texts {
-				if strings.Contains(s, testKey) {
-					t.Errorf("the API key leaked into %q", s)
-				}
-			}
+			noLeak(t, testKey, rec, err, c.Check(t.Context()))
 		})
+	}
+}
+
+// noLeak fails t if secret is in any text a person could see of errs, in
+// either language, or in a retry note rec saw.
+func noLeak(t *testing.T, secret string, rec *recorder, errs ...error) {
+	t.Helper()
+	var texts []string
+	for _, e := range errs {
+		if e == nil {
+			continue
+		}
+		texts = append(texts, e.Error(), fmt.Sprintf("%+v", e), fmt.Sprintf("%#v", e))
+		var ie *i18n.Error
+		if errors.As(e, &ie) {
+			texts = append(texts, i18n.In(i18n.EN, ie.Key, ie.Args...), i18n.In(i18n.ZH, ie.Key, ie.Args...))
+		}
+	}
+	for _, r := range rec.retries {
+		texts = append(texts, r.Err)
+	}
+	for _, s := range texts {
+		if strings.Contains(s, secret) {
+			t.Errorf("the secret leaked into %q", s)
+		}
 	}
 }
 
@@ -91,25 +97,7 @@ func TestErrors_NeverContainQuerySecret(t *testing.T) {
 			if err == nil {
 				t.Fatal("Chat succeeded, want an error")
 			}
-			var texts []string
-			for _, e := range []error{err, c.Check(t.Context())} {
-				if e == nil {
-					continue
-				}
-				texts = append(texts, e.Error(), fmt.Sprintf("%+v", e), fmt.Sprintf("%#v", e))
-				var ie *i18n.Error
-				if errors.As(e, &ie) {
-					texts = append(texts, i18n.In(i18n.EN, ie.Key, ie.Args...), i18n.In(i18n.ZH, ie.Key, ie.Args...))
-				}
-			}
-			for _, r := range rec.retries {
-				texts = append(texts, r.Err)
-			}
-			for _, s := range texts {
-				if strings.Contains(s, secret) {
-					t.Errorf("the query-string key leaked into %q", s)
-				}
-			}
+			noLeak(t, secret, rec, err, c.Check(t.Context()))
 		})
 	}
 }
