@@ -20,10 +20,12 @@ const (
 var errRepairEnd = errors.New("the text ends inside a value")
 
 // RepairJSON turns what models write as tool arguments into valid JSON where
-// it can: it drops prose and ``` fences around an object or array, trailing
-// commas, single-quoted strings, unquoted keys, Python's True/False/None,
-// invalid backslash escapes, raw control characters in strings, and closes
-// brackets and braces left open at the end. Valid JSON comes back unchanged
+// it can: it drops prose and ``` fences around an object or array, a byte
+// order mark, // and /* */ comments, trailing commas and non-ASCII spaces
+// (NBSP) between tokens; reads single-quoted and typographically quoted
+// (“…”) strings, unquoted keys, Python's True/False/None, invalid backslash
+// escapes and raw control characters in strings; and closes brackets and
+// braces left open at the end. Valid JSON comes back unchanged
 // with repaired false; a repair comes back compact. What it cannot repair
 // gives an error wrapping ErrUnrepairable, in English for the model.
 func RepairJSON(s string) (fixed string, repaired bool, err error) {
@@ -98,7 +100,7 @@ func (p *lenient) value(depth int) error {
 		return p.container(depth, '}')
 	case c == '[':
 		return p.container(depth, ']')
-	case c == '"' || c == '\'':
+	case c == '"' || c == '\'' || strings.HasPrefix(p.src[p.pos:], openCurly):
 		str, err := p.str()
 		if err != nil {
 			return err
@@ -164,7 +166,7 @@ func (p *lenient) container(depth int, closer byte) error {
 // key parses an object key, quoted or not, and the colon after it.
 func (p *lenient) key() error {
 	var key string
-	if c := p.src[p.pos]; c == '"' || c == '\'' {
+	if c := p.src[p.pos]; c == '"' || c == '\'' || strings.HasPrefix(p.src[p.pos:], openCurly) {
 		var err error
 		if key, err = p.str(); err != nil {
 			return err
@@ -196,17 +198,28 @@ func (p *lenient) key() error {
 	return nil
 }
 
-// str parses a string quoted with " or '. An unknown escape such as \d or
-// a Windows path's \U keeps its backslash.
+// Typographic double quotes, which word processors and some chat models put
+// around keys and strings.
+const (
+	openCurly  = "\u201c"
+	closeCurly = "\u201d"
+)
+
+// str parses a string quoted with ", ' or “…”. An unknown escape such as
+// \d or a Windows path's \U keeps its backslash.
 func (p *lenient) str() (string, error) {
-	quote := p.src[p.pos]
+	closer := p.src[p.pos : p.pos+1]
+	if strings.HasPrefix(p.src[p.pos:], openCurly) {
+		closer = closeCurly
+		p.pos += len(openCurly) - 1
+	}
 	p.pos++
 	var b strings.Builder
 	for p.pos < len(p.src) {
 		c := p.src[p.pos]
 		switch {
-		case c == quote:
-			p.pos++
+		case strings.HasPrefix(p.src[p.pos:], closer):
+			p.pos += len(closer)
 			return b.String(), nil
 		case c != '\\':
 			b.WriteByte(c)
@@ -309,9 +322,31 @@ func (p *lenient) number() error {
 	return nil
 }
 
+// skipSpace skips what may stand between tokens: white space, Unicode
+// spaces such as NBSP, a byte order mark, and // or /* */ comments (an
+// unclosed comment runs to the end).
 func (p *lenient) skipSpace() {
-	for p.pos < len(p.src) && strings.IndexByte(" \t\r\n", p.src[p.pos]) >= 0 {
-		p.pos++
+	for p.pos < len(p.src) {
+		rest := p.src[p.pos:]
+		switch r, size := utf8.DecodeRuneInString(rest); {
+		case unicode.IsSpace(r) || r == '\ufeff':
+			p.pos += size
+		case strings.HasPrefix(rest, "//"):
+			end := strings.IndexByte(rest, '\n')
+			if end < 0 {
+				end = len(rest)
+			}
+			p.pos += end
+		case strings.HasPrefix(rest, "/*"):
+			end := strings.Index(rest[2:], "*/")
+			if end < 0 {
+				p.pos = len(p.src)
+			} else {
+				p.pos += 2 + end + 2
+			}
+		default:
+			return
+		}
 	}
 }
 
