@@ -3,6 +3,7 @@ package agent
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -19,7 +20,7 @@ import (
 // *memory.Store keeps (memory.Space).
 type LongTermMemory interface {
 	Recall(query string, limit int) ([]memory.Hit, error)
-	MarkRecalled(ids []uint64, now time.Time) error
+	MarkRecalled(hits []memory.Hit, runID string, now time.Time) error
 	Remember(entries []memory.Entry, now time.Time) ([]memory.Entry, error)
 	NotePreference(text, runID string, now time.Time) (recurring bool, err error)
 	Fade(cutoff time.Time) (int, error)
@@ -43,7 +44,8 @@ func (r *Run) longTermMemory() LongTermMemory {
 
 // recall fills the memory layer of a new run: memories that have faded are
 // dropped first, then the pinned ones and those most relevant to the task go
-// in, best first, while they fit under the cap.
+// in, best first, while they fit under the cap. memory.recalled tells the
+// user which went in and why.
 func (r *Run) recall() {
 	mem := r.longTermMemory()
 	if mem == nil {
@@ -61,6 +63,7 @@ func (r *Run) recall() {
 	var b strings.Builder
 	b.WriteString("Long-term memory from earlier runs that may help with this task (it may be out of date; check before relying on it):")
 	header := b.Len()
+	var used []memory.Hit
 	var ids []uint64
 	for _, h := range hits {
 		line := fmt.Sprintf("\n- [%s] %s", h.Kind, h.Text)
@@ -68,20 +71,29 @@ func (r *Run) recall() {
 			continue // a shorter one further down may still fit
 		}
 		b.WriteString(line)
+		used = append(used, h)
 		ids = append(ids, h.ID)
 	}
 	if b.Len() == header {
 		return
 	}
 	r.st.Context.Memory, r.st.Context.MemoryIDs = b.String(), ids
-	if err := mem.MarkRecalled(ids, now); err != nil {
+	refs := make([]event.MemoryRef, len(used))
+	for i, h := range used {
+		refs[i] = memoryRef(h.Entry)
+		refs[i].Reason, refs[i].Terms, refs[i].Score = h.Reason, h.Terms, math.Round(h.Score*100)/100
+	}
+	r.publish(event.MemoryRecalled, event.MemoryRecalledData{Entries: refs})
+	if err := mem.MarkRecalled(used, r.st.RunID, now); err != nil {
 		r.guard(event.GuardMemory, event.ActionWarn, i18n.T("agent.guard.memory", err.Error()))
 	}
 }
 
 // remember writes what a finished run learnt: its outcome, the files it
-// used, and the user's preferences — those stated as such at once, the other
-// standing instructions only once another run has stated them too.
+// used, and the user's preferences — those the user says hold beyond this
+// run (preferenceMarkers), and standing instructions once another run has
+// given them too. Instructions injected while the run worked, and the rest
+// of its task, were for this run and stay with it.
 func (r *Run) remember(answer string) {
 	mem := r.longTermMemory()
 	if mem == nil || r.setup.Memory != MemoryOn {
@@ -89,19 +101,20 @@ func (r *Run) remember(answer string) {
 	}
 	now := r.now()
 	entries := []memory.Entry{{
-		Kind: memory.KindOutcome, RunID: r.st.RunID,
+		Kind: memory.KindOutcome, RunID: r.st.RunID, Source: memory.SourceResult,
 		Text: "Task: " + clip(r.st.Task, 300) + "\nOutcome: " + clip(answer, 800),
 	}}
 	if paths := r.usefulPaths(); len(paths) > 0 {
 		entries = append(entries, memory.Entry{
-			Kind: memory.KindPath, RunID: r.st.RunID,
+			Kind: memory.KindPath, RunID: r.st.RunID, Source: memory.SourceResult,
 			Text: fmt.Sprintf("Files used for %q in %s: %s", clip(r.st.Task, 80), r.st.Workspace, strings.Join(paths, ", ")),
 		})
 	}
+	seen := map[string]bool{}
 	for _, said := range r.userStatements() {
-		for _, s := range sentences(said.text) {
+		for _, s := range instructions(said.text) {
 			keep := statedPreference(s)
-			if !keep && said.standing {
+			if !keep && said.source == memory.SourceStanding {
 				recurring, err := mem.NotePreference(s, r.st.RunID, now)
 				if err != nil {
 					r.guard(event.GuardMemory, event.ActionWarn, i18n.T("agent.guard.memory", err.Error()))
@@ -109,8 +122,9 @@ func (r *Run) remember(answer string) {
 				}
 				keep = recurring
 			}
-			if keep {
-				entries = append(entries, memory.Entry{Kind: memory.KindPreference, RunID: r.st.RunID, Text: s})
+			if key := memory.Normalise(s); keep && !seen[key] {
+				seen[key] = true
+				entries = append(entries, memory.Entry{Kind: memory.KindPreference, RunID: r.st.RunID, Source: said.source, Text: s})
 			}
 		}
 	}
@@ -124,68 +138,121 @@ func (r *Run) remember(answer string) {
 	}
 	refs := make([]event.MemoryRef, len(written))
 	for i, e := range written {
-		refs[i] = event.MemoryRef{ID: e.ID, Kind: e.Kind, Text: e.Text}
+		refs[i] = memoryRef(e)
 	}
 	r.publish(event.MemoryWritten, event.MemoryWrittenData{Entries: refs})
 }
 
-type statement struct {
-	text string
-	// standing marks instructions meant to hold (standing or injected ones),
-	// which may recur as preferences; the task says what to do once.
-	standing bool
+// memoryRef is e as events show it, with where it came from.
+func memoryRef(e memory.Entry) event.MemoryRef {
+	return event.MemoryRef{ID: e.ID, Kind: e.Kind, Text: e.Text, Source: e.Origin(), RunID: e.RunID}
 }
 
-// userStatements are what the user said in the run: the task, the standing
-// instructions and the instructions injected while it ran.
+type statement struct {
+	text   string
+	source string // memory.Source…
+}
+
+// userStatements are what the user said in the run: its standing
+// instructions, its task and the instructions injected while it ran.
 func (r *Run) userStatements() []statement {
-	out := []statement{{text: r.st.Task}, {text: r.st.Instr, standing: true}}
+	out := []statement{{r.st.Instr, memory.SourceStanding}, {r.st.Task, memory.SourceTask}}
 	prefix := injectedInstruction("")
 	for _, m := range r.turns {
 		if m.Role == llm.RoleUser {
 			if text, ok := strings.CutPrefix(m.Content, prefix); ok {
-				out = append(out, statement{text: text, standing: true})
+				out = append(out, statement{text, memory.SourceInstruction})
 			}
 		}
 	}
 	return out
 }
 
-// preferenceMarkers make a sentence a stated preference: the user says it
-// is one, or that it should be remembered or hold from now on.
-var preferenceMarkers = []string{
-	"remember", "from now on", "in future", "in the future", "going forward", "i prefer", "my preference", "i always want",
-	"记住", "以后", "今后", "我喜欢", "我更喜欢", "我偏好", "我的偏好", "我习惯",
-}
+// A sentence is a stated preference when it opens with one of
+// preferenceOpenings (after "please"/"and", "请"), or holds one of
+// preferencePhrases anywhere: a word such as "remember" or "以后" inside a
+// sentence ("find where remember() is called", "下载以后解压") says nothing
+// about later runs.
+var (
+	preferenceOpenings = []string{
+		"remember", "always", "from now on", "in future", "in the future", "going forward", "don't forget", "do not forget",
+		"记住", "记得", "总是", "始终", "永远", "以后", "今后", "从现在起", "从今以后",
+	}
+	preferencePhrases = []string{
+		"from now on", "in future", "in the future", "going forward", "i prefer", "my preference", "i always want", "remember that i",
+		"从现在起", "从今以后", "以后都", "以后请", "今后都", "今后请", "我更喜欢", "我偏好", "我的偏好", "我习惯",
+	}
+	politeOpenings = []string{"please ", "and ", "also ", "请", "并且", "还有"}
+)
 
 func statedPreference(sentence string) bool {
-	lower := strings.ToLower(sentence)
-	for _, m := range preferenceMarkers {
-		if strings.Contains(lower, m) {
+	lower := strings.TrimSpace(strings.ToLower(sentence))
+	for _, p := range preferencePhrases {
+		if strings.Contains(lower, p) {
+			return true
+		}
+	}
+	for trimmed := true; trimmed; {
+		trimmed = false
+		for _, p := range politeOpenings {
+			if rest, ok := strings.CutPrefix(lower, p); ok {
+				lower, trimmed = strings.TrimLeftFunc(rest, isSpaceOrPunct), true
+			}
+		}
+	}
+	for _, p := range preferenceOpenings {
+		if strings.HasPrefix(lower, p) {
 			return true
 		}
 	}
 	return false
 }
 
-// sentences splits text at line ends and sentence ends, Chinese ones
-// included, and drops fragments too short to mean anything.
-func sentences(text string) []string {
+func isSpaceOrPunct(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) }
+
+// instructions splits what the user said into whole instructions: each
+// line is one, except that a sentence stating a preference starts a new
+// one; the sentences that follow it (a reason, an example) stay with it.
+// So "Skip the daily notes; they repeat the project notes." is never kept
+// as two, and "Write dates as ISO. Remember that I prefer tables." is two.
+func instructions(text string) []string {
 	var out []string
-	runes := []rune(text)
+	for _, line := range strings.Split(text, "\n") {
+		var cur []string
+		flush := func() {
+			if s := strings.TrimSpace(strings.Join(cur, " ")); len([]rune(s)) >= 4 {
+				out = append(out, s)
+			}
+			cur = cur[:0]
+		}
+		for _, s := range sentences(strings.TrimLeft(strings.TrimSpace(line), "-*•·> ")) {
+			if statedPreference(s) {
+				flush()
+			}
+			cur = append(cur, s)
+		}
+		flush()
+	}
+	return out
+}
+
+// sentences splits a line at sentence ends, Chinese ones included; a
+// semicolon does not end a sentence.
+func sentences(line string) []string {
+	var out []string
+	runes := []rune(line)
 	start := 0
 	flush := func(end int) {
-		s := strings.TrimSpace(string(runes[start:end]))
-		if len([]rune(s)) >= 4 {
+		if s := strings.TrimSpace(string(runes[start:end])); s != "" {
 			out = append(out, s)
 		}
 		start = end
 	}
 	for i, c := range runes {
 		switch {
-		case c == '\n' || c == '。' || c == '！' || c == '？' || c == '；':
+		case c == '。' || c == '！' || c == '？':
 			flush(i + 1)
-		case (c == '.' || c == '!' || c == '?' || c == ';') && (i+1 == len(runes) || unicode.IsSpace(runes[i+1])):
+		case (c == '.' || c == '!' || c == '?') && (i+1 == len(runes) || unicode.IsSpace(runes[i+1])):
 			flush(i + 1)
 		}
 	}

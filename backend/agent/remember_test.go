@@ -1,8 +1,10 @@
 package agent_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"hermes/backend/agent"
 	"hermes/backend/event"
@@ -113,5 +115,154 @@ func TestMemory_ReadOnlyWritesNothing(t *testing.T) {
 	_, events := h.run("Remember that I prefer short answers.")
 	if n := len(ofType(events, event.MemoryWritten)); n != 0 {
 		t.Fatalf("memory = read wrote %d entries", n)
+	}
+}
+
+// injectRun runs task, injecting instruction while the model works on its
+// first call; the model's steps are a file listing, then the answer.
+func injectRun(t *testing.T, h *harness, release chan struct{}, task, instruction string) []event.Event {
+	t.Helper()
+	sub := h.setup.Bus.Subscribe(1024, nil)
+	defer h.setup.Bus.Unsubscribe(sub)
+	r, err := agent.NewRun(h.setup, agent.Task{Text: task, Workspace: h.ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		waitFor(t, sub.C, event.IterationStarted)
+		r.Controls().Send(agent.Control{Kind: agent.ControlInject, Text: instruction})
+		close(release)
+	}()
+	res, events := h.execute(r, t.Context())
+	if res.Status != event.StatusFinished || len(ofType(events, event.InstructionInjected)) != 1 {
+		t.Fatalf("run = %+v, %d injected", res, len(ofType(events, event.InstructionInjected)))
+	}
+	return events
+}
+
+// An instruction injected while a run works is for that run: even given in
+// two runs it is no preference, and an unrelated run is not given it.
+func TestMemory_InjectedInstructionStaysWithItsRun(t *testing.T) {
+	first, second := make(chan struct{}), make(chan struct{})
+	listing := []llm.ToolCall{call("c1", "list_files", map[string]any{"path": "."})}
+	srv := llmtest.NewServer(t,
+		llmtest.Step{ToolCalls: listing, Wait: first},
+		llmtest.Step{Content: "Projects: Apollo, Gemini."},
+		llmtest.Step{ToolCalls: listing, Wait: second},
+		llmtest.Step{Content: "Projects again: Apollo, Gemini."},
+		llmtest.Step{Content: "Planted."},
+	)
+	h := newHarness(t, srv)
+	h.setup.Memory = agent.MemoryOn
+	const inject = "Also list which daily notes mention each project"
+	for _, c := range []struct {
+		release chan struct{}
+		task    string
+	}{{first, "Summarise my project notes"}, {second, "List my projects"}} {
+		events := injectRun(t, h, c.release, c.task, inject)
+		for _, ref := range written(t, events) {
+			if ref.Kind == memory.KindPreference {
+				t.Fatalf("%q wrote the preference %q", c.task, ref.Text)
+			}
+		}
+	}
+	res, _ := memoryRun(t, h, "Plan the tomato beds for spring", "")
+	if res.Status != event.StatusFinished {
+		t.Fatalf("third run = %+v", res)
+	}
+	for _, m := range h.request(4) {
+		if strings.Contains(m.Content, "daily notes") {
+			t.Fatalf("an unrelated run was given the injected instruction: %q", m.Content)
+		}
+	}
+}
+
+// Standing instructions become preferences whole, never as fragments, once
+// two runs gave them or at once when the user says they hold; the same
+// preference in other words of case and punctuation is kept once; a task
+// that only mentions a marker word is no preference.
+func TestMemory_PreferencesWholeAndDeduplicated(t *testing.T) {
+	var steps []llmtest.Step
+	for range 5 {
+		steps = append(steps, llmtest.Step{Content: "done"})
+	}
+	h := newHarness(t, llmtest.NewServer(t, steps...))
+	h.setup.Memory = agent.MemoryOn
+	runs := []struct{ task, instructions string }{
+		{"Summarise my project notes", "Skip the daily notes; they repeat the project notes.\n以后日期都写成 YYYY-MM-DD。"},
+		{"Find where the code calls remember() and explain it", "skip the daily notes — they repeat the project notes\nAlways answer in British English. It is what my readers expect."},
+		{"List my projects", "Skip the daily notes.  They repeat the project notes!\nalways answer in British English: it is what my readers expect"},
+		{"总结项目笔记", "总是用表格列出项目。"},
+		{"Remember to skip the daily notes; they repeat the project notes", ""},
+	}
+	var prefs []event.MemoryRef
+	for i, r := range runs {
+		res, events := memoryRun(t, h, r.task, r.instructions)
+		if res.Status != event.StatusFinished {
+			t.Fatalf("run %d = %+v", i, res)
+		}
+		for _, ref := range written(t, events) {
+			if ref.Kind == memory.KindPreference {
+				prefs = append(prefs, ref)
+			} else if ref.Source != memory.SourceResult || ref.RunID != res.RunID {
+				t.Errorf("run %d wrote %+v; an outcome or path comes from the run's result", i, ref)
+			}
+		}
+	}
+	want := []struct{ text, source string }{
+		{"以后日期都写成 YYYY-MM-DD。", memory.SourceStanding},
+		{"skip the daily notes — they repeat the project notes", memory.SourceStanding},
+		{"Always answer in British English. It is what my readers expect.", memory.SourceStanding},
+		{"总是用表格列出项目。", memory.SourceStanding},
+		{"Remember to skip the daily notes; they repeat the project notes", memory.SourceTask},
+	}
+	if len(prefs) != len(want) {
+		t.Fatalf("preferences written: %+v", prefs)
+	}
+	for i, w := range want {
+		if prefs[i].Text != w.text || prefs[i].Source != w.source || prefs[i].RunID == "" {
+			t.Errorf("preference %d = %+v, want %q from %s", i, prefs[i], w.text, w.source)
+		}
+	}
+}
+
+// A run is told why each memory was recalled, in memory.recalled, and the
+// memory keeps the run and the reason.
+func TestMemory_RecallSaysWhy(t *testing.T) {
+	srv := llmtest.NewServer(t,
+		llmtest.Step{Content: "Q3 revenue was 1,204,000."},
+		llmtest.Step{Content: "Updated."},
+	)
+	h := newHarness(t, srv)
+	h.setup.Memory = agent.MemoryOn
+	store := h.setup.Store.(*memory.Store)
+	pinned, err := store.Remember([]memory.Entry{{Kind: memory.KindFact, Text: "The office closes at six on Fridays"}}, time.Now())
+	if err != nil || store.PinMemory(pinned[0].ID, true, time.Now()) != nil {
+		t.Fatal(err)
+	}
+	first, _ := memoryRun(t, h, "Compile the Q3 sales report", "Remember that I prefer Markdown tables.")
+	second, events := memoryRun(t, h, "Update the Q3 sales report with September", "")
+	recalled := ofType(events, event.MemoryRecalled)
+	if len(recalled) != 1 {
+		t.Fatalf("%d memory.recalled events", len(recalled))
+	}
+	if ctx := ofType(events, event.ContextBuilt); len(ctx) == 0 || recalled[0].Seq > ctx[0].Seq {
+		t.Fatal("memory.recalled must come before the first context.built")
+	}
+	refs := decode[event.MemoryRecalledData](t, recalled[0]).Entries
+	byReason := map[string]event.MemoryRef{}
+	for _, r := range refs {
+		byReason[r.Reason] = r
+	}
+	pin, pref, match := byReason[memory.ReasonPinned], byReason[memory.ReasonPreference], byReason[memory.ReasonMatch]
+	if pin.ID != pinned[0].ID || pref.Text != "Remember that I prefer Markdown tables." || pref.Source != memory.SourceStanding || pref.RunID != first.RunID {
+		t.Fatalf("recalled = %+v", refs)
+	}
+	if !strings.Contains(match.Text, "Q3 revenue") || match.Score <= 0 || !slices.Contains(match.Terms, "q3") || match.Source != memory.SourceResult {
+		t.Fatalf("the matched memory = %+v", match)
+	}
+	e, err := store.Memory(match.ID)
+	if err != nil || e.LastRecall == nil || e.LastRecall.RunID != second.RunID || e.LastRecall.Reason != memory.ReasonMatch || !slices.Equal(e.LastRecall.Terms, match.Terms) {
+		t.Fatalf("the memory keeps %+v, %v", e.LastRecall, err)
 	}
 }

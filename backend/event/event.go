@@ -37,6 +37,7 @@ const (
 	SummaryUpdated      Type = "summary.updated"
 	ContextPinned       Type = "context.pinned"
 	MemoryWritten       Type = "memory.written"
+	MemoryRecalled      Type = "memory.recalled"
 	CheckpointSaved     Type = "checkpoint.saved"
 	RunFinished         Type = "run.finished"
 

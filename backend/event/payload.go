@@ -334,9 +334,25 @@ type MemoryWrittenData struct {
 	Entries []MemoryRef `json:"entries"`
 }
 
+// MemoryRecalledData lists the long-term memory entries a new run was
+// given in its memory layer, each with why it was recalled.
+type MemoryRecalledData struct {
+	Entries []MemoryRef `json:"entries"`
+}
+
 // MemoryRef is one long-term memory entry as events show it.
 type MemoryRef struct {
 	ID   uint64 `json:"id"`
 	Kind string `json:"kind"`
 	Text string `json:"text"`
+	// Source is what in run RunID the entry came from: "task",
+	// "instruction" (injected while it ran), "standing" (its standing
+	// instructions) or "result"; "" for entries older than sources.
+	Source string `json:"source,omitempty"`
+	RunID  string `json:"run_id,omitempty"`
+	// Reason says why a recalled entry was recalled: "pinned",
+	// "preference", or "match" with the task's Terms it holds and its Score.
+	Reason string   `json:"reason,omitempty"`
+	Terms  []string `json:"terms,omitempty"`
+	Score  float64  `json:"score,omitempty"`
 }

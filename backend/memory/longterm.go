@@ -57,6 +57,14 @@ const (
 	KindPath       = "path"       // files a run found useful
 )
 
+// Sources: what a run was told or did that an entry was taken from.
+const (
+	SourceTask        = "task"        // the task as the user gave it
+	SourceInstruction = "instruction" // an instruction injected while the run worked
+	SourceStanding    = "standing"    // the run's standing instructions
+	SourceResult      = "result"      // the run's answer and the files it used
+)
+
 // Entry is one long-term memory.
 type Entry struct {
 	ID       uint64    `json:"id"`
@@ -70,6 +78,27 @@ type Entry struct {
 	// Namespace is whose memory it is: "" the desktop's, "bot/wecom/USER/N"
 	// a chat user's conversation. A run recalls only its own namespace's.
 	Namespace string `json:"namespace,omitempty"`
+	// Source is what in run RunID the entry was taken from (Source…);
+	// entries written before it was kept have none.
+	Source string `json:"source,omitempty"`
+	// LastRecall is why the last run given this entry was given it.
+	LastRecall *LastRecall `json:"last_recall,omitempty"`
+}
+
+// LastRecall is the run that last recalled an entry, and why.
+type LastRecall struct {
+	RunID string `json:"run_id"`
+	Why
+}
+
+// Origin is the entry's Source, or for an entry older than sources the one
+// its kind implies: an outcome or a path comes from a run's result. It is
+// "" when unknown.
+func (e Entry) Origin() string {
+	if e.Source == "" && (e.Kind == KindOutcome || e.Kind == KindPath) {
+		return SourceResult
+	}
+	return e.Source
 }
 
 // lastUsed is when the entry was last written or recalled.
@@ -86,9 +115,9 @@ func usedKey(e Entry) []byte {
 	return binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, uint64(e.lastUsed().Unix())), e.ID)
 }
 
-// normalise folds case, spaces and punctuation, so "Always use tabs." and
+// Normalise folds case, spaces and punctuation, so "Always use tabs." and
 // "always use tabs" are one memory.
-func normalise(text string) string {
+func Normalise(text string) string {
 	var b strings.Builder
 	space := false
 	for _, r := range strings.ToLower(text) {
@@ -107,7 +136,7 @@ func normalise(text string) string {
 }
 
 func textKey(namespace, text string) []byte {
-	key := normalise(text)
+	key := Normalise(text)
 	if namespace != "" {
 		key = namespace + "\x00" + key
 	}
@@ -343,7 +372,7 @@ func (s *Store) NotePreference(text, runID string, now time.Time) (recurring boo
 // NotePreference is Store.NotePreference among the runs of the namespace.
 func (sp Space) NotePreference(text, runID string, now time.Time) (recurring bool, err error) {
 	text = sp.clean(text)
-	key := []byte(normalise(text))
+	key := []byte(Normalise(text))
 	if len(key) == 0 {
 		return false, nil
 	}

@@ -132,7 +132,7 @@ func TestMemory_FadeKeepsRecalledAndPinned(t *testing.T) {
 		t.Fatal(err)
 	}
 	later := day0.Add(60 * 24 * time.Hour)
-	if err := s.MarkRecalled([]uint64{recalled.ID}, later); err != nil {
+	if err := s.MarkRecalled([]Hit{{Entry: recalled, Why: Why{Reason: ReasonMatch}}}, "r2", later); err != nil {
 		t.Fatal(err)
 	}
 	n, err := s.Fade(day0.Add(30 * 24 * time.Hour))

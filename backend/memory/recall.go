@@ -89,10 +89,28 @@ func indexEntry(tx *bolt.Tx, e Entry, sign int) error {
 	return writeStats(tx, st)
 }
 
-// Hit is a recalled entry and how well it matched.
+// Reasons a memory is recalled.
+const (
+	ReasonPinned     = "pinned"     // pinned: recalled for every task
+	ReasonPreference = "preference" // a preference: holds for every task
+	ReasonMatch      = "match"      // it shares words with the task
+)
+
+// maxWhyTerms is how many of the matched terms a hit names.
+const maxWhyTerms = 8
+
+// Why says why a memory was recalled: its Reason, and for a match the
+// task's terms it holds (those that weighed most first) and its BM25 score.
+type Why struct {
+	Reason string   `json:"reason"`
+	Terms  []string `json:"terms,omitempty"`
+	Score  float64  `json:"score,omitempty"`
+}
+
+// Hit is a recalled entry and why it was recalled.
 type Hit struct {
 	Entry
-	Score float64 `json:"score"`
+	Why
 }
 
 // Recall returns the pinned entries, then the preferences (newest first,
@@ -141,7 +159,9 @@ func (sp Space) Remember(entries []Entry, now time.Time) ([]Entry, error) {
 }
 
 // MarkRecalled is Store.MarkRecalled.
-func (sp Space) MarkRecalled(ids []uint64, now time.Time) error { return sp.s.MarkRecalled(ids, now) }
+func (sp Space) MarkRecalled(hits []Hit, runID string, now time.Time) error {
+	return sp.s.MarkRecalled(hits, runID, now)
+}
 
 // Fade is Store.Fade: memories fade by age in every namespace alike.
 func (sp Space) Fade(cutoff time.Time) (int, error) { return sp.s.Fade(cutoff) }
@@ -165,7 +185,7 @@ func (sp Space) Recall(query string, limit int) ([]Hit, error) {
 				return err
 			}
 			if e.Namespace == sp.namespace {
-				hits = append(hits, Hit{Entry: e})
+				hits = append(hits, Hit{Entry: e, Why: Why{Reason: ReasonPinned}})
 			}
 			return nil
 		})
@@ -180,7 +200,7 @@ func (sp Space) Recall(query string, limit int) ([]Hit, error) {
 				return err
 			}
 			if !e.Pinned && e.Namespace == sp.namespace {
-				hits = append(hits, Hit{Entry: e})
+				hits = append(hits, Hit{Entry: e, Why: Why{Reason: ReasonPreference}})
 			}
 		}
 		st := readStats(tx)
@@ -189,6 +209,11 @@ func (sp Space) Recall(query string, limit int) ([]Hit, error) {
 		}
 		avg := float64(st.length) / float64(st.docs)
 		scores := map[uint64]float64{}
+		type weighed struct {
+			term  string
+			score float64
+		}
+		matched := map[uint64][]weighed{}
 		c = tx.Bucket(memTermsBucket).Cursor()
 		type posting struct {
 			id     uint64
@@ -207,12 +232,14 @@ func (sp Space) Recall(query string, limit int) ([]Hit, error) {
 			df := float64(len(list))
 			idf := math.Log(1 + (float64(st.docs)-df+0.5)/(df+0.5))
 			for _, p := range list {
-				scores[p.id] += idf * p.tf * (bm25K1 + 1) / (p.tf + bm25K1*(1-bm25B+bm25B*p.dl/avg))
+				score := idf * p.tf * (bm25K1 + 1) / (p.tf + bm25K1*(1-bm25B+bm25B*p.dl/avg))
+				scores[p.id] += score
+				matched[p.id] = append(matched[p.id], weighed{term, score})
 			}
 		}
 		ranked := make([]Hit, 0, len(scores))
 		for id, score := range scores {
-			ranked = append(ranked, Hit{Entry: Entry{ID: id}, Score: score})
+			ranked = append(ranked, Hit{Entry: Entry{ID: id}, Why: Why{Reason: ReasonMatch, Score: score}})
 		}
 		slices.SortFunc(ranked, func(a, b Hit) int {
 			if c := cmp.Compare(b.Score, a.Score); c != 0 {
@@ -232,7 +259,13 @@ func (sp Space) Recall(query string, limit int) ([]Hit, error) {
 			if e.Pinned || e.Kind == KindPreference || e.Namespace != sp.namespace {
 				continue // already listed, or someone else's
 			}
-			hits = append(hits, Hit{Entry: e, Score: h.Score})
+			terms := matched[h.ID]
+			slices.SortStableFunc(terms, func(a, b weighed) int { return cmp.Compare(b.score, a.score) })
+			for _, w := range terms[:min(len(terms), maxWhyTerms)] {
+				h.Terms = append(h.Terms, w.term)
+			}
+			h.Entry = e
+			hits = append(hits, h)
 			found++
 		}
 		return nil
@@ -243,12 +276,12 @@ func (sp Space) Recall(query string, limit int) ([]Hit, error) {
 	return hits, nil
 }
 
-// MarkRecalled records that the entries were given to a run now, which
+// MarkRecalled records that the hits were given to run now, and why, which
 // keeps them from fading.
-func (s *Store) MarkRecalled(ids []uint64, now time.Time) error {
+func (s *Store) MarkRecalled(hits []Hit, runID string, now time.Time) error {
 	err := s.update(func(tx *bolt.Tx) error {
-		for _, id := range ids {
-			e, err := getEntry(tx, id)
+		for _, h := range hits {
+			e, err := getEntry(tx, h.ID)
 			if errors.Is(err, ErrNoMemory) {
 				continue // forgotten meanwhile
 			}
@@ -262,6 +295,7 @@ func (s *Store) MarkRecalled(ids []uint64, now time.Time) error {
 			}
 			e.Recalled = now
 			e.Recalls++
+			e.LastRecall = &LastRecall{RunID: runID, Why: h.Why}
 			if err := putEntry(tx, e, false); err != nil {
 				return err
 			}
