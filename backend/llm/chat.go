@@ -38,6 +38,9 @@ func (c *Client) chatRequest(req Request) openai.ChatCompletionRequest {
 	out.Messages = make([]openai.ChatCompletionMessage, len(req.Messages))
 	for i, m := range req.Messages {
 		om := openai.ChatCompletionMessage{Role: m.Role, Content: m.Content, Name: m.Name, ToolCallID: m.ToolCallID}
+		if c.backReasoning(out.Model, m) {
+			om.ReasoningContent = m.Reasoning
+		}
 		if len(m.ToolCalls) > 0 {
 			om.ToolCalls = make([]openai.ToolCall, len(m.ToolCalls))
 			for j, tc := range m.ToolCalls {
@@ -64,7 +67,11 @@ func (c *Client) chatRequest(req Request) openai.ChatCompletionRequest {
 }
 
 // plain makes one non-streamed request.
-func (c *Client) plain(ctx context.Context, oreq openai.ChatCompletionRequest, onDelta func(string)) (Response, error) {
+func (c *Client) plain(ctx context.Context, oreq openai.ChatCompletionRequest, req Request) (Response, error) {
+	info, _ := ctx.Value(attemptKey{}).(*attemptInfo)
+	if info != nil {
+		info.keepBody = true
+	}
 	r, err := c.api.CreateChatCompletion(ctx, oreq)
 	if err != nil {
 		return Response{}, err
@@ -73,7 +80,11 @@ func (c *Client) plain(ctx context.Context, oreq openai.ChatCompletionRequest, o
 		return Response{}, errNoChoices
 	}
 	choice := r.Choices[0]
-	size := len(choice.Message.Content) + len(choice.Message.ReasoningContent)
+	reasoning := choice.Message.ReasoningContent
+	if reasoning == "" && info != nil {
+		reasoning, _ = readExtras(info.body.Bytes(), false)
+	}
+	size := len(choice.Message.Content) + len(reasoning)
 	for _, tc := range choice.Message.ToolCalls {
 		size += len(tc.Function.Arguments)
 	}
@@ -82,22 +93,26 @@ func (c *Client) plain(ctx context.Context, oreq openai.ChatCompletionRequest, o
 	}
 	out := Response{
 		Content:      choice.Message.Content,
+		Reasoning:    reasoning,
 		FinishReason: string(choice.FinishReason),
-		Usage:        Usage{PromptTokens: r.Usage.PromptTokens, CompletionTokens: r.Usage.CompletionTokens, TotalTokens: r.Usage.TotalTokens},
+		Usage:        usageOf(r.Usage),
 	}
 	var calls toolCallAssembler
 	for i, tc := range choice.Message.ToolCalls {
 		calls.add(i, tc)
 	}
 	out.ToolCalls = calls.result()
-	if onDelta != nil && out.Content != "" {
-		onDelta(out.Content)
+	if req.OnReasoning != nil && out.Reasoning != "" {
+		req.OnReasoning(out.Reasoning)
+	}
+	if req.OnDelta != nil && out.Content != "" {
+		req.OnDelta(out.Content)
 	}
 	return out, nil
 }
 
 // streamed makes one streamed request and assembles the answer from its chunks.
-func (c *Client) streamed(ctx context.Context, oreq openai.ChatCompletionRequest, onDelta func(string), alive func()) (Response, error) {
+func (c *Client) streamed(ctx context.Context, oreq openai.ChatCompletionRequest, req Request, alive func()) (Response, error) {
 	oreq.Stream = true
 	oreq.StreamOptions = &openai.StreamOptions{IncludeUsage: true}
 	stream, err := c.api.CreateChatCompletionStream(ctx, oreq)
@@ -108,12 +123,12 @@ func (c *Client) streamed(ctx context.Context, oreq openai.ChatCompletionRequest
 	alive()
 
 	var out Response
-	var text strings.Builder
+	var text, thought strings.Builder
 	var calls toolCallAssembler
 	meter := replyMeter{left: ReplyCap(c.cfg.MaxOutputTokens)}
 	received := 0
 	for {
-		chunk, err := stream.Recv()
+		raw, err := stream.RecvRaw()
 		// A clean end of the body ([DONE] or not) ends the answer; a connection
 		// dropped mid-body surfaces as io.ErrUnexpectedEOF and is retried.
 		if errors.Is(err, io.EOF) && received > 0 {
@@ -127,22 +142,39 @@ func (c *Client) streamed(ctx context.Context, oreq openai.ChatCompletionRequest
 		}
 		received++
 		alive()
+		var chunk openai.ChatCompletionStreamResponse
+		if err := json.Unmarshal(raw, &chunk); err != nil {
+			return Response{}, err
+		}
+		alias, choiceUsage := readExtras(raw, chunk.Usage == nil)
 		if u := chunk.Usage; u != nil {
-			out.Usage = Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+			out.Usage = usageOf(*u)
+		} else if choiceUsage != nil {
+			out.Usage = usageOf(*choiceUsage)
 		}
 		// Past the cap the stream is closed (deferred above): the server
 		// sees the client go, and nothing of the reply is kept.
-		if !meter.add(chunkText(chunk)) {
+		if !meter.add(chunkText(chunk) + len(alias)) {
 			return Response{}, errReplyTooLong
 		}
 		for _, choice := range chunk.Choices {
 			if choice.Index != 0 {
 				continue
 			}
+			r := choice.Delta.ReasoningContent
+			if r == "" {
+				r = alias
+			}
+			if r != "" {
+				thought.WriteString(r)
+				if req.OnReasoning != nil {
+					req.OnReasoning(r)
+				}
+			}
 			if d := choice.Delta.Content; d != "" {
 				text.WriteString(d)
-				if onDelta != nil {
-					onDelta(d)
+				if req.OnDelta != nil {
+					req.OnDelta(d)
 				}
 			}
 			for _, tc := range choice.Delta.ToolCalls {
@@ -153,7 +185,7 @@ func (c *Client) streamed(ctx context.Context, oreq openai.ChatCompletionRequest
 			}
 		}
 	}
-	out.Content = text.String()
+	out.Content, out.Reasoning = text.String(), thought.String()
 	out.ToolCalls = calls.result()
 	return out, nil
 }

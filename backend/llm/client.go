@@ -5,6 +5,7 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -43,6 +44,10 @@ type Config struct {
 	// Backoff is the wait before retry attempt (1-based) when the server sends
 	// no Retry-After; nil means 500ms, 1s, 2s, … with jitter.
 	Backoff func(attempt int) time.Duration
+	// SendReasoning says which assistant messages carry their reasoning
+	// back to the provider: SendReasoningAuto (also ""), SendReasoningAlways
+	// or SendReasoningNever.
+	SendReasoning string
 	// HTTPClient carries the requests; nil means a default client.
 	HTTPClient *http.Client
 }
@@ -132,9 +137,9 @@ func (c *Client) Chat(ctx context.Context, req Request) (Response, error) {
 	attempts, err := c.retry(ctx, oreq.Model, req.OnRetry, func(ctx context.Context, alive func()) error {
 		var err error
 		if c.cfg.Stream {
-			resp, err = c.streamed(ctx, oreq, req.OnDelta, alive)
+			resp, err = c.streamed(ctx, oreq, req, alive)
 		} else {
-			resp, err = c.plain(ctx, oreq, req.OnDelta)
+			resp, err = c.plain(ctx, oreq, req)
 		}
 		return err
 	})
@@ -200,6 +205,9 @@ func (c *Client) userError(f failure, model string, attempts int) error {
 	case ErrModelNotFound:
 		return i18n.Wrap(ErrModelNotFound, "llm.model_not_found", c.base, model, f.detail)
 	case ErrBadRequest:
+		if strings.Contains(f.detail, "reasoning") {
+			return i18n.Wrap(ErrBadRequest, "llm.bad_request_reasoning", c.base, f.detail, c.sendReasoning())
+		}
 		return i18n.Wrap(ErrBadRequest, "llm.bad_request", c.base, f.detail)
 	case ErrRateLimited:
 		return i18n.Wrap(ErrRateLimited, "llm.rate_limited", c.base, f.detail, attempts)
@@ -269,6 +277,10 @@ func sleep(ctx context.Context, d time.Duration) error {
 type attemptInfo struct {
 	bodyLimit  int64 // > 0: the response body may hold at most this many bytes
 	retryAfter string
+	// keepBody asks for a copy of the response body in body, for what a
+	// plain answer holds that go-openai does not read.
+	keepBody bool
+	body     bytes.Buffer
 }
 
 type attemptKey struct{}
@@ -288,8 +300,18 @@ func (h headerCapture) RoundTrip(req *http.Request) (*http.Response, error) {
 		if info.bodyLimit > 0 {
 			resp.Body = &limitedBody{ReadCloser: resp.Body, left: info.bodyLimit}
 		}
+		if info.keepBody {
+			info.body.Reset()
+			resp.Body = teeBody{Reader: io.TeeReader(resp.Body, &info.body), Closer: resp.Body}
+		}
 	}
 	return resp, err
+}
+
+// teeBody reads through Reader and closes Closer.
+type teeBody struct {
+	io.Reader
+	io.Closer
 }
 
 // limitedBody fails with errReplyTooLong once more than its limit is read.

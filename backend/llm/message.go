@@ -22,6 +22,10 @@ type Message struct {
 	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string     `json:"tool_call_id,omitempty"`
 	Name       string     `json:"name,omitempty"`
+	// Reasoning is the thinking an assistant message came with
+	// (reasoning_content). It is kept with the message; whether it goes
+	// back to the provider is Config.SendReasoning's to say.
+	Reasoning string `json:"reasoning_content,omitempty"`
 }
 
 // ToolCall is a call the model asked for. Arguments is the raw JSON text as
@@ -44,6 +48,10 @@ type Usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	TotalTokens      int `json:"total_tokens"`
+	// ReasoningTokens is the part of CompletionTokens the model spent
+	// thinking (completion_tokens_details.reasoning_tokens), when the
+	// provider says.
+	ReasoningTokens int `json:"reasoning_tokens,omitempty"`
 }
 
 // Request is one chat completion request.
@@ -55,6 +63,10 @@ type Request struct {
 	// OnDelta receives streamed text as it arrives; nil means no streaming
 	// callback (the request may still be streamed).
 	OnDelta func(text string)
+	// OnReasoning receives the model's streamed thinking (reasoning_content,
+	// or reasoning as some servers name it), which comes before the text
+	// and the tool calls; nil means no callback.
+	OnReasoning func(text string)
 	// OnRetry is told of every transient failure that will be retried, so
 	// the retry can be shown in the events without reaching the model.
 	OnRetry func(r Retry)
@@ -69,7 +81,9 @@ type Retry struct {
 
 // Response is the model's complete answer to a Request.
 type Response struct {
-	Content      string
+	Content string
+	// Reasoning is the model's thinking before the answer, if it sent any.
+	Reasoning    string
 	ToolCalls    []ToolCall
 	FinishReason string
 	Usage        Usage

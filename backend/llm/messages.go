@@ -20,6 +20,10 @@ func init() {
 			EN: "the model endpoint %s rejected the request (%s): check that [model] model supports tool calls and that the conversation fits its context window",
 			ZH: "模型服务 %s 拒绝了请求（%s）：请确认 [model] model 支持工具调用，且对话长度没有超出它的上下文窗口",
 		},
+		"llm.bad_request_reasoning": {
+			EN: "the model endpoint %s rejected the request over the model's reasoning (%s): set [model] send_reasoning in hermes.toml (now %q) to \"always\" if the provider asks for the reasoning back, or to \"never\" if it refuses it",
+			ZH: "模型服务 %s 因模型的思考内容拒绝了请求（%s）：如果服务商要求回传思考内容，请把 hermes.toml 中的 [model] send_reasoning（当前为 %q）设为 \"always\"；如果它拒绝接收，请设为 \"never\"",
+		},
 		"llm.rate_limited": {
 			EN: "the model endpoint %s is rate limiting requests (%s, %d attempts): wait a while and try again, or raise the limit with your provider",
 			ZH: "模型服务 %s 限制了请求频率（%s，共尝试 %d 次）：请稍后再试，或向服务商提高限额",

@@ -34,7 +34,12 @@ func (a *answer) repeated(text string) string {
 }
 
 func (a *answer) plain(w http.ResponseWriter) {
-	msg := completionMessage{Role: "assistant", ReasoningContent: a.repeated(a.step.Reasoning)}
+	msg := completionMessage{Role: "assistant"}
+	if a.step.ReasoningAsAlias {
+		msg.Reasoning = a.repeated(a.step.Reasoning)
+	} else {
+		msg.ReasoningContent = a.repeated(a.step.Reasoning)
+	}
 	if a.step.Content != "" {
 		content := a.repeated(a.step.Content)
 		msg.Content = &content
@@ -54,7 +59,7 @@ func (a *answer) plain(w http.ResponseWriter) {
 		Created: a.created,
 		Model:   a.model,
 		Choices: []completionChoice{{Message: msg, FinishReason: a.finishReason()}},
-		Usage:   a.step.Usage,
+		Usage:   toWireUsage(a.step.Usage),
 	})
 }
 
@@ -112,7 +117,11 @@ func (a *answer) stream(ctx context.Context, w http.ResponseWriter, includeUsage
 
 	role := "assistant"
 	for _, p := range split(a.step.Reasoning, a.step.Chunks) {
-		if !sendText(choice(delta{Role: role, ReasoningContent: p}, nil)) {
+		d := delta{Role: role, ReasoningContent: p}
+		if a.step.ReasoningAsAlias {
+			d = delta{Role: role, Reasoning: p}
+		}
+		if !sendText(choice(d, nil)) {
 			return
 		}
 		role = ""
@@ -152,7 +161,7 @@ func (a *answer) stream(ctx context.Context, w http.ResponseWriter, includeUsage
 		return
 	}
 	if includeUsage {
-		usage := a.step.Usage
+		usage := toWireUsage(a.step.Usage)
 		if !send(chunk{Usage: &usage}) {
 			return
 		}

@@ -34,9 +34,13 @@ type Step struct {
 	RetryAfter string          // Retry-After header sent with Status, e.g. "0"
 	CutAfter   int             // > 0: send this many stream chunks, then drop the connection
 	Wait       <-chan struct{} // non-nil: answer only once it is closed (or the request is cancelled)
-	// Reasoning is streamed as reasoning_content before the text, as
-	// reasoning models (DeepSeek R1, Qwen QwQ) send their thinking.
+	// Reasoning is streamed as reasoning_content before the text and the
+	// tool calls, as thinking models (DeepSeek, GLM, Kimi, Qwen) send it;
+	// a plain answer holds it beside the content.
 	Reasoning string
+	// ReasoningAsAlias sends Reasoning under the key "reasoning" instead,
+	// as OpenRouter, Ollama and newer vLLM name it.
+	ReasoningAsAlias bool
 	// Repeat > 1 sends every piece of text (reasoning, content, argument
 	// fragments) this many times over, as a model that will not stop does;
 	// a plain answer holds the text repeated. A stream stops early once the
@@ -216,16 +220,19 @@ func roughUsage(req Request, step Step) llm.Usage {
 		prompt += len(t.Name) + len(t.Description) + len(t.Parameters)
 	}
 	for _, m := range req.Messages {
-		prompt += len(m.Content)
+		prompt += len(m.Content) + len(m.Reasoning)
 		for _, tc := range m.ToolCalls {
 			prompt += len(tc.Name) + len(tc.Arguments)
 		}
 	}
-	completion := len(step.Content)
+	completion := len(step.Content) + len(step.Reasoning)
 	for _, tc := range step.ToolCalls {
 		completion += len(tc.Name) + len(tc.Arguments)
 	}
 	u := llm.Usage{PromptTokens: prompt/4 + 1, CompletionTokens: completion/4 + 1}
+	if step.Reasoning != "" {
+		u.ReasoningTokens = len(step.Reasoning)/4 + 1
+	}
 	u.TotalTokens = u.PromptTokens + u.CompletionTokens
 	return u
 }

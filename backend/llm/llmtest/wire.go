@@ -23,11 +23,12 @@ type wireRequest struct {
 }
 
 type wireMessage struct {
-	Role       string         `json:"role"`
-	Content    wireContent    `json:"content"`
-	ToolCalls  []wireToolCall `json:"tool_calls"`
-	ToolCallID string         `json:"tool_call_id"`
-	Name       string         `json:"name"`
+	Role             string         `json:"role"`
+	Content          wireContent    `json:"content"`
+	ReasoningContent string         `json:"reasoning_content"`
+	ToolCalls        []wireToolCall `json:"tool_calls"`
+	ToolCallID       string         `json:"tool_call_id"`
+	Name             string         `json:"name"`
 }
 
 type wireTool struct {
@@ -80,7 +81,28 @@ type chunk struct {
 	Created int64         `json:"created"`
 	Model   string        `json:"model"`
 	Choices []chunkChoice `json:"choices"`
-	Usage   *llm.Usage    `json:"usage,omitempty"`
+	Usage   *wireUsage    `json:"usage,omitempty"`
+}
+
+// wireUsage is usage as the API reports it: the reasoning tokens are a
+// detail of the completion tokens.
+type wireUsage struct {
+	PromptTokens            int `json:"prompt_tokens"`
+	CompletionTokens        int `json:"completion_tokens"`
+	TotalTokens             int `json:"total_tokens"`
+	CompletionTokensDetails *struct {
+		ReasoningTokens int `json:"reasoning_tokens"`
+	} `json:"completion_tokens_details,omitempty"`
+}
+
+func toWireUsage(u llm.Usage) wireUsage {
+	w := wireUsage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+	if u.ReasoningTokens > 0 {
+		w.CompletionTokensDetails = &struct {
+			ReasoningTokens int `json:"reasoning_tokens"`
+		}{u.ReasoningTokens}
+	}
+	return w
 }
 
 type chunkChoice struct {
@@ -93,6 +115,7 @@ type delta struct {
 	Role             string         `json:"role,omitempty"`
 	Content          string         `json:"content,omitempty"`
 	ReasoningContent string         `json:"reasoning_content,omitempty"`
+	Reasoning        string         `json:"reasoning,omitempty"`
 	ToolCalls        []wireToolCall `json:"tool_calls,omitempty"`
 }
 
@@ -102,7 +125,7 @@ type completion struct {
 	Created int64              `json:"created"`
 	Model   string             `json:"model"`
 	Choices []completionChoice `json:"choices"`
-	Usage   llm.Usage          `json:"usage"`
+	Usage   wireUsage          `json:"usage"`
 }
 
 type completionChoice struct {
@@ -115,6 +138,7 @@ type completionMessage struct {
 	Role             string         `json:"role"`
 	Content          *string        `json:"content"`
 	ReasoningContent string         `json:"reasoning_content,omitempty"`
+	Reasoning        string         `json:"reasoning,omitempty"`
 	ToolCalls        []wireToolCall `json:"tool_calls,omitempty"`
 }
 
@@ -134,7 +158,7 @@ func (w *wireRequest) toRequest() Request {
 		MaxTokens: w.MaxTokens, MaxCompletionTokens: w.MaxCompletionTokens,
 	}
 	for i, m := range w.Messages {
-		msg := llm.Message{Role: m.Role, Content: string(m.Content), ToolCallID: m.ToolCallID, Name: m.Name}
+		msg := llm.Message{Role: m.Role, Content: string(m.Content), ToolCallID: m.ToolCallID, Name: m.Name, Reasoning: m.ReasoningContent}
 		if len(m.ToolCalls) > 0 {
 			msg.ToolCalls = make([]llm.ToolCall, len(m.ToolCalls))
 			for j, tc := range m.ToolCalls {
