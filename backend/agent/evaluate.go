@@ -179,13 +179,13 @@ func (r *Run) complete(ctx context.Context, answer string) (outcome, bool) {
 		// hard conditions.
 		data.Passed, data.Reason = true, i18n.T("agent.completion.unreadable", err.Error())
 		r.publish(event.CompletionChecked, data)
-		return outcome{status: event.StatusFinished, answer: answer, verified: true, reason: data.Reason}, true
+		return outcome{status: event.StatusFinished, answer: answer, verified: r.vouch(), reason: data.Reason}, true
 	}
 	data.Confidence, data.Reason = *verdict.Confidence, verdict.Reason
 	data.Passed = data.Confidence >= data.Threshold
 	r.publish(event.CompletionChecked, data)
 	if data.Passed {
-		return outcome{status: event.StatusFinished, answer: answer, verified: true, confidence: data.Confidence, reason: data.Reason}, true
+		return outcome{status: event.StatusFinished, answer: answer, verified: r.vouch(), confidence: data.Confidence, reason: data.Reason}, true
 	}
 	return r.notDone(answer, lowConfidenceHint(data.Confidence, data.Threshold, data.Reason))
 }

@@ -2,6 +2,9 @@ package agent
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"hermes/backend/event"
 	"hermes/backend/i18n"
@@ -19,6 +22,10 @@ type guardState struct {
 	// a final answer given after it is checked once more.
 	LastFailure   string `json:"last_failure,omitempty"`
 	VerifyGranted bool   `json:"verify_granted,omitempty"`
+	// Unresolved holds, per tool, how its last call went wrong (denied,
+	// refused or failed) when the tool has not succeeded since: an answer
+	// given while any is held is not verified.
+	Unresolved map[string]string `json:"unresolved,omitempty"`
 }
 
 func (g *guardState) clone() guardState {
@@ -29,6 +36,7 @@ func (g *guardState) clone() guardState {
 			c.Failures[k] = append([]string(nil), v...)
 		}
 	}
+	c.Unresolved = maps.Clone(g.Unresolved)
 	return c
 }
 
@@ -87,4 +95,57 @@ func (r *Run) noteProgress(observed bool) bool {
 	}
 	g.NoProgress++
 	return g.NoProgress >= r.limits.NoProgressLimit
+}
+
+// How a call went wrong, as Unresolved records it.
+const (
+	callDenied  = "denied"
+	callRefused = "refused"
+	callFailed  = "failed"
+)
+
+// noteOutcome records whether a call of a known tool went wrong, or
+// resolves what went wrong with the tool before. A call skipped by a stop
+// or a guard says nothing about the tool.
+func (r *Run) noteOutcome(c *call) {
+	if _, known := r.setup.Tools.Get(c.Name); !known || c.skipped != "" {
+		return
+	}
+	g := &r.st.Guards
+	var how string
+	switch {
+	case c.denied != "":
+		how = callDenied
+	case !c.valid():
+		how = callRefused
+	case c.failure != "":
+		how = callFailed
+	default:
+		delete(g.Unresolved, c.Name)
+		return
+	}
+	if g.Unresolved == nil {
+		g.Unresolved = map[string]string{}
+	}
+	g.Unresolved[c.Name] = how
+}
+
+// vouch reports whether the calls leave an answer verifiable: the last
+// call did not fail, and no tool's denied, refused or failed call still
+// waits for the tool to succeed. When they do not, it says why in a guard.
+func (r *Run) vouch() bool {
+	g := &r.st.Guards
+	if g.LastFailure != "" {
+		r.guard(event.GuardUnverified, event.ActionWarn, i18n.T("agent.guard.unverified", g.LastFailure))
+		return false
+	}
+	if len(g.Unresolved) == 0 {
+		return true
+	}
+	open := make([]string, 0, len(g.Unresolved))
+	for _, name := range slices.Sorted(maps.Keys(g.Unresolved)) {
+		open = append(open, name+" ("+g.Unresolved[name]+")")
+	}
+	r.guard(event.GuardUnverified, event.ActionWarn, i18n.T("agent.guard.unresolved", strings.Join(open, ", ")), open...)
+	return false
 }

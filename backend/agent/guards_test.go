@@ -126,8 +126,8 @@ func TestLoop_AnswerAfterFailedCallIsChecked(t *testing.T) {
 	}{
 		{"answers again without checking", []llmtest.Step{{Content: "Done, trust me."}}, false},
 		{"fixes the call first", []llmtest.Step{
-			{ToolCalls: []llm.ToolCall{call("c2", "write_file", map[string]any{"path": "out.txt", "content": "ok"})}},
-			{Content: "Done: wrote out.txt."},
+			{ToolCalls: []llm.ToolCall{call("c2", "read_file", map[string]any{"path": "yes.txt"})}},
+			{Content: "Done: read yes.txt."},
 		}, true},
 	}
 	for _, c := range cases {
@@ -138,6 +138,7 @@ func TestLoop_AnswerAfterFailedCallIsChecked(t *testing.T) {
 			}, c.afterHint...)
 			srv := llmtest.NewServer(t, steps...)
 			h := newHarness(t, srv)
+			h.write("yes.txt", "ok")
 			res, events := h.run("do it")
 			if res.Status != event.StatusFinished || res.Verified != c.wantVerified {
 				t.Fatalf("status %s verified %v, want finished verified %v", res.Status, res.Verified, c.wantVerified)

@@ -270,11 +270,7 @@ func (r *Run) answer(ctx context.Context, rep reply, direct bool) (outcome, bool
 		r.turns = append(r.turns, llm.Message{Role: llm.RoleUser, Content: verifyHint(g.LastFailure)})
 		return outcome{}, false
 	}
-	verified := g.LastFailure == ""
-	if !verified {
-		r.guard(event.GuardUnverified, event.ActionWarn, i18n.T("agent.guard.unverified", g.LastFailure))
-	}
-	return outcome{status: event.StatusFinished, answer: rep.text, verified: verified}, true
+	return outcome{status: event.StatusFinished, answer: rep.text, verified: r.vouch()}, true
 }
 
 // noProgress counts a turn that got nothing done, and stops the run when

@@ -168,6 +168,7 @@ func (r *Run) observe(calls []*call, hints []string) (outcome, bool) {
 		if c.failure == "" {
 			observed = true
 		}
+		r.noteOutcome(c)
 		if _, known := r.setup.Tools.Get(c.Name); !known {
 			continue
 		}
