@@ -190,6 +190,10 @@ func printMemory(env *Env, e memory.Entry) {
 	if e.RunID != "" {
 		field("cli.memory.col.run", e.RunID)
 	}
+	field("cli.memory.col.source", memorySource(e.Origin()))
+	if w := e.LastRecall; w != nil {
+		field("cli.memory.col.why", i18n.T("cli.memory.why", w.RunID, memoryReason(w.Why)))
+	}
 	if e.Pinned {
 		field("cli.memory.col.pinned", i18n.T("cli.memory.pinned_note"))
 	}
@@ -198,4 +202,27 @@ func printMemory(env *Env, e memory.Entry) {
 	}
 	fmt.Fprintln(env.Stdout)
 	fmt.Fprintln(env.Stdout, e.Text)
+}
+
+// memorySource says what in its run a memory was taken from.
+func memorySource(source string) string {
+	switch source {
+	case memory.SourceTask, memory.SourceInstruction, memory.SourceStanding, memory.SourceResult:
+		return i18n.T("cli.memory.source." + source)
+	case "":
+		return i18n.T("cli.memory.source.unknown")
+	}
+	return source
+}
+
+// memoryReason says why a memory was recalled: pinned, a preference, or
+// the task's words it matched and how well.
+func memoryReason(w memory.Why) string {
+	switch w.Reason {
+	case memory.ReasonPinned, memory.ReasonPreference:
+		return i18n.T("cli.memory.reason." + w.Reason)
+	case memory.ReasonMatch:
+		return i18n.T("cli.memory.reason.match", strings.Join(w.Terms, i18n.T("cli.memory.list_sep")), w.Score)
+	}
+	return w.Reason
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"hermes/backend/i18n"
 	"hermes/backend/memory"
 )
 
@@ -102,5 +103,59 @@ func TestMemoryCommand_ShowsWhoseMemory(t *testing.T) {
 	code, out, _ := runCLI(t, "memory", "show", fmt.Sprint(written[0].ID), "--home", home)
 	if code != ExitOK || !strings.Contains(out, "WHOSE:") || !strings.Contains(out, "bot/wecom/alice/0") {
 		t.Fatalf("memory show = %d\n%s", code, out)
+	}
+}
+
+// `hermes memory show` says where a memory came from and why a run last
+// recalled it, in both languages; an entry older than sources says its
+// source is unknown.
+func TestMemoryCommand_ShowsSourceAndWhy(t *testing.T) {
+	home := t.TempDir()
+	s, err := memory.Open(filepath.Join(home, "hermes.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := time.Date(2026, 1, 10, 9, 0, 0, 0, time.UTC)
+	written, err := s.Remember([]memory.Entry{
+		{Kind: memory.KindOutcome, Text: "Task: Compile the Q3 sales report\nOutcome: revenue was 1,204,000", RunID: "20260110-090000-aaaaaa", Source: memory.SourceResult},
+		{Kind: memory.KindPreference, Text: "Skip the daily notes; they repeat the project notes.", RunID: "20260110-090000-bbbbbb", Source: memory.SourceStanding},
+		{Kind: memory.KindFact, Text: "Office hours end at six"},
+	}, day)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits, err := s.Recall("Update the Q3 sales report", 5)
+	if err != nil || s.MarkRecalled(hits, "20260111-090000-cccccc", day.AddDate(0, 0, 1)) != nil || s.Close() != nil {
+		t.Fatal(err)
+	}
+	show := func(id uint64) string {
+		code, out, errOut := runCLI(t, "memory", "show", fmt.Sprint(id), "--home", home)
+		if code != ExitOK {
+			t.Fatalf("memory show %d = %d %s", id, code, errOut)
+		}
+		return out
+	}
+	cases := []struct {
+		lang i18n.Lang
+		id   uint64
+		want []string
+	}{
+		{i18n.EN, written[0].ID, []string{"SOURCE:", "the run's result", "20260110-090000-aaaaaa", "WHY:", "run 20260111-090000-cccccc", "matched the task's words q3, report", "score"}},
+		{i18n.EN, written[1].ID, []string{"the run's standing instructions", "WHY:", "a preference, which holds for every task"}},
+		{i18n.EN, written[2].ID, []string{"SOURCE:", "unknown (kept before sources were)"}},
+		{i18n.ZH, written[0].ID, []string{"来源:", "运行的结果", "召回原因:", "匹配任务中的词 q3、report", "得分"}},
+		{i18n.ZH, written[1].ID, []string{"运行的常驻指令", "偏好，适用于每个任务"}},
+	}
+	for _, c := range cases {
+		useLang(t, c.lang)
+		out := show(c.id)
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: memory show %d lacks %q:\n%s", c.lang, c.id, w, out)
+			}
+		}
+	}
+	if out := show(written[2].ID); strings.Contains(out, "WHY:") {
+		t.Errorf("a memory never recalled says why:\n%s", out)
 	}
 }
