@@ -232,6 +232,8 @@ func NewRun(s Setup, t Task, sinks ...event.Sink) (*Run, error) {
 		ForkedFrom: t.ForkedFrom,
 		Origin:     t.Origin,
 		Strategy:   s.Strategy,
+		Model:      s.ModelName,
+		BaseURL:    s.BaseURL,
 	}
 	r.turns = append([]llm.Message(nil), t.Turns...)
 	w, err := runlog.Create(s.Home, r.st.RunID, started)
@@ -279,7 +281,7 @@ func (r *Run) Execute(ctx context.Context) Result {
 	}
 	r.legStart = r.now()
 	if r.resumed {
-		r.publish(event.RunResumed, event.RunResumedData{FromCheckpoint: true, Iteration: r.st.Iteration})
+		r.publish(event.RunResumed, r.resumedData())
 	} else {
 		r.publish(event.RunStarted, event.RunStartedData{
 			Task: r.st.Task, Instructions: r.st.Instr, Workspace: r.st.Workspace,

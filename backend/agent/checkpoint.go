@@ -33,6 +33,10 @@ type state struct {
 	AllowedTools []string       `json:"allowed_tools,omitempty"`
 	ForkedFrom   *event.ForkRef `json:"forked_from,omitempty"`
 	Origin       string         `json:"origin,omitempty"`
+	// Model and BaseURL (masked, as in run.started) are what the run last
+	// ran with, so a resume with others records the switch.
+	Model   string `json:"model,omitempty"`
+	BaseURL string `json:"base_url,omitempty"`
 	// Seq and LogOffset are the last event and the log's length at the
 	// checkpoint: a resumed run truncates the log there and numbers on.
 	Seq       int64  `json:"seq"`
@@ -148,4 +152,18 @@ func decodeTurns(runID string, stored [][]byte, n int) ([]llm.Message, error) {
 		}
 	}
 	return turns, nil
+}
+
+// resumedData is run.resumed for a run taken up from its checkpoint: the
+// model and endpoint it goes on with, and the ones it had when they differ
+// (a checkpoint from before runs kept them has none to compare).
+func (r *Run) resumedData() event.RunResumedData {
+	d := event.RunResumedData{
+		FromCheckpoint: true, Iteration: r.st.Iteration, Model: r.setup.ModelName, BaseURL: r.setup.BaseURL,
+	}
+	if r.st.Model != "" && (r.st.Model != d.Model || r.st.BaseURL != d.BaseURL) {
+		d.FromModel, d.FromBaseURL = r.st.Model, r.st.BaseURL
+	}
+	r.st.Model, r.st.BaseURL = d.Model, d.BaseURL
+	return d
 }

@@ -32,10 +32,14 @@ type RunStartedData struct {
 	Origin string `json:"origin,omitempty"`
 }
 
-// ForkRef names the run and iteration a run was forked from.
+// ForkRef names the run and iteration a run was forked from. A fork that
+// was asked to use another model or endpoint than that run's carries the
+// run's in FromModel and FromBaseURL (masked as in run.started).
 type ForkRef struct {
-	RunID     string `json:"run_id"`
-	Iteration int    `json:"iteration"`
+	RunID       string `json:"run_id"`
+	Iteration   int    `json:"iteration"`
+	FromModel   string `json:"from_model,omitempty"`
+	FromBaseURL string `json:"from_base_url,omitempty"`
 }
 
 // IterationStartedData marks the start of one model turn.
@@ -201,16 +205,26 @@ const (
 )
 
 // RunPausedData and RunResumedData mark pauses and continuations. A run
-// resumed from a checkpoint by another process carries FromCheckpoint.
+// resumed from a checkpoint by another process carries FromCheckpoint, and
+// the model and endpoint (masked as in run.started) it goes on with; when a
+// person switched them at resume, FromModel and FromBaseURL are the ones
+// the run had.
 type RunPausedData struct {
 	At           string        `json:"at"`
 	PendingCalls []DecidedCall `json:"pending_calls,omitempty"`
 }
 
 type RunResumedData struct {
-	FromCheckpoint bool `json:"from_checkpoint,omitempty"`
-	Iteration      int  `json:"iteration,omitempty"`
+	FromCheckpoint bool   `json:"from_checkpoint,omitempty"`
+	Iteration      int    `json:"iteration,omitempty"`
+	Model          string `json:"model,omitempty"`
+	BaseURL        string `json:"base_url,omitempty"`
+	FromModel      string `json:"from_model,omitempty"`
+	FromBaseURL    string `json:"from_base_url,omitempty"`
 }
+
+// Switched reports whether the resume changed the run's model or endpoint.
+func (d RunResumedData) Switched() bool { return d.FromModel != "" || d.FromBaseURL != "" }
 
 // InstructionInjectedData is a one-off instruction added by the user.
 type InstructionInjectedData struct {

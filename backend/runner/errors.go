@@ -46,6 +46,11 @@ var (
 	// ErrClosed is returned for a run started after Shutdown.
 	ErrClosed = errors.New("runner shut down")
 
+	// ErrEndpointSecret is returned by a resume or fork of a run whose
+	// endpoint URL held a secret (a password, a query value) that the log
+	// masked and hermes.toml does not name: Hermes keeps it nowhere.
+	ErrEndpointSecret = errors.New("endpoint URL secret not kept")
+
 	// ErrNoCheckpoint is returned by ContextPreview for a run that is not
 	// live and saved no checkpoint.
 	ErrNoCheckpoint = errors.New("no checkpoint")

@@ -15,16 +15,22 @@ import (
 // Iteration of a run was built from. An empty Task keeps the task the run had
 // then; Instructions, when given (even empty), replaces its standing
 // instructions.
+// Model and BaseURL, when given, are the model and endpoint the fork asks
+// in place of the run's.
 type ForkRequest struct {
 	Iteration    int     `json:"iteration"`
 	Task         string  `json:"task,omitempty"`
 	Instructions *string `json:"instructions,omitempty"`
+	Model        string  `json:"model,omitempty"`
+	BaseURL      string  `json:"base_url,omitempty"`
 }
 
 // Fork starts a new run from iteration N of run id: the model is asked again
 // with the conversation it saw at N, under the edited task. The calls of
 // the iterations before N are not run again; their recorded results stand.
-// The new run records where it came from (run.started's forked_from).
+// The fork asks the model at the endpoint the run recorded unless req names
+// others. The new run records where it came from (run.started's
+// forked_from), with the run's model and endpoint when it switched.
 func (m *Manager) Fork(ctx context.Context, id string, req ForkRequest) (string, error) {
 	if m.isSample(id) {
 		return "", i18n.Wrap(ErrSample, "runner.sample")
@@ -50,11 +56,18 @@ func (m *Manager) Fork(ctx context.Context, id string, req ForkRequest) (string,
 	if err != nil {
 		return "", err
 	}
-	setup, err := m.build(ctx, cfg, Overrides{})
+	o, err := keepModel(cfg.Model, m.getenv, id, events, Overrides{Model: req.Model, BaseURL: req.BaseURL})
+	if err != nil {
+		return "", err
+	}
+	setup, err := m.build(ctx, cfg, o)
 	if err != nil {
 		return "", err
 	}
 	from := &event.ForkRef{RunID: id, Iteration: req.Iteration}
+	if model, base := recordedModel(events); model != "" && (model != setup.ModelName || base != setup.BaseURL) {
+		from.FromModel, from.FromBaseURL = model, base
+	}
 	t := agent.Task{Text: p.task, Instructions: p.instructions, Workspace: p.workspace, Turns: p.turns, ForkedFrom: from}
 	return m.launch(setup, "", func(s agent.Setup, sinks []event.Sink) (*agent.Run, error) {
 		return agent.NewRun(s, t, sinks...)

@@ -158,15 +158,21 @@ func (m *Manager) StartSetup(setup agent.Setup, t agent.Task, h Hooks) (string, 
 }
 
 // Resume takes up a stopped, failed or crashed run from its last checkpoint,
-// with the overrides applied (a higher max_iterations, another model).
+// with the overrides applied (a higher max_iterations, another model). A
+// model or endpoint not overridden is the one the run recorded, not the
+// configured one; run.resumed records a switch.
 func (m *Manager) Resume(ctx context.Context, id string, o Overrides) error {
 	// Checked before the model is: a run that cannot be resumed says so
 	// without a call to the endpoint.
-	if _, err := m.resumable(id); err != nil {
+	_, events, err := m.resumable(id)
+	if err != nil {
 		return err
 	}
 	cfg, err := m.config()
 	if err != nil {
+		return err
+	}
+	if o, err = keepModel(cfg.Model, m.getenv, id, events, o); err != nil {
 		return err
 	}
 	setup, err := m.build(ctx, cfg, o)
@@ -176,33 +182,33 @@ func (m *Manager) Resume(ctx context.Context, id string, o Overrides) error {
 	return m.ResumeSetup(setup, id, Hooks{})
 }
 
-// resumable returns the log of run id when it can be resumed: known, not
-// the sample, not live, not finished.
-func (m *Manager) resumable(id string) (string, error) {
+// resumable returns the log of run id and its events when it can be
+// resumed: known, not the sample, not live, not finished.
+func (m *Manager) resumable(id string) (string, []event.Event, error) {
 	if m.isSample(id) {
-		return "", i18n.Wrap(ErrSample, "runner.sample")
+		return "", nil, i18n.Wrap(ErrSample, "runner.sample")
 	}
 	path, err := runlog.Find(m.home, id)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if m.liveRun(id) != nil {
-		return "", i18n.Wrap(ErrLive, "runner.live", id)
+		return "", nil, i18n.Wrap(ErrLive, "runner.live", id)
 	}
 	events, err := runlog.ReadFile(path)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if runlog.Summarize(events).Status == event.StatusFinished {
-		return "", i18n.Wrap(ErrFinished, "runner.finished", id)
+		return "", nil, i18n.Wrap(ErrFinished, "runner.finished", id)
 	}
-	return path, nil
+	return path, events, nil
 }
 
 // ResumeSetup is Resume with a setup the caller built, as StartSetup is
 // Start.
 func (m *Manager) ResumeSetup(setup agent.Setup, id string, h Hooks) error {
-	path, err := m.resumable(id)
+	path, _, err := m.resumable(id)
 	if err != nil {
 		return err
 	}
