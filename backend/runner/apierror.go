@@ -60,6 +60,7 @@ var errorCodes = []struct {
 	{ErrBadDecision, http.StatusBadRequest, "bad_decision"},
 	{ErrBadIteration, http.StatusBadRequest, "bad_iteration"},
 	{ErrBadTitle, http.StatusBadRequest, "bad_title"},
+	{ErrEndpointSecret, http.StatusBadRequest, "endpoint_secret"},
 	{runlog.ErrBadArtifactRef, http.StatusBadRequest, "bad_artifact_ref"},
 	{runlog.ErrBadRange, http.StatusBadRequest, "bad_range"},
 	{ErrNotLive, http.StatusConflict, "not_live"},
