@@ -1,7 +1,9 @@
 package agent
 
 import (
+	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"slices"
 	"strings"
@@ -26,6 +28,19 @@ type guardState struct {
 	// refused or failed) when the tool has not succeeded since: an answer
 	// given while any is held is not verified.
 	Unresolved map[string]string `json:"unresolved,omitempty"`
+	// Near follows calls in a row on one target, for the near-duplicate
+	// guard. It is not saved: a resumed run starts it afresh.
+	Near nearState `json:"-"`
+}
+
+// nearState is the near-duplicate guard's view of the calls in a row on
+// one target: the last arguments, how many of the calls brought nothing
+// new, and the shingles of every result seen on the target.
+type nearState struct {
+	key   string // tool and target
+	args  map[string]any
+	stale int
+	seen  map[uint64]bool
 }
 
 func (g *guardState) clone() guardState {
@@ -37,6 +52,7 @@ func (g *guardState) clone() guardState {
 		}
 	}
 	c.Unresolved = maps.Clone(g.Unresolved)
+	c.Near.seen = maps.Clone(g.Near.seen)
 	return c
 }
 
@@ -148,4 +164,140 @@ func (r *Run) vouch() bool {
 	}
 	r.guard(event.GuardUnverified, event.ActionWarn, i18n.T("agent.guard.unresolved", strings.Join(open, ", ")), open...)
 	return false
+}
+
+// Near-duplicate calls: a result counts as bringing nothing new when fewer
+// than nearNovelty of its shingles (runs of shingleWords words) were in an
+// earlier result on the same target; seenLimit bounds what is remembered.
+const (
+	nearNovelty  = 0.2
+	shingleWords = 4
+	seenLimit    = 8192
+)
+
+// targetKeys are the arguments that name what a call works on.
+var targetKeys = []string{"path", "url", "query"}
+
+// checkNear follows the calls that ran on one target (the same tool and
+// path, url or query) with arguments that barely change (only numbers
+// differ): when as many in a row as the repeat limit brought nothing new,
+// the model is told to change approach; one more stops the run. Identical
+// calls are left to the repeated-call guard.
+func (r *Run) checkNear(calls []*call) ([]string, *outcome) {
+	var hints []string
+	g := &r.st.Guards.Near
+	for _, c := range calls {
+		var args map[string]any
+		target := ""
+		if runnable(c) && c.failure == "" && json.Unmarshal(c.prep.Args, &args) == nil {
+			target = callTarget(args)
+		}
+		if target == "" {
+			*g = nearState{}
+			continue
+		}
+		key := c.Name + " " + target
+		shingles := shingle(c.content)
+		switch {
+		case key != g.key || !barelyChanged(g.args, args):
+			*g = nearState{key: key, seen: map[uint64]bool{}}
+		case equalArgs(g.args, args):
+			continue
+		case novelty(shingles, g.seen) < nearNovelty:
+			g.stale++
+		default:
+			g.stale = 0
+		}
+		g.args = args
+		for _, h := range shingles {
+			if len(g.seen) < seenLimit {
+				g.seen[h] = true
+			}
+		}
+		calls := g.stale + 1
+		switch {
+		case calls > r.limits.RepeatLimit:
+			msg := i18n.T("agent.guard.near_stop", c.Name, target, calls)
+			r.guard(event.GuardNearDuplicate, event.ActionStop, msg, key)
+			return hints, &outcome{status: event.StatusGuard, err: msg}
+		case calls == r.limits.RepeatLimit:
+			r.guard(event.GuardNearDuplicate, event.ActionWarn, i18n.T("agent.guard.near_warn", c.Name, target, calls))
+			hints = append(hints, nearDuplicateHint(c.Name, target, calls))
+		}
+	}
+	return hints, nil
+}
+
+func nearDuplicateHint(name, target string, times int) string {
+	return fmt.Sprintf("You have called %s on %s %d times in a row with barely changed arguments, and the results brought nothing new. Stop and change approach: use what you already have, look elsewhere, or give your final answer. One more such call stops the run.", name, target, times)
+}
+
+// callTarget is what a call works on: its path, url or query.
+func callTarget(args map[string]any) string {
+	for _, k := range targetKeys {
+		if s, ok := args[k].(string); ok && s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// barelyChanged reports whether b has the arguments of a, with at most
+// its numbers changed.
+func barelyChanged(a, b map[string]any) bool {
+	if a == nil || len(a) != len(b) {
+		return false
+	}
+	for k, va := range a {
+		vb, ok := b[k]
+		if !ok {
+			return false
+		}
+		_, na := va.(float64)
+		_, nb := vb.(float64)
+		if !(na && nb) && !equalArgs(va, vb) {
+			return false
+		}
+	}
+	return true
+}
+
+func equalArgs(a, b any) bool {
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && string(ja) == string(jb)
+}
+
+// shingle hashes each run of shingleWords words of text (a shorter text is
+// one shingle).
+func shingle(text string) []uint64 {
+	words := strings.Fields(text)
+	if len(words) == 0 {
+		return nil
+	}
+	n := max(1, len(words)-shingleWords+1)
+	out := make([]uint64, n)
+	for i := range n {
+		h := fnv.New64a()
+		for _, w := range words[i:min(i+shingleWords, len(words))] {
+			h.Write([]byte(w))
+			h.Write([]byte{0})
+		}
+		out[i] = h.Sum64()
+	}
+	return out
+}
+
+// novelty is the share of shingles not seen before.
+func novelty(shingles []uint64, seen map[uint64]bool) float64 {
+	if len(shingles) == 0 {
+		return 0
+	}
+	fresh := 0
+	for _, h := range shingles {
+		if !seen[h] {
+			fresh++
+		}
+	}
+	return float64(fresh) / float64(len(shingles))
 }

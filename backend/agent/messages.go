@@ -21,6 +21,8 @@ func init() {
 		"agent.guard.memory":           {EN: "long-term memory could not be used (%s); the run goes on without it", ZH: "无法使用长期记忆（%s）；运行将在没有它的情况下继续"},
 		"agent.pin.no_message":         {EN: "there is no message %d to pin; the conversation has %d messages (numbered from 0)", ZH: "没有可固定的第 %d 条消息；对话共有 %d 条消息（从 0 开始编号）"},
 		"agent.guard.unverified":       {EN: "the answer was given after a failed call (%s) and is marked unverified", ZH: "该答案是在一次失败的调用（%s）之后给出的，标记为未验证"},
+		"agent.guard.near_warn":        {EN: "the model called %s on %s %d times in a row with barely changed arguments and learnt nothing new; it was told to change approach", ZH: "模型连续 %[3]d 次以几乎相同的参数对 %[2]s 调用 %[1]s，没有得到新信息；已提示它换一种做法"},
+		"agent.guard.near_stop":        {EN: "the model called %s on %s %d times in a row with barely changed arguments after being warned, learning nothing new; the run was stopped", ZH: "模型在提醒后仍连续 %[3]d 次以几乎相同的参数对 %[2]s 调用 %[1]s，没有得到新信息；运行已停止"},
 		"agent.guard.unresolved":       {EN: "the answer was given while these calls had been denied, refused or failed and their tools never succeeded afterwards: %s; it is marked unverified", ZH: "给出答案时，以下调用曾被拒绝、驳回或失败，且之后这些工具再未成功：%s；答案标记为未验证"},
 		"agent.route.greeting":         {EN: "a greeting needs no tools", ZH: "问候不需要工具"},
 		"agent.route.path":             {EN: "the message names a file or a path", ZH: "消息中提到了文件或路径"},

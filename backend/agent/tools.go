@@ -85,7 +85,7 @@ func (r *Run) act(ctx context.Context, rep reply) (outcome, bool) {
 	stopped := r.safePoint(ctx, event.PausedAtDecided, calls)
 
 	// The conversation keeps the calls as they ran, edits included.
-	assistant := llm.Message{Role: llm.RoleAssistant, Content: rep.Content, ToolCalls: make([]llm.ToolCall, len(calls))}
+	assistant := llm.Message{Role: llm.RoleAssistant, Content: rep.Content, Reasoning: rep.Reasoning, ToolCalls: make([]llm.ToolCall, len(calls))}
 	for i, c := range calls {
 		assistant.ToolCalls[i] = c.ToolCall
 	}
@@ -190,7 +190,11 @@ func (r *Run) observe(calls []*call, hints []string) (outcome, bool) {
 		r.guard(event.GuardNoProgress, event.ActionStop, msg)
 		return outcome{status: event.StatusGuard, err: msg}, true
 	}
-	for _, h := range hints {
+	near, stop := r.checkNear(calls)
+	if stop != nil {
+		return *stop, true
+	}
+	for _, h := range append(hints, near...) {
 		r.turns = append(r.turns, llm.Message{Role: llm.RoleUser, Content: h})
 	}
 	return outcome{}, false

@@ -180,6 +180,10 @@ const (
 	// GuardPlan warns that no usable plan could be made, or that steps no
 	// tool can do were left out of it.
 	GuardPlan = "plan"
+	// GuardNearDuplicate warns when the model calls a tool on the same
+	// target with barely changed arguments and learns nothing new, and
+	// stops the run when it goes on.
+	GuardNearDuplicate = "near_duplicate"
 )
 
 // Guard actions: a warning lets the run go on, stop ends it.
