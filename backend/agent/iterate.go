@@ -192,14 +192,27 @@ func (rep reply) call(i int) (args string, repaired bool) {
 // ask sends the request, publishing streamed text in batches and every
 // retry, so viewers see them while the model never does.
 func (r *Run) ask(ctx context.Context, msgs []llm.Message, defs []llm.ToolDef, temp tempKind) (llm.Response, error) {
-	var pending strings.Builder
+	// The thinking comes before the text, so it is published first.
+	var thought, pending strings.Builder
 	last := r.now()
 	flush := func() {
+		if thought.Len() > 0 {
+			r.publish(event.ModelReasoning, event.ModelReasoningData{Text: thought.String()})
+			thought.Reset()
+		}
 		if pending.Len() > 0 {
 			r.publish(event.ModelDelta, event.ModelDeltaData{Text: pending.String()})
 			pending.Reset()
 		}
 		last = r.now()
+	}
+	gather := func(b *strings.Builder) func(string) {
+		return func(text string) {
+			b.WriteString(text)
+			if r.now().Sub(last) >= deltaBatch {
+				flush()
+			}
+		}
 	}
 	if r.jsonProtocol() {
 		msgs = jsonWire(msgs)
@@ -209,14 +222,12 @@ func (r *Run) ask(ctx context.Context, msgs []llm.Message, defs []llm.ToolDef, t
 		Messages:    msgs,
 		Tools:       defs,
 		Temperature: r.temperature(temp),
-		OnDelta: func(text string) {
-			pending.WriteString(text)
-			if r.now().Sub(last) >= deltaBatch {
-				flush()
-			}
-		},
+		OnDelta:     gather(&pending),
+		OnReasoning: gather(&thought),
 		OnRetry: func(rt llm.Retry) {
-			pending.Reset() // the failed attempt's text is discarded by viewers too
+			// The failed attempt's text is discarded by viewers too.
+			thought.Reset()
+			pending.Reset()
 			r.publish(event.ModelRetried, event.ModelRetriedData{Attempt: rt.Attempt, WaitMS: rt.Wait.Milliseconds(), Error: rt.Err, Stage: r.stage})
 		},
 	}
@@ -230,6 +241,7 @@ func (r *Run) ask(ctx context.Context, msgs []llm.Message, defs []llm.ToolDef, t
 func (r *Run) addUsage(u llm.Usage) {
 	r.st.Totals.PromptTokens += u.PromptTokens
 	r.st.Totals.CompletionTokens += u.CompletionTokens
+	r.st.Totals.ReasoningTokens += u.ReasoningTokens
 	total := u.TotalTokens
 	if total == 0 {
 		total = u.PromptTokens + u.CompletionTokens
@@ -241,6 +253,7 @@ func (r *Run) decided(rep reply, calls []event.DecidedCall) event.ModelDecidedDa
 	d := event.ModelDecidedData{
 		ToolCalls: calls, FinishReason: rep.FinishReason, Usage: rep.Usage,
 		LatencyMS: rep.Latency.Milliseconds(), Attempts: rep.Attempts, Stage: r.stage,
+		Reasoning: rep.Reasoning,
 	}
 	if len(calls) == 0 {
 		d.FinalAnswer = rep.text
@@ -255,7 +268,7 @@ func (r *Run) decided(rep reply, calls []event.DecidedCall) event.ModelDecidedDa
 // again. Under the plan strategy the completion check decides instead.
 func (r *Run) answer(ctx context.Context, rep reply, direct bool) (outcome, bool) {
 	r.publish(event.ModelDecided, r.decided(rep, nil))
-	r.turns = append(r.turns, llm.Message{Role: llm.RoleAssistant, Content: rep.Content})
+	r.turns = append(r.turns, llm.Message{Role: llm.RoleAssistant, Content: rep.Content, Reasoning: rep.Reasoning})
 	g := &r.st.Guards
 	if strings.TrimSpace(rep.text) == "" {
 		r.turns = append(r.turns, llm.Message{Role: llm.RoleUser, Content: emptyReplyHint})
@@ -288,12 +301,12 @@ func (r *Run) noProgress() (outcome, bool) {
 // the model is told what is wrong, and the turn counts as no progress.
 func (r *Run) unreadable(rep reply, problem string) (outcome, bool) {
 	r.publish(event.ModelDecided, event.ModelDecidedData{
-		Thought: rep.Content, FinishReason: rep.FinishReason, Usage: rep.Usage,
+		Thought: rep.Content, Reasoning: rep.Reasoning, FinishReason: rep.FinishReason, Usage: rep.Usage,
 		LatencyMS: rep.Latency.Milliseconds(), Attempts: rep.Attempts, Stage: r.stage,
 	})
 	r.guard(event.GuardInvalidCall, event.ActionWarn, i18n.T("agent.guard.unreadable_reply", problem))
 	r.turns = append(r.turns,
-		llm.Message{Role: llm.RoleAssistant, Content: rep.Content},
+		llm.Message{Role: llm.RoleAssistant, Content: rep.Content, Reasoning: rep.Reasoning},
 		llm.Message{Role: llm.RoleUser, Content: fmt.Sprintf(jsonInvalidHint, problem)})
 	return r.noProgress()
 }

@@ -74,5 +74,6 @@ func addUsage(a, b llm.Usage) llm.Usage {
 	a.PromptTokens += b.PromptTokens
 	a.CompletionTokens += b.CompletionTokens
 	a.TotalTokens += b.TotalTokens
+	a.ReasoningTokens += b.ReasoningTokens
 	return a
 }

@@ -22,6 +22,7 @@ const (
 	IterationStarted    Type = "iteration.started"
 	ContextBuilt        Type = "context.built"
 	ModelDelta          Type = "model.delta"
+	ModelReasoning      Type = "model.reasoning"
 	ModelRetried        Type = "model.retried"
 	ModelDecided        Type = "model.decided"
 	ToolStarted         Type = "tool.started"
@@ -52,8 +53,9 @@ const (
 )
 
 // Droppable reports whether a slow viewer may miss an event of type t.
-// Only streamed text is droppable: it is repeated in full by model.decided.
-func (t Type) Droppable() bool { return t == ModelDelta }
+// Only streamed text and thinking are droppable: model.decided repeats
+// both in full.
+func (t Type) Droppable() bool { return t == ModelDelta || t == ModelReasoning }
 
 // Event is the envelope of every event. Data holds the type's payload as
 // JSON, so an event read back from a log is the same value that was written.

@@ -91,6 +91,13 @@ type ModelDeltaData struct {
 	Text string `json:"text"`
 }
 
+// ModelReasoningData carries the model's streamed thinking, batched: what
+// DeepSeek, GLM, Kimi and Qwen send as reasoning_content before the answer
+// or the tool calls.
+type ModelReasoningData struct {
+	Text string `json:"text"`
+}
+
 // ModelRetriedData reports a transient model failure that is being retried.
 type ModelRetriedData struct {
 	Attempt int    `json:"attempt"`
@@ -121,6 +128,9 @@ type ModelDecidedData struct {
 	Usage        llm.Usage     `json:"usage"`
 	LatencyMS    int64         `json:"latency_ms"`
 	Attempts     int           `json:"attempts"`
+	// Reasoning is the model's thinking before this decision, whole (as
+	// the model.reasoning events streamed it), when it sent any.
+	Reasoning string `json:"reasoning,omitempty"`
 	// Stage is StageDeciding, or StageIntake for a message answered
 	// directly. Under the plan strategy the decision also says which step
 	// it serves, whether that step is finished with it ("continue" or
@@ -294,6 +304,9 @@ type Totals struct {
 	TotalTokens      int   `json:"total_tokens"`
 	ToolCalls        int   `json:"tool_calls"`
 	DurationMS       int64 `json:"duration_ms"`
+	// ReasoningTokens is the part of CompletionTokens spent thinking, as
+	// far as the provider reported it.
+	ReasoningTokens int `json:"reasoning_tokens,omitempty"`
 	// StageCalls are the model requests the stages made besides the
 	// iterations: routing, planning, evaluating and the completion check.
 	StageCalls int `json:"stage_calls,omitempty"`
