@@ -7,24 +7,6 @@ import (
 	"hermes/backend/llm"
 )
 
-func TestEstimate(t *testing.T) {
-	cases := []struct {
-		text string
-		want int
-	}{
-		{"", 0},
-		{"abcd", 1},
-		{"abcde", 2},
-		{"你好世界", 4},
-		{strings.Repeat("x", 400), 100},
-	}
-	for _, c := range cases {
-		if got := Estimate(c.text); got != c.want {
-			t.Errorf("Estimate(%q) = %d, want %d", c.text, got, c.want)
-		}
-	}
-}
-
 func TestBuilder_LayersAndOrder(t *testing.T) {
 	b := NewBuilder(1000)
 	in := Input{

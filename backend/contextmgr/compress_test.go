@@ -19,7 +19,7 @@ func conversation(n, chars int) []llm.Message {
 		id := fmt.Sprintf("c%d", i)
 		msgs = append(msgs,
 			llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: id, Name: "read_file", Arguments: fmt.Sprintf(`{"path":"f%d.txt"}`, i)}}},
-			llm.Message{Role: llm.RoleTool, ToolCallID: id, Name: "read_file", Content: fmt.Sprintf("ID-%d00 ", i) + strings.Repeat("x", chars)},
+			llm.Message{Role: llm.RoleTool, ToolCallID: id, Name: "read_file", Content: fmt.Sprintf("ID-%d00 ", i) + strings.Repeat("xyz ", chars/4)},
 		)
 	}
 	return msgs
@@ -72,7 +72,7 @@ func TestPlan(t *testing.T) {
 }
 
 func TestPreview_ListsWhatPlanFolds(t *testing.T) {
-	turns := conversation(10, 400)
+	turns := conversation(10, 380)
 	opts := Options{Window: 2100, CompressAt: 0.6, RecentTurns: 8}
 	st := &State{Pinned: []int{1}, Facts: []string{"the budget is 4,500"}}
 	p := st.Preview(turns, opts, total(NewBuilder(2100), turns, st), nil)
