@@ -102,6 +102,10 @@ func (p *Printer) printKnown(e event.Event) bool {
 		return with(e, p.toolFinished)
 	case event.GuardTripped:
 		return with(e, p.guard)
+	case event.LimitNear:
+		return with(e, func(d event.LimitNearData) {
+			p.line(p.paint("⏳ "+i18n.T("cli.print.limit_near", d.Left, d.Max), yellow))
+		})
 	case event.ApprovalRequested:
 		label := "? " + i18n.T("cli.print.approval_requested")
 		p.line(p.paint(label, yellow, bold) + p.dataPreview(e, width(label)))
@@ -410,6 +414,17 @@ func (p *Printer) resumed(d event.RunResumedData) {
 		msg = i18n.T("cli.print.resumed_checkpoint", d.Iteration)
 	}
 	p.line(p.paint("▶ "+msg, cyan))
+	if d.Switched() {
+		p.line(p.paint("  "+i18n.T("cli.print.model_switched", modelAt(d.FromModel, d.FromBaseURL), modelAt(d.Model, d.BaseURL)), yellow))
+	}
+}
+
+// modelAt names a model and the endpoint (masked) it is asked at.
+func modelAt(model, baseURL string) string {
+	if baseURL == "" {
+		return model
+	}
+	return model + " @ " + baseURL
 }
 
 func (p *Printer) taskEdited(d event.TaskEditedData) {

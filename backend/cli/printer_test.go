@@ -388,6 +388,8 @@ func TestPrinter_OtherEvents(t *testing.T) {
 	}{
 		{event.RunPaused, event.RunPausedData{At: event.PausedAtDecided, PendingCalls: []event.DecidedCall{{Name: "write_file", Arguments: `{"path":"a.md"}`}}}, "⏸ paused\n  ⋯ write_file {\"path\":\"a.md\"}"},
 		{event.RunResumed, event.RunResumedData{FromCheckpoint: true, Iteration: 4}, "▶ resumed from the checkpoint of iteration 4"},
+		{event.RunResumed, event.RunResumedData{FromCheckpoint: true, Iteration: 4, Model: "qwen3", BaseURL: "http://b/v1", FromModel: "gpt-4o", FromBaseURL: "http://a/v1"},
+			"▶ resumed from the checkpoint of iteration 4\n  model switched: gpt-4o @ http://a/v1 → qwen3 @ http://b/v1"},
 		{event.InstructionInjected, event.InstructionInjectedData{Text: "write the summary in French"}, "✎ instruction added: write the summary in French"},
 		{event.TaskEdited, event.TaskEditedData{OldTask: "a", NewTask: "Summarise c.txt"}, "✎ task edited: Summarise c.txt"},
 		{event.ToolStarted, event.ToolStartedData{CallID: "c9", Name: "read_file", Arguments: `{"path":"a.txt"}`, Attempt: 2},
@@ -404,6 +406,7 @@ func TestPrinter_OtherEvents(t *testing.T) {
 		{event.CompletionChecked, event.CompletionCheckedData{Passed: true, StepsPassed: 2, StepsRequired: 2, Confidence: 0.9, Threshold: 0.8}, "◎ completion check: 2 of 2 required steps passed, confidence 90% (needs 80%)"},
 		{event.QuestionAsked, event.QuestionAskedData{Question: "Which order id should I use?"}, "? Which order id should I use?"},
 		{event.QuestionAnswered, event.QuestionAnsweredData{By: "user", Answer: "ORD-7731"}, "  answered: ORD-7731"},
+		{event.LimitNear, event.LimitNearData{Limit: event.GuardMaxIterations, Left: 2, Max: 25}, "⏳ 2 of 25 iterations left: the model was told to wrap up"},
 		{event.Type("browser.opened"), map[string]string{"url": "about:blank"}, `· browser.opened {"url":"about:blank"}`},
 	}
 	for _, c := range cases {

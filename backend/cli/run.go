@@ -76,7 +76,7 @@ func cmdRun(ctx context.Context, env *Env, args []string) int {
 	if attached {
 		return code
 	}
-	s, err := openSession(ctx, env, f)
+	s, err := openSession(ctx, env, f, "")
 	if err != nil {
 		return failStart(env, err)
 	}
@@ -114,16 +114,12 @@ func cmdResume(ctx context.Context, env *Env, args []string) int {
 	if attached {
 		return code
 	}
-	s, err := openSession(ctx, env, f)
+	s, err := openSession(ctx, env, f, rest[0])
 	if err != nil {
 		return failStart(env, err)
 	}
 	defer s.close()
-	id, err := matchRunID(s.setup.Home, rest[0])
-	if err != nil {
-		return fail(env, err)
-	}
-	run, err := agent.ResumeRun(s.setup, id)
+	run, err := agent.ResumeRun(s.setup, s.resumeID)
 	if err != nil {
 		return fail(env, err)
 	}
@@ -136,10 +132,16 @@ type session struct {
 	cfg   config.Config
 	store *memory.Store
 	setup agent.Setup
+	// resumeID is the run to resume, "" for a new run.
+	resumeID string
 	sessionSkills
 }
 
-func openSession(ctx context.Context, env *Env, f runFlags) (*session, error) {
+// openSession opens what a run needs. resume, when given, is the id (or a
+// unique prefix) of the run to resume, whose recorded model and endpoint
+// stand unless the flags name others; a mistake in the config is told
+// before an unknown run.
+func openSession(ctx context.Context, env *Env, f runFlags, resume string) (*session, error) {
 	home, err := resolveHome(env, f.home)
 	if err != nil {
 		return nil, err
@@ -155,9 +157,20 @@ func openSession(ctx context.Context, env *Env, f runFlags) (*session, error) {
 	if f.vault != "" {
 		cfg.Obsidian.Vault = f.vault
 	}
-	setup, err := runner.Build(ctx, home, cfg, env.Getenv, runner.Overrides{
-		Model: f.model, BaseURL: f.baseURL, MaxIterations: f.maxIterations,
-	})
+	o := runner.Overrides{Model: f.model, BaseURL: f.baseURL, MaxIterations: f.maxIterations}
+	// An unknown run is told after every mistake in the config is (the
+	// vault's, below), so that fixing one does not reveal another.
+	var resumeID string
+	var unknown error
+	if resume != "" {
+		resumeID, unknown = matchRunID(home, resume)
+		if unknown == nil {
+			if o, err = runner.ResumeOverrides(home, resumeID, cfg.Model, env.Getenv, o); err != nil {
+				return nil, err
+			}
+		}
+	}
+	setup, err := runner.Build(ctx, home, cfg, env.Getenv, o)
 	if err != nil {
 		return nil, err
 	}
@@ -166,10 +179,14 @@ func openSession(ctx context.Context, env *Env, f runFlags) (*session, error) {
 		return nil, err
 	}
 	setup.Store, setup.Bus = store, event.NewBus()
-	s := &session{cfg: cfg, store: store, setup: setup}
+	s := &session{cfg: cfg, store: store, setup: setup, resumeID: resumeID}
 	if err := s.useSkills(ctx, env, home, f.yes); err != nil {
 		store.Close()
 		return nil, err
+	}
+	if unknown != nil {
+		s.close()
+		return nil, unknown
 	}
 	return s, nil
 }

@@ -1,10 +1,13 @@
 package cli_test
 
 import (
+	"bytes"
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -270,5 +273,67 @@ func TestRun_ConfigErrorExitUsageWhenAttached(t *testing.T) {
 	out := runHermes(t, "run", "--yes", "--home", home, "hello")
 	if out.code != cli.ExitUsage || !strings.Contains(out.stderr, "line 2, column 1") {
 		t.Errorf("exit %d, want %d:\n%s", out.code, cli.ExitUsage, out.stderr)
+	}
+}
+
+// TestResume_KeepsTheRunsEndpoint: `hermes run --base-url B --model mb`,
+// Ctrl-C, then `hermes resume ID` goes on at B with mb and B's key, not at
+// the configured endpoint; `--model` at resume switches, and says so.
+func TestResume_KeepsTheRunsEndpoint(t *testing.T) {
+	const keyB = "sk-endpoint-b-0123456789"
+	configured := llmtest.NewServer(t)
+	hold := make(chan struct{})
+	var holding atomic.Bool
+	holding.Store(true)
+	b := writeSteps(t, 3, 1, hold, &holding)
+	home, ws := t.TempDir(), t.TempDir()
+	toml := fmt.Sprintf("agent = { strategy = \"react\", route = false }\n[model]\nbase_url = %q\nmodel = \"ma\"\n\n[[model.endpoints]]\nbase_url = %q\napi_key_env = \"B_KEY\"\n", configured.URL, b.URL)
+	if err := os.WriteFile(filepath.Join(home, "hermes.toml"), []byte(toml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// B is not the configured endpoint: hermes.toml's [model] base_url is.
+	atB := func(cmd *exec.Cmd) *exec.Cmd {
+		cmd.Env = slices.DeleteFunc(cmd.Env, func(v string) bool { return strings.HasPrefix(v, "OPENAI_BASE_URL=") })
+		cmd.Env = append(cmd.Env, "B_KEY="+keyB)
+		return cmd
+	}
+	cmd := atB(hermes(t, "run", "--yes", "--json", "--home", home, "--base-url", b.URL, "--model", "mb", "--workspace", ws, "write three files"))
+	runID, _ := interruptAt(t, cmd, 2, "Ctrl-C again", func() {
+		holding.Store(false)
+		close(hold)
+	})
+	var out bytes.Buffer
+	resume := atB(hermes(t, "resume", "--yes", "--home", home, "--max-iterations", "3", runID))
+	resume.Stdout, resume.Stderr = &out, &out
+	if resume.Run(); resume.ProcessState.ExitCode() != cli.ExitMaxIterations {
+		t.Fatalf("resume: exit %d\n%s", resume.ProcessState.ExitCode(), out.String())
+	}
+	if n := len(configured.Requests()); n != 0 {
+		t.Errorf("the configured endpoint was asked %d times", n)
+	}
+	reqs := b.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("B was asked %d times, want 3", len(reqs))
+	}
+	for i, r := range reqs {
+		if r.Model != "mb" || r.Header.Get("Authorization") != "Bearer "+keyB {
+			t.Errorf("request %d asked %q with %q", i, r.Model, r.Header.Get("Authorization"))
+		}
+	}
+	if strings.Contains(out.String(), "model switched") {
+		t.Errorf("a resume without --model printed a switch:\n%s", out.String())
+	}
+
+	out.Reset()
+	resume = atB(hermes(t, "resume", "--yes", "--home", home, "--model", "mb2", runID))
+	resume.Stdout, resume.Stderr = &out, &out
+	if err := resume.Run(); err != nil {
+		t.Fatalf("resume --model: %v\n%s", err, out.String())
+	}
+	if want := "model switched: mb @ " + b.URL + " → mb2 @ " + b.URL; !strings.Contains(out.String(), want) {
+		t.Errorf("resume --model did not print %q:\n%s", want, out.String())
+	}
+	if last := b.Requests()[len(b.Requests())-1]; last.Model != "mb2" {
+		t.Errorf("resume --model asked %q", last.Model)
 	}
 }
