@@ -81,6 +81,10 @@ type Model struct {
 	// MaxOutputTokens caps each reply: it is sent as max_tokens, and the
 	// client stops reading a reply past llm.ReplyCap of it.
 	MaxOutputTokens int `toml:"max_output_tokens"`
+	// SendReasoning says which assistant messages carry the model's
+	// reasoning back to the provider: SendReasoningAuto, SendReasoningAlways
+	// or SendReasoningNever (llm.Config.SendReasoning).
+	SendReasoning string `toml:"send_reasoning"`
 	// Endpoints are the other endpoints a run may be pointed at, each with
 	// its own key (At).
 	Endpoints []Endpoint `toml:"endpoints"`
@@ -110,6 +114,7 @@ func Default() Config {
 			MaxRetries:      3,
 			Timeout:         Duration{120 * time.Second},
 			MaxOutputTokens: DefaultMaxOutputTokens,
+			SendReasoning:   SendReasoningAuto,
 		},
 	}
 }

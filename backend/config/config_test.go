@@ -219,6 +219,7 @@ func TestValidate(t *testing.T) {
 		{"no output tokens", func(c *Config) { c.Model.MaxOutputTokens = 0 }, "[model] max_output_tokens is 0 but must be between 256 and 1000000"},
 		{"too many output tokens", func(c *Config) { c.Model.MaxOutputTokens = 2_000_000 }, "[model] max_output_tokens"},
 		{"model timeout", func(c *Config) { c.Model.Timeout = Duration{-time.Second} }, "[model] timeout"},
+		{"send reasoning", func(c *Config) { c.Model.SendReasoning = "sometimes" }, `[model] send_reasoning is "sometimes"`},
 		{"newer version", func(c *Config) { c.Version = Version + 1 }, "update Hermes"},
 	}
 	for _, tt := range tests {

@@ -75,6 +75,8 @@ var docs = map[string]keyDoc{
 		"临时故障（超时、5xx、429）的重试次数，带退避；0 表示不重试。"),
 	"model.max_output_tokens": doc("The most tokens one reply may hold (256 to 1000000), sent as max_tokens with every request. A reply that goes on past 8 bytes a token (at least 256 KiB) anyway is cut off and counts as a failed request, never as an answer.",
 		"单次回复最多的令牌数（256 到 1000000），随每个请求以 max_tokens 发送。若回复超过每令牌 8 字节（至少 256 KiB）仍未结束，则被截断，按请求失败处理，绝不当作答案。"),
+	"model.send_reasoning": doc(`Whether the model's reasoning (reasoning_content) goes back to the provider with the conversation: "auto" sends it with tool calls to DeepSeek, GLM and Kimi, whose APIs require it (known by endpoint, elsewhere by model name), and to no one else; "always" sends it with every assistant message; "never" never. The reasoning is shown and kept in the run log either way.`,
+		`是否把模型的思考内容（reasoning_content）随对话回传给服务商："auto" 只在带工具调用的消息中回传给 DeepSeek、GLM 和 Kimi（它们的 API 要求回传；按服务地址识别，其他地址按模型名识别），不发给其他服务商；"always" 每条助手消息都回传；"never" 从不回传。无论哪种，思考内容都会显示并保存在运行日志中。`),
 	"model.timeout": doc("How long to wait for the first byte, and between streamed chunks.",
 		"等待首字节以及流式分块之间的最长时间。"),
 	"model.endpoints": doc("Other endpoints a run may be pointed at (base_url in the API, hermes run --base-url), one [[model.endpoints]] table each with its key. The key above is sent to base_url only: a run at another endpoint gets its entry's key, else none.",

@@ -51,6 +51,9 @@ func (c Config) Validate() error {
 		errs = append(errs, i18n.Wrap(ErrInvalid, "config.invalid.range", "[model] max_output_tokens", n, minOutputTokens, maxOutputTokens))
 	}
 	positive("[model] timeout", m.Timeout)
+	if m.SendReasoning != SendReasoningAuto && m.SendReasoning != SendReasoningAlways && m.SendReasoning != SendReasoningNever {
+		errs = append(errs, i18n.Wrap(ErrInvalid, "config.model.send_reasoning", m.SendReasoning))
+	}
 	errs = append(errs, m.validateEndpoints()...)
 	errs = append(errs, c.validateEnvRefs()...)
 	errs = append(errs, c.Tools.validate(), c.Obsidian.validate(), c.Update.validate())

@@ -111,7 +111,7 @@ func newClient(cfg config.Config, m config.Model) *llm.Client {
 	return llm.New(llm.Config{
 		BaseURL: m.BaseURL, APIKey: m.APIKey, Model: m.Model, Stream: true,
 		MaxRetries: cfg.Model.MaxRetries, Timeout: cfg.Model.Timeout.Duration,
-		MaxOutputTokens: cfg.Model.MaxOutputTokens,
+		MaxOutputTokens: cfg.Model.MaxOutputTokens, SendReasoning: cfg.Model.SendReasoning,
 	})
 }
 
