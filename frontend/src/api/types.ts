@@ -56,6 +56,7 @@ export type EventType =
   | 'summary.updated'
   | 'context.pinned'
   | 'memory.written'
+  | 'memory.recalled'
   | 'checkpoint.saved'
   | 'run.finished'
   | 'route.decided'
@@ -254,6 +255,28 @@ export interface ContextPinnedData {
   message?: number
   role?: string
   preview?: string
+}
+
+/** MemoryRef (event.MemoryRef) is a long-term memory as memory.written and memory.recalled show it. */
+export interface MemoryRef extends Why {
+  id: number
+  kind: string
+  text: string
+  /** what in run run_id it came from: "task" | "instruction" | "standing" | "result"; absent for old entries */
+  source?: string
+  run_id?: string
+}
+
+/** Why (memory.Why) says why a memory was recalled: pinned, a preference, or the task's terms it matched. */
+export interface Why {
+  reason?: 'pinned' | 'preference' | 'match' | string
+  terms?: string[]
+  score?: number
+}
+
+/** MemoryRecalledData: the memories a new run was given, each with why. */
+export interface MemoryRecalledData {
+  entries?: MemoryRef[]
 }
 
 export type ApprovalDecision = 'allow_once' | 'allow_run' | 'allow_always' | 'deny'
@@ -488,6 +511,10 @@ export interface MemoryEntry {
   pinned?: boolean
   /** whose memory: absent for the desktop's, "bot/PLATFORM/USER/N" for a chat conversation's */
   namespace?: string
+  /** what in run run_id it came from: "task" | "instruction" | "standing" | "result"; absent for entries older than sources */
+  source?: string
+  /** the run that last recalled it, and why */
+  last_recall?: Why & { run_id: string }
 }
 
 export type UpdateState = 'idle' | 'checking' | 'up_to_date' | 'downloading' | 'ready' | 'applying' | 'applied' | 'failed'

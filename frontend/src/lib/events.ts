@@ -3,6 +3,7 @@ import type {
   ContextPinnedData,
   GuardTrippedData,
   HermesEvent,
+  MemoryRecalledData,
   ModelDecidedData,
   ModelRetriedData,
   RunFinishedData,
@@ -147,6 +148,8 @@ function describe(e: HermesEvent, lang: Lang): string {
     }
     case 'memory.written':
       return t(lang, 'ev.memory_written')
+    case 'memory.recalled':
+      return t(lang, 'ev.memory_recalled', { n: obj<MemoryRecalledData>(e.data).entries?.length ?? 0 })
     case 'checkpoint.saved':
       return t(lang, 'ev.checkpoint_saved', { messages: obj<{ messages?: number }>(e.data).messages ?? 0 })
     case 'run.finished': {

@@ -8,6 +8,7 @@ import type {
   DecidedCall,
   GuardTrippedData,
   HermesEvent,
+  MemoryRecalledData,
   Layers,
   ModelDecidedData,
   ModelRetriedData,
@@ -103,6 +104,7 @@ export type Mark =
   | { kind: 'summary'; seq: number; data: SummaryUpdatedData }
   | { kind: 'pinned'; seq: number; data: ContextPinnedData }
   | { kind: 'memory'; seq: number }
+  | { kind: 'recalled'; seq: number; data: MemoryRecalledData }
   | { kind: 'finished'; seq: number; data: RunFinishedData }
   | { kind: 'route'; seq: number; data: RouteDecidedData }
   | { kind: 'plan'; seq: number; data: PlanCreatedData }
@@ -323,6 +325,9 @@ export function applyToIteration(prev: IterationView, e: HermesEvent): Iteration
       break
     case 'memory.written':
       mark(it, { kind: 'memory', seq: e.seq })
+      break
+    case 'memory.recalled':
+      mark(it, { kind: 'recalled', seq: e.seq, data: obj<MemoryRecalledData>(e.data) })
       break
     case 'run.finished':
       mark(it, { kind: 'finished', seq: e.seq, data: obj<RunFinishedData>(e.data) })

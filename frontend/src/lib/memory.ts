@@ -1,4 +1,5 @@
-import type { MemoryEntry } from '../api/types'
+import type { MemoryEntry, Why } from '../api/types'
+import { t, type Lang } from '../i18n/i18n'
 
 export const memoryKinds = ['outcome', 'fact', 'preference', 'path'] as const
 
@@ -10,7 +11,34 @@ export function filterMemories(entries: readonly MemoryEntry[], query: string, k
   const words = query.toLowerCase().split(/\s+/).filter(Boolean)
   return entries.filter((e) => {
     if (kind && e.kind !== kind) return false
-    const hay = `${e.text}\n${e.kind}\n${e.run_id ?? ''}`.toLowerCase()
+    const hay = `${e.text}\n${e.kind}\n${e.run_id ?? ''}\n${e.source ?? ''}`.toLowerCase()
     return words.every((w) => hay.includes(w))
   })
+}
+
+const sources = ['task', 'instruction', 'standing', 'result'] as const
+
+/**
+ * memorySource names what in its run a memory came from; an entry older
+ * than sources is known only when its kind says it (an outcome or a path
+ * comes from the result).
+ */
+export function memorySource(e: Pick<MemoryEntry, 'kind' | 'source'>, lang: Lang): string {
+  const source = e.source || (e.kind === 'outcome' || e.kind === 'path' ? 'result' : '')
+  if (!source) return t(lang, 'memory.source.unknown')
+  if (!(sources as readonly string[]).includes(source)) return source
+  return t(lang, `memory.source.${source as (typeof sources)[number]}`)
+}
+
+/** whyRecalled says why a memory was recalled: pinned, a preference, or the task's words it matched and its score. */
+export function whyRecalled(why: Why, lang: Lang): string {
+  switch (why.reason) {
+    case 'pinned':
+      return t(lang, 'memory.why.pinned')
+    case 'preference':
+      return t(lang, 'memory.why.preference')
+    case 'match':
+      return t(lang, 'memory.why.match', { terms: (why.terms ?? []).join(t(lang, 'memory.why.sep')), score: (why.score ?? 0).toFixed(2) })
+  }
+  return why.reason ?? ''
 }

@@ -1,7 +1,8 @@
 import { memo } from 'react'
 import { diffLines } from '../lib/diff'
 import { statusLabel } from '../lib/events'
-import { formatDuration, formatPercent, formatTokens, parseTime } from '../lib/format'
+import { formatDuration, formatPercent, formatTokens, oneLine, parseTime } from '../lib/format'
+import { memorySource, whyRecalled } from '../lib/memory'
 import { runHref } from '../lib/route'
 import type { SummaryUpdatedData } from '../api/types'
 import type { CallView, IterationView, Mark } from '../lib/timeline'
@@ -298,6 +299,28 @@ function MarkLine({ mark: m, t, lang }: { mark: Mark; t: Translate; lang: Lang }
       )
     case 'memory':
       return <div className="mark mark-state muted">{t('card.memory_written')}</div>
+    case 'recalled':
+      return (
+        <div className="mark mark-recalled" data-testid="mark" data-kind={m.kind}>
+          <span className="mark-label">{t('card.memory_recalled', { n: m.data.entries?.length ?? 0 })}</span>
+          <ul className="recalled-list">
+            {(m.data.entries ?? []).map((e) => (
+              <li key={e.id} data-testid="recalled-memory" data-reason={e.reason}>
+                <span className="recalled-text">{oneLine(e.text, 200)}</span>{' '}
+                <span className="muted" data-testid="recalled-why">
+                  {whyRecalled(e, lang)} · {memorySource(e, lang)}
+                  {e.run_id && (
+                    <>
+                      {' '}
+                      <a href={runHref(e.run_id)}>{e.run_id}</a>
+                    </>
+                  )}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )
     case 'finished':
       return (
         <div className={`mark mark-finished status-${m.data.status}`} data-testid="mark" data-kind={m.kind}>

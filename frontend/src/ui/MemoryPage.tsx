@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import type { MemoryEntry } from '../api/types'
 import { formatDateTime } from '../lib/format'
-import { memoryKinds } from '../lib/memory'
+import { memoryKinds, memorySource, whyRecalled } from '../lib/memory'
 import { runHref } from '../lib/route'
 import { useAppState, useAppStore, useMemoryState, useT } from './context'
 
@@ -111,16 +111,27 @@ function MemoryRow({ e }: { e: MemoryEntry }) {
         {e.text}
       </td>
       <td className="nowrap">
-        {e.run_id ? (
-          <a href={runHref(e.run_id)} data-testid="memory-source">
-            {e.run_id}
-          </a>
-        ) : (
-          '–'
+        <span title={t('memory.source_hint')} data-testid="memory-origin">
+          {memorySource(e, lang)}
+        </span>
+        {e.run_id && (
+          <>
+            <br />
+            <a href={runHref(e.run_id)} data-testid="memory-source">
+              {e.run_id}
+            </a>
+          </>
         )}
       </td>
       <td className="nowrap muted">{formatDateTime(e.created, lang)}</td>
-      <td className="nowrap muted">{e.recalled ? `${formatDateTime(e.recalled, lang)} · ${t('memory.recalls', { n: e.recalls ?? 0 })}` : t('memory.never')}</td>
+      <td className="muted">
+        {e.recalled ? `${formatDateTime(e.recalled, lang)} · ${t('memory.recalls', { n: e.recalls ?? 0 })}` : t('memory.never')}
+        {e.last_recall && (
+          <div className="memory-why" data-testid="memory-why">
+            {whyRecalled(e.last_recall, lang)} · <a href={runHref(e.last_recall.run_id)}>{t('memory.why.by_run', { run: e.last_recall.run_id })}</a>
+          </div>
+        )}
+      </td>
       <td className="nowrap row-actions">
         {confirming ? (
           <>
