@@ -104,6 +104,7 @@ func (r *Run) iterate(ctx context.Context) (outcome, bool) {
 		r.stage = event.StageIntake
 	}
 	r.publish(event.IterationStarted, event.IterationStartedData{})
+	r.endInSight()
 	var defs []llm.ToolDef
 	saved := 0
 	if !direct {

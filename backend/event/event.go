@@ -28,6 +28,7 @@ const (
 	ToolStarted         Type = "tool.started"
 	ToolFinished        Type = "tool.finished"
 	GuardTripped        Type = "guard.tripped"
+	LimitNear           Type = "limit.near"
 	ApprovalRequested   Type = "approval.requested"
 	ApprovalResolved    Type = "approval.resolved"
 	RunPaused           Type = "run.paused"

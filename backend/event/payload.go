@@ -196,6 +196,16 @@ const (
 	GuardNearDuplicate = "near_duplicate"
 )
 
+// LimitNearData says the run is close to a limit that ends it, and that
+// the model was told so, to wrap up. Limit names the guard that will stop
+// the run ("max_iterations"); Left counts what is left of it, the current
+// iteration included; Max is the limit.
+type LimitNearData struct {
+	Limit string `json:"limit"`
+	Left  int    `json:"left"`
+	Max   int    `json:"max"`
+}
+
 // Guard actions: a warning lets the run go on, stop ends it.
 const (
 	ActionWarn = "warn"
