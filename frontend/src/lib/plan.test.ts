@@ -21,6 +21,7 @@ describe('stageOf', () => {
     ['approval.requested', {}, 'acting'],
     ['step.evaluated', {}, 'evaluating'],
     ['question.asked', {}, 'deciding'],
+    ['memory.recalled', {}, 'memory'],
     ['memory.written', {}, 'memory'],
     ['run.finished', {}, 'completion'],
     ['model.decided', { stage: 'intake' }, 'intake'],

@@ -32,6 +32,7 @@ const stageByType: Record<string, Stage> = {
   'step.evaluated': 'evaluating',
   'question.asked': 'deciding',
   'question.answered': 'deciding',
+  'memory.recalled': 'memory',
   'memory.written': 'memory',
   'completion.checked': 'completion',
   'run.finished': 'completion',
