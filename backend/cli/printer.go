@@ -149,6 +149,14 @@ func (p *Printer) printKnown(e event.Event) bool {
 				p.line(p.paint(label, dim) + p.preview(m.Text, p.o.Width-width(label)))
 			}
 		})
+	case event.MemoryRecalled:
+		return with(e, func(d event.MemoryRecalledData) {
+			p.line(p.paint("⟲ "+i18n.T("cli.print.memory_recalled_n", len(d.Entries)), dim))
+			for _, m := range d.Entries {
+				label := "  " + m.Kind + " (" + recallReason(m) + "): "
+				p.line(p.paint(label, dim) + p.preview(m.Text, p.o.Width-width(label)))
+			}
+		})
 	case event.RouteDecided:
 		return with(e, func(d event.RouteDecidedData) {
 			label := "↳ " + i18n.T("cli.print.route_"+d.Route) + " "
@@ -563,4 +571,15 @@ func (p *Printer) plan(heading string, steps []event.PlanStep) {
 		label := fmt.Sprintf("  %s %d. ", box, st.ID)
 		p.line(p.paint(label, dim) + p.preview(st.Description, p.o.Width-width(label)))
 	}
+}
+
+// recallReason says in a few words why a memory was recalled.
+func recallReason(m event.MemoryRef) string {
+	switch m.Reason {
+	case "pinned", "preference":
+		return i18n.T("cli.print.recalled_" + m.Reason)
+	case "match":
+		return i18n.T("cli.print.recalled_match", strings.Join(m.Terms, ", "))
+	}
+	return m.Reason
 }
