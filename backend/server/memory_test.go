@@ -45,7 +45,7 @@ func TestServer_Memory(t *testing.T) {
 			outcome = e
 		}
 	}
-	if outcome.ID == 0 || outcome.RunID != id || !strings.Contains(outcome.Text, "notes/plan.md") {
+	if outcome.ID == 0 || outcome.RunID != id || outcome.Source != memory.SourceResult || !strings.Contains(outcome.Text, "notes/plan.md") {
 		t.Fatalf("memory after the run: %+v", entries)
 	}
 	path := fmt.Sprintf("/api/memory/%d", outcome.ID)
