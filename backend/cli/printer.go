@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"unicode"
 
 	"hermes/backend/event"
 	"hermes/backend/i18n"
@@ -36,6 +37,10 @@ type Printer struct {
 	headerPending bool
 	headerIter    int
 	streamed      strings.Builder // text streamed by the current model attempt
+	thought       strings.Builder // reasoning streamed by the current model attempt
+	thinking      bool            // a reasoning line is open
+	thoughtRoom   int             // columns left on the reasoning preview line
+	thoughtSpace  bool            // the preview line ends in a space
 	lastText      string          // the model text of the last decision, as shown
 	refused       map[string]bool // this iteration's calls refused at model.decided
 	repaired      map[string]bool
@@ -58,6 +63,7 @@ func (p *Printer) Print(e event.Event) {
 		p.printPendingHeader()
 		p.headerPending, p.headerIter = true, e.Iteration
 		p.streamed.Reset()
+		p.thought.Reset()
 		clear(p.refused)
 		clear(p.repaired)
 		return
@@ -92,6 +98,8 @@ func (p *Printer) printKnown(e event.Event) bool {
 		return with(e, func(c event.ContextBuiltData) { p.line(p.paint("· "+contextNote(c), dim)) })
 	case event.ModelDelta:
 		return with(e, p.delta)
+	case event.ModelReasoning:
+		return with(e, p.reasoning)
 	case event.ModelRetried:
 		return with(e, p.modelRetried)
 	case event.ModelDecided:
@@ -282,13 +290,66 @@ func (p *Printer) header(iteration int, note string) {
 }
 
 func (p *Printer) delta(d event.ModelDeltaData) {
+	p.endThinking()
 	p.streamed.WriteString(d.Text)
 	p.raw(d.Text)
 }
 
+// reasoning streams the model's thinking dimmed on a line of its own: in
+// full with --verbose, else as much as fits on that one line.
+func (p *Printer) reasoning(d event.ModelReasoningData) {
+	if !p.thinking {
+		label := "  ✻ " + i18n.T("cli.print.thinking") + " "
+		p.endLine()
+		p.raw(p.paint(label, dim))
+		p.thinking, p.thoughtRoom, p.thoughtSpace = true, p.o.Width-width(label), true
+	}
+	text := d.Text
+	if !p.o.Verbose {
+		text, p.thoughtSpace = foldSpace(text, p.thoughtSpace)
+		if p.thoughtRoom <= 0 {
+			text = ""
+		} else if width(text) > p.thoughtRoom {
+			text = truncate(text, p.thoughtRoom)
+			p.thoughtRoom = 0
+		} else {
+			p.thoughtRoom -= width(text)
+		}
+	}
+	p.thought.WriteString(d.Text)
+	p.raw(p.paint(text, dim))
+}
+
+// foldSpace folds the whitespace runs of s into single spaces; lastSpace
+// says the text before s ended in one, and the result says whether s does.
+func foldSpace(s string, lastSpace bool) (string, bool) {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			if lastSpace {
+				continue
+			}
+			r = ' '
+		}
+		lastSpace = r == ' '
+		b.WriteRune(r)
+	}
+	return b.String(), lastSpace
+}
+
+// endThinking closes the reasoning line, so the answer starts on its own.
+func (p *Printer) endThinking() {
+	if p.thinking {
+		p.thinking = false
+		p.endLine()
+	}
+}
+
 func (p *Printer) modelRetried(d event.ModelRetriedData) {
-	// The next attempt streams its text from the start.
+	// The next attempt streams its text and its thinking from the start.
+	p.endThinking()
 	p.streamed.Reset()
+	p.thought.Reset()
 	msg := "↻ " + i18n.T("cli.print.model_retry", d.Attempt, humanDuration(d.WaitMS)) + " "
 	p.line(p.paint(msg+p.preview(d.Error, p.o.Width-width(msg)), dim))
 }
@@ -296,6 +357,13 @@ func (p *Printer) modelRetried(d event.ModelRetriedData) {
 // decided prints only the text that was not already streamed, then the
 // turn's usage and the calls that were refused before they could start.
 func (p *Printer) decided(d event.ModelDecidedData) {
+	// Thinking that was not streamed (a plain request, a replay that lost
+	// the deltas) is shown as it would have been.
+	if d.Reasoning != "" && p.thought.Len() == 0 {
+		p.reasoning(event.ModelReasoningData{Text: d.Reasoning})
+	}
+	p.endThinking()
+	p.thought.Reset()
 	text := strings.Join(nonEmpty(d.Thought, d.FinalAnswer), "\n\n")
 	streamed := p.streamed.String()
 	p.streamed.Reset()
@@ -311,6 +379,9 @@ func (p *Printer) decided(d event.ModelDecidedData) {
 	}
 	p.endLine()
 	usage := i18n.T("cli.print.usage", humanTokens(d.Usage.PromptTokens), humanTokens(d.Usage.CompletionTokens), humanDuration(d.LatencyMS))
+	if d.Usage.ReasoningTokens > 0 {
+		usage += " · " + i18n.T("cli.print.reasoning_tokens", humanTokens(d.Usage.ReasoningTokens))
+	}
 	if d.Attempts > 1 {
 		usage += " · " + i18n.T("cli.print.attempts", d.Attempts)
 	}
@@ -487,8 +558,12 @@ func (p *Printer) finished(d event.RunFinishedData) {
 		p.line(answer)
 	}
 	t := d.Totals
-	p.line(p.paint(i18n.T("cli.print.totals", t.Iterations, humanTokens(t.TotalTokens), humanTokens(t.PromptTokens),
-		humanTokens(t.CompletionTokens), t.ToolCalls, humanDuration(t.DurationMS)), dim))
+	totals := i18n.T("cli.print.totals", t.Iterations, humanTokens(t.TotalTokens), humanTokens(t.PromptTokens),
+		humanTokens(t.CompletionTokens), t.ToolCalls, humanDuration(t.DurationMS))
+	if t.ReasoningTokens > 0 {
+		totals += " · " + i18n.T("cli.print.reasoning_tokens", humanTokens(t.ReasoningTokens))
+	}
+	p.line(p.paint(totals, dim))
 	if d.Resume != "" {
 		p.line(p.paint(i18n.T("cli.print.resume", d.Resume), yellow))
 	}

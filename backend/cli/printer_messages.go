@@ -20,6 +20,8 @@ func init() {
 		"cli.print.compressed":            {EN: "compressed", ZH: "已压缩"},
 		"cli.print.usage":                 {EN: "%s in · %s out · %s", ZH: "输入 %s · 输出 %s · %s"},
 		"cli.print.attempts":              {EN: "%d attempts", ZH: "尝试 %d 次"},
+		"cli.print.thinking":              {EN: "thinking:", ZH: "思考："},
+		"cli.print.reasoning_tokens":      {EN: "%s thinking", ZH: "思考 %s"},
 		"cli.print.model_retry":           {EN: "model attempt %d failed, retrying in %s:", ZH: "模型第 %d 次请求失败，%s 后重试："},
 		"cli.print.refused":               {EN: "refused: %s", ZH: "已拒绝：%s"},
 		"cli.print.repaired":              {EN: "repaired", ZH: "已修复"},
