@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -24,6 +25,20 @@ const (
 // maxQueryTerms bounds the work of one recall: a task of many paragraphs is
 // matched on its first terms.
 const maxQueryTerms = 128
+
+// functionWords are the query terms that say nothing of a task's subject:
+// a memory sharing only "the" and "to" with a task is not about it. They
+// stay in the index, so the list can change without a rebuild.
+var functionWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an the and or but if then so of to in on at by for from with as into
+		is are was were be been it its this thi that these those there here i me my we our you your he she they them
+		do doe did not no can will would should could may might must have ha had what which who how when where
+		please also all any some up out about over after before than just only very more most such each`) {
+		functionWords[w] = true
+	}
+}
 
 type memStats struct{ docs, length uint64 }
 
@@ -172,7 +187,9 @@ func (sp Space) Recall(query string, limit int) ([]Hit, error) {
 	counts, _ := termCounts(query)
 	terms := make([]string, 0, len(counts))
 	for t := range counts {
-		terms = append(terms, t)
+		if !functionWords[t] {
+			terms = append(terms, t)
+		}
 	}
 	slices.Sort(terms)
 	terms = terms[:min(len(terms), maxQueryTerms)]

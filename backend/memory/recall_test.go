@@ -3,6 +3,7 @@ package memory
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
@@ -94,5 +95,22 @@ func TestMemory_OldEntriesReadable(t *testing.T) {
 	data, _ := json.Marshal(Entry{ID: 3, Kind: KindFact, Text: "x", Created: day0})
 	if string(data) != `{"id":3,"kind":"fact","text":"x","created":"2026-01-10T09:00:00Z"}` {
 		t.Errorf("a new entry without source or recall writes %s", data)
+	}
+}
+
+// A memory that shares only words such as "the" or "and" with a task has
+// nothing to do with it, and is not recalled.
+func TestRecall_IgnoresFunctionWords(t *testing.T) {
+	s := openTemp(t)
+	remember(t, s, day0,
+		Entry{Kind: KindFact, Text: "The office closes at six on Fridays and opens at nine"},
+		Entry{Kind: KindOutcome, Text: "Task: Compile the Q3 sales report\nOutcome: revenue was 1,204,000"},
+	)
+	hits, err := s.Recall("Update the Q3 sales report and send it to the team", 5)
+	if err != nil || len(hits) != 1 || !strings.Contains(hits[0].Text, "Q3 sales") {
+		t.Fatalf("Recall = %v, %v; want only the sales report", texts(hits), err)
+	}
+	if slices.Contains(hits[0].Terms, "the") {
+		t.Errorf("matched terms %q name a function word", hits[0].Terms)
 	}
 }

@@ -46,6 +46,7 @@ export type EventType =
   | 'tool.started'
   | 'tool.finished'
   | 'guard.tripped'
+  | 'limit.near'
   | 'approval.requested'
   | 'approval.resolved'
   | 'run.paused'
@@ -194,6 +195,15 @@ export interface ToolFinishedData {
   error?: string
   duration_ms?: number
   attempt?: number
+}
+
+/** limit.near: the run is close to a limit that ends it, and the model was told to wrap up. */
+export interface LimitNearData {
+  /** The guard that will stop the run: "max_iterations". */
+  limit?: string
+  /** What is left of the limit, the current iteration included. */
+  left?: number
+  max?: number
 }
 
 export interface GuardTrippedData {

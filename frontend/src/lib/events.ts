@@ -3,6 +3,7 @@ import type {
   ContextPinnedData,
   GuardTrippedData,
   HermesEvent,
+  LimitNearData,
   MemoryRecalledData,
   ModelDecidedData,
   ModelRetriedData,
@@ -25,7 +26,7 @@ export type EventKind = 'run' | 'iteration' | 'context' | 'model' | 'tool' | 'gu
 
 /** kindOf groups event types for colour and filtering. */
 export function kindOf(type: string): EventKind {
-  if (type === 'guard.tripped') return 'guard'
+  if (type === 'guard.tripped' || type === 'limit.near') return 'guard'
   if (type.startsWith('run.') && type !== 'run.paused' && type !== 'run.resumed') return 'run'
   const prefix = type.split('.')[0]
   switch (prefix) {
@@ -123,6 +124,10 @@ function describe(e: HermesEvent, lang: Lang): string {
     case 'guard.tripped': {
       const d = obj<GuardTrippedData>(e.data)
       return t(lang, 'ev.guard', { guard: d.guard ?? '?', action: d.action ?? '?', message: d.message ?? '' })
+    }
+    case 'limit.near': {
+      const d = obj<LimitNearData>(e.data)
+      return t(lang, 'ev.limit_near', { left: d.left ?? 0, max: d.max ?? 0 })
     }
     case 'approval.requested':
       return t(lang, 'ev.approval_requested')

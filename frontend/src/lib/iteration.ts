@@ -8,6 +8,7 @@ import type {
   DecidedCall,
   GuardTrippedData,
   HermesEvent,
+  LimitNearData,
   MemoryRecalledData,
   Layers,
   ModelDecidedData,
@@ -94,6 +95,7 @@ export interface ContextInfo {
 export type Mark =
   | { kind: 'started'; seq: number; data: RunStartedData }
   | { kind: 'guard'; seq: number; data: GuardTrippedData }
+  | { kind: 'limit_near'; seq: number; data: LimitNearData }
   | { kind: 'injected'; seq: number; text: string }
   | { kind: 'task_edited'; seq: number; data: TaskEditedData }
   | { kind: 'call_edited'; seq: number; data: CallEditedData }
@@ -139,6 +141,8 @@ export interface IterationView {
   items: Item[]
   guards: number
   failedCalls: number
+  /** Iterations left when the model was told to wrap up in this turn; 0 when it was not. */
+  itersLeft: number
 }
 
 export function newIteration(n: number, time: string): IterationView {
@@ -160,6 +164,7 @@ export function newIteration(n: number, time: string): IterationView {
     items: [],
     guards: 0,
     failedCalls: 0,
+    itersLeft: 0,
   }
 }
 
@@ -305,6 +310,12 @@ export function applyToIteration(prev: IterationView, e: HermesEvent): Iteration
       it.guards++
       mark(it, { kind: 'guard', seq: e.seq, data: obj<GuardTrippedData>(e.data) })
       break
+    case 'limit.near': {
+      const d = obj<LimitNearData>(e.data)
+      it.itersLeft = d.left ?? 0
+      mark(it, { kind: 'limit_near', seq: e.seq, data: d })
+      break
+    }
     case 'run.paused':
       mark(it, { kind: 'paused', seq: e.seq, data: obj<RunPausedData>(e.data) })
       break

@@ -57,6 +57,11 @@ export const IterationCard = memo(function IterationCard({ it, lang, t, selected
         )}
         {ctx?.compressed && <span className="tag warn">{t('card.compressed')}</span>}
         {it.guards > 0 && <span className="tag warn">⚠ {it.guards}</span>}
+        {it.itersLeft > 0 && (
+          <span className="tag warn" data-testid="limit-near-tag" title={t('card.limit_near_hint')}>
+            ⏳ {t('card.limit_near_tag', { left: it.itersLeft })}
+          </span>
+        )}
         {it.failedCalls > 0 && <span className="tag bad">✗ {it.failedCalls}</span>}
         {it.decision?.stage && it.decision.stage !== 'deciding' && <span className={`tag stage stage-${it.decision.stage}`}>{stageName(t, it.decision.stage)}</span>}
         {it.decision?.drift && (
@@ -235,6 +240,12 @@ function MarkLine({ mark: m, t, lang }: { mark: Mark; t: Translate; lang: Lang }
           )}
         </div>
       )
+    case 'limit_near':
+      return (
+        <div className="mark mark-guard" data-testid="mark" data-kind={m.kind}>
+          <span className="mark-label">⏳ {t('card.limit_near', { left: m.data.left ?? 0, max: m.data.max ?? 0 })}</span>
+        </div>
+      )
     case 'injected':
       return (
         <div className="mark mark-control" data-testid="mark" data-kind={m.kind}>
@@ -363,7 +374,7 @@ function SummaryCard({ data: d, t, lang }: { data: SummaryUpdatedData; t: Transl
   )
 }
 
-const guards = ['max_iterations', 'repeated_call', 'tool_failures', 'no_progress', 'token_budget', 'unverified_answer', 'invalid_call', 'checkpoint_failed', 'approval', 'drift', 'plan'] as const
+const guards = ['max_iterations', 'repeated_call', 'near_duplicate', 'tool_failures', 'no_progress', 'token_budget', 'unverified_answer', 'invalid_call', 'checkpoint_failed', 'approval', 'drift', 'plan'] as const
 
 /** guardName names a guard in plain words; an unknown one keeps its name. */
 export function guardName(t: Translate, guard: string): string {
