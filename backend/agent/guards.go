@@ -76,16 +76,16 @@ func (r *Run) gates() (outcome, bool) {
 // included), that it should wrap up, and records it in limit.near. A run
 // whose limit is two or less is told nothing: it has never had more.
 func (r *Run) endInSight() {
-	max := r.limits.MaxIterations
-	if left := max - r.st.Iteration + 1; left != 2 || max <= 2 {
+	limit := r.limits.MaxIterations
+	if left := limit - r.st.Iteration + 1; left != 2 || limit <= 2 {
 		return
 	}
-	r.turns = append(r.turns, llm.Message{Role: llm.RoleUser, Content: endInSightNote(max)})
-	r.publish(event.LimitNear, event.LimitNearData{Limit: event.GuardMaxIterations, Left: 2, Max: max})
+	r.turns = append(r.turns, llm.Message{Role: llm.RoleUser, Content: endInSightNote(limit)})
+	r.publish(event.LimitNear, event.LimitNearData{Limit: event.GuardMaxIterations, Left: 2, Max: limit})
 }
 
-func endInSightNote(max int) string {
-	return fmt.Sprintf("Note: you have 2 iterations left (this one included) before the run stops at its limit of %d. Wrap up: do only what the answer needs, and give your final answer by the next turn at the latest, saying what is done and what is not.", max)
+func endInSightNote(limit int) string {
+	return fmt.Sprintf("Note: you have 2 iterations left (this one included) before the run stops at its limit of %d. Wrap up: do only what the answer needs, and give your final answer by the next turn at the latest, saying what is done and what is not.", limit)
 }
 
 // noteRepeat counts identical calls in a row. It returns warn when the call
