@@ -49,33 +49,43 @@ func (r *Run) contextInput(defs []llm.ToolDef) contextmgr.Input {
 	}
 }
 
+// resultLimits are the sizes, in characters, that the tool results of a
+// request are cut to, one after the other, when folding cannot bring it
+// under the threshold: the latest turn is never folded, and it alone may
+// not fit.
+var resultLimits = []int{2000, 500, 100}
+
 // buildContext builds the next request and, when it would pass the
-// compression threshold, first folds the oldest turns into the summary. A
-// summary that fails drops nothing: the request goes out as it is, a guard
-// says why, and the next iteration tries again. It reports whether it
-// compressed.
+// compression threshold, first folds the oldest turns into the summary,
+// then, if that is not enough, cuts the tool results the request carries
+// (the conversation keeps them whole). A summary that fails drops nothing:
+// the request goes out as it is if it fits the window, a guard says why,
+// and the next iteration tries again. It reports whether it compressed.
 func (r *Run) buildContext(ctx context.Context, defs []llm.ToolDef) (contextmgr.Built, contextmgr.Input, bool) {
+	r.builder.Restore(r.st.Context.Ratio)
+	r.st.Context.Ratio = r.builder.Ratio()
 	in := r.contextInput(defs)
 	built := r.builder.Build(in)
 	opts := r.contextOptions()
 	threshold := opts.Trigger()
-	if threshold == 0 || built.Tokens <= threshold || r.st.Iteration < r.st.Context.RetryAt {
+	if threshold == 0 || built.Tokens <= threshold {
 		return built, in, false
 	}
-	compressed := false
-	for round := 0; round < maxFoldRounds && built.Tokens > threshold; round++ {
+	compressed, failed := false, r.st.Iteration < r.st.Context.RetryAt
+	for round := 0; !failed && round < maxFoldRounds && built.Tokens > threshold; round++ {
 		c := &r.st.Context
 		fold := c.Plan(r.turns, opts, built.Tokens, r.builder.Scale)
 		if fold.Empty() {
 			break
 		}
-		sum, err := contextmgr.Summarize(ctx, r.summarizer(), r.setup.SummaryModel, r.st.Task, c, opts, fold)
+		sum, err := contextmgr.Summarize(ctx, r.summarizer(), r.setup.SummaryModel, r.focus(), c, opts, fold)
 		r.addUsage(sum.Usage)
 		if err != nil {
 			if ctx.Err() == nil {
 				c.RetryAt = r.st.Iteration + 1
 				r.guard(event.GuardSummary, event.ActionWarn, i18n.T("agent.guard.summary_failed", err.Error()))
 			}
+			failed = true
 			break
 		}
 		previous, before := c.Summary, built.Tokens
@@ -94,7 +104,28 @@ func (r *Run) buildContext(ctx context.Context, defs []llm.ToolDef) (contextmgr.
 			TokensBefore: before, TokensAfter: built.Tokens, Model: model,
 		})
 	}
+	// After a failed summary nothing is dropped that fits the window.
+	target := threshold
+	if failed {
+		target = r.limits.ContextWindow
+	}
+	for _, limit := range resultLimits {
+		if built.Tokens <= target {
+			break
+		}
+		in.ResultLimit = limit
+		built = r.builder.Build(in)
+	}
 	return built, in, compressed
+}
+
+// focus is what the summary is written for: the task and, under a plan,
+// the plan.
+func (r *Run) focus() string {
+	if r.planned() {
+		return r.st.Task + "\n\n" + planText(r.st.Plan)
+	}
+	return r.st.Task
 }
 
 // fits refuses a request of tokens (as the provider counts them) that is
@@ -120,11 +151,12 @@ func (r *Run) summarizer() Model {
 func (r *Run) publishContext(b contextmgr.Built, in contextmgr.Input, defs []llm.ToolDef, compressed bool, saved int) {
 	full := b.Rebuilt || r.sentAnchor == "" || in.Anchor != r.sentAnchor ||
 		in.Summary != r.sentSummary || in.Memory != r.sentMemory || r.sentTurns > len(r.turns)
+	// The messages as sent: tool results may be cut in the request.
 	var msgs []llm.Message
 	if full {
 		msgs = b.Messages
 	} else {
-		msgs = r.turns[r.sentTurns:]
+		msgs = b.Messages[b.Header+r.sentTurns-in.Folded:]
 	}
 	r.publish(event.ContextBuilt, event.ContextBuiltData{
 		Layers: b.Layers, Tokens: b.Tokens, Window: b.Window, BudgetShare: b.Share, Compressed: compressed,
@@ -189,7 +221,8 @@ func (r *Run) ContextPreview() contextmgr.Preview {
 }
 
 // PreviewCheckpoint is ContextPreview for a run that is not live, read from
-// its last checkpoint; the size of its next request is estimated afresh.
+// its last checkpoint; the size of its next request is estimated afresh,
+// corrected by the provider's last report.
 func PreviewCheckpoint(s Setup, runID string) (contextmgr.Preview, error) {
 	raw, stored, err := s.Store.LoadCheckpoint(runID)
 	if errors.Is(err, memory.ErrNoCheckpoint) {
@@ -209,8 +242,9 @@ func PreviewCheckpoint(s Setup, runID string) (contextmgr.Preview, error) {
 	if s.Tools != nil {
 		defs = s.Tools.Defs()
 	}
+	r.builder.Restore(r.st.Context.Ratio)
 	built := r.builder.Build(r.contextInput(defs))
-	return r.st.Context.Preview(r.turns, r.contextOptions(), built.Tokens, nil), nil
+	return r.st.Context.Preview(r.turns, r.contextOptions(), built.Tokens, r.builder.Scale), nil
 }
 
 func toolNames(defs []llm.ToolDef) []string {

@@ -1,6 +1,8 @@
 package contextmgr
 
 import (
+	"fmt"
+
 	"hermes/backend/event"
 	"hermes/backend/llm"
 )
@@ -22,6 +24,11 @@ type Input struct {
 	// it changes the request is rebuilt instead of appended to.
 	Folded int
 	Tools  []llm.ToolDef
+	// ResultLimit, when above 0, cuts each tool result among the turns to
+	// about that many characters in this request (the conversation keeps
+	// them whole): the last resort when folding cannot bring a request
+	// under the threshold.
+	ResultLimit int
 }
 
 // Built is one request's context and its accounting.
@@ -48,11 +55,13 @@ type Builder struct {
 	msgs        []llm.Message
 	header      int
 	folded      int
+	limit       int
 	turnsIn     int
 	recent      int
 	toolResults int
 	// ratio corrects estimates by what the provider last reported.
 	ratio        float64
+	observed     bool
 	lastEstimate int
 }
 
@@ -79,20 +88,21 @@ func (b *Builder) Build(in Input) Built {
 	if in.Memory != "" {
 		header++
 	}
-	rebuilt := b.msgs == nil || header != b.header || in.Folded != b.folded || len(in.Turns) < b.turnsIn
+	rebuilt := b.msgs == nil || header != b.header || in.Folded != b.folded || in.ResultLimit != b.limit || len(in.Turns) < b.turnsIn
 	if rebuilt {
 		b.msgs = make([]llm.Message, header, header+len(in.Turns)+8)
-		b.header, b.folded = header, in.Folded
+		b.header, b.folded, b.limit = header, in.Folded, in.ResultLimit
 		b.turnsIn, b.recent, b.toolResults = 0, 0, 0
 	}
 	for _, m := range in.Turns[b.turnsIn:] {
 		if m.Role == llm.RoleTool {
+			m = CutResult(m, in.ResultLimit)
 			b.toolResults += EstimateMessage(m)
 		} else {
 			b.recent += EstimateMessage(m)
 		}
+		b.msgs = append(b.msgs, m)
 	}
-	b.msgs = append(b.msgs, in.Turns[b.turnsIn:]...)
 	b.turnsIn = len(in.Turns)
 	b.msgs[0] = llm.Message{Role: llm.RoleSystem, Content: in.System}
 	b.msgs[1] = llm.Message{Role: llm.RoleUser, Content: in.Anchor}
@@ -130,6 +140,15 @@ func (b *Builder) Observe(promptTokens int) {
 		return
 	}
 	b.ratio = float64(promptTokens) / float64(b.lastEstimate)
+	b.observed = true
+}
+
+// Restore takes up a ratio saved from an earlier leg of the run, until the
+// provider reports on a request of this one.
+func (b *Builder) Restore(ratio float64) {
+	if !b.observed && ratio > 0 {
+		b.ratio = ratio
+	}
 }
 
 // Ratio is the provider's tokens per estimated token, from its last report.
@@ -147,4 +166,20 @@ func (b *Builder) scale(l event.Layers) event.Layers {
 		System: b.Scale(l.System), TaskAnchor: b.Scale(l.TaskAnchor), Summary: b.Scale(l.Summary), Memory: b.Scale(l.Memory),
 		Recent: b.Scale(l.Recent), ToolResults: b.Scale(l.ToolResults), ToolSchemas: b.Scale(l.ToolSchemas),
 	}
+}
+
+// CutResult shortens a tool result to about limit characters (0: none), its
+// head and tail around a note for the model, so the request fits.
+func CutResult(m llm.Message, limit int) llm.Message {
+	if limit <= 0 || len(m.Content) <= limit {
+		return m
+	}
+	runes := []rune(m.Content)
+	if len(runes) <= limit {
+		return m
+	}
+	head, tail := limit*2/3, limit/3
+	m.Content = fmt.Sprintf("%s\n\n[... %d of %d characters left out of this request so that it fits the context window; ask for a smaller part if you need them ...]\n\n%s",
+		string(runes[:head]), len(runes)-head-tail, len(runes), string(runes[len(runes)-tail:]))
+	return m
 }

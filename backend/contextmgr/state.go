@@ -41,6 +41,12 @@ func (o Options) summaryBudget() int {
 	return min(max(o.Threshold()/10, 200), 2000)
 }
 
+// EntityBudget is the most tokens the values kept verbatim beside the
+// summary may take: a twentieth of the window (1,600 of 32,000), so that
+// with the summary they stay a small part of every request whatever the
+// tools returned.
+func (o Options) EntityBudget() int { return o.Window / 20 }
+
 // State is the part of a run's context that lives across requests and is
 // saved with every checkpoint: the rolling summary and what it covers, what a
 // person pinned, and the long-term memory recalled for the task. The
@@ -64,6 +70,9 @@ type State struct {
 	// RetryAt is the iteration from which a summary that failed is tried
 	// again.
 	RetryAt int `json:"retry_at,omitempty"`
+	// Ratio is the provider's tokens per estimated token, from its last
+	// report, so a resumed run or a preview counts as the provider does.
+	Ratio float64 `json:"ratio,omitempty"`
 }
 
 // Clone returns a copy that shares nothing mutable with s.

@@ -83,12 +83,24 @@ func Summarize(ctx context.Context, model Chatter, name, task string, s *State, 
 		return Summary{Usage: resp.Usage}, fmt.Errorf("summarise messages %d to %d: %w", f.From, f.To-1, ErrEmptySummary)
 	}
 
+	// A summary far over its budget would crowd out what it saves; the
+	// values it loses by the cut are caught by the check below.
+	text = clipTokens(text, 3*opt.summaryBudget())
+
 	// The check: every value the folded messages, the old summary or the old
-	// list held must be in the new text or stay on the list.
+	// list held must be in the new text or stay on the list, as the budget
+	// allows and the task needs. A random value counts only where the task,
+	// a pin or the model's own arguments named it.
+	focus := task + "\n" + strings.Join(s.Facts, "\n") + "\n" + arguments(f.Messages)
 	want := Entities(s.Summary + "\n" + s.Progress)
 	want = append(want, s.Entities...)
 	want = append(want, Entities(folded.String())...)
-	lost := dedupe(Missing(want, text+"\n"+progress))
+	for _, v := range RandomValues(folded.String()) {
+		if strings.Contains(focus, v) {
+			want = append(want, v)
+		}
+	}
+	lost := Select(dedupe(Missing(want, text+"\n"+progress)), focus, s.Entities, opt.EntityBudget())
 	var added []string
 	for _, e := range lost {
 		if !slices.Contains(s.Entities, e) {
@@ -96,6 +108,28 @@ func Summarize(ctx context.Context, model Chatter, name, task string, s *State, 
 		}
 	}
 	return Summary{Text: text, Progress: progress, Entities: lost, Added: added, Usage: resp.Usage}, nil
+}
+
+// arguments are the model's own tool arguments in msgs.
+func arguments(msgs []llm.Message) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		for _, c := range m.ToolCalls {
+			b.WriteString(c.Arguments)
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+// clipTokens cuts text to about limit tokens.
+func clipTokens(text string, limit int) string {
+	n := Estimate(text)
+	if limit <= 0 || n <= limit {
+		return text
+	}
+	r := []rune(text)
+	return strings.TrimSpace(string(r[:len(r)*limit/n])) + " …"
 }
 
 // Apply makes sum the summary of the messages up to f.To.

@@ -62,8 +62,25 @@ const (
 	costOther   = 10 // any other non-ASCII character
 	costBase64  = 75 // tenths of a token per ten characters of a random run
 	costHex     = 60 // the same, for hexadecimal digits
-	randomLen   = 12 // a run this long with a class change every four characters is random
+	randomLen   = 12 // a run this long that changes class often is random (see isChange)
 )
+
+// isChange reports whether a letter or digit of class k after one of class
+// prev starts a new piece of a random string: lower to upper case, or
+// between letters and digits. A random run has one every three or four
+// characters (base64: 0.42 a character, hex: 0.47); words, even camelCase
+// ones, fewer (0.2).
+func isChange(prev, k uint8) bool {
+	return k != prev && (k == classUpper && prev == classLower || k == classDigit || prev == classDigit)
+}
+
+// random reports whether a run of n letters and digits, with changes class
+// changes and vowels among its letters, is a random string rather than
+// words and numbers: it changes class often, or fairly often with few
+// vowels (random letters have one in five, words two in five).
+func random(n, letters, vowels, changes int) bool {
+	return changes*10 >= n*3 || changes*5 >= n && vowels*4 < letters
+}
 
 // estimator is the state of one Estimate scan. A run is a stretch of
 // letters and digits; a piece is its part a BPE pre-tokeniser keeps
@@ -73,6 +90,7 @@ type estimator struct {
 	letters, vowels, digits    int // the current piece
 	repeats                    int // letters of the piece that repeat the one before
 	runLen, changes, runTenths int // the current run
+	runLetters, runVowels      int
 	runHex                     bool
 }
 
@@ -89,6 +107,8 @@ func (e *estimator) endPiece() {
 		e.runTenths += costWord + (e.letters-wordLen)*costWord/wordLen
 	}
 	e.runTenths += (e.digits + 2) / 3 * costDigits
+	e.runLetters += e.letters
+	e.runVowels += e.vowels
 	e.letters, e.vowels, e.digits, e.repeats = 0, 0, 0, 0
 }
 
@@ -101,7 +121,7 @@ func (e *estimator) endRun() {
 	}
 	e.endPiece()
 	switch {
-	case e.runLen < randomLen || e.changes*4 < e.runLen:
+	case e.runLen < randomLen || !random(e.runLen, e.runLetters, e.runVowels, e.changes):
 		e.tenths += e.runTenths
 	case e.runHex:
 		e.tenths += e.runLen * costHex / 10
@@ -109,6 +129,7 @@ func (e *estimator) endRun() {
 		e.tenths += e.runLen * costBase64 / 10
 	}
 	e.runLen, e.changes, e.runTenths, e.runHex = 0, 0, 0, true
+	e.runLetters, e.runVowels = 0, 0
 }
 
 // Estimate is a fast token estimate of text, within 15% of what cl100k_base
@@ -138,14 +159,12 @@ func Estimate(text string) int {
 		k := asciiClass[c]
 		switch k {
 		case classLower, classUpper, classDigit:
-			if e.runLen == 0 && prev == classMark {
+			if e.runLen == 0 && prev == classMark && k != classDigit {
 				e.tenths -= costMark
 			}
-			if e.runLen > 0 && k != prev {
+			if e.runLen > 0 && isChange(prev, k) {
 				e.changes++
-				if k != classLower || prev == classDigit {
-					e.endPiece()
-				}
+				e.endPiece()
 			}
 			e.runLen++
 			switch {

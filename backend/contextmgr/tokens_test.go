@@ -79,6 +79,7 @@ func TestEstimate(t *testing.T) {
 		{"a.b", 2},
 		{"5feceb66ffc86f38d952786c6d696c79", 20},
 		{"oguKMICIxTC/Ho+fLLRzzBZKjZujGSmZ", 17},
+		{"getUserAccountByIdentifierFromCache", 8},
 		{strings.Repeat("word ", 100), 100},
 		{strings.Repeat("x", 400), 41},
 	}
