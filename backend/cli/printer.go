@@ -136,8 +136,8 @@ func (p *Printer) printKnown(e event.Event) bool {
 	case event.SummaryUpdated:
 		return with(e, func(d event.SummaryUpdatedData) {
 			p.line(p.paint("⇲ "+i18n.T("cli.print.folded", d.TurnsFolded, humanTokens(d.TokensBefore), humanTokens(d.TokensAfter)), cyan))
-			if len(d.EntitiesAdded) > 0 {
-				p.line(p.paint("  "+i18n.T("cli.print.entities_kept", strings.Join(d.EntitiesAdded, ", ")), dim))
+			if line := entitiesLine(d); line != "" {
+				p.line(p.paint("  "+line, dim))
 			}
 		})
 	case event.ContextPinned:
