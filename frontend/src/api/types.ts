@@ -41,6 +41,7 @@ export type EventType =
   | 'iteration.started'
   | 'context.built'
   | 'model.delta'
+  | 'model.reasoning'
   | 'model.retried'
   | 'model.decided'
   | 'tool.started'
@@ -141,6 +142,13 @@ export interface Usage {
   prompt_tokens?: number
   completion_tokens?: number
   total_tokens?: number
+  /** The part of completion_tokens spent thinking, when the provider says. */
+  reasoning_tokens?: number
+}
+
+/** ModelReasoningData is the model's thinking, streamed before its text. */
+export interface ModelReasoningData {
+  text?: string
 }
 
 export interface DecidedCall {
@@ -156,6 +164,8 @@ export interface DecidedCall {
 
 export interface ModelDecidedData {
   thought?: string
+  /** The model's whole thinking before this decision (reasoning_content). */
+  reasoning?: string
   final_answer?: string
   tool_calls?: DecidedCall[]
   finish_reason?: string
@@ -316,6 +326,7 @@ export interface Totals {
   total_tokens?: number
   tool_calls?: number
   duration_ms?: number
+  reasoning_tokens?: number
   /** The stages' own model requests: routing, planning, evaluating, the completion check. */
   stage_calls?: number
 }

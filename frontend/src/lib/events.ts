@@ -94,6 +94,8 @@ function describe(e: HermesEvent, lang: Lang): string {
     }
     case 'model.delta':
       return t(lang, 'ev.model_delta', { text: obj<{ text?: string }>(e.data).text ?? '' })
+    case 'model.reasoning':
+      return t(lang, 'ev.model_reasoning', { text: obj<{ text?: string }>(e.data).text ?? '' })
     case 'model.retried': {
       const d = obj<ModelRetriedData>(e.data)
       return t(lang, 'ev.model_retried', {

@@ -12,6 +12,7 @@ import type {
   MemoryRecalledData,
   Layers,
   ModelDecidedData,
+  ModelReasoningData,
   ModelRetriedData,
   PlanCreatedData,
   PlanRevisedData,
@@ -130,6 +131,9 @@ export interface IterationView {
   tokensOut: number
   /** Text streamed by the model so far; the thought replaces it once decided. */
   streamed: string
+  /** The model's thinking before its text: streamed, then the decision's whole. */
+  reasoning: string
+  reasoningTokens: number
   decided: boolean
   thought: string
   answer: string
@@ -154,6 +158,8 @@ export function newIteration(n: number, time: string): IterationView {
     tokensIn: 0,
     tokensOut: 0,
     streamed: '',
+    reasoning: '',
+    reasoningTokens: 0,
     decided: false,
     thought: '',
     answer: '',
@@ -229,6 +235,10 @@ export function applyToIteration(prev: IterationView, e: HermesEvent): Iteration
       if (!it.items.some((x) => x.kind === 'model')) it.items = [...it.items, { kind: 'model', seq: e.seq }]
       it.streamed += obj<{ text?: string }>(e.data).text ?? ''
       break
+    case 'model.reasoning':
+      if (!it.items.some((x) => x.kind === 'model')) it.items = [...it.items, { kind: 'model', seq: e.seq }]
+      it.reasoning += obj<ModelReasoningData>(e.data).text ?? ''
+      break
     case 'model.retried':
       mark(it, { kind: 'retried', seq: e.seq, data: obj<ModelRetriedData>(e.data) })
       break
@@ -238,6 +248,8 @@ export function applyToIteration(prev: IterationView, e: HermesEvent): Iteration
       it.decided = true
       it.tokensIn += d.usage?.prompt_tokens ?? 0
       it.tokensOut += d.usage?.completion_tokens ?? 0
+      it.reasoningTokens += d.usage?.reasoning_tokens ?? 0
+      it.reasoning = d.reasoning ?? it.reasoning
       it.thought = d.thought ?? (d.final_answer ? '' : it.streamed)
       it.answer = d.final_answer ?? ''
       it.latencyMs = d.latency_ms ?? 0

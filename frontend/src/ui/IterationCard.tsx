@@ -88,7 +88,7 @@ export const IterationCard = memo(function IterationCard({ it, lang, t, selected
       </header>
       <div className="card-body">
         {it.items.map((item) => {
-          if (item.kind === 'model') return <ModelBlock key="model" it={it} t={t} streaming={streaming} />
+          if (item.kind === 'model') return <ModelBlock key="model" it={it} t={t} lang={lang} streaming={streaming} />
           if (item.kind === 'call') {
             const c = calls.get(item.id)
             return c ? <CallBlock key={`call-${item.id}`} call={c} onArtifact={onArtifact} pins={pins} resultIndex={resultIndexes.get(c.id)} /> : null
@@ -100,17 +100,21 @@ export const IterationCard = memo(function IterationCard({ it, lang, t, selected
   )
 })
 
-function ModelBlock({ it, t, streaming }: { it: IterationView; t: Translate; streaming: boolean }) {
+function ModelBlock({ it, t, lang, streaming }: { it: IterationView; t: Translate; lang: Lang; streaming: boolean }) {
   if (!it.decided) {
     return (
-      <div className="model streamed" data-testid="streamed">
-        {it.streamed}
-        {streaming && <span className="cursor" aria-hidden="true" />}
-      </div>
+      <>
+        <ReasoningBlock it={it} t={t} lang={lang} />
+        <div className="model streamed" data-testid="streamed">
+          {it.streamed}
+          {streaming && <span className="cursor" aria-hidden="true" />}
+        </div>
+      </>
     )
   }
   return (
     <>
+      <ReasoningBlock it={it} t={t} lang={lang} />
       {it.thought && (
         <div className="model thought" data-testid="thought">
           {it.thought}
@@ -125,6 +129,22 @@ function ModelBlock({ it, t, streaming }: { it: IterationView; t: Translate; str
       {!it.thought && !it.answer && it.calls.length === 0 && <div className="model muted">{t('card.empty_answer')}</div>}
       {it.decision && (it.decision.step > 0 || it.decision.servesGoal || it.decision.drift) && <DecisionLine it={it} t={t} />}
     </>
+  )
+}
+
+/** ReasoningBlock is the model's thinking before its text, collapsed: a
+ * summary line with its size, the whole when opened. A closed details
+ * element keeps its text in the page, so find-in-page still reaches it. */
+function ReasoningBlock({ it, t, lang }: { it: IterationView; t: Translate; lang: Lang }) {
+  if (!it.reasoning) return null
+  const size = it.reasoningTokens > 0 ? t('card.reasoning_tokens', { tokens: formatTokens(it.reasoningTokens, lang) }) : t('card.reasoning_chars', { n: it.reasoning.length })
+  return (
+    <details className="model reasoning" data-testid="reasoning">
+      <summary>
+        <span className="mark-label">{t('card.reasoning')}</span> <span className="muted">{size}</span>
+      </summary>
+      <div className="reasoning-text">{it.reasoning}</div>
+    </details>
   )
 }
 
