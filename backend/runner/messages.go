@@ -9,8 +9,8 @@ func init() {
 			ZH: `模型服务 %s 需要 API 密钥，而配置的密钥只发给 [model] base_url：如要给这个服务密钥，请在 hermes.toml 中添加 [[model.endpoints]] 表，写上 base_url = "%s"，并用 api_key_env 指定保存其密钥的环境变量`,
 		},
 		"runner.endpoint_secret": {
-			EN: `run %s ran at %s, whose URL held a secret that Hermes does not keep; give the full base URL again (hermes resume --base-url, or the base URL field), or list it in hermes.toml under [[model.endpoints]]`,
-			ZH: `运行 %s 使用的服务地址 %s 中含有密钥，Hermes 不保存它；请再次给出完整的 base URL（hermes resume --base-url，或填写 base URL 一栏），或在 hermes.toml 的 [[model.endpoints]] 中列出它`,
+			EN: `run %s ran at %s, whose URL held a secret that Hermes does not keep; give the full base URL again (hermes resume --base-url, or the base URL field of Fork), or list it in hermes.toml under [[model.endpoints]]`,
+			ZH: `运行 %s 使用的服务地址 %s 中含有密钥，Hermes 不保存它；请再次给出完整的 base URL（hermes resume --base-url，或分叉对话框的接口地址一栏），或在 hermes.toml 的 [[model.endpoints]] 中列出它`,
 		},
 		"runner.no_task": {EN: "the task is empty; say what the run should do", ZH: "任务为空；请写明这次运行要做什么"},
 		"runner.no_workspace": {

@@ -9,6 +9,9 @@ export const runStatuses: readonly RunStatus[] = ['running', 'finished', 'max_it
 export interface ForkRef {
   run_id: string
   iteration: number
+  /** The source run's model and endpoint, when the fork asked another. */
+  from_model?: string
+  from_base_url?: string
 }
 
 /** RunSummary is runlog.Summary plus what the runner knows of live runs (docs/api.md). */
@@ -232,6 +235,11 @@ export interface RunPausedData {
 export interface RunResumedData {
   from_checkpoint?: boolean
   iteration?: number
+  /** The model and endpoint the run goes on with; from_* when they were switched. */
+  model?: string
+  base_url?: string
+  from_model?: string
+  from_base_url?: string
 }
 
 export interface InstructionInjectedData {
@@ -464,6 +472,8 @@ export interface ForkRequest {
   iteration: number
   task?: string
   instructions?: string
+  model?: string
+  base_url?: string
 }
 
 export interface ModelCheckRequest {

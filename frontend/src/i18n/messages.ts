@@ -84,6 +84,7 @@ const en = {
   'ev.run_paused': 'Paused',
   'ev.run_resumed': 'Resumed',
   'ev.run_resumed_checkpoint': 'Resumed from the checkpoint of iteration {n}',
+  'ev.model_switched': 'model switched: {from} → {to}',
   'ev.instruction_injected': 'Instruction added: {text}',
   'ev.task_edited': 'Task changed to: {task}',
   'ev.summary_updated': 'Rolling summary updated',
@@ -254,6 +255,8 @@ const en = {
   'fork.explain': 'A new run starts from the context that iteration was built from. The tools of earlier iterations are not run again: their recorded results stand.',
   'fork.iteration': 'From iteration',
   'fork.start': 'Fork from #{n}',
+  'fork.model_hint': 'The model and endpoint are the run\'s; change them to fork to another. The key follows the endpoint.',
+  'fork.failed': 'The fork could not start: {error}',
 
   'artifact.title': 'Full output of {name} ({size})',
   'artifact.more': 'Load more ({left} left)',

@@ -82,6 +82,7 @@ export const zh: Catalog = {
   'ev.run_paused': '已暂停',
   'ev.run_resumed': '已继续',
   'ev.run_resumed_checkpoint': '从第 {n} 轮的检查点继续',
+  'ev.model_switched': '已切换模型：{from} → {to}',
   'ev.instruction_injected': '插入指令：{text}',
   'ev.task_edited': '任务改为：{task}',
   'ev.summary_updated': '滚动摘要已更新',
@@ -252,6 +253,8 @@ export const zh: Catalog = {
   'fork.explain': '新运行从该轮迭代构建时的上下文开始。之前各轮的工具不会再次运行：沿用记录下来的结果。',
   'fork.iteration': '从第几轮',
   'fork.start': '从第 {n} 轮分叉',
+  'fork.model_hint': '模型和服务地址沿用该运行的；修改它们即可分叉到别的模型。密钥跟随服务地址。',
+  'fork.failed': '分叉未能开始：{error}',
 
   'artifact.title': '{name} 的完整输出（{size}）',
   'artifact.more': '加载更多（还剩 {left}）',

@@ -8,6 +8,7 @@ import type {
   ModelDecidedData,
   ModelRetriedData,
   RunFinishedData,
+  RunResumedData,
   RunStartedData,
   TaskEditedData,
   ToolFinishedData,
@@ -138,9 +139,11 @@ function describe(e: HermesEvent, lang: Lang): string {
     case 'run.paused':
       return t(lang, 'ev.run_paused')
     case 'run.resumed': {
-      const d = obj<{ from_checkpoint?: boolean; iteration?: number }>(e.data)
-      if (d.from_checkpoint) return t(lang, 'ev.run_resumed_checkpoint', { n: d.iteration ?? 0 })
-      return t(lang, 'ev.run_resumed')
+      const d = obj<RunResumedData>(e.data)
+      const said = d.from_checkpoint ? t(lang, 'ev.run_resumed_checkpoint', { n: d.iteration ?? 0 }) : t(lang, 'ev.run_resumed')
+      if (!d.from_model && !d.from_base_url) return said
+      const at = (model?: string, url?: string) => (url ? `${model ?? ''} @ ${url}` : (model ?? ''))
+      return `${said} · ${t(lang, 'ev.model_switched', { from: at(d.from_model, d.from_base_url), to: at(d.model, d.base_url) })}`
     }
     case 'instruction.injected':
       return t(lang, 'ev.instruction_injected', { text: obj<{ text?: string }>(e.data).text ?? '' })

@@ -9,6 +9,7 @@ import type {
   ModelDecidedData,
   RunFinishedData,
   RunPausedData,
+  RunResumedData,
   RunStartedData,
   TaskEditedData,
 } from '../api/types'
@@ -37,7 +38,9 @@ export interface RunView {
   runId: string
   task: string
   instructions: string
+  /** The model and endpoint (masked) the run last ran with: run.started's, or a later resume's. */
   model: string
+  baseUrl: string
   workspace: string
   tools: string[]
   maxIterations: number
@@ -79,6 +82,7 @@ export function emptyRun(runId = ''): RunView {
     task: '',
     instructions: '',
     model: '',
+    baseUrl: '',
     workspace: '',
     tools: [],
     maxIterations: 0,
@@ -164,6 +168,7 @@ function foldIntoRun(next: RunView, e: HermesEvent): void {
       next.task = d.task ?? ''
       next.instructions = d.instructions ?? ''
       next.model = d.model ?? ''
+      next.baseUrl = d.base_url ?? ''
       next.workspace = d.workspace ?? ''
       next.tools = d.tools ?? []
       next.maxIterations = d.max_iterations ?? 0
@@ -187,11 +192,17 @@ function foldIntoRun(next: RunView, e: HermesEvent): void {
       next.paused = { at: d.at ?? 'boundary', pendingCalls: d.pending_calls ?? [], iteration: e.iteration }
       break
     }
-    case 'run.resumed':
+    case 'run.resumed': {
+      const d = obj<RunResumedData>(e.data)
+      if (d.model) {
+        next.model = d.model
+        next.baseUrl = d.base_url ?? ''
+      }
       next.status = 'running'
       next.paused = null
       next.ended = undefined
       break
+    }
     case 'approval.requested':
       next.pendingApproval = { ...obj<ApprovalRequestedData>(e.data), iteration: e.iteration }
       break

@@ -127,8 +127,20 @@ describe('createRunStore', () => {
     expect(store.get().view.status).toBe('stopped')
     expect(await store.resumeRun()).toBe(true)
     expect(t.calls.filter((c) => c.startsWith('resumeRun') || c.startsWith('runEvents'))).toEqual(['runEvents("r2")', 'resumeRun("r2")', 'runEvents("r2")'])
-    expect(await store.fork(1, 'Other task', 'Other rules')).toBe('r2-fork')
-    expect(t.calls).toContain('forkRun("r2", {"iteration":1,"task":"Other task","instructions":"Other rules"})')
+    expect(await store.fork({ iteration: 1, task: 'Other task', instructions: 'Other rules', model: 'qwen3', base_url: 'http://127.0.0.1:8/v1' })).toBe('r2-fork')
+    expect(t.calls).toContain('forkRun("r2", {"iteration":1,"task":"Other task","instructions":"Other rules","model":"qwen3","base_url":"http://127.0.0.1:8/v1"})')
+  })
+
+  it('keeps why a fork failed, in both languages, for the dialog to show', async () => {
+    const t = testApi({ events: { r2: steeredEvents.slice(0, 24) } })
+    const store = createRunStore(t.api)
+    await store.open('r2')
+    t.fail('forkRun', new ApiError('model_unreachable', { status: 502, code: 'model_unreachable', messages: { en: 'the endpoint did not answer', 'zh-CN': '接口没有响应' } }))
+    expect(await store.fork({ iteration: 1 })).toBe('')
+    expect(store.get().actionError?.code).toBe('model_unreachable')
+    expect(store.get().actionError?.messageIn('zh-CN')).toBe('接口没有响应')
+    expect(await store.fork({ iteration: 1 })).toBe('r2-fork')
+    expect(store.get().actionError).toBeNull()
   })
 
   it('replays a run step by step and playing, without touching the live view', async () => {

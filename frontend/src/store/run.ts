@@ -1,5 +1,5 @@
 import { toApiError, type Api, type ApiError } from '../api/api'
-import type { ApprovalDecision, ContextPreview, HermesEvent } from '../api/types'
+import type { ApprovalDecision, ContextPreview, ForkRequest, HermesEvent } from '../api/types'
 import { orderEvents } from '../lib/events'
 import { nextIterationStart, prevIterationStart, replayTo, type Replay } from '../lib/replay'
 import { applyEvents, emptyRun, foldRun, type RunView } from '../lib/timeline'
@@ -74,8 +74,8 @@ export interface RunStore extends Store<RunState> {
   answerQuestion(questionId: string, text: string): Promise<boolean>
   /** resumeRun continues a stopped or failed run from its checkpoint. */
   resumeRun(): Promise<boolean>
-  /** fork starts a new run from iteration n; it resolves with the new run's id, or "" on failure. */
-  fork(n: number, task: string, instructions: string): Promise<string>
+  /** fork starts a new run as req asks; it resolves with the new run's id, or "" on failure (actionError says why). */
+  fork(req: ForkRequest): Promise<string>
   startReplay(): void
   stopReplay(): void
   seek(shown: number): void
@@ -254,10 +254,10 @@ export function createRunStore(api: Api, ticker: Ticker = intervalTicker): RunSt
       if (ok && runId === id()) await open(runId)
       return ok
     },
-    async fork(n, task, instructions) {
+    async fork(req) {
       let forked = ''
       await act(async () => {
-        forked = await api.forkRun(id(), { iteration: n, task, instructions })
+        forked = await api.forkRun(id(), req)
       })
       return forked
     },

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react'
-import { toApiError } from '../api/api'
+import { toApiError, type ApiError } from '../api/api'
 import type { ApprovalDecision, DecidedCall } from '../api/types'
 import { prettyJSON } from '../lib/diff'
 import { formatBytes } from '../lib/format'
 import { shortcuts } from '../lib/shortcuts'
-import type { CallView, PendingApproval } from '../lib/timeline'
+import { forkForm, forkRequest, type ForkForm } from '../lib/fork'
+import type { CallView, PendingApproval, RunView } from '../lib/timeline'
 import { JsonText } from './JsonTree'
 import { useAppState, useAppStore, useT } from './context'
 
@@ -128,19 +129,25 @@ export function EditDialog({ task, instructions, pending, onClose }: { task: str
   )
 }
 
-/** ForkDialog starts a new run from iteration n with an edited task and instructions. */
-export function ForkDialog({ n, max, task, instructions, onClose }: { n: number; max: number; task: string; instructions: string; onClose: () => void }) {
+/** ForkDialog starts a new run from iteration n with an edited task and instructions, at the run's model and endpoint or others. Why a fork failed shows here, not behind the dialog. */
+export function ForkDialog({ n, max, view, onClose }: { n: number; max: number; view: RunView; onClose: () => void }) {
   const { run } = useAppStore()
   const t = useT()
-  const [iteration, setIteration] = useState(n)
-  const [newTask, setTask] = useState(task)
-  const [newInstr, setInstr] = useState(instructions)
+  const lang = useAppState((s) => s.lang)
+  const [form, setForm] = useState(() => forkForm(n, view))
+  const set = (patch: Partial<ForkForm>) => setForm((f) => ({ ...f, ...patch }))
+  const { iteration } = form
   const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<ApiError | null>(null)
   const fork = async () => {
     setBusy(true)
-    const id = await run.fork(iteration, newTask, newInstr)
+    setError(null)
+    const id = await run.fork(forkRequest(form, view))
     setBusy(false)
-    if (!id) return
+    if (!id) {
+      setError(run.get().actionError)
+      return
+    }
     onClose()
     window.location.hash = `#/runs/${encodeURIComponent(id)}`
   }
@@ -149,16 +156,30 @@ export function ForkDialog({ n, max, task, instructions, onClose }: { n: number;
       <p className="muted">{t('fork.explain')}</p>
       <label className="field">
         <span>{t('fork.iteration')}</span>
-        <input type="number" min={1} max={max} value={iteration} onChange={(e) => setIteration(Number(e.target.value))} data-testid="fork-iteration" />
+        <input type="number" min={1} max={max} value={iteration} onChange={(e) => set({ iteration: Number(e.target.value) })} data-testid="fork-iteration" />
       </label>
       <label className="field">
         <span>{t('new.task')}</span>
-        <textarea rows={3} value={newTask} onChange={(e) => setTask(e.target.value)} data-testid="fork-task" />
+        <textarea rows={3} value={form.task} onChange={(e) => set({ task: e.target.value })} data-testid="fork-task" />
       </label>
       <label className="field">
         <span>{t('new.instructions')}</span>
-        <textarea rows={2} value={newInstr} onChange={(e) => setInstr(e.target.value)} data-testid="fork-instructions" />
+        <textarea rows={2} value={form.instructions} onChange={(e) => set({ instructions: e.target.value })} data-testid="fork-instructions" />
       </label>
+      <label className="field">
+        <span>{t('new.model')}</span>
+        <input value={form.model} onChange={(e) => set({ model: e.target.value })} spellCheck={false} data-testid="fork-model" />
+      </label>
+      <label className="field">
+        <span>{t('new.base_url')}</span>
+        <input value={form.baseUrl} onChange={(e) => set({ baseUrl: e.target.value })} spellCheck={false} data-testid="fork-base-url" />
+      </label>
+      <p className="muted field-hint">{t('fork.model_hint')}</p>
+      {error && (
+        <p className="notice notice-error" role="alert" data-testid="fork-error">
+          {t('fork.failed', { error: error.messageIn(lang) })}
+        </p>
+      )}
       <div className="actions">
         <button type="button" onClick={onClose}>
           {t('common.cancel')}

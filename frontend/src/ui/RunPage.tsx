@@ -231,7 +231,7 @@ export function RunPage({ runId }: { runId: string }) {
         <EditDialog task={liveView.task} instructions={liveView.instructions} pending={liveView.paused.at === 'decided' ? liveView.paused.pendingCalls : []} onClose={() => setDialog(null)} />
       )}
       {dialog?.kind === 'fork' && (
-        <ForkDialog n={dialog.n} max={modelIterations(liveView).at(-1)?.n ?? 1} task={liveView.task} instructions={liveView.instructions} onClose={() => setDialog(null)} />
+        <ForkDialog n={dialog.n} max={modelIterations(liveView).at(-1)?.n ?? 1} view={liveView} onClose={() => setDialog(null)} />
       )}
       {dialog?.kind === 'artifact' && <ArtifactDialog runId={runId} call={dialog.call} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'help' && <HelpOverlay onClose={() => setDialog(null)} />}

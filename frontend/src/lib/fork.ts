@@ -1,0 +1,32 @@
+import type { ForkRequest } from '../api/types'
+import type { RunView } from './timeline'
+
+/** ForkForm is what the Fork dialog edits, prefilled with the run's. */
+export interface ForkForm {
+  iteration: number
+  task: string
+  instructions: string
+  model: string
+  baseUrl: string
+}
+
+type RunModel = Pick<RunView, 'task' | 'instructions' | 'model' | 'baseUrl'>
+
+/** forkForm prefills the Fork dialog: iteration n, and the run's task, instructions, model and endpoint. */
+export function forkForm(n: number, run: RunModel): ForkForm {
+  return { iteration: n, task: run.task, instructions: run.instructions, model: run.model, baseUrl: run.baseUrl }
+}
+
+/**
+ * forkRequest is what the dialog sends. The model and base URL go only when
+ * changed: the run's own are kept by the backend, whose base URL is the real
+ * one, while the run log shows it masked (a secret in it reads "xxxxx").
+ */
+export function forkRequest(form: ForkForm, run: RunModel): ForkRequest {
+  const req: ForkRequest = { iteration: form.iteration, task: form.task, instructions: form.instructions }
+  const model = form.model.trim()
+  const baseUrl = form.baseUrl.trim()
+  if (model && model !== run.model) req.model = model
+  if (baseUrl && baseUrl !== run.baseUrl) req.base_url = baseUrl
+  return req
+}
