@@ -29,8 +29,8 @@ var SendReasoningValues = []string{SendReasoningAuto, SendReasoningAlways, SendR
 // calls comes back without its reasoning_content (its older reasoner
 // refused reasoning_content on messages without tool calls, which it
 // never had). GLM's interleaved thinking and Kimi's thinking models ask
-// for it with the tool results. Qwen (DashScope) does not use it, and
-// OpenAI refuses fields it does not know.
+// for it with the tool results. Qwen (DashScope) does not ask for it, and
+// OpenAI's API has no such field.
 var (
 	reasoningHosts   = []string{"api.deepseek.com", "api.moonshot.ai", "api.moonshot.cn", "api.z.ai", "open.bigmodel.cn"}
 	noReasoningHosts = []string{"api.openai.com", "dashscope.aliyuncs.com", "dashscope-intl.aliyuncs.com"}
