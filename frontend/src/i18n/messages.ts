@@ -368,6 +368,7 @@ const en = {
   'card.pinned_message': 'Message #{n} ({role}) pinned:',
   'card.summary_range': 'messages #{from}–#{to}',
   'card.summary_entities': '{n} values kept verbatim',
+  'card.summary_entities_more': '… {n} more',
   'card.summary_entity_added': 'Added by the check: the summary had lost it',
   'card.summary_model': 'Summarised by {model}',
   'budget.schemas': 'Tool schemas: {sent} tokens sent, {saved} saved by sending only the relevant skills.',

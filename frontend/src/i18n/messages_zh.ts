@@ -366,6 +366,7 @@ export const zh: Catalog = {
   'card.pinned_message': '已固定消息 #{n}（{role}）：',
   'card.summary_range': '消息 #{from}–#{to}',
   'card.summary_entities': '逐字保留 {n} 个值',
+  'card.summary_entities_more': '…… 另有 {n} 个',
   'card.summary_entity_added': '由检查补回：摘要遗漏了它',
   'card.summary_model': '由 {model} 生成摘要',
   'budget.schemas': '工具定义：发送 {sent} 个令牌，只发送相关技能节省了 {saved} 个。',

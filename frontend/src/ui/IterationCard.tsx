@@ -1,5 +1,6 @@
 import { memo } from 'react'
 import { diffLines } from '../lib/diff'
+import { shownEntities } from '../lib/entities'
 import { statusLabel } from '../lib/events'
 import { formatDuration, formatPercent, formatTokens, oneLine, parseTime } from '../lib/format'
 import { memorySource, whyRecalled } from '../lib/memory'
@@ -370,7 +371,7 @@ function MarkLine({ mark: m, t, lang }: { mark: Mark; t: Translate; lang: Lang }
 /** SummaryCard is a compression: which messages were folded, the tokens before and after, the values kept verbatim, and the summary itself. */
 function SummaryCard({ data: d, t, lang }: { data: SummaryUpdatedData; t: Translate; lang: Lang }) {
   const entities = d.entities ?? []
-  const added = new Set(d.entities_added ?? [])
+  const { shown, more } = shownEntities(entities, d.entities_added ?? [])
   return (
     <details className="mark mark-state summary-card" data-testid="mark" data-kind="summary">
       <summary>
@@ -381,11 +382,16 @@ function SummaryCard({ data: d, t, lang }: { data: SummaryUpdatedData; t: Transl
       </summary>
       {entities.length > 0 && (
         <div className="entities" data-testid="summary-entities">
-          {entities.map((e) => (
-            <code key={e} className={added.has(e) ? 'added' : ''} title={added.has(e) ? t('card.summary_entity_added') : undefined}>
-              {e}
+          {shown.map((e) => (
+            <code key={e.value} className={e.added ? 'added' : ''} title={e.added ? t('card.summary_entity_added') : undefined}>
+              {e.value}
             </code>
           ))}
+          {more > 0 && (
+            <span className="muted" data-testid="summary-entities-more">
+              {t('card.summary_entities_more', { n: more })}
+            </span>
+          )}
         </div>
       )}
       {d.summary && <pre className="summary-text">{d.summary}</pre>}
