@@ -54,3 +54,22 @@ func TestBuilder_RewrittenTurnsRecounted(t *testing.T) {
 		t.Errorf("rewritten turns still counted with stale estimates: %d", got.Layers.Recent)
 	}
 }
+
+func TestBuilder_ResultLimitCutsTheRequestOnly(t *testing.T) {
+	result := llm.Message{Role: llm.RoleTool, ToolCallID: "c1", Content: "HEAD " + strings.Repeat("data ", 2000) + " TAIL"}
+	turns := []llm.Message{{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "c1", Name: "read_file"}}}, result}
+	b := NewBuilder(100000)
+	whole := b.Build(Input{System: "s", Anchor: "a", Turns: turns})
+	cut := b.Build(Input{System: "s", Anchor: "a", Turns: turns, ResultLimit: 300})
+	got := cut.Messages[3].Content
+	if !cut.Rebuilt || len([]rune(got)) > 500 || !strings.HasPrefix(got, "HEAD ") || !strings.HasSuffix(got, " TAIL") ||
+		!strings.Contains(got, "left out of this request") {
+		t.Fatalf("cut result (rebuilt %v): %q", cut.Rebuilt, got)
+	}
+	if cut.Layers.ToolResults*10 > whole.Layers.ToolResults || turns[1].Content != result.Content {
+		t.Errorf("tool results %d of %d tokens; the conversation changed: %v", cut.Layers.ToolResults, whole.Layers.ToolResults, turns[1].Content != result.Content)
+	}
+	if again := b.Build(Input{System: "s", Anchor: "a", Turns: turns}); !again.Rebuilt || again.Messages[3].Content != result.Content {
+		t.Error("without the limit the result is not whole again")
+	}
+}

@@ -3,6 +3,9 @@ package contextmgr
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -196,5 +199,46 @@ func BenchmarkBuild200Turns(b *testing.B) {
 	for b.Loop() {
 		builder.Reset()
 		builder.Build(Input{System: "system", Anchor: "Task: x\n" + st.PinnedText(turns), Summary: st.SummaryText(), Memory: st.Memory, Turns: turns})
+	}
+}
+
+// A fold of random text keeps, beside the summary, the checksum the task
+// names and values within the budget, never pieces of the base64.
+func TestSummarize_RandomTextKeepsWhatTheTaskNames(t *testing.T) {
+	corpus, err := os.ReadFile(filepath.Join("testdata", "tokens", "hex.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b64, err := os.ReadFile(filepath.Join("testdata", "tokens", "base64.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := strings.Fields(string(corpus))[20] // the checksum of file10.bin
+	turns := []llm.Message{
+		{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"sums.txt"}`}}},
+		{Role: llm.RoleTool, ToolCallID: "c1", Name: "read_file", Content: string(corpus) + string(b64)},
+	}
+	_, client := summaryServer(t, "SUMMARY:\nRead the checksums.\nPROGRESS:\nDone: read\nRemaining: answer")
+	opt := Options{Window: 8000, CompressAt: 0.6}
+	sum, err := Summarize(t.Context(), client, "", "Which file has the checksum "+named+"?", &State{}, opt, Fold{To: 2, Turns: 1, Messages: turns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The task names the checksum, the model's arguments the path: both first.
+	if len(sum.Entities) < 2 || !slices.Contains(sum.Entities[:2], named) || !slices.Contains(sum.Entities[:2], "sums.txt") {
+		t.Errorf("entities = %q, want the named checksum and path first", sum.Entities)
+	}
+	size := 0
+	for _, e := range sum.Entities {
+		size += Estimate(e) + 1
+		if e != named && Random(e) {
+			t.Errorf("random value %q kept though nothing named it", e)
+		}
+		if strings.Contains(string(b64), e) && len(e) > 3 {
+			t.Errorf("a piece of the base64 was kept: %q", e)
+		}
+	}
+	if size > opt.EntityBudget() {
+		t.Errorf("entities take %d tokens, over the budget %d", size, opt.EntityBudget())
 	}
 }
