@@ -241,3 +241,27 @@ func TestContext_LatestResultCutToFit(t *testing.T) {
 		t.Errorf("the conversation did not keep the result whole: %d turns, %v", len(turns), err)
 	}
 }
+
+// TestContext_StopsWhenNothingFits: one turn of forty results is more than
+// the window even with every result cut to its shortest, so the run stops
+// with the reason and what to do, and the request is never sent.
+func TestContext_StopsWhenNothingFits(t *testing.T) {
+	var calls []llm.ToolCall
+	for i := range 40 {
+		calls = append(calls, call(fmt.Sprintf("call_%d", i), "read_file", map[string]any{"path": fmt.Sprintf("dump%02d.txt", i)}))
+	}
+	srv := llmtest.NewServer(t, llmtest.Step{ToolCalls: calls}, llmtest.Step{Content: "never asked"})
+	h := newHarness(t, srv)
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := range 40 {
+		h.write(fmt.Sprintf("dump%02d.txt", i), dump(r, i))
+	}
+	h.setup.Limits = agent.Limits{MaxIterations: 5, ContextWindow: 3000, CompressAt: 0.6}
+	res, _ := h.run("Read the forty dumps at once.")
+	if res.Status != event.StatusFailed || !strings.Contains(res.Error, "context window of 3000") || !strings.Contains(res.Error, "context_window") {
+		t.Fatalf("result = %+v", res)
+	}
+	if n := len(loopRequests(srv)); n != 1 {
+		t.Errorf("the model got %d requests, want only the first", n)
+	}
+}
