@@ -108,6 +108,8 @@ describe('context and memory in the window', () => {
     await expect.poll(() => fromRun.count()).toBe(2)
     const row = fromRun.filter({ hasText: '4,500 EUR' })
     expect(await row.count()).toBe(1)
+    // It says it came from the run's result.
+    expect(await row.getByTestId('memory-origin').textContent()).toBe('result')
     await page.getByTestId('memory-search').fill('trip')
     await expect.poll(() => row.count()).toBeGreaterThan(0)
     await shot(page, 'memory-page.png')

@@ -237,7 +237,9 @@ describe('a finished run', () => {
     await page.locator('[data-testid="mark"][data-kind="finished"]').waitFor()
     expect(await page.getByTestId('replay-position').textContent()).toContain('run.finished')
     expect((await model.state()).requests).toBe(before)
-    await page.getByTestId('replay-scrubber').fill('3')
+    // Four events in, the first iteration has started (after run.started,
+    // memory.recalled when earlier runs left any, checkpoint.saved).
+    await page.getByTestId('replay-scrubber').fill('4')
     await expect.poll(() => page.getByTestId('iteration-card').count()).toBe(2)
     await shot(page, 'replay.png')
     await page.getByTestId('replay-exit').click()
