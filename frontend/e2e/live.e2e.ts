@@ -271,3 +271,25 @@ describe('a finished run', () => {
     await ctx.close()
   })
 })
+
+describe("the model's reasoning", () => {
+  it('shows in its iteration card, collapsed until opened', async () => {
+    const thought = 'The notes live in notes/; list them first.'
+    const runId = await startRun('List the notes', [
+      { reasoning: thought, content: 'Listing.', chunks: 3, tool_calls: [call('r1', 'list_files', { path: 'notes' })] },
+      { reasoning: 'Two files.', content: 'There are two notes.' },
+    ])
+    await untilEnd(runId)
+    const { ctx, page } = await openPage(browser)
+    await openRun(page, runId)
+    const block = card(page, 1).getByTestId('reasoning')
+    await block.waitFor()
+    const text = block.locator('.reasoning-text')
+    expect(await block.getAttribute('open')).toBeNull()
+    expect(await text.isVisible()).toBe(false)
+    await block.locator('summary').click()
+    await expect.poll(() => text.isVisible()).toBe(true)
+    expect(await text.textContent()).toBe(thought)
+    await ctx.close()
+  })
+})

@@ -10,6 +10,8 @@ export interface Step {
   chunks?: number
   hold?: boolean
   status?: number
+  /** Streamed as reasoning_content before the text, as thinking models do. */
+  reasoning?: string
 }
 
 export interface ModelRequest {
