@@ -110,6 +110,10 @@ func (p *Printer) printKnown(e event.Event) bool {
 		return with(e, p.toolFinished)
 	case event.GuardTripped:
 		return with(e, p.guard)
+	case event.LimitNear:
+		return with(e, func(d event.LimitNearData) {
+			p.line(p.paint("⏳ "+i18n.T("cli.print.limit_near", d.Left, d.Max), yellow))
+		})
 	case event.ApprovalRequested:
 		label := "? " + i18n.T("cli.print.approval_requested")
 		p.line(p.paint(label, yellow, bold) + p.dataPreview(e, width(label)))

@@ -410,6 +410,7 @@ func TestPrinter_OtherEvents(t *testing.T) {
 		{event.CompletionChecked, event.CompletionCheckedData{Passed: true, StepsPassed: 2, StepsRequired: 2, Confidence: 0.9, Threshold: 0.8}, "◎ completion check: 2 of 2 required steps passed, confidence 90% (needs 80%)"},
 		{event.QuestionAsked, event.QuestionAskedData{Question: "Which order id should I use?"}, "? Which order id should I use?"},
 		{event.QuestionAnswered, event.QuestionAnsweredData{By: "user", Answer: "ORD-7731"}, "  answered: ORD-7731"},
+		{event.LimitNear, event.LimitNearData{Limit: event.GuardMaxIterations, Left: 2, Max: 25}, "⏳ 2 of 25 iterations left: the model was told to wrap up"},
 		{event.Type("browser.opened"), map[string]string{"url": "about:blank"}, `· browser.opened {"url":"about:blank"}`},
 	}
 	for _, c := range cases {
