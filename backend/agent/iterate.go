@@ -239,6 +239,22 @@ func (r *Run) ask(ctx context.Context, msgs []llm.Message, defs []llm.ToolDef, t
 	return resp, err
 }
 
+// reasoningSender is a Model that says which reasoning it sends back to
+// the provider, as *llm.Client does.
+type reasoningSender interface {
+	SendsReasoning(model string, m llm.Message) bool
+}
+
+// sent keeps an assistant turn's reasoning in the conversation only when
+// the model's provider gets it back, so the context counts what is sent;
+// model.decided keeps it either way.
+func (r *Run) sent(m llm.Message) llm.Message {
+	if s, ok := r.setup.Model.(reasoningSender); !ok || !s.SendsReasoning(r.setup.ModelName, m) {
+		m.Reasoning = ""
+	}
+	return m
+}
+
 func (r *Run) addUsage(u llm.Usage) {
 	r.st.Totals.PromptTokens += u.PromptTokens
 	r.st.Totals.CompletionTokens += u.CompletionTokens
@@ -269,7 +285,7 @@ func (r *Run) decided(rep reply, calls []event.DecidedCall) event.ModelDecidedDa
 // again. Under the plan strategy the completion check decides instead.
 func (r *Run) answer(ctx context.Context, rep reply, direct bool) (outcome, bool) {
 	r.publish(event.ModelDecided, r.decided(rep, nil))
-	r.turns = append(r.turns, llm.Message{Role: llm.RoleAssistant, Content: rep.Content, Reasoning: rep.Reasoning})
+	r.turns = append(r.turns, r.sent(llm.Message{Role: llm.RoleAssistant, Content: rep.Content, Reasoning: rep.Reasoning}))
 	g := &r.st.Guards
 	if strings.TrimSpace(rep.text) == "" {
 		r.turns = append(r.turns, llm.Message{Role: llm.RoleUser, Content: emptyReplyHint})
@@ -307,7 +323,7 @@ func (r *Run) unreadable(rep reply, problem string) (outcome, bool) {
 	})
 	r.guard(event.GuardInvalidCall, event.ActionWarn, i18n.T("agent.guard.unreadable_reply", problem))
 	r.turns = append(r.turns,
-		llm.Message{Role: llm.RoleAssistant, Content: rep.Content, Reasoning: rep.Reasoning},
+		r.sent(llm.Message{Role: llm.RoleAssistant, Content: rep.Content, Reasoning: rep.Reasoning}),
 		llm.Message{Role: llm.RoleUser, Content: fmt.Sprintf(jsonInvalidHint, problem)})
 	return r.noProgress()
 }

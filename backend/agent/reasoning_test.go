@@ -80,6 +80,16 @@ func TestLoop_KeepsReasoning(t *testing.T) {
 			if strings.Contains(h.request(1)[len(h.request(1))-2].Content, think1) {
 				t.Error("the thinking was sent as the assistant's text")
 			}
+			// The conversation (context.built, checkpoints) holds it only
+			// where it is sent, so the context counts what the model gets.
+			built := decode[event.ContextBuiltData](t, ofType(events, event.ContextBuilt)[1])
+			kept := false
+			for _, m := range built.Messages {
+				kept = kept || m.Reasoning == think1
+			}
+			if kept != tt.sentBack {
+				t.Errorf("the conversation keeps the reasoning: %v, want %v", kept, tt.sentBack)
+			}
 
 			h.setup.Bus.Unsubscribe(sub)
 			var live []event.Event

@@ -89,7 +89,7 @@ func (r *Run) act(ctx context.Context, rep reply) (outcome, bool) {
 	for i, c := range calls {
 		assistant.ToolCalls[i] = c.ToolCall
 	}
-	r.turns = append(r.turns, assistant)
+	r.turns = append(r.turns, r.sent(assistant))
 	if ctx.Err() != nil {
 		return outcome{}, true
 	}

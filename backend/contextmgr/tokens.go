@@ -208,7 +208,7 @@ func Estimate(text string) int {
 
 // EstimateMessage estimates one message, tool calls included.
 func EstimateMessage(m llm.Message) int {
-	n := messageOverhead + Estimate(m.Content)
+	n := messageOverhead + Estimate(m.Content) + Estimate(m.Reasoning)
 	for _, c := range m.ToolCalls {
 		n += messageOverhead + Estimate(c.Name) + Estimate(c.Arguments)
 	}

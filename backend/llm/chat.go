@@ -38,7 +38,7 @@ func (c *Client) chatRequest(req Request) openai.ChatCompletionRequest {
 	out.Messages = make([]openai.ChatCompletionMessage, len(req.Messages))
 	for i, m := range req.Messages {
 		om := openai.ChatCompletionMessage{Role: m.Role, Content: m.Content, Name: m.Name, ToolCallID: m.ToolCallID}
-		if c.backReasoning(out.Model, m) {
+		if c.SendsReasoning(out.Model, m) {
 			om.ReasoningContent = m.Reasoning
 		}
 		if len(m.ToolCalls) > 0 {

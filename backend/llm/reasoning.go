@@ -47,11 +47,15 @@ func (c *Client) sendReasoning() string {
 	return c.cfg.SendReasoning
 }
 
-// backReasoning reports whether the reasoning of m goes into the request
-// to model.
-func (c *Client) backReasoning(model string, m Message) bool {
+// SendsReasoning reports whether the reasoning of m goes into a request to
+// model ("" means the client's): the agent keeps it in the conversation
+// only then, so what it counts is what is sent.
+func (c *Client) SendsReasoning(model string, m Message) bool {
 	if m.Reasoning == "" || m.Role != RoleAssistant {
 		return false
+	}
+	if model == "" {
+		model = c.cfg.Model
 	}
 	switch c.cfg.SendReasoning {
 	case SendReasoningAlways:
