@@ -59,6 +59,8 @@ type Builder struct {
 	turnsIn     int
 	recent      int
 	toolResults int
+	// counted are the estimates of the conversation's turns, by index.
+	counted []counted
 	// ratio corrects estimates by what the provider last reported.
 	ratio        float64
 	observed     bool
@@ -94,12 +96,13 @@ func (b *Builder) Build(in Input) Built {
 		b.header, b.folded, b.limit = header, in.Folded, in.ResultLimit
 		b.turnsIn, b.recent, b.toolResults = 0, 0, 0
 	}
-	for _, m := range in.Turns[b.turnsIn:] {
+	for i, m := range in.Turns[b.turnsIn:] {
+		m = CutResult(m, in.ResultLimit)
+		n := b.estimate(in.Folded+b.turnsIn+i, m, in.ResultLimit == 0)
 		if m.Role == llm.RoleTool {
-			m = CutResult(m, in.ResultLimit)
-			b.toolResults += EstimateMessage(m)
+			b.toolResults += n
 		} else {
-			b.recent += EstimateMessage(m)
+			b.recent += n
 		}
 		b.msgs = append(b.msgs, m)
 	}
@@ -167,6 +170,30 @@ func (b *Builder) scale(l event.Layers) event.Layers {
 		Recent: b.Scale(l.Recent), ToolResults: b.Scale(l.ToolResults), ToolSchemas: b.Scale(l.ToolSchemas),
 	}
 }
+
+// estimate is EstimateMessage of turn i of the conversation, taken from
+// the last count of it when its size has not changed: the conversation is
+// only appended to, so laying a request out anew after a compression
+// counts only the turns it has not seen.
+func (b *Builder) estimate(i int, m llm.Message, whole bool) int {
+	size := len(m.Content) + len(m.ToolCalls)
+	for _, c := range m.ToolCalls {
+		size += len(c.Arguments)
+	}
+	if whole && i < len(b.counted) && b.counted[i].tokens > 0 && b.counted[i].size == size {
+		return b.counted[i].tokens
+	}
+	n := EstimateMessage(m)
+	if whole {
+		if i >= len(b.counted) {
+			b.counted = append(b.counted, make([]counted, i+1-len(b.counted))...)
+		}
+		b.counted[i] = counted{size: size, tokens: n}
+	}
+	return n
+}
+
+type counted struct{ size, tokens int }
 
 // CutResult shortens a tool result to about limit characters (0: none), its
 // head and tail around a note for the model, so the request fits.

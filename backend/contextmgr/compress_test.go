@@ -190,8 +190,9 @@ func TestSummarize_OverWindowIsNotSent(t *testing.T) {
 	}
 }
 
-// BenchmarkBuild200Turns lays out a request of 200 turns from nothing, as
-// after a compression or on resume; appending one turn costs far less.
+// BenchmarkBuild200Turns lays out a request of 200 turns anew, as after a
+// compression: the turns were counted before. BenchmarkBuild200TurnsCold
+// counts them too, as on resume. Appending one turn costs far less.
 func BenchmarkBuild200Turns(b *testing.B) {
 	turns := conversation(200, 8000) // results at the default observation limit
 	st := State{Summary: strings.Repeat("summary ", 200), Facts: []string{"pinned"}, Memory: "- [fact] memory"}
@@ -240,5 +241,12 @@ func TestSummarize_RandomTextKeepsWhatTheTaskNames(t *testing.T) {
 	}
 	if size > opt.EntityBudget() {
 		t.Errorf("entities take %d tokens, over the budget %d", size, opt.EntityBudget())
+	}
+}
+
+func BenchmarkBuild200TurnsCold(b *testing.B) {
+	turns := conversation(200, 8000)
+	for b.Loop() {
+		NewBuilder(1 << 20).Build(Input{System: "system", Anchor: "Task: x", Turns: turns})
 	}
 }
