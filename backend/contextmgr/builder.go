@@ -176,7 +176,7 @@ func (b *Builder) scale(l event.Layers) event.Layers {
 // only appended to, so laying a request out anew after a compression
 // counts only the turns it has not seen.
 func (b *Builder) estimate(i int, m llm.Message, whole bool) int {
-	size := len(m.Content) + len(m.ToolCalls)
+	size := len(m.Content) + len(m.Reasoning) + len(m.ToolCalls)
 	for _, c := range m.ToolCalls {
 		size += len(c.Arguments)
 	}
