@@ -132,7 +132,7 @@ func (r *Run) iterate(ctx context.Context) (outcome, bool) {
 		return outcome{status: event.StatusFailed, err: err.Error()}, true
 	}
 	r.builder.Observe(resp.Usage.PromptTokens)
-	r.addUsage(resp.Usage)
+	r.spend(spent(temp), resp.Usage)
 
 	rep, problem := r.read(resp)
 	switch {
@@ -255,7 +255,17 @@ func (r *Run) sent(m llm.Message) llm.Message {
 	return m
 }
 
-func (r *Run) addUsage(u llm.Usage) {
+// addUsage counts a summary's usage (buildContext); the model's turns and
+// the stages' calls count theirs with spend.
+func (r *Run) addUsage(u llm.Usage) { r.spend(event.SpentSummary, u) }
+
+// spent is the stage token key of a request of kind temp.
+func spent(temp tempKind) string {
+	return [...]string{event.SpentRoute, event.SpentPlan, event.SpentDecide, event.SpentEvaluate, event.SpentAnswer}[temp]
+}
+
+// spend adds a request's usage to the totals and to what its stage spent.
+func (r *Run) spend(key string, u llm.Usage) {
 	r.st.Totals.PromptTokens += u.PromptTokens
 	r.st.Totals.CompletionTokens += u.CompletionTokens
 	r.st.Totals.ReasoningTokens += u.ReasoningTokens
@@ -264,6 +274,12 @@ func (r *Run) addUsage(u llm.Usage) {
 		total = u.PromptTokens + u.CompletionTokens
 	}
 	r.st.Totals.TotalTokens += total
+	if total > 0 {
+		if r.st.Totals.StageTokens == nil {
+			r.st.Totals.StageTokens = map[string]int{}
+		}
+		r.st.Totals.StageTokens[key] += total
+	}
 }
 
 func (r *Run) decided(rep reply, calls []event.DecidedCall) event.ModelDecidedData {

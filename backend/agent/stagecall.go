@@ -53,7 +53,7 @@ func (r *Run) stageCall(ctx context.Context, temp tempKind, system, user string,
 		if err != nil {
 			return rep, err
 		}
-		r.addUsage(resp.Usage)
+		r.spend(spent(temp), resp.Usage)
 		rep.usage = addUsage(rep.usage, resp.Usage)
 		rep.latency += resp.Latency
 		fixed, repaired, err := llm.RepairJSON(resp.Content)

@@ -126,8 +126,8 @@ var docs = map[string]keyDoc{
 
 	"context":              doc("The context layers, compression and long-term memory.", "上下文分层、压缩与长期记忆。"),
 	"context.recent_turns": docShown("The latest turns always sent whole.", "始终完整发送的最近轮次数。", DefaultRecentTurns),
-	"context.compress_at": docShown("The share of the context window a request may reach before the oldest turns are folded into the summary.",
-		"请求占上下文窗口的比例达到此值时，把最早的轮次折叠进摘要。", DefaultCompressAt),
+	"context.compress_at": docShown("The share of the context window a request may reach before the oldest turns are folded into the summary; if that is not enough, the request's tool results are cut harder, and a request over the window is never sent.",
+		"请求占上下文窗口的比例达到此值时，把最早的轮次折叠进摘要；仍不够时进一步截短请求中的工具结果；超过窗口的请求从不发送。", DefaultCompressAt),
 	"context.summary_model": doc(`The model that writes the summaries; "" means [model] model.`,
 		`编写摘要所用的模型；"" 表示沿用 [model] model。`),
 	"context.memory": docShown(`What runs do with long-term memory: "on" (recall and write), "read" (recall only) or "off".`,

@@ -320,7 +320,24 @@ type Totals struct {
 	// StageCalls are the model requests the stages made besides the
 	// iterations: routing, planning, evaluating and the completion check.
 	StageCalls int `json:"stage_calls,omitempty"`
+	// StageTokens splits TotalTokens by what they were spent on: route,
+	// plan, decide, evaluate (step checks and the completion check),
+	// answer (turns once every step passed, direct answers) and summary.
+	StageTokens map[string]int `json:"stage_tokens,omitempty"`
 }
+
+// Stage token keys of Totals.StageTokens, in the order they are shown.
+const (
+	SpentRoute    = "route"
+	SpentPlan     = "plan"
+	SpentDecide   = "decide"
+	SpentEvaluate = "evaluate"
+	SpentAnswer   = "answer"
+	SpentSummary  = "summary"
+)
+
+// SpentOrder lists the stage token keys in the order they are shown.
+var SpentOrder = []string{SpentRoute, SpentPlan, SpentDecide, SpentEvaluate, SpentAnswer, SpentSummary}
 
 // RunFinishedData closes a run (or one leg of it, when it is resumed later).
 type RunFinishedData struct {

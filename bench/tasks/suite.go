@@ -75,7 +75,8 @@ type Result struct {
 	Tokens     int
 	Guards     int
 	Wall       time.Duration
-	Why        string // why a run failed
+	Why        string         // why a run failed
+	Stages     map[string]int // tokens by stage (event.SpentOrder)
 }
 
 // MaxIterations bounds every run of the suite.
@@ -137,7 +138,7 @@ func Run(t testing.TB, task Task, strategy agent.Strategy) Result {
 	}
 	out := Result{
 		Task: task.Name, Strategy: strategy, Status: res.Status, Iterations: res.Totals.Iterations,
-		StageCalls: res.Totals.StageCalls, Tokens: res.Totals.TotalTokens, Wall: wall,
+		StageCalls: res.Totals.StageCalls, Tokens: res.Totals.TotalTokens, Wall: wall, Stages: res.Totals.StageTokens,
 	}
 	for _, e := range events {
 		if e.Type == event.GuardTripped {
@@ -191,10 +192,23 @@ func Table(results []Result) string {
 		t.Tokens += r.Tokens
 		t.Guards += r.Guards
 		t.Wall += r.Wall
+		if t.Stages == nil {
+			t.Stages = map[string]int{}
+		}
+		for k, n := range r.Stages {
+			t.Stages[k] += n
+		}
 	}
 	for _, s := range order {
 		t := totals[s]
 		row("total", string(s), fmt.Sprintf("%d/%d", t.passed, t.tasks), t.Result)
+	}
+	for _, s := range order {
+		fmt.Fprintf(&b, "tokens by stage, %s:", s)
+		for _, k := range event.SpentOrder {
+			fmt.Fprintf(&b, " %s %d", k, totals[s].Stages[k])
+		}
+		b.WriteString("\n")
 	}
 	return b.String()
 }
