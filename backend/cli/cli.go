@@ -31,7 +31,7 @@ type Env struct {
 	Version    string
 }
 
-// Exit codes. They are documented in the README; scripts rely on them.
+// Exit codes. They are documented in docs/running.md; scripts rely on them.
 const (
 	ExitOK            = 0
 	ExitFailed        = 1

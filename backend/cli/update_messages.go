@@ -25,8 +25,8 @@ func init() {
 		"cli.update.rolled_back": {EN: "rolled back to %s (%s)", ZH: "已回滚到 %s（%s）"},
 		"cli.update.cleaned":     {EN: "the download cache is empty; %s freed", ZH: "下载缓存已清空；释放了 %s"},
 		"cli.update.err.no_feed": {
-			EN: "no update feed is configured; set [update] feed_url in hermes.toml (see “Updating Hermes” in the README)",
-			ZH: "未配置更新源；请在 hermes.toml 中设置 [update] feed_url（见 README 的“更新 Hermes”一节）",
+			EN: "no update feed is configured; set [update] feed_url in hermes.toml (see docs/updates.md)",
+			ZH: "未配置更新源；请在 hermes.toml 中设置 [update] feed_url（见 docs/updates.md）",
 		},
 		"cli.update.err.dev_build": {
 			EN: "this build cannot update itself (%v); install a release build, or rebuild from source",

@@ -119,7 +119,7 @@ func TestUpdate_Messages(t *testing.T) {
 // Without a feed, `update --check` says what to set, and nothing else.
 func TestUpdate_CheckWithoutFeed(t *testing.T) {
 	o := inProcess(t, "1.0.0", nil, "update", "--check", "--home", t.TempDir())
-	want := "error: no update feed is configured; set [update] feed_url in hermes.toml (see “Updating Hermes” in the README)\n"
+	want := "error: no update feed is configured; set [update] feed_url in hermes.toml (see docs/updates.md)\n"
 	if o.code != cli.ExitFailed || o.stderr != want || o.stdout != "" {
 		t.Fatalf("got %d %q %q, want stderr %q", o.code, o.stdout, o.stderr, want)
 	}

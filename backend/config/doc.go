@@ -4,7 +4,7 @@ import "hermes/backend/i18n"
 
 // keyDoc says what one setting or table does, in both languages. It is the
 // one place the documentation of hermes.toml comes from: `hermes config init`
-// writes it as comments (DefaultFile) and the README's table is generated
+// writes it as comments (DefaultFile) and the table in docs/config.md is generated
 // from it (Reference), and a test fails when a key of Config has none.
 type keyDoc struct {
 	i18n.Msg

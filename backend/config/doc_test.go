@@ -13,7 +13,7 @@ import (
 	"hermes/backend/i18n"
 )
 
-var rewriteREADME = flag.Bool("readme", false, "rewrite the config reference in README.md")
+var rewriteReference = flag.Bool("write", false, "rewrite the config reference in docs/config.md")
 
 func TestDocs_EveryKeyDocumented(t *testing.T) {
 	keys := map[string]bool{}
@@ -88,29 +88,30 @@ func shownValues(c Config) map[string]string {
 	return out
 }
 
-// TestReference_MatchesREADME keeps the README's table of settings generated
-// from docs; `go test ./backend/config -run README -readme` rewrites it.
-func TestReference_MatchesREADME(t *testing.T) {
+// TestReference_MatchesDocs keeps the table of settings in docs/config.md
+// generated from docs; `go test ./backend/config -run Reference -write`
+// rewrites it.
+func TestReference_MatchesDocs(t *testing.T) {
 	const begin, end = "<!-- config-reference:begin -->\n", "<!-- config-reference:end -->"
-	path := "../../README.md"
+	path := "../../docs/config.md"
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme := string(raw)
-	i, j := strings.Index(readme, begin), strings.Index(readme, end)
+	page := string(raw)
+	i, j := strings.Index(page, begin), strings.Index(page, end)
 	if i < 0 || j < i {
-		t.Fatalf("README.md lacks the %q … %q markers", begin, end)
+		t.Fatalf("docs/config.md lacks the %q … %q markers", begin, end)
 	}
 	want := "\n" + Reference(i18n.EN) + "\n"
-	if readme[i+len(begin):j] == want {
+	if page[i+len(begin):j] == want {
 		return
 	}
-	if !*rewriteREADME {
-		t.Fatal("the config reference in README.md is out of date: run go test ./backend/config -run README -readme")
+	if !*rewriteReference {
+		t.Fatal("the config reference in docs/config.md is out of date: run go test ./backend/config -run Reference -write")
 	}
-	readme = readme[:i+len(begin)] + want + readme[j:]
-	if err := os.WriteFile(path, []byte(readme), 0o644); err != nil {
+	page = page[:i+len(begin)] + want + page[j:]
+	if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

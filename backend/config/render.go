@@ -162,7 +162,7 @@ func docIn(key string, lang i18n.Lang) string {
 }
 
 // Reference is the Markdown reference of hermes.toml in language lang, one
-// table per section, for the README.
+// table per section, for docs/config.md.
 func Reference(lang i18n.Lang) string {
 	var b strings.Builder
 	layout(reflect.ValueOf(Default()), "").walk(func(n *node) {

@@ -69,7 +69,7 @@ func isLoopback(host string) bool {
 }
 
 // The [update] keys are documented here, beside their section, and join the
-// one table doc.go keeps for `hermes config init` and the README.
+// one table doc.go keeps for `hermes config init` and docs/config.md.
 func init() {
 	for key, d := range map[string]keyDoc{
 		"update.feed_url": doc(`The signed update feed, such as "https://example.org/hermes/feed.json"; "" turns updates off.`,
