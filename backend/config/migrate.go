@@ -9,6 +9,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"hermes/backend/atomicfile"
 	"hermes/backend/i18n"
 )
 
@@ -61,11 +62,7 @@ func migrateFile(path string, steps []migration) (Upgrade, error) {
 	if up.Backup, err = writeBackup(path, ".v"+strconv.Itoa(from)+".bak", raw); err != nil {
 		return Upgrade{}, err
 	}
-	perm := fs.FileMode(0o600)
-	if st, err := os.Stat(path); err == nil {
-		perm = st.Mode().Perm()
-	}
-	if err := writeFileAtomic(path, []byte(out), perm); err != nil {
+	if err := atomicfile.WriteFile(path, []byte(out), 0o600, atomicfile.KeepMode()); err != nil {
 		return Upgrade{}, i18n.Wrap(err, "config.write", path, err)
 	}
 	return up, nil

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -92,6 +94,27 @@ func TestMigrate_UpgradesWithBackup(t *testing.T) {
 	again, err := migrateFile(path, testSteps)
 	if err != nil || again.From != 3 || again.To != 3 || again.Backup != "" {
 		t.Fatalf("a second start upgraded again: %+v %v", again, err)
+	}
+}
+
+func TestMigrate_KeepsModeAndLeavesOnlyFileAndBackup(t *testing.T) {
+	path := writeConfig(t, "[model]\nmodel = \"qwen\"\n")
+	if err := os.Chmod(path, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := migrateFile(path, testSteps); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(path); runtime.GOOS != "windows" && st.Mode().Perm() != 0o640 {
+		t.Fatalf("mode %v after the upgrade, want the file's own 0640", st.Mode().Perm())
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if want := []string{"hermes.toml", "hermes.toml.v1.bak"}; !slices.Equal(names, want) {
+		t.Fatalf("the directory holds %v, want %v", names, want)
 	}
 }
 
