@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"hermes/backend/atomicfile"
 	"hermes/backend/i18n"
 )
 
@@ -25,7 +26,8 @@ const artifactsDir = "artifacts"
 // the name is taken the next free one of "<call>-2", "<call>-3"... is used
 // (before the extension: "call_0-2.before"), and the ref returned is the one
 // to read. The name is claimed before the content is written, and the
-// content is renamed over it whole, so a returned ref names the whole file.
+// content is renamed over it whole and synced, so a returned ref names the
+// whole file, after a power cut too.
 func SaveArtifact(home, runID, callID string, content []byte) (ref string, err error) {
 	run, call := fileName(runID), fileName(callID)
 	dir := filepath.Join(home, artifactsDir)
@@ -44,17 +46,7 @@ func SaveArtifact(home, runID, callID string, content []byte) (ref string, err e
 	if err != nil {
 		return "", err
 	}
-	tmp := run + "/." + path.Base(name) + ".tmp"
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err == nil {
-		_, werr := f.Write(content)
-		err = errors.Join(werr, f.Close())
-	}
-	if err == nil {
-		err = root.Rename(tmp, name)
-	}
-	if err != nil {
-		_ = root.Remove(tmp)
+	if err := atomicfile.WriteFileIn(root, name, content, 0o600); err != nil {
 		_ = root.Remove(name)
 		return "", fmt.Errorf("save artifact %s: %w", name, err)
 	}

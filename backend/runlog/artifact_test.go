@@ -105,6 +105,9 @@ func TestArtifact_ConcurrentSavesOfOneCallID(t *testing.T) {
 	if len(contents) != n {
 		t.Errorf("%d distinct contents kept, want %d", len(contents), n)
 	}
+	if entries, _ := os.ReadDir(filepath.Join(home, "artifacts", "run1")); len(entries) != n {
+		t.Errorf("the run's folder holds %d files, want the %d artifacts and no temporary file", len(entries), n)
+	}
 }
 
 func TestArtifact_UnsafeCallIDsStayInside(t *testing.T) {
