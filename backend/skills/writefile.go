@@ -2,12 +2,12 @@ package skills
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
+
+	"hermes/backend/atomicfile"
 )
 
 type writeFileArgs struct {
@@ -39,7 +39,6 @@ func writeFile(_ context.Context, env Env, a writeFileArgs) (string, error) {
 		return "", Errorf("the path %q names the workspace root, not a file; give a file path such as notes/result.md", a.Path)
 	}
 
-	perm := fs.FileMode(0o644)
 	var old []byte
 	fi, err := w.root.Stat(p)
 	existed := err == nil
@@ -49,7 +48,6 @@ func writeFile(_ context.Context, env Env, a writeFileArgs) (string, error) {
 	case err == nil && !fi.Mode().IsRegular():
 		return "", Errorf("%s is not a regular file (%s) and cannot be written; choose another path", a.Path, fi.Mode().Type())
 	case err == nil:
-		perm = fi.Mode().Perm()
 		if a.Append {
 			if old, err = w.root.ReadFile(p); err != nil {
 				return "", fsError(a.Path, "file", err)
@@ -64,7 +62,9 @@ func writeFile(_ context.Context, env Env, a writeFileArgs) (string, error) {
 			return "", fsError(filepath.ToSlash(filepath.Dir(a.Path)), "directory", err)
 		}
 	}
-	if err := atomicWrite(w.root, p, append(old, a.Content...), perm, existed); err != nil {
+	// A replaced file keeps its mode; a reader sees the old content or the
+	// new, never half.
+	if err := atomicfile.WriteFileIn(w.root, p, append(old, a.Content...), 0o644, atomicfile.KeepMode()); err != nil {
 		return "", fsError(a.Path, "file", err)
 	}
 	switch {
@@ -74,34 +74,4 @@ func writeFile(_ context.Context, env Env, a writeFileArgs) (string, error) {
 		return fmt.Sprintf("wrote %d bytes to %s (replaced its previous %d bytes)", len(a.Content), a.Path, fi.Size()), nil
 	}
 	return fmt.Sprintf("wrote %d bytes to %s (new file)", len(a.Content), a.Path), nil
-}
-
-// atomicWrite writes data to a temporary file beside p and renames it over
-// p, so that a reader sees either the old content or the new, never half.
-// keepMode sets perm exactly, as a replaced file had it, instead of letting
-// the umask narrow it.
-func atomicWrite(root *os.Root, p string, data []byte, perm fs.FileMode, keepMode bool) error {
-	tmp := filepath.Join(filepath.Dir(p), "."+filepath.Base(p)+".hermes-"+rand.Text()[:8]+".tmp")
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil && keepMode {
-		err = f.Chmod(perm)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = root.Rename(tmp, p)
-	}
-	if err != nil {
-		root.Remove(tmp)
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	return nil
 }
