@@ -2,7 +2,6 @@ package search
 
 import (
 	"bufio"
-	"crypto/rand"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -12,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"hermes/backend/atomicfile"
 )
 
 const (
@@ -29,34 +30,22 @@ func (ix *Index) Save(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("save index to %s: %w", dir, err)
 	}
-	tmp := filepath.Join(dir, "."+fileName+"-"+rand.Text()[:8]+".tmp")
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	err := atomicfile.Write(filepath.Join(dir, fileName), 0o600, func(f io.Writer) error {
+		sum := crc32.NewIEEE()
+		w := &writer{w: bufio.NewWriterSize(io.MultiWriter(f, sum), 1<<20)}
+		ix.mu.RLock()
+		ix.encode(w)
+		ix.mu.RUnlock()
+		if w.err == nil {
+			w.err = w.w.Flush()
+		}
+		if w.err == nil {
+			_, w.err = f.Write(binary.LittleEndian.AppendUint32(nil, sum.Sum32()))
+		}
+		return w.err
+	})
 	if err != nil {
 		return fmt.Errorf("save index to %s: %w", dir, err)
-	}
-	sum := crc32.NewIEEE()
-	w := &writer{w: bufio.NewWriterSize(io.MultiWriter(f, sum), 1<<20)}
-	ix.mu.RLock()
-	ix.encode(w)
-	ix.mu.RUnlock()
-	if w.err == nil {
-		w.err = w.w.Flush()
-	}
-	if w.err == nil {
-		_, w.err = f.Write(binary.LittleEndian.AppendUint32(nil, sum.Sum32()))
-	}
-	if w.err == nil {
-		w.err = f.Sync()
-	}
-	if err := f.Close(); w.err == nil {
-		w.err = err
-	}
-	if w.err == nil {
-		w.err = os.Rename(tmp, filepath.Join(dir, fileName))
-	}
-	if w.err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("save index to %s: %w", dir, w.err)
 	}
 	return nil
 }
