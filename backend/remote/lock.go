@@ -16,6 +16,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"hermes/backend/atomicfile"
 )
 
 // LockName is the lock's file name in the home directory.
@@ -71,21 +73,15 @@ func readLock(home string) ([]byte, Lock, error) {
 var errCorrupt = errors.New("not a Hermes lock")
 
 // create writes b as home's lock unless there is one: the lock appears
-// whole or not at all (a link of a finished file never replaces another),
-// so a reader never sees half of it. fs.ErrExist when there is one.
+// whole or not at all (atomicfile's NoReplace links a finished file, which
+// never replaces another), so a reader never sees half of it. fs.ErrExist
+// when there is one.
 func create(home string, b []byte) error {
-	tmp := LockPath(home) + "." + strconv.Itoa(os.Getpid()) + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return fmt.Errorf("write %s: %w", tmp, err)
+	err := atomicfile.WriteFile(LockPath(home), b, 0o600, atomicfile.NoReplace())
+	if errors.Is(err, fs.ErrExist) {
+		return fs.ErrExist
 	}
-	defer os.Remove(tmp)
-	if err := os.Link(tmp, LockPath(home)); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return fs.ErrExist
-		}
-		return fmt.Errorf("write %s: %w", LockPath(home), err)
-	}
-	return nil
+	return err
 }
 
 // removeIf takes home's lock away if it still holds judged. It is moved
