@@ -30,7 +30,7 @@ type Lock struct {
 	Addr string `json:"addr"`
 	// Token is the secret every request to Addr carries; the file is 0600.
 	Token string `json:"token"`
-	// Mode is what the owner is: "serve", "desktop" or "bot".
+	// Mode is what the owner is: "serve", "desktop", "bot" or "run".
 	Mode    string    `json:"mode"`
 	Started time.Time `json:"started"`
 }

@@ -14,6 +14,9 @@ const (
 	ModeServe   = "serve"
 	ModeDesktop = "desktop"
 	ModeBot     = "bot"
+	// ModeRun is a `hermes run` or `hermes resume` that found no owner: it
+	// owns the home for as long as its run goes on.
+	ModeRun = "run"
 )
 
 // Share makes this process the owner of home, its local API at me.Addr

@@ -28,6 +28,9 @@ type configState struct {
 func (m *Manager) config() (config.Config, error) {
 	path := m.configPath
 	cfg, err := loadValid(path)
+	if err == nil && m.adjust != nil {
+		m.adjust(&cfg)
+	}
 	m.conf.mu.Lock()
 	defer m.conf.mu.Unlock()
 	if err == nil {
@@ -54,17 +57,27 @@ func (m *Manager) WatchConfig(ctx context.Context) error {
 		m.conf.mu.Unlock()
 	}
 	return config.Watch(ctx, path, func(cfg config.Config) {
+		told := cfg
+		if m.adjust != nil {
+			m.adjust(&cfg)
+		}
 		m.conf.mu.Lock()
 		m.conf.good, m.conf.told = &cfg, ""
 		m.conf.mu.Unlock()
+		if m.onConfig != nil {
+			m.onConfig(told, nil)
+		}
 		m.notices.Publish(Notice{
 			ID: "config", Kind: NoticeConfigReloaded, Time: time.Now(), Path: path,
 			Message: bilingual(i18n.Errorf("runner.config.reloaded", path)),
 		})
 	}, func(err error) {
 		m.conf.mu.Lock()
-		defer m.conf.mu.Unlock()
 		m.tellBroken(path, err)
+		m.conf.mu.Unlock()
+		if m.onConfig != nil {
+			m.onConfig(config.Config{}, err)
+		}
 	})
 }
 

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"slices"
 	"sort"
 	"sync"
@@ -38,6 +39,9 @@ type liveRun struct {
 	path     string
 	controls *agent.Controls // nil for a replayed log
 	run      *agent.Run      // nil for a replayed log; read for the context preview
+	// ctx is the run's context; cancel cuts it short (ControlCancel).
+	ctx    context.Context
+	cancel context.CancelFunc
 
 	mu     sync.Mutex
 	events []event.Event

@@ -45,6 +45,13 @@ type Options struct {
 	// ConfigPath is the hermes.toml runs are started from; "" is the
 	// home's.
 	ConfigPath string
+	// Adjust, when set, changes every config read from ConfigPath before a
+	// run gets it (`hermes run --vault`).
+	Adjust func(*config.Config)
+	// OnConfig, when set, hears of every edit WatchConfig sees: the new
+	// config when it is good, else why it is not. The bot reconfigures
+	// itself from it, so one watcher follows the file.
+	OnConfig func(config.Config, error)
 }
 
 // Manager starts the runs of one process and tracks the live ones: their
@@ -53,6 +60,8 @@ type Options struct {
 type Manager struct {
 	home       string
 	configPath string
+	adjust     func(*config.Config)
+	onConfig   func(config.Config, error)
 	workspace  string
 	getenv     func(string) string
 	policy     skills.Policy
@@ -94,7 +103,7 @@ func New(o Options) *Manager {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Manager{
-		home: o.Home, configPath: configPath, workspace: o.Workspace, getenv: getenv, policy: o.Policy, bus: bus, openKit: o.Toolkit,
+		home: o.Home, configPath: configPath, adjust: o.Adjust, onConfig: o.OnConfig, workspace: o.Workspace, getenv: getenv, policy: o.Policy, bus: bus, openKit: o.Toolkit,
 		store: &sharedStore{path: StorePath(o.Home), held: o.Store != nil, store: o.Store},
 		ctx:   ctx, cancel: cancel,
 		live: map[string]*liveRun{},
@@ -258,6 +267,7 @@ func (m *Manager) launch(setup agent.Setup, id string,
 		m.store.release()
 		return "", err
 	}
+	l.ctx, l.cancel = context.WithCancel(m.ctx)
 	m.live[l.id] = l
 	m.wg.Add(1)
 	m.mu.Unlock()
@@ -292,7 +302,8 @@ func (m *Manager) create(l *liveRun, sinks []event.Sink, setup agent.Setup, id s
 
 func (m *Manager) execute(l *liveRun, run *agent.Run, done func(agent.Result)) {
 	defer m.wg.Done()
-	res := run.Execute(m.ctx)
+	defer l.cancel()
+	res := run.Execute(l.ctx)
 	// The log is closed and the database let go before anyone hears that
 	// the leg is over, so what they do next finds both free.
 	m.store.release()
@@ -305,10 +316,23 @@ func (m *Manager) execute(l *liveRun, run *agent.Run, done func(agent.Result)) {
 	m.publish(l.end())
 }
 
+// ControlCancel cuts a live run short at once, as a second Ctrl-C does:
+// the unfinished iteration is done again on resume. The manager carries it
+// out itself; the run never sees it.
+const ControlCancel agent.ControlKind = "cancel"
+
 // Control queues a control for a live run; it takes effect at the run's
-// next safe point. Approvals go through Approve.
+// next safe point, but for ControlCancel, which takes effect at once.
+// Approvals go through Approve.
 func (m *Manager) Control(id string, c agent.Control) error {
 	switch c.Kind {
+	case ControlCancel:
+		l, err := m.mustBeLive(id)
+		if err != nil {
+			return err
+		}
+		l.cancel()
+		return nil
 	case agent.ControlPause, agent.ControlResume, agent.ControlStop:
 	case agent.ControlInject:
 		if strings.TrimSpace(c.Text) == "" {

@@ -26,7 +26,7 @@ func init() {
 		"runner.live":            {EN: "run %s is running; stop it first", ZH: "运行 %s 正在进行；请先停止它"},
 		"runner.finished":        {EN: "run %s finished with its answer; fork it to go on from one of its iterations", ZH: "运行 %s 已完成并给出答案；如需继续，请从它的某一轮迭代分叉"},
 		"runner.sample":          {EN: "the sample run ships with Hermes and can only be replayed; start a run of your own", ZH: "示例运行随 Hermes 提供，只能回放；请开始你自己的运行"},
-		"runner.control.kind":    {EN: "unknown control %q; use pause, resume, stop, inject, edit, edit_call or pin", ZH: "未知的控制 %q；可用 pause、resume、stop、inject、edit、edit_call 或 pin"},
+		"runner.control.kind":    {EN: "unknown control %q; use pause, resume, stop, cancel, inject, edit, edit_call, pin or answer", ZH: "未知的控制 %q；可用 pause、resume、stop、cancel、inject、edit、edit_call、pin 或 answer"},
 		"runner.control.no_pin":  {EN: "pin needs the fact to pin (text) or the index of a message (message)", ZH: "pin 需要要固定的事实（text）或消息的序号（message）"},
 		"runner.control.no_text": {EN: "the instruction to inject is empty; write the instruction", ZH: "要插入的指令为空；请写下指令"},
 		"runner.control.no_task": {EN: "the edited task is empty; send the whole task, edited", ZH: "编辑后的任务为空；请发送编辑后的完整任务"},
