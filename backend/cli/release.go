@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"aead.dev/minisign"
 	"golang.org/x/term"
 
+	"hermes/backend/atomicfile"
 	"hermes/backend/i18n"
 	selfupdate "hermes/backend/update"
 )
@@ -66,11 +66,20 @@ func releaseKeygen(env *Env, args []string) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	if err := os.WriteFile(keyPath, priv, 0o600); err != nil {
-		return fail(env, i18n.Wrap(err, "cli.release.write", keyPath, err))
-	}
-	if err := os.WriteFile(pubPath, pub, 0o644); err != nil {
-		return fail(env, i18n.Wrap(err, "cli.release.write", pubPath, err))
+	// The key cannot be made again: it is written whole and synced, and
+	// never over a key that appeared since the check above.
+	for _, f := range []struct {
+		path string
+		data []byte
+		perm os.FileMode
+	}{{keyPath, priv, 0o600}, {pubPath, pub, 0o644}} {
+		err := atomicfile.WriteFile(f.path, f.data, f.perm, atomicfile.NoReplace())
+		if errors.Is(err, os.ErrExist) {
+			return fail(env, i18n.Errorf("cli.release.exists", f.path))
+		}
+		if err != nil {
+			return fail(env, i18n.Wrap(err, "cli.release.write", f.path, err))
+		}
 	}
 	if password == "" {
 		fmt.Fprintln(env.Stderr, i18n.T("cli.release.unencrypted", keyPath, releasePasswordEnv))
@@ -156,12 +165,7 @@ func addToFeed(path string, rel selfupdate.Release, key minisign.PrivateKey) err
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
-	if err := os.WriteFile(tmp, out, 0o644); err != nil {
-		return i18n.Wrap(err, "cli.release.write", tmp, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	if err := atomicfile.WriteFile(path, out, 0o644); err != nil {
 		return i18n.Wrap(err, "cli.release.write", path, err)
 	}
 	return nil
