@@ -2,12 +2,13 @@ package vault
 
 import (
 	"bytes"
-	"crypto/rand"
 	"encoding/gob"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
+	"hermes/backend/atomicfile"
 	"hermes/backend/search"
 )
 
@@ -69,16 +70,10 @@ func (v *Vault) save() error {
 	for _, n := range v.notes {
 		s.Notes = append(s.Notes, n)
 	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(s); err != nil {
-		return fmt.Errorf("save vault index: %w", err)
-	}
-	tmp := filepath.Join(v.indexDir, "."+notesFile+"-"+rand.Text()[:8]+".tmp")
-	if err := os.WriteFile(tmp, buf.Bytes(), 0o600); err != nil {
-		return fmt.Errorf("save vault index: %w", err)
-	}
-	if err := os.Rename(tmp, filepath.Join(v.indexDir, notesFile)); err != nil {
-		os.Remove(tmp)
+	err := atomicfile.Write(filepath.Join(v.indexDir, notesFile), 0o600, func(w io.Writer) error {
+		return gob.NewEncoder(w).Encode(s)
+	})
+	if err != nil {
 		return fmt.Errorf("save vault index: %w", err)
 	}
 	v.dirty = false

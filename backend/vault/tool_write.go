@@ -2,14 +2,13 @@ package vault
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"strings"
 
+	"hermes/backend/atomicfile"
 	"hermes/backend/runlog"
 	"hermes/backend/skills"
 )
@@ -91,7 +90,9 @@ func (v *Vault) appendNote(env skills.Env, a appendNoteArgs) (string, error) {
 		}
 		undo = "; its previous content is kept in " + ref
 	}
-	if err := v.writeAtomic(p, data); err != nil {
+	// The note keeps its permissions; Obsidian, a sync client or a crash
+	// sees the old note or the new one, never half.
+	if err := atomicfile.WriteFileIn(v.root, p, data, 0o644, atomicfile.KeepMode()); err != nil {
 		return "", toolError(p, err)
 	}
 	v.indexNote(p)
@@ -162,43 +163,13 @@ func (v *Vault) createNote(a createNoteArgs) (string, error) {
 	if content != "" && !strings.HasSuffix(content, "\n") {
 		content += "\n"
 	}
-	if err := v.writeAtomic(p, []byte(content)); err != nil {
+	// Created only if the name is still free: a note that appeared since
+	// the check above is not replaced.
+	if err := atomicfile.WriteFileIn(v.root, p, []byte(content), 0o644, atomicfile.NoReplace()); errors.Is(err, fs.ErrExist) {
+		return "", skills.Errorf("%s already exists and create_note never replaces a note; choose another name, or use append_note to add to it", p)
+	} else if err != nil {
 		return "", toolError(p, err)
 	}
 	v.indexNote(p)
 	return fmt.Sprintf("created %s (%d bytes); link to it as [[%s]]; to undo, delete it", p, len(content), strings.TrimSuffix(path.Base(p), path.Ext(p))), nil
-}
-
-// writeAtomic writes data to a temporary file beside p and renames it over
-// p, so that Obsidian, a sync client or a crash sees the old note or the
-// new one, never half. The note keeps its permissions.
-func (v *Vault) writeAtomic(p string, data []byte) error {
-	perm := fs.FileMode(0o644)
-	fi, err := v.root.Stat(p)
-	if err == nil {
-		perm = fi.Mode().Perm()
-	}
-	tmp := path.Join(path.Dir(p), "."+path.Base(p)+".hermes-"+rand.Text()[:8]+".tmp")
-	f, err := v.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil && fi != nil {
-		err = f.Chmod(perm)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = v.root.Rename(tmp, p)
-	}
-	if err != nil {
-		v.root.Remove(tmp)
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	return nil
 }
