@@ -2,12 +2,17 @@ package update
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"hermes/backend/atomicfile"
 )
 
 // journal is written before the install is touched and removed once the new
@@ -70,7 +75,7 @@ func (u *Updater) Apply(ctx context.Context, rel Release, path string) error {
 	if err := copyFileSync(path, j.Staged, 0o755); err != nil {
 		return u.abandon(j, err)
 	}
-	if err := syncDir(filepath.Dir(j.Exe)); err != nil {
+	if err := atomicfile.SyncDir(filepath.Dir(j.Exe)); err != nil {
 		return u.abandon(j, err)
 	}
 	u.step(StepStaged)
@@ -96,16 +101,14 @@ func (u *Updater) keepPrevious() (string, error) {
 		return "", fmt.Errorf("create %s: %w", dir, err)
 	}
 	dst := filepath.Join(dir, u.binaryName())
-	if err := copyFileSync(u.opts.Exe, dst+".tmp", 0o755); err != nil {
-		return "", err
-	}
-	sum, err := fileSHA256(dst + ".tmp")
+	h := sha256.New()
+	err := atomicfile.Write(dst, 0o755, func(w io.Writer) error {
+		return copyFrom(u.opts.Exe, io.MultiWriter(w, h))
+	}, atomicfile.ExactMode())
 	if err != nil {
 		return "", err
 	}
-	if err := os.Rename(dst+".tmp", dst); err != nil {
-		return "", fmt.Errorf("rename %s: %w", dst, err)
-	}
+	sum := hex.EncodeToString(h.Sum(nil))
 	if err := writeJSON(filepath.Join(dir, "previous.json"), previousRecord{u.opts.Version, sum}); err != nil {
 		return "", err
 	}
@@ -127,7 +130,7 @@ func (u *Updater) finish(ctx context.Context, j journal) error {
 	if err := removeIfExists(u.journalPath()); err != nil {
 		return err
 	}
-	if err := syncDir(u.dir()); err != nil {
+	if err := atomicfile.SyncDir(u.dir()); err != nil {
 		return err
 	}
 	if j.Exe == u.opts.Exe {
@@ -249,7 +252,7 @@ func (u *Updater) Rollback(ctx context.Context) (string, error) {
 	if err := restoreBackup(u.opts.Home, u.opts.Version); err != nil {
 		return "", err
 	}
-	if err := os.Rename(next, kept); err != nil {
+	if err := atomicfile.Rename(next, kept); err != nil {
 		return "", fmt.Errorf("rename %s: %w", next, err)
 	}
 	if err := writeJSON(filepath.Join(dir, "previous.json"), previousRecord{u.opts.Version, nextSum}); err != nil {

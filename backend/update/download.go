@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"hermes/backend/atomicfile"
 )
 
 // Progress reports how much of a download is in the cache.
@@ -109,11 +111,8 @@ func (u *Updater) Download(ctx context.Context, rel Release, progress func(Progr
 		}
 		return "", err
 	}
-	if err := os.Rename(part, final); err != nil {
+	if err := atomicfile.Rename(part, final); err != nil {
 		return "", fmt.Errorf("rename %s: %w", part, err)
-	}
-	if err := syncDir(dir); err != nil {
-		return "", err
 	}
 	u.step(StepDownloaded)
 	return final, nil

@@ -7,33 +7,21 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
+
+	"hermes/backend/atomicfile"
 )
 
-// writeFileAtomic replaces path with data so that a crash leaves either the
-// old file or the new one: write beside, fsync, rename, fsync the directory.
-func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
-	tmp := path + ".tmp"
-	if err := writeSync(tmp, data, perm); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("rename %s: %w", tmp, err)
-	}
-	return syncDir(filepath.Dir(path))
-}
-
-func writeSync(path string, data []byte, perm os.FileMode) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+// copyFrom streams the file at src into w, for atomicfile.Write.
+func copyFrom(src string, w io.Writer) error {
+	in, err := os.Open(src)
 	if err != nil {
-		return fmt.Errorf("create %s: %w", path, err)
+		return fmt.Errorf("open %s: %w", src, err)
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
+	defer in.Close()
+	if _, err := io.Copy(w, in); err != nil {
+		return fmt.Errorf("copy %s: %w", src, err)
 	}
-	return closeSync(f)
+	return nil
 }
 
 // copyFileSync copies src to dst (created or truncated) and fsyncs it; the
@@ -100,7 +88,7 @@ func writeJSON(path string, v any) error {
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", path, err)
 	}
-	return writeFileAtomic(path, append(b, '\n'), 0o600)
+	return atomicfile.WriteFile(path, append(b, '\n'), 0o600)
 }
 
 // removeIfExists removes path; a path that is already gone is not an error.

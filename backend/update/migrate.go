@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
+
+	"hermes/backend/atomicfile"
 )
 
 // Migration brings one part of the home directory (the config, the store)
@@ -134,10 +137,10 @@ func takeBackup(home, version, from string, ms []Migration) error {
 	if err := os.RemoveAll(dir); err != nil {
 		return fmt.Errorf("clear %s: %w", dir, err)
 	}
-	if err := os.Rename(tmp, dir); err != nil {
+	if err := atomicfile.Rename(tmp, dir); err != nil {
 		return fmt.Errorf("rename %s: %w", tmp, err)
 	}
-	return syncDir(filepath.Dir(dir))
+	return nil
 }
 
 // restoreBackup puts back the files as they were before version's
@@ -166,15 +169,11 @@ func restoreBackup(home, version string) error {
 		if err != nil {
 			return fmt.Errorf("restore %s: %w", f.Path, err)
 		}
-		tmp := f.Path + ".restore"
-		if err := copyFileSync(src, tmp, st.Mode().Perm()); err != nil {
+		err = atomicfile.Write(f.Path, st.Mode().Perm(), func(w io.Writer) error {
+			return copyFrom(src, w)
+		}, atomicfile.ExactMode())
+		if err != nil {
 			return fmt.Errorf("restore %s: %w", f.Path, err)
-		}
-		if err := os.Rename(tmp, f.Path); err != nil {
-			return fmt.Errorf("restore %s: %w", f.Path, err)
-		}
-		if err := syncDir(filepath.Dir(f.Path)); err != nil {
-			return err
 		}
 	}
 	if err := writeJSON(migratedPath(home), migratedRecord{Version: manifest.From}); err != nil {

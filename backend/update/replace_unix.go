@@ -4,15 +4,15 @@ package update
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
+
+	"hermes/backend/atomicfile"
 )
 
 // replace atomically puts staged in exe's place. POSIX rename replaces the
 // name while a running process keeps its open, unlinked old file.
 func replace(staged, exe string) error {
-	if err := os.Rename(staged, exe); err != nil {
+	if err := atomicfile.Rename(staged, exe); err != nil {
 		return fmt.Errorf("rename %s to %s: %w", staged, exe, err)
 	}
-	return syncDir(filepath.Dir(exe))
+	return nil
 }
