@@ -6,6 +6,3 @@ import "os"
 
 // unlockFile: closing the handle lets go of its lock on Windows.
 func unlockFile(*os.File) {}
-
-// syncDir: Windows makes a rename durable without syncing the directory.
-func syncDir(string) error { return nil }

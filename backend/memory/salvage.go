@@ -8,13 +8,14 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"hermes/backend/atomicfile"
 )
 
 // Report says what a walk of a store read, or saved, and the damage it met.
@@ -110,11 +111,11 @@ func Salvage(path string, now time.Time) (r Report, err error) {
 	if src != nil {
 		src.Close() // Windows renames only a file no one has open
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := atomicfile.Rename(tmp, path); err != nil {
 		return r, fmt.Errorf("rename %s: %w", tmp, err)
 	}
 	r.Kept = kept
-	return r, syncDir(filepath.Dir(path))
+	return r, nil
 }
 
 // checkFile makes the checks Open makes, without writing, and adds the
@@ -175,7 +176,7 @@ func (r *Report) noteDamage(err error, lost bool) bool {
 }
 
 // keep puts the damaged file's bytes at kept: a second name for the same
-// file, or a copy where links are not supported.
+// file, or a whole copy where links are not supported.
 func keep(path, kept string) error {
 	if _, err := os.Lstat(kept); err == nil {
 		return fmt.Errorf("keep the damaged store as %s: %w", kept, fs.ErrExist)
@@ -183,18 +184,16 @@ func keep(path, kept string) error {
 	if os.Link(path, kept) == nil {
 		return nil
 	}
-	in, err := os.Open(path)
+	err := atomicfile.Write(kept, 0o600, func(w io.Writer) error {
+		in, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		_, err = io.Copy(w, in)
+		return err
+	}, atomicfile.NoReplace())
 	if err != nil {
-		return fmt.Errorf("keep the damaged store: %w", err)
-	}
-	defer in.Close()
-	out, err := os.OpenFile(kept, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return fmt.Errorf("keep the damaged store: %w", err)
-	}
-	_, err = io.Copy(out, in)
-	if err = errors.Join(err, out.Sync(), out.Close()); err != nil {
-		os.Remove(kept)
 		return fmt.Errorf("keep the damaged store as %s: %w", kept, err)
 	}
 	return nil
