@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"hermes/backend/atomicfile"
 	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/runlog"
@@ -182,19 +183,5 @@ func writeMeta(logPath string, md meta) error {
 	if err != nil {
 		return fmt.Errorf("encode meta: %w", err)
 	}
-	final := metaPath(logPath)
-	tmp, err := os.CreateTemp(filepath.Dir(final), ".meta-*.tmp")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", final, err)
-	}
-	_, werr := tmp.Write(b)
-	if err := errors.Join(werr, tmp.Close()); err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", final, err)
-	}
-	if err := os.Rename(tmp.Name(), final); err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", final, err)
-	}
-	return nil
+	return atomicfile.WriteFile(metaPath(logPath), b, 0o600)
 }
