@@ -9,13 +9,14 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"hermes/backend/agent"
 	"hermes/backend/bot"
 	"hermes/backend/config"
+	"hermes/backend/host"
 	"hermes/backend/i18n"
-	"hermes/backend/memory"
 	"hermes/backend/remote"
 	"hermes/backend/runner"
 )
@@ -63,14 +64,23 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 
 	// The bot owns the home while it runs: a window or `hermes serve` opened
 	// later attaches to it and shows, steers and stops its runs. The local
-	// API for them listens on loopback only, whatever [bot] listen is.
-	apiLn, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return fail(env, i18n.Wrap(err, "cli.serve.listen_failed", "127.0.0.1:0", err))
-	}
-	defer apiLn.Close() // served, and so closed, once the bot owns the home
-	token := newToken()
-	own, err := remote.Claim(ctx, dir, remote.Lock{Addr: apiLn.Addr().String(), Token: token, Mode: remote.ModeBot})
+	// API for them listens on loopback only, whatever [bot] listen is. Its
+	// one watcher of hermes.toml reconfigures the bot too: an edit applies
+	// without a restart where it can; a broken one keeps the last good
+	// config, and the log says why.
+	log := slog.New(slog.NewTextHandler(env.Stderr, nil))
+	var running atomic.Pointer[botRunning]
+	cwd, _ := os.Getwd()
+	h, err := host.Open(ctx, dir, host.Bot, host.Options{
+		MustOwn: true, HoldStore: true, Assets: env.Assets, Version: env.Version,
+		Getenv: env.Getenv, Workspace: cwd, ConfigPath: *cfgPath,
+		OnConfig: func(next config.Config, err error) {
+			if r := running.Load(); r != nil {
+				r.reconfigure(ctx, env, log, dir, *listen, next, err)
+			}
+		},
+		Warn: func(err error) { log.Warn(err.Error()) },
+	})
 	var owned *remote.OwnedError
 	if errors.As(err, &owned) {
 		return fail(env, i18n.Wrap(err, "cli.bot.home_owned", owned.Owner.Mode, owned.Owner.PID, dir))
@@ -78,32 +88,15 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	defer own.Release()
-
-	store, err := memory.Open(runner.StorePath(dir))
-	if err != nil {
-		return fail(env, err)
-	}
-	defer store.Close()
-	cwd, _ := os.Getwd()
-	manager := runner.New(runner.Options{
-		Home: dir, Getenv: env.Getenv, Workspace: cwd, Toolkit: runner.OpenToolkit, Store: store, ConfigPath: *cfgPath,
-	})
-	// Until the bot shuts the manager down, which closes the toolkit too.
-	shutdownManager := true
+	// Until the bot shuts the host down, which stops its runs and closes
+	// the toolkit and the store.
+	closeHost := true
 	defer func() {
-		if shutdownManager {
-			manager.Shutdown(context.Background())
+		if closeHost {
+			_ = h.Close(context.Background())
 		}
 	}()
-	// Served from the moment the lock names it, so that a process that
-	// reads the lock meanwhile finds its owner answering.
-	streams, endStreams := context.WithCancel(context.Background())
-	defer endStreams()
-	api := localAPI(manager, token, env.Assets, &own.Lock, streams)
-	served := make(chan error, 2)
-	go func() { served <- api.Serve(apiLn) }()
-	defer api.Close() // when the bot never started; else shut down below
+	manager := h.Manager()
 	kit, err := manager.Toolkit(ctx, cfg)
 	if err != nil {
 		return fail(env, err)
@@ -113,9 +106,7 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return fail(env, err)
 	}
-
-	log := slog.New(slog.NewTextHandler(env.Stderr, nil))
-	bt, err := bot.New(bot.Options{Setup: setup, Runs: manager, Store: store, Config: b, Log: log})
+	bt, err := bot.New(bot.Options{Setup: setup, Runs: manager, Store: h.Store(), Config: b, Log: log})
 	if err != nil {
 		return fail(env, err)
 	}
@@ -124,54 +115,23 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 			return fail(env, i18n.Wrap(err, "cli.bot.wecom_refused", err))
 		}
 	}
-	shutdownManager = false // bt.Shutdown does it
-	// An edit of hermes.toml applies without a restart where it can; a
-	// broken one keeps the last good config, and the log says why.
-	watchCtx, stopWatch := context.WithCancel(ctx)
-	defer stopWatch()
-	err = config.Watch(watchCtx, *cfgPath, func(next config.Config) {
-		next = next.ResolveEnv(env.Getenv)
-		if *listen != "" {
-			next.Bot.Listen = *listen
-		}
-		restart, err := bt.Reconfigure(next.Bot)
-		if err != nil {
-			log.Error(i18n.T("cli.bot.config_kept"), "err", err)
-			return
-		}
-		// [agent], [model], [context] and the [tools] policy: the next task
-		// is made with them, once the model answers.
-		if setup, err := botSetup(watchCtx, dir, next, env.Getenv, kit, b); err != nil {
-			log.Error(i18n.T("cli.bot.model_kept"), "err", err)
-		} else {
-			bt.SetSetup(setup)
-		}
-		switch {
-		case len(restart) > 0:
-			log.Warn(i18n.T("cli.bot.config_restart", strings.Join(restart, ", ")))
-		default:
-			log.Info(i18n.T("cli.bot.config_applied"))
-		}
-	}, func(err error) { log.Error(i18n.T("cli.bot.config_kept"), "err", err) })
-	if err != nil {
-		log.Warn(i18n.T("cli.bot.config_unwatched"), "err", err)
-	}
-	// The same file, for the windows attached: they show a broken edit as a
-	// banner, and start their own runs on the last good config.
-	if err := manager.WatchConfig(watchCtx); err != nil {
-		log.Warn(i18n.T("cli.bot.config_unwatched"), "err", err)
-	}
+	running.Store(&botRunning{bot: bt, kit: kit, started: b})
 	ln, err := net.Listen("tcp", b.ListenAddr())
 	if err != nil {
 		bt.Shutdown(ctx)
 		return fail(env, i18n.Wrap(err, "cli.bot.listen_failed", b.ListenAddr(), err))
 	}
 	srv := &http.Server{Handler: bt.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second}
+	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintln(env.Stdout, i18n.T("cli.bot.listening", b.PlatformName(), "http://"+ln.Addr().String()+b.CallbackPath(), dir))
 
 	select {
 	case err := <-served:
+		bt.Shutdown(ctx)
+		return fail(env, i18n.Wrap(err, "cli.bot.failed", err))
+	case err := <-h.Failed():
+		srv.Close()
 		bt.Shutdown(ctx)
 		return fail(env, i18n.Wrap(err, "cli.bot.failed", err))
 	case <-ctx.Done():
@@ -197,12 +157,49 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 		code = ExitStopped
 	}
 	// Attached windows see the runs end before the API goes.
-	endStreams()
-	if err := api.Shutdown(graceCtx); err != nil {
-		api.Close()
-	}
+	closeHost = false
+	_ = h.Close(graceCtx)
 	fmt.Fprintln(env.Stdout, i18n.T("cli.bot.stopped"))
 	return code
+}
+
+// botRunning is what an edit of hermes.toml reconfigures once the bot has
+// started.
+type botRunning struct {
+	bot *bot.Bot
+	kit *runner.Toolkit
+	// started is [bot] as the bot started, whose secrets stay redacted.
+	started config.Bot
+}
+
+// reconfigure applies an edit of hermes.toml: [bot] where it can without a
+// restart, and [agent], [model], [context] and the [tools] policy to the
+// next task, once the model answers. A broken edit changes nothing.
+func (r *botRunning) reconfigure(ctx context.Context, env *Env, log *slog.Logger, dir, listen string, next config.Config, err error) {
+	if err != nil {
+		log.Error(i18n.T("cli.bot.config_kept"), "err", err)
+		return
+	}
+	next = next.ResolveEnv(env.Getenv)
+	if listen != "" {
+		next.Bot.Listen = listen
+	}
+	restart, err := r.bot.Reconfigure(next.Bot)
+	if err != nil {
+		log.Error(i18n.T("cli.bot.config_kept"), "err", err)
+		return
+	}
+	if setup, err := botSetup(ctx, dir, next, env.Getenv, r.kit, r.started); err != nil {
+		log.Error(i18n.T("cli.bot.model_kept"), "err", err)
+	} else {
+		r.bot.SetSetup(setup)
+	}
+	switch {
+	case len(restart) > 0:
+		log.Warn(i18n.T("cli.bot.config_restart", strings.Join(restart, ", ")))
+	default:
+		log.Info(i18n.T("cli.bot.config_applied"))
+	}
 }
 
 // botSetup builds what the bot's runs are made with from cfg: the model

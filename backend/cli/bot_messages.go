@@ -47,6 +47,5 @@ func init() {
 			ZH: "hermes.toml 修改了 [bot] %s，需重启 hermes bot 才生效；其他修改已生效",
 		},
 		"cli.bot.config_kept":      {EN: "hermes.toml has a problem; the last good config stays in force", ZH: "hermes.toml 有问题；继续使用上一份有效配置"},
-		"cli.bot.config_unwatched": {EN: "cannot watch hermes.toml; edits apply when hermes bot restarts", ZH: "无法监视 hermes.toml；修改将在重启 hermes bot 后生效"},
 	})
 }

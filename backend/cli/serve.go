@@ -2,23 +2,17 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"strings"
 	"time"
 
+	"hermes/backend/host"
 	"hermes/backend/i18n"
-	"hermes/backend/remote"
-	"hermes/backend/runner"
 )
 
 const defaultListen = "127.0.0.1:7777"
-
-// shutdownGrace is how long open requests get to finish when serve stops.
-const shutdownGrace = 5 * time.Second
 
 // runStopGrace is how long live runs get to reach a safe point when serve
 // stops; then they are cancelled (a second Ctrl-C does it at once).
@@ -48,52 +42,23 @@ func cmdServe(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return fail(env, i18n.Wrap(err, "cli.serve.listen_failed", *listen, err))
 	}
-	token := newToken()
 	// The first process to serve a home owns it; a later one attaches to the
-	// owner and serves the owner's runs (hermes.lock, backend/remote).
-	lockAddr, lockLn, err := ownerListener(ln)
+	// owner and serves the owner's runs (backend/host). Runs that name no
+	// workspace work where serve was started, as with `hermes run`.
+	cwd, _ := os.Getwd()
+	h, err := host.Open(ctx, dir, host.Serve, host.Options{
+		// A name given to --listen is one the browser may use in Host.
+		Listener: ln, Hosts: []string{*listen}, Assets: env.Assets,
+		Getenv: env.Getenv, Workspace: cwd, Version: env.Version,
+		// The server still works; only edits need a restart.
+		Warn: func(err error) { fmt.Fprintln(env.Stderr, err) },
+	})
 	if err != nil {
-		ln.Close()
 		return fail(env, err)
 	}
-	own, client, err := remote.Share(ctx, dir, remote.Lock{Addr: lockAddr, Token: token, Mode: remote.ModeServe})
-	if err != nil {
-		ln.Close()
-		closeListener(lockLn)
-		return fail(env, err)
+	if !h.Owns() {
+		fmt.Fprintln(env.Stdout, h.Attached())
 	}
-	var runs runner.Runs
-	var manager *runner.Manager
-	var ownerLock *remote.Lock
-	var ownerGone <-chan struct{}
-	if client != nil {
-		closeListener(lockLn)
-		lockLn = nil
-		runs, ownerGone = client, client.Gone()
-		fmt.Fprintln(env.Stdout, client.Attached())
-	} else {
-		defer own.Release()
-		// Runs that name no workspace work where serve was started, as with
-		// `hermes run`.
-		cwd, _ := os.Getwd()
-		manager = runner.New(runner.Options{Home: dir, Getenv: env.Getenv, Workspace: cwd, Toolkit: runner.OpenToolkit})
-		runs, ownerLock = manager, &own.Lock
-	}
-	// Event streams never go idle, so they end with this context rather than
-	// holding Shutdown up for its whole grace period.
-	streams, endStreams := context.WithCancel(context.Background())
-	defer endStreams()
-	if manager != nil {
-		watchHome(streams, env, manager)
-	}
-	// A name given to --listen is one the browser may use in Host.
-	srv := localAPI(runs, token, env.Assets, ownerLock, streams, *listen)
-	served := make(chan error, 2)
-	go func() { served <- srv.Serve(ln) }()
-	if lockLn != nil {
-		go func() { served <- srv.Serve(lockLn) }()
-	}
-
 	addr := ln.Addr().(*net.TCPAddr)
 	if !addr.IP.IsLoopback() {
 		fmt.Fprintln(env.Stderr, i18n.T("cli.serve.not_loopback", addr.String()))
@@ -101,43 +66,34 @@ func cmdServe(ctx context.Context, env *Env, args []string) int {
 	if env.Assets == nil {
 		fmt.Fprintln(env.Stderr, i18n.T("cli.serve.no_ui"))
 	}
-	fmt.Fprintln(env.Stdout, i18n.T("cli.serve.listening", browserURL(addr)+"?token="+token, dir))
+	fmt.Fprintln(env.Stdout, i18n.T("cli.serve.listening", browserURL(addr)+"?token="+h.Token(), dir))
 
 	var serveErr error
 	select {
-	case serveErr = <-served:
+	case serveErr = <-h.Failed():
 	case <-ctx.Done():
 	case <-env.Interrupts:
-	case <-ownerGone:
-		serveErr = i18n.Wrap(remote.ErrOwnerGone, "remote.owner_gone", client.Owner().Mode, client.Owner().PID)
+	case <-h.Gone():
+		serveErr = h.OwnerGone()
 	}
-	if manager != nil {
-		stopRuns(env, manager)
-	} else {
-		_ = client.Shutdown(context.Background()) // its streams end at once
+	if err := closeHost(env, h); err != nil {
+		fmt.Fprintln(env.Stderr, i18n.T("cli.serve.runs_cancelled"))
 	}
-	endStreams()
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		// Requests still open after the grace period are cut off.
-		srv.Close()
-	}
-	if serveErr == nil {
-		serveErr = <-served
-	}
-	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
+	if serveErr = host.ServeError(serveErr); serveErr != nil {
 		return fail(env, i18n.Wrap(serveErr, "cli.serve.failed", serveErr))
 	}
 	fmt.Fprintln(env.Stdout, i18n.T("cli.serve.stopped"))
 	return ExitOK
 }
 
-// stopRuns stops the live runs at their next safe point, cancelling them
-// after runStopGrace or at a second Ctrl-C.
-func stopRuns(env *Env, runs *runner.Manager) {
-	if n := len(runs.Live()); n > 0 {
-		fmt.Fprintln(env.Stderr, i18n.T("cli.serve.stopping_runs", n))
+// closeHost lets go of the home: the live runs of an owner stop at their
+// next safe point, cancelled after runStopGrace or at a second Ctrl-C. The
+// error says they were cancelled.
+func closeHost(env *Env, h *host.Host) error {
+	if h.Owns() {
+		if n := len(h.Manager().Live()); n > 0 {
+			fmt.Fprintln(env.Stderr, i18n.T("cli.serve.stopping_runs", n))
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), runStopGrace)
 	defer cancel()
@@ -148,13 +104,8 @@ func stopRuns(env *Env, runs *runner.Manager) {
 		case <-ctx.Done():
 		}
 	}()
-	if err := runs.Shutdown(ctx); err != nil {
-		fmt.Fprintln(env.Stderr, i18n.T("cli.serve.runs_cancelled"))
-	}
+	return h.Close(ctx)
 }
-
-// newToken is the secret the printed URL carries.
-func newToken() string { return remote.NewToken() }
 
 // browserURL is the address to open: an unspecified host (":7777",
 // "0.0.0.0:7777") is reachable on loopback too.
