@@ -12,6 +12,7 @@ import (
 
 	"hermes/backend/agent"
 	"hermes/backend/event"
+	"hermes/backend/host"
 	"hermes/backend/i18n"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
@@ -19,10 +20,8 @@ import (
 
 // App is bound into the window as window.go.app.App.
 type App struct {
+	host *host.Host
 	runs runner.Runs
-	// Version is the running version, which the update check compares
-	// with the feed's releases.
-	Version string
 
 	mu   sync.Mutex
 	ctx  context.Context // the window's, once it started
@@ -31,9 +30,9 @@ type App struct {
 	notices noticeState
 }
 
-// New returns the App over the runs of a home: the Manager of this process
-// when it owns the home, else a client of the owner (backend/remote).
-func New(runs runner.Runs) *App { return &App{runs: runs, ctx: context.Background()} }
+// New returns the App over the home h opened: its runs are this process's
+// when it owns the home, else the owner's; closing the window closes h.
+func New(h *host.Host) *App { return &App{host: h, runs: h.Runs(), ctx: context.Background()} }
 
 // apiError is what a bound method rejects with.
 func apiError(err error) error {

@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -10,13 +11,24 @@ import (
 
 	"hermes/app"
 	"hermes/backend/agent"
+	"hermes/backend/host"
 	"hermes/backend/i18n"
 	"hermes/backend/memory"
 	"hermes/backend/runner"
 	"hermes/backend/server/servertest"
 )
 
-func newApp(home string) *app.App { return app.New(runner.New(runner.Options{Home: home})) }
+// newApp opens home as the window does: a real lock and local API on
+// loopback, closed when the test ends.
+func newApp(t *testing.T, home string) *app.App {
+	t.Helper()
+	h, err := host.Open(t.Context(), home, host.Desktop, host.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = h.Close(context.Background()) })
+	return app.New(h)
+}
 
 func TestApp_ListRunsAndEvents(t *testing.T) {
 	home := t.TempDir()
@@ -32,7 +44,7 @@ func TestApp_ListRunsAndEvents(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("garbage\n{}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	a := newApp(home)
+	a := newApp(t, home)
 
 	runs, err := a.ListRuns()
 	if err != nil {
@@ -62,7 +74,7 @@ func TestApp_ListRunsAndEvents(t *testing.T) {
 }
 
 func TestApp_EmptyHomeShowsTheSample(t *testing.T) {
-	a := newApp(t.TempDir())
+	a := newApp(t, t.TempDir())
 	runs, err := a.ListRuns()
 	if err != nil || len(runs) != 1 || !runs[0].Sample {
 		t.Fatalf("ListRuns on an empty home = %+v, %v; want the sample run", runs, err)
@@ -76,7 +88,7 @@ func TestApp_EmptyHomeShowsTheSample(t *testing.T) {
 // TestApp_ErrorsRejectWithTheAPIJSON: a failed call rejects the UI's
 // promise with the {"error": …} JSON of the HTTP API, in both languages.
 func TestApp_ErrorsRejectWithTheAPIJSON(t *testing.T) {
-	a := newApp(t.TempDir())
+	a := newApp(t, t.TempDir())
 	tests := []struct {
 		name string
 		call func() error
@@ -116,7 +128,7 @@ func TestApp_Language(t *testing.T) {
 	t.Cleanup(func() { i18n.SetLang(before) })
 	for _, l := range []i18n.Lang{i18n.ZH, i18n.EN} {
 		i18n.SetLang(l)
-		if got := newApp(t.TempDir()).Language(); got != string(l) {
+		if got := newApp(t, t.TempDir()).Language(); got != string(l) {
 			t.Errorf("Language() = %q, want %q", got, l)
 		}
 	}
@@ -135,7 +147,7 @@ func TestApp_Memory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := newApp(home)
+	a := newApp(t, home)
 	id := written[0].ID
 	entries, err := a.Memories(0)
 	if err != nil || len(entries) != 1 || entries[0].ID != id {

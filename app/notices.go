@@ -2,56 +2,34 @@ package app
 
 import (
 	"context"
-	"log"
-	"os"
 	"sync"
 	"time"
 
-	"hermes/backend/i18n"
 	"hermes/backend/runner"
-	"hermes/backend/update"
 )
 
-// homeOwner is what the process that owns the home does besides its runs:
-// it follows hermes.toml and checks for updates, and shows both as notices.
-// A window attached to another process has none of it.
-type homeOwner interface {
-	Notices() *runner.NoticeBoard
-	WatchConfig(ctx context.Context) error
-	CheckForUpdates(ctx context.Context, o runner.UpdateOptions) (*update.Checker, error)
-}
-
-// noticeState is the window's part in notices: the forwarding, and the
-// update the restart button installs.
+// noticeState is the window's part in notices: their forwarding.
 type noticeState struct {
-	mu      sync.Mutex
-	checker *update.Checker
-	stop    func()
+	mu   sync.Mutex
+	stop func()
 }
 
-// startNotices follows hermes.toml, starts the update check, and forwards
-// every notice to the window as it is published, until stopNotices.
+// startNotices forwards every notice to the window as it is published,
+// until stopNotices. The process that owns the home has notices (host
+// follows hermes.toml and checks for updates); an attached one has none.
 func (a *App) startNotices(ctx context.Context, emit func(runner.Notice)) {
-	owner, ok := a.runs.(homeOwner)
-	if !ok {
+	board := a.host.Notices()
+	if board == nil {
 		return
 	}
 	fctx, cancel := context.WithCancel(ctx)
-	feed := owner.Notices().Watch()
+	feed := board.Watch()
 	done := make(chan struct{})
 	go func() {
 		forwardNotices(fctx, feed, emit)
 		close(done)
 	}()
-	if err := owner.WatchConfig(fctx); err != nil {
-		log.Print(err) // the window still works; only edits need a restart
-	}
-	checker, err := owner.CheckForUpdates(fctx, runner.UpdateOptions{Version: a.Version, Restart: true})
-	if err != nil {
-		log.Print(err)
-	}
 	a.notices.mu.Lock()
-	a.notices.checker = checker
 	a.notices.stop = func() {
 		cancel()
 		feed.Close()
@@ -88,8 +66,8 @@ func forwardNotices(ctx context.Context, feed *runner.NoticeFeed, emit func(runn
 // Notices returns the notices in force: a broken hermes.toml, an update
 // on offer.
 func (a *App) Notices() []runner.Notice {
-	if owner, ok := a.runs.(homeOwner); ok {
-		return owner.Notices().List()
+	if board := a.host.Notices(); board != nil {
+		return board.List()
 	}
 	return []runner.Notice{}
 }
@@ -99,28 +77,12 @@ func (a *App) Notices() []runner.Notice {
 const installGrace = 10 * time.Second
 
 // InstallUpdate installs the update that was downloaded and restarts into
-// it: the live runs stop at a safe point and the database is let go first,
-// since the new version's health check opens it. If the install fails, the
-// old version is back in place and the error says to restart Hermes.
+// it (host.InstallUpdate), then closes the window.
 func (a *App) InstallUpdate() error {
-	a.notices.mu.Lock()
-	checker := a.notices.checker
-	a.notices.mu.Unlock()
-	if checker == nil || checker.Status().State != update.StateReady {
-		return apiError(i18n.Wrap(update.ErrNotReady, "app.update.not_ready"))
-	}
-	stopCtx, cancel := context.WithTimeout(context.Background(), installGrace)
+	ctx, cancel := context.WithTimeout(context.Background(), installGrace)
 	defer cancel()
-	_ = a.runs.Shutdown(stopCtx) // past the grace the runs are cancelled; resume redoes their iteration
-	if err := checker.Apply(context.Background()); err != nil {
-		return apiError(i18n.Wrap(err, "app.update.failed", err))
-	}
-	exe, err := os.Executable()
-	if err == nil {
-		err = update.Relaunch(exe, os.Args[1:])
-	}
-	if err != nil {
-		return apiError(i18n.Wrap(err, "app.update.relaunch", err))
+	if err := a.host.InstallUpdate(ctx); err != nil {
+		return apiError(err)
 	}
 	a.quit()
 	return nil

@@ -6,8 +6,34 @@ import (
 	"path/filepath"
 	"testing"
 
+	"hermes/backend/host"
 	"hermes/backend/runner"
 )
+
+// openHome opens home as the window does, and closes it when the test
+// ends.
+func openHome(t *testing.T, home string) *host.Host {
+	t.Helper()
+	h, err := host.Open(t.Context(), home, host.Desktop, host.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = h.Close(context.Background()) })
+	return h
+}
+
+// TestApp_AttachedWindowHasNoNotices: a window attached to the owner has
+// no notices of its own; the owner's are the owner's to show.
+func TestApp_AttachedWindowHasNoNotices(t *testing.T) {
+	home := t.TempDir()
+	openHome(t, home)
+	a := New(openHome(t, home))
+	a.startNotices(t.Context(), func(runner.Notice) { t.Error("an attached window was sent a notice") })
+	t.Cleanup(a.stopNotices)
+	if got := a.Notices(); len(got) != 0 {
+		t.Fatalf("notices: %+v", got)
+	}
+}
 
 // TestApp_NoticesReachTheWindow: the window starts following hermes.toml
 // when it opens; a broken edit is listed by Notices and emitted as it
@@ -18,7 +44,7 @@ func TestApp_NoticesReachTheWindow(t *testing.T) {
 	if err := os.WriteFile(path, []byte("[agent]\nmax_iterations = 5\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	a := New(runner.New(runner.Options{Home: home}))
+	a := New(openHome(t, home))
 	emitted := make(chan runner.Notice, 8)
 	a.startNotices(t.Context(), func(n runner.Notice) { emitted <- n })
 	t.Cleanup(a.stopNotices)
@@ -47,7 +73,7 @@ func TestApp_NoticesReachTheWindow(t *testing.T) {
 // TestApp_InstallUpdateNeedsAReadyUpdate: the restart button before any
 // update was downloaded is refused with a message to wait.
 func TestApp_InstallUpdateNeedsAReadyUpdate(t *testing.T) {
-	a := New(runner.New(runner.Options{Home: t.TempDir()}))
+	a := New(openHome(t, t.TempDir()))
 	a.startNotices(context.Background(), func(runner.Notice) {})
 	t.Cleanup(a.stopNotices)
 	err := a.InstallUpdate()

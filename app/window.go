@@ -49,12 +49,13 @@ func (a *App) Startup(ctx context.Context) {
 	a.mu.Unlock()
 }
 
-// Shutdown stops the live runs at their next safe point (checkpoints are
-// saved) and then the forwarding. Wails calls it when the window closes.
+// Shutdown closes the home: the live runs stop at their next safe point
+// (checkpoints are saved), the local API ends and the lock goes; then the
+// forwarding stops. Wails calls it when the window closes.
 func (a *App) Shutdown(context.Context) {
 	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
-	_ = a.runs.Shutdown(ctx) // past the grace the runs are cancelled; resume redoes their iteration
+	_ = a.host.Close(ctx) // past the grace the runs are cancelled; resume redoes their iteration
 	a.stopNotices()
 	a.mu.Lock()
 	stop := a.stop

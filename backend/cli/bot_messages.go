@@ -46,6 +46,6 @@ func init() {
 			EN: "hermes.toml changed [bot] %s, which takes effect when hermes bot restarts; the other changes are applied",
 			ZH: "hermes.toml 修改了 [bot] %s，需重启 hermes bot 才生效；其他修改已生效",
 		},
-		"cli.bot.config_kept":      {EN: "hermes.toml has a problem; the last good config stays in force", ZH: "hermes.toml 有问题；继续使用上一份有效配置"},
+		"cli.bot.config_kept": {EN: "hermes.toml has a problem; the last good config stays in force", ZH: "hermes.toml 有问题；继续使用上一份有效配置"},
 	})
 }
