@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { HermesEvent } from '../api/types'
 import { planEvents, sampleEvents, steeredEvents } from './fixture'
-import { createSearchIndex, facets, hitIn, iterationDocs, noFilters, search, snippet, step } from './search'
+import { createSearchIndex, facets, hitIn, iterationDocs, nearest, noFilters, search, snippet, step } from './search'
 import { applyEvents, foldRun } from './timeline'
 
 const ev = (seq: number, type: string, iteration: number, data: unknown): HermesEvent => ({ v: 1, run_id: 'long', seq, time: '2026-12-01T10:00:00Z', iteration, type, data })
@@ -49,7 +49,7 @@ describe('search', () => {
     expect(search(steered, '', { ...noFilters, flag: 'denied' }).hits.map((h) => [h.n, h.field, h.callId])).toEqual([
       [2, 'arguments', 'w2'],
       [2, 'error', 'w2'],
-      [2, 'error', 'w2'],
+      [2, 'denial', 'w2'],
     ])
     expect(search(steered, 'final', { ...noFilters, type: 'tool.finished' }).hits.map((h) => h.field)).toEqual(['error'])
     expect(search(steered, 'brief', noFilters).hits.map((h) => [h.field, h.seq > 0])).toEqual([
@@ -98,7 +98,14 @@ describe('search', () => {
   })
 })
 
-describe('step and hitIn', () => {
+describe('step, nearest and hitIn', () => {
+  it('goes to the iteration closest to the one asked for', () => {
+    expect(nearest([0, 1, 2, 5], 4)).toBe(5)
+    expect(nearest([0, 1, 2, 5], 99)).toBe(5)
+    expect(nearest([0, 1, 2, 5], -3)).toBe(0)
+    expect(nearest([], 3)).toBe(null)
+  })
+
   it('wraps around the hits', () => {
     expect(step(-1, 1, 3)).toBe(0)
     expect(step(-1, -1, 3)).toBe(2)

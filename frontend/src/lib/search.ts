@@ -7,7 +7,8 @@ import type { CallView, IterationView, Mark, RunView } from './timeline'
 // a search is asked for: rendering the timeline never pays for it.
 
 /** Field is where in a card a text sits; the card highlights a hit there. */
-export type Field = 'task' | 'instructions' | 'reasoning' | 'thought' | 'answer' | 'arguments' | 'result' | 'error' | 'guard' | 'note'
+export type Field = 'task' | 'instructions' | 'reasoning' | 'thought' | 'answer' | 'arguments' | 'result' | 'error' | 'invalid' | 'denial' | 'guard' | 'note'
+export const fields: readonly Field[] = ['task', 'instructions', 'reasoning', 'thought', 'answer', 'arguments', 'result', 'error', 'invalid', 'denial', 'guard', 'note']
 
 /** Flag is a status a text can be filtered by. */
 export type Flag = 'failed' | 'repaired' | 'denied' | 'guard'
@@ -130,11 +131,11 @@ export function iterationDocs(it: IterationView): SearchDoc[] {
       if (!c) continue
       const of = { callId: c.id, tool: c.name, flags: callFlags(c) }
       add('arguments', 'model.decided', c.arguments, of)
-      add('error', 'model.decided', c.invalidReason, of)
+      add('invalid', 'model.decided', c.invalidReason, of)
       // The card shows the result, or the error when there is no result.
       if (c.result) add('result', 'tool.finished', c.result, of)
       else add('error', 'tool.finished', c.error, of)
-      if (c.approval?.denyReason) add('error', 'approval.resolved', c.approval.denyReason, of)
+      if (c.approval?.denyReason) add('denial', 'approval.resolved', c.approval.denyReason, of)
     } else {
       for (const [field, type, text, fl] of markTexts(item.mark)) add(field, type, text, { seq: item.seq, flags: fl })
     }
@@ -263,4 +264,11 @@ export function hitIn(hit: CardHit | null | undefined, field: Field | readonly F
   if (!hit) return false
   const fields: readonly Field[] = typeof field === 'string' ? [field] : field
   return fields.includes(hit.field) && hit.callId === callId && hit.seq === seq
+}
+
+/** nearest is the iteration of ns (sorted) closest to n, or null when there are none. */
+export function nearest(ns: readonly number[], n: number): number | null {
+  let best: number | null = null
+  for (const x of ns) if (best === null || Math.abs(x - n) < Math.abs(best - n)) best = x
+  return best
 }

@@ -11,6 +11,10 @@ export type ShortcutAction =
   | 'replay_play'
   | 'replay_next'
   | 'replay_prev'
+  | 'search'
+  | 'goto'
+  | 'first_iteration'
+  | 'last_iteration'
   | 'help'
   | 'close'
 
@@ -29,6 +33,10 @@ export const shortcuts: Shortcut[] = [
   { keys: ['p'], action: 'replay_play' },
   { keys: ['→'], action: 'replay_next' },
   { keys: ['←'], action: 'replay_prev' },
+  { keys: ['/', 'Ctrl+F'], action: 'search' },
+  { keys: ['g'], action: 'goto' },
+  { keys: ['Home'], action: 'first_iteration' },
+  { keys: ['End'], action: 'last_iteration' },
   { keys: ['?'], action: 'help' },
   { keys: ['Esc'], action: 'close' },
 ]
@@ -54,12 +62,18 @@ const byKey: Record<string, ShortcutAction> = {
   p: 'replay_play',
   ArrowRight: 'replay_next',
   ArrowLeft: 'replay_prev',
+  '/': 'search',
+  g: 'goto',
+  Home: 'first_iteration',
+  End: 'last_iteration',
   '?': 'help',
   Escape: 'close',
 }
 
 /** shortcutFor maps a key press to an action, or null when the key is not ours. */
 export function shortcutFor(k: KeyPress): ShortcutAction | null {
+  // Ctrl+F (Cmd+F) searches the run, not the page: the page holds only the cards on screen.
+  if ((k.ctrlKey || k.metaKey) && !k.altKey && k.key.toLowerCase() === 'f') return 'search'
   if (k.ctrlKey || k.metaKey || k.altKey) return null
   if (k.inField) return k.key === 'Escape' ? 'close' : null
   return byKey[k.key] ?? null

@@ -1,22 +1,29 @@
 import { useState } from 'react'
 import { diffJSON } from '../lib/diff'
 import { formatBytes, formatDuration } from '../lib/format'
+import { hitIn, type CardHit } from '../lib/search'
 import type { CallView } from '../lib/timeline'
 import { DiffView } from './DiffView'
 import { PinButton, type Pins } from './Inspector'
 import { JsonText } from './JsonTree'
+import { CopyButton } from './CopyButton'
+import { Highlight } from './Highlight'
 import { useAppState, useT } from './context'
 
 const previewChars = 600
 
-/** CallBlock is one tool call of a card: its arguments, its fate, and what the model saw of it. */
-export function CallBlock({ call, onArtifact, pins, resultIndex }: { call: CallView; onArtifact: (call: CallView) => void; pins?: Pins; resultIndex?: number }) {
+/** CallBlock is one tool call of a card: its arguments, its fate, and what the model saw of it; hit, a search hit in it, is shown and marked. */
+export function CallBlock({ call, onArtifact, pins, resultIndex, hit }: { call: CallView; onArtifact: (call: CallView) => void; pins?: Pins; resultIndex?: number; hit?: CardHit | null }) {
   const t = useT()
   const lang = useAppState((s) => s.lang)
   const [argsOpen, setArgsOpen] = useState(false)
   const [resultOpen, setResultOpen] = useState(false)
   const seen = call.result || call.error
   const long = seen.length > previewChars
+  const argsHit = hitIn(hit, 'arguments', call.id) ? hit : null
+  const seenHit = hitIn(hit, ['result', 'error'], call.id) ? hit : null
+  // A hit past the preview shows the whole result.
+  const clamped = long && !resultOpen && !(seenHit && seenHit.end > previewChars)
   const a = call.approval
   const pinned = resultIndex !== undefined && !!pins?.pinned.includes(resultIndex)
 
@@ -33,7 +40,13 @@ export function CallBlock({ call, onArtifact, pins, resultIndex }: { call: CallV
         {call.durationMs > 0 && <span className="muted">{formatDuration(call.durationMs)}</span>}
         {call.attempts > 1 && <span className="tag warn">{t('call.attempts', { n: call.attempts })}</span>}
         {call.repaired && <span className="tag" title={t('call.repaired_hint')}>{t('call.repaired')}</span>}
+        {call.arguments && <CopyButton text={call.arguments} title={t('copy.arguments')} testId="copy-arguments" />}
       </div>
+      {argsHit && !argsOpen && (
+        <pre className="call-args-hit" data-testid="call-args-hit">
+          <Highlight text={call.arguments} hit={argsHit} />
+        </pre>
+      )}
       {Object.keys(call.provenance).length > 0 && (
         <div className="provenance" data-testid="provenance">
           {Object.entries(call.provenance).map(([arg, from]) => (
@@ -54,23 +67,28 @@ export function CallBlock({ call, onArtifact, pins, resultIndex }: { call: CallV
           <DiffView ops={diffJSON(call.edit.old, call.edit.new)} testId="call-diff" />
         </div>
       )}
-      {call.invalidReason && <div className="call-error">{call.invalidReason}</div>}
+      {call.invalidReason && (
+        <div className="call-error">
+          <Highlight text={call.invalidReason} hit={hitIn(hit, 'invalid', call.id) ? hit : null} />
+        </div>
+      )}
       {a && (
-        <div className="call-approval" data-testid="call-approval">
+        <div className="call-approval" data-testid="call-approval" data-hit-active={hitIn(hit, 'denial', call.id) ? '' : undefined}>
           {a.decision === '' ? t('call.awaiting', { risk: a.risk }) : approvalText(t, a.decision, a.by, a.denyReason, a.pattern)}
         </div>
       )}
       {seen && (
         <div className={`call-result${call.status === 'failed' || call.status === 'denied' ? ' failed' : ''}`}>
-          <pre data-testid="call-result" className={long && !resultOpen ? 'clamped' : ''}>
-            {long && !resultOpen ? seen.slice(0, previewChars) + '…' : seen}
+          <pre data-testid="call-result" className={clamped ? 'clamped' : ''}>
+            {clamped ? seen.slice(0, previewChars) + '…' : <Highlight text={seen} hit={seenHit} />}
           </pre>
           <div className="call-result-tools">
             {long && (
               <button type="button" className="link" onClick={() => setResultOpen(!resultOpen)}>
-                {resultOpen ? t('call.less') : t('call.more')}
+                {!clamped ? t('call.less') : t('call.more')}
               </button>
             )}
+            <CopyButton text={seen} title={t('copy.result')} testId="copy-result" />
             {call.artifact && (
               <button type="button" className="link" data-testid="call-artifact" onClick={() => onArtifact(call)}>
                 {t('call.full_output', { size: formatBytes(call.size, lang) })}

@@ -6,6 +6,7 @@ import { formatBytes } from '../lib/format'
 import { shortcuts } from '../lib/shortcuts'
 import { forkForm, forkRequest, type ForkForm } from '../lib/fork'
 import type { CallView, PendingApproval, RunView } from '../lib/timeline'
+import { CopyButton } from './CopyButton'
 import { JsonText } from './JsonTree'
 import { useAppState, useAppStore, useT } from './context'
 
@@ -223,11 +224,14 @@ export function ArtifactDialog({ runId, call, onClose }: { runId: string; call: 
       <pre className="artifact" data-testid="artifact-text">
         {text}
       </pre>
-      {total > loaded && (
-        <button type="button" onClick={() => void load(loaded)}>
-          {t('artifact.more', { left: formatBytes(total - loaded, lang) })}
-        </button>
-      )}
+      <div className="dialog-actions">
+        {total > loaded && (
+          <button type="button" onClick={() => void load(loaded)}>
+            {t('artifact.more', { left: formatBytes(total - loaded, lang) })}
+          </button>
+        )}
+        {text && <CopyButton text={text} label={t('copy.output')} testId="copy-output" />}
+      </div>
     </Modal>
   )
 }

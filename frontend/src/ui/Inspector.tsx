@@ -1,12 +1,14 @@
 import { memo, useMemo, useState } from 'react'
 import type { ChatMessage, HermesEvent } from '../api/types'
 import { budgetSplit } from '../lib/budget'
+import { curlCommand } from '../lib/curl'
 import { diffContexts, messagesOf, previousContext, type RequestContext } from '../lib/context'
 import { conversationIndex } from '../lib/pins'
 import { summarizeEvent } from '../lib/events'
 import { formatCount, formatPercent, formatTokens } from '../lib/format'
 import type { IterationView } from '../lib/timeline'
 import { CompressionPreview } from './CompressionPreview'
+import { CopyButton } from './CopyButton'
 import { useAppState, useT } from './context'
 
 /** Pins say which messages are pinned, and pin one while the run is live. */
@@ -29,6 +31,13 @@ export function PinButton({ pins, index, hint, testId }: { pins: Pins; index: nu
   )
 }
 
+/** Endpoint is where the run's requests went, for "copy as cURL": the model, the masked base URL and the tools. */
+export interface Endpoint {
+  model: string
+  baseUrl: string
+  tools: readonly string[]
+}
+
 type Tab = 'messages' | 'changes' | 'budget' | 'events'
 const tabs: Tab[] = ['messages', 'changes', 'budget', 'events']
 
@@ -37,7 +46,7 @@ const tabs: Tab[] = ['messages', 'changes', 'budget', 'events']
  * message of the conversation), what changed since the one before, its
  * budget with the preview of the next compression, and its raw events.
  */
-export function Inspector({ it, events, contexts, pins }: { it: IterationView | undefined; events: HermesEvent[]; contexts: Map<number, RequestContext>; pins: Pins }) {
+export function Inspector({ it, events, contexts, pins, endpoint }: { it: IterationView | undefined; events: HermesEvent[]; contexts: Map<number, RequestContext>; pins: Pins; endpoint?: Endpoint }) {
   const t = useT()
   const [tab, setTab] = useState<Tab>('messages')
   if (!it) return <aside className="inspector empty-inspector muted">{t('inspector.none')}</aside>
@@ -57,7 +66,7 @@ export function Inspector({ it, events, contexts, pins }: { it: IterationView | 
         </div>
       </div>
       <div className="inspector-body">
-        {tab === 'messages' && (ctx ? <Messages ctx={ctx} pins={pins} /> : <p className="muted">{t('inspector.no_context')}</p>)}
+        {tab === 'messages' && (ctx ? <Messages ctx={ctx} pins={pins} endpoint={endpoint} /> : <p className="muted">{t('inspector.no_context')}</p>)}
         {tab === 'changes' && <Changes prev={prev} next={ctx} />}
         {tab === 'budget' && (
           <>
@@ -72,12 +81,15 @@ export function Inspector({ it, events, contexts, pins }: { it: IterationView | 
 }
 
 // Memoised on the request, which keeps its identity while the run goes on.
-const Messages = memo(function Messages({ ctx, pins }: { ctx: RequestContext; pins: Pins }) {
+const Messages = memo(function Messages({ ctx, pins, endpoint }: { ctx: RequestContext; pins: Pins; endpoint?: Endpoint }) {
   const t = useT()
   const messages = useMemo(() => messagesOf(ctx), [ctx])
+  const curl = () => curlCommand({ model: endpoint?.model ?? '', baseUrl: endpoint?.baseUrl ?? '', messages, tools: ctx.data.tool_names ?? endpoint?.tools ?? [] })
   return (
     <ol className="messages" data-testid="messages">
-      <li className="muted">{t('inspector.message_count', { n: messages.length })}</li>
+      <li className="muted messages-head">
+        {t('inspector.message_count', { n: messages.length })} <CopyButton text={curl} label={t('copy.curl')} title={t('copy.curl_hint')} testId="copy-curl" />
+      </li>
       {messages.map((m, i) => (
         <MessageView key={i} m={m} index={conversationIndex(ctx, i)} pins={pins} />
       ))}
@@ -98,6 +110,7 @@ function MessageView({ m, op, index = null, pins }: { m: ChatMessage; op?: strin
         {index !== null && <span className="muted"> · #{index}</span>}
         {pinned && <span className="tag pin-tag">{t('pin.pinned')}</span>}
         {index !== null && !pinned && pins?.live && <PinButton pins={pins} index={index} hint={t('pin.message_hint')} testId="message-pin" />}
+        <CopyButton text={() => messageText(m)} title={t('copy.message')} testId="copy-message" />
       </div>
       {m.content && <pre className="message-content">{m.content}</pre>}
       {m.tool_calls?.map((c) => (
@@ -107,6 +120,12 @@ function MessageView({ m, op, index = null, pins }: { m: ChatMessage; op?: strin
       ))}
     </li>
   )
+}
+
+/** messageText is a message as a person would paste it: its text, then its calls. */
+function messageText(m: ChatMessage): string {
+  const calls = (m.tool_calls ?? []).map((c) => `${c.name}(${c.arguments})`)
+  return [m.content, ...calls].filter(Boolean).join('\n')
 }
 
 const Changes = memo(function Changes({ prev, next }: { prev: RequestContext | undefined; next: RequestContext | undefined }) {

@@ -1,15 +1,18 @@
-import { memo } from 'react'
+import { memo, useEffect, useRef } from 'react'
 import { diffLines } from '../lib/diff'
 import { shownEntities } from '../lib/entities'
 import { statusLabel } from '../lib/events'
 import { formatDuration, formatPercent, formatTokens, oneLine, parseTime } from '../lib/format'
 import { memorySource, whyRecalled } from '../lib/memory'
 import { runHref } from '../lib/route'
+import { hitIn, type CardHit } from '../lib/search'
 import type { SummaryUpdatedData } from '../api/types'
 import type { CallView, IterationView, Mark } from '../lib/timeline'
 import type { Translate } from '../i18n/i18n'
 import type { Lang } from '../i18n/i18n'
 import { CallBlock, approvalText } from './CallBlock'
+import { CopyButton } from './CopyButton'
+import { Highlight } from './Highlight'
 import { DiffView } from './DiffView'
 import { Icon } from './Icon'
 import { CompletionLine, PlanDiffView } from './PlanPanel'
@@ -27,11 +30,13 @@ interface CardProps {
   onArtifact: (call: CallView) => void
   pins: Pins
   resultIndexes: Map<string, number>
+  /** The search hit to show and mark in this card; null on every other card, so they stay memoised. */
+  hit?: CardHit | null
 }
 
 // Cards are memoised on their iteration's view: a live event re-renders the
 // one card it changed, not the thousand before it.
-export const IterationCard = memo(function IterationCard({ it, lang, t, selected, streaming, onSelect, onFork, onArtifact, pins, resultIndexes }: CardProps) {
+export const IterationCard = memo(function IterationCard({ it, lang, t, selected, streaming, onSelect, onFork, onArtifact, pins, resultIndexes, hit = null }: CardProps) {
   const calls = new Map(it.calls.map((c) => [c.id, c]))
   const start = parseTime(it.started)
   const end = parseTime(it.ended)
@@ -39,7 +44,7 @@ export const IterationCard = memo(function IterationCard({ it, lang, t, selected
   const fill = ctx && ctx.window > 0 ? ctx.tokens / ctx.window : 0
 
   return (
-    <article className={`card${selected ? ' selected' : ''}${it.n === 0 ? ' card-start' : ''}`} data-testid="iteration-card" data-iteration={it.n}>
+    <article className={`card${selected ? ' selected' : ''}${it.n === 0 ? ' card-start' : ''}`} data-testid="iteration-card" data-iteration={it.n} data-hit={hit ? hit.field : undefined}>
       <header className="card-head" onClick={() => onSelect(it.n)}>
         <span className="iter-n">{it.n === 0 ? t('card.start') : `#${it.n}`}</span>
         {it.n > 0 && start && end && <span className="muted" title={t('card.duration')}>{formatDuration(end.getTime() - start.getTime())}</span>}
@@ -89,25 +94,35 @@ export const IterationCard = memo(function IterationCard({ it, lang, t, selected
       </header>
       <div className="card-body">
         {it.items.map((item) => {
-          if (item.kind === 'model') return <ModelBlock key="model" it={it} t={t} lang={lang} streaming={streaming} />
+          if (item.kind === 'model') return <ModelBlock key="model" it={it} t={t} lang={lang} streaming={streaming} hit={hit && !hit.callId && !hit.seq ? hit : null} />
           if (item.kind === 'call') {
             const c = calls.get(item.id)
-            return c ? <CallBlock key={`call-${item.id}`} call={c} onArtifact={onArtifact} pins={pins} resultIndex={resultIndexes.get(c.id)} /> : null
+            return c ? <CallBlock key={`call-${item.id}`} call={c} onArtifact={onArtifact} pins={pins} resultIndex={resultIndexes.get(c.id)} hit={hit?.callId === c.id ? hit : null} /> : null
           }
-          return <MarkLine key={item.seq} mark={item.mark} t={t} lang={lang} />
+          const markHit = hit && hit.seq === item.seq ? hit : null
+          // Guards and the task mark their match; other marks are marked whole.
+          if (markHit && item.mark.kind !== 'guard' && item.mark.kind !== 'started' && item.mark.kind !== 'summary') {
+            return (
+              <div key={item.seq} className="hit-whole" data-hit-active="">
+                <MarkLine mark={item.mark} t={t} lang={lang} />
+              </div>
+            )
+          }
+          return <MarkLine key={item.seq} mark={item.mark} t={t} lang={lang} hit={markHit} />
         })}
       </div>
     </article>
   )
 })
 
-function ModelBlock({ it, t, lang, streaming }: { it: IterationView; t: Translate; lang: Lang; streaming: boolean }) {
+function ModelBlock({ it, t, lang, streaming, hit }: { it: IterationView; t: Translate; lang: Lang; streaming: boolean; hit: CardHit | null }) {
+  const reasoningHit = hitIn(hit, 'reasoning') ? hit : null
   if (!it.decided) {
     return (
       <>
-        <ReasoningBlock it={it} t={t} lang={lang} />
+        <ReasoningBlock it={it} t={t} lang={lang} hit={reasoningHit} />
         <div className="model streamed" data-testid="streamed">
-          {it.streamed}
+          <Highlight text={it.streamed} hit={hitIn(hit, 'thought') ? hit : null} />
           {streaming && <span className="cursor" aria-hidden="true" />}
         </div>
       </>
@@ -115,16 +130,16 @@ function ModelBlock({ it, t, lang, streaming }: { it: IterationView; t: Translat
   }
   return (
     <>
-      <ReasoningBlock it={it} t={t} lang={lang} />
+      <ReasoningBlock it={it} t={t} lang={lang} hit={reasoningHit} />
       {it.thought && (
         <div className="model thought" data-testid="thought">
-          {it.thought}
+          <Highlight text={it.thought} hit={hitIn(hit, 'thought') ? hit : null} />
         </div>
       )}
       {it.answer && (
         <div className="model answer-block" data-testid="final-answer">
-          <span className="mark-label">{t('card.final_answer')}</span>
-          {it.answer}
+          <span className="mark-label">{t('card.final_answer')}</span> <CopyButton text={it.answer} title={t('copy.answer')} testId="copy-card-answer" />
+          <Highlight text={it.answer} hit={hitIn(hit, 'answer') ? hit : null} />
         </div>
       )}
       {!it.thought && !it.answer && it.calls.length === 0 && <div className="model muted">{t('card.empty_answer')}</div>}
@@ -134,17 +149,23 @@ function ModelBlock({ it, t, lang, streaming }: { it: IterationView; t: Translat
 }
 
 /** ReasoningBlock is the model's thinking before its text, collapsed: a
- * summary line with its size, the whole when opened. A closed details
- * element keeps its text in the page, so find-in-page still reaches it. */
-function ReasoningBlock({ it, t, lang }: { it: IterationView; t: Translate; lang: Lang }) {
+ * summary line with its size, the whole when opened. A search hit in it
+ * opens it. */
+function ReasoningBlock({ it, t, lang, hit }: { it: IterationView; t: Translate; lang: Lang; hit: CardHit | null }) {
+  const ref = useRef<HTMLDetailsElement>(null)
+  useEffect(() => {
+    if (hit && ref.current) ref.current.open = true
+  }, [hit])
   if (!it.reasoning) return null
   const size = it.reasoningTokens > 0 ? t('card.reasoning_tokens', { tokens: formatTokens(it.reasoningTokens, lang) }) : t('card.reasoning_chars', { n: it.reasoning.length })
   return (
-    <details className="model reasoning" data-testid="reasoning">
+    <details className="model reasoning" data-testid="reasoning" ref={ref}>
       <summary>
         <span className="mark-label">{t('card.reasoning')}</span> <span className="muted">{size}</span>
       </summary>
-      <div className="reasoning-text">{it.reasoning}</div>
+      <div className="reasoning-text">
+        <Highlight text={it.reasoning} hit={hit} />
+      </div>
     </details>
   )
 }
@@ -177,7 +198,7 @@ export function stageName(t: Translate, stage: string): string {
   return (stageKeys as readonly string[]).includes(stage) ? t(`stage.${stage as (typeof stageKeys)[number]}`) : stage
 }
 
-function MarkLine({ mark: m, t, lang }: { mark: Mark; t: Translate; lang: Lang }) {
+function MarkLine({ mark: m, t, lang, hit = null }: { mark: Mark; t: Translate; lang: Lang; hit?: CardHit | null }) {
   switch (m.kind) {
     case 'route':
       return (
@@ -228,11 +249,11 @@ function MarkLine({ mark: m, t, lang }: { mark: Mark; t: Translate; lang: Lang }
       return (
         <div className="mark mark-started" data-testid="mark" data-kind={m.kind}>
           <div>
-            <span className="mark-label">{t('card.started')}</span> {m.data.task}
+            <span className="mark-label">{t('card.started')}</span> <Highlight text={m.data.task ?? ''} hit={hitIn(hit, 'task', '', m.seq) ? hit : null} />
           </div>
           {m.data.instructions && (
             <div className="muted">
-              {t('card.instructions')}: {m.data.instructions}
+              {t('card.instructions')}: <Highlight text={m.data.instructions} hit={hitIn(hit, 'instructions', '', m.seq) ? hit : null} />
             </div>
           )}
           <div className="muted">
@@ -251,11 +272,15 @@ function MarkLine({ mark: m, t, lang }: { mark: Mark; t: Translate; lang: Lang }
     case 'guard':
       return (
         <div className={`mark mark-guard${m.data.action === 'stop' ? ' stop' : ''}`} data-testid="mark" data-kind={m.kind}>
-          <span className="mark-label">⚠ {t('card.guard', { guard: guardName(t, m.data.guard ?? '') })}</span> {m.data.message}
+          <span className="mark-label">⚠ {t('card.guard', { guard: guardName(t, m.data.guard ?? '') })}</span>{' '}
+          {/* The guard's text is its message, then its details: a hit past the message marks the details. */}
+          <Highlight text={m.data.message ?? ''} hit={hit && hit.end <= (m.data.message ?? '').length ? hit : null} />
           {m.data.details && m.data.details.length > 0 && (
             <ul className="details">
               {m.data.details.map((d, i) => (
-                <li key={i}>{d}</li>
+                <li key={i} data-hit-active={hit && i === 0 && hit.end > (m.data.message ?? '').length ? '' : undefined}>
+                  {d}
+                </li>
               ))}
             </ul>
           )}
@@ -319,7 +344,7 @@ function MarkLine({ mark: m, t, lang }: { mark: Mark; t: Translate; lang: Lang }
         </div>
       )
     case 'summary':
-      return <SummaryCard data={m.data} t={t} lang={lang} />
+      return <SummaryCard data={m.data} t={t} lang={lang} hit={hit} />
     case 'pinned':
       return (
         <div className="mark mark-control mark-pinned" data-testid="mark" data-kind={m.kind}>
@@ -369,11 +394,15 @@ function MarkLine({ mark: m, t, lang }: { mark: Mark; t: Translate; lang: Lang }
 }
 
 /** SummaryCard is a compression: which messages were folded, the tokens before and after, the values kept verbatim, and the summary itself. */
-function SummaryCard({ data: d, t, lang }: { data: SummaryUpdatedData; t: Translate; lang: Lang }) {
+function SummaryCard({ data: d, t, lang, hit }: { data: SummaryUpdatedData; t: Translate; lang: Lang; hit: CardHit | null }) {
+  const ref = useRef<HTMLDetailsElement>(null)
+  useEffect(() => {
+    if (hit && ref.current) ref.current.open = true
+  }, [hit])
   const entities = d.entities ?? []
   const { shown, more } = shownEntities(entities, d.entities_added ?? [])
   return (
-    <details className="mark mark-state summary-card" data-testid="mark" data-kind="summary">
+    <details className="mark mark-state summary-card" data-testid="mark" data-kind="summary" ref={ref}>
       <summary>
         <span className="mark-label">{t('card.summary_updated')}</span>{' '}
         {t('card.summary_folded', { turns: d.turns_folded ?? 0, before: formatTokens(d.tokens_before ?? 0, lang), after: formatTokens(d.tokens_after ?? 0, lang) })}
@@ -394,7 +423,11 @@ function SummaryCard({ data: d, t, lang }: { data: SummaryUpdatedData; t: Transl
           )}
         </div>
       )}
-      {d.summary && <pre className="summary-text">{d.summary}</pre>}
+      {d.summary && (
+        <pre className="summary-text">
+          <Highlight text={d.summary} hit={hit} />
+        </pre>
+      )}
       {d.model && <div className="muted">{t('card.summary_model', { model: d.model })}</div>}
     </details>
   )

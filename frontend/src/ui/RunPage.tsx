@@ -3,19 +3,22 @@ import { createContextIndex } from '../lib/context'
 import { formatCount, formatDateTime, formatDuration, formatPercent, formatTokens, parseTime } from '../lib/format'
 import { toolResultIndexes } from '../lib/pins'
 import { runHref, runsHref } from '../lib/route'
+import { nearest, type Hit } from '../lib/search'
 import { shortcutFor } from '../lib/shortcuts'
 import { modelIterations, type CallView, type RunView } from '../lib/timeline'
 import { BudgetChart } from './BudgetChart'
 import { useAppState, useAppStore, useRunState, useRunsState, useT } from './context'
 import { Controls } from './Controls'
+import { CopyButton } from './CopyButton'
 import { ApprovalDialog, ArtifactDialog, EditDialog, ForkDialog, HelpOverlay } from './Dialogs'
 import { EventList } from './EventList'
 import { Icon } from './Icon'
 import { Inspector, type Pins } from './Inspector'
 import { PlanPanel } from './PlanPanel'
 import { ReplayBar } from './ReplayBar'
+import { RunSearch } from './RunSearch'
 import { StatusBadge } from './StatusBadge'
-import { Timeline } from './Timeline'
+import { Timeline, type Reveal } from './Timeline'
 
 type Dialog = { kind: 'edit' } | { kind: 'fork'; n: number } | { kind: 'artifact'; call: CallView } | { kind: 'help' } | null
 
@@ -38,6 +41,10 @@ export function RunPage({ runId }: { runId: string }) {
   const [approvalLater, setApprovalLater] = useState('')
   const [tab, setTab] = useState<'timeline' | 'events'>('timeline')
   const injectRef = useRef<HTMLInputElement>(null)
+  const searchRef = useRef<HTMLInputElement>(null)
+  const gotoRef = useRef<HTMLInputElement>(null)
+  const [hit, setHit] = useState<Hit | null>(null)
+  const [reveal, setReveal] = useState<Reveal | null>(null)
 
   const view = replay?.view ?? liveView
   const live = watching && liveView.status === 'running' && !replay
@@ -60,6 +67,28 @@ export function RunPage({ runId }: { runId: string }) {
   const onSelect = useCallback((n: number) => run.select(n), [run])
   const onFork = useCallback((n: number) => setDialog({ kind: 'fork', n }), [])
   const onArtifact = useCallback((call: CallView) => setDialog({ kind: 'artifact', call }), [])
+  // goTo selects the card nearest iteration n and brings its header into view.
+  const goTo = useCallback(
+    (n: number) => {
+      const to = nearest(run.shown().iterations.map((it) => it.n), n)
+      if (to === null) return
+      setTab('timeline')
+      run.select(to)
+      setReveal({ n: to, key: performance.now() })
+    },
+    [run],
+  )
+  const onHit = useCallback(
+    (h: Hit | null) => {
+      setHit(h)
+      if (!h) return
+      setTab('timeline')
+      run.select(h.n)
+      setReveal({ n: h.n, key: performance.now() })
+    },
+    [run],
+  )
+  const endpoint = useMemo(() => ({ model: view.model, baseUrl: view.baseUrl, tools: view.tools }), [view.model, view.baseUrl, view.tools])
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -100,6 +129,20 @@ export function RunPage({ runId }: { runId: string }) {
         case 'replay_prev':
           if (s.replay) e.shiftKey ? run.stepIteration(-1) : run.stepEvent(-1)
           break
+        case 'search':
+          searchRef.current?.focus()
+          searchRef.current?.select()
+          break
+        case 'goto':
+          gotoRef.current?.focus()
+          gotoRef.current?.select()
+          break
+        case 'first_iteration':
+        case 'last_iteration': {
+          const ns = run.shown().iterations.map((it) => it.n)
+          if (ns.length > 0) goTo(action === 'first_iteration' ? ns[0] : ns[ns.length - 1])
+          break
+        }
         case 'help':
           setDialog({ kind: 'help' })
           break
@@ -112,7 +155,7 @@ export function RunPage({ runId }: { runId: string }) {
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [run, dialog, showApproval])
+  }, [run, dialog, showApproval, goTo])
 
   const started = parseTime(view.started)
   const ended = parseTime(view.ended)
@@ -194,7 +237,7 @@ export function RunPage({ runId }: { runId: string }) {
           <div className="run-main">
             <div className="timeline-col">
               <PlanPanel plan={view.plan} live={live && !replay} />
-              <BudgetChart view={view} onSelect={onSelect} />
+              <BudgetChart view={view} onSelect={goTo} />
               <div className="view-tabs" role="tablist">
                 <button type="button" role="tab" aria-selected={tab === 'timeline'} className={tab === 'timeline' ? 'active' : ''} onClick={() => setTab('timeline')} data-testid="tab-timeline">
                   {t('run.timeline')}
@@ -203,6 +246,7 @@ export function RunPage({ runId }: { runId: string }) {
                   {t('run.events')} <span className="muted">{t('run.events_count', { count: replay?.shown ?? events.length })}</span>
                 </button>
               </div>
+              <RunSearch view={view} inputRef={searchRef} gotoRef={gotoRef} onHit={onHit} onGoto={goTo} />
               {tab === 'timeline' ? (
                 view.iterations.length === 0 ? (
                   <p className="muted">{t('run.no_events')}</p>
@@ -216,13 +260,15 @@ export function RunPage({ runId }: { runId: string }) {
                     onArtifact={onArtifact}
                     pins={pins}
                     resultIndexes={resultIndexes}
+                    hit={hit}
+                    reveal={reveal}
                   />
                 )
               ) : (
                 <EventList events={replay ? events.slice(0, replay.shown) : events} />
               )}
             </div>
-            <Inspector it={shownIt} events={events} contexts={contexts} pins={pins} />
+            <Inspector it={shownIt} events={events} contexts={contexts} pins={pins} endpoint={endpoint} />
           </div>
         </>
       )}
@@ -251,7 +297,9 @@ function Outcome({ view, live, canResume }: { view: RunView; live: boolean; canR
   if (view.answer) {
     return (
       <div className="answer" data-testid="run-answer">
-        <h2>{t('run.answer')}</h2>
+        <h2>
+          {t('run.answer')} <CopyButton text={view.answer} title={t('copy.answer')} testId="copy-answer" />
+        </h2>
         <p>{view.answer}</p>
         {!view.verified && <p className="warn">{t('run.unverified')}</p>}
         {(view.bestEffort || view.confidence > 0) && (

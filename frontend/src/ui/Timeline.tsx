@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import type { CardHit } from '../lib/search'
 import type { CallView, IterationView } from '../lib/timeline'
 import { IterationCard } from './IterationCard'
 import type { Pins } from './Inspector'
@@ -15,6 +16,15 @@ interface TimelineProps {
   pins: Pins
   /** The conversation index of each tool call's result, once a request carried it. */
   resultIndexes: Map<string, number>
+  /** The search hit shown, in the card of iteration hitN. */
+  hit?: (CardHit & { n: number }) | null
+  /** A request to bring card n's header (or, with a hit, the hit) into view; each new key asks again. */
+  reveal?: Reveal | null
+}
+
+export interface Reveal {
+  n: number
+  key: number
 }
 
 // A first guess at a card's height from what it holds, so the scrollbar is
@@ -35,7 +45,7 @@ function estimate(it: IterationView): number {
  * one. While the run is live and the list is at its end, it follows the
  * newest card.
  */
-export function Timeline({ iterations, selected, live, onSelect, onFork, onArtifact, pins, resultIndexes }: TimelineProps) {
+export function Timeline({ iterations, selected, live, onSelect, onFork, onArtifact, pins, resultIndexes, hit = null, reveal = null }: TimelineProps) {
   const t = useT()
   const lang = useAppState((s) => s.lang)
   const scrollRef = useRef<HTMLDivElement>(null)
@@ -70,6 +80,38 @@ export function Timeline({ iterations, selected, live, onSelect, onFork, onArtif
   // measured anew move the list too, and must not.
   const userAt = useRef(0)
   const byUser = useCallback(() => (userAt.current = performance.now()), [])
+
+  // Going to a card (the chart, "go to", Home/End, a search hit) puts its
+  // header at the top. A hit further down its card is then brought into
+  // view, once the card is in the page and has stopped moving.
+  useEffect(() => {
+    if (!reveal) return
+    const i = iterations.findIndex((it) => it.n === reveal.n)
+    if (i < 0) return
+    if (live) setFollow(false)
+    virtualizer.scrollToIndex(i, { align: 'start' })
+    let raf = 0
+    let last = NaN
+    let still = 0
+    const look = (frame: number) => {
+      const box = scrollRef.current
+      const el = box?.querySelector<HTMLElement>('[data-hit-active]')
+      if (box && el) {
+        const top = el.getBoundingClientRect().top - box.getBoundingClientRect().top
+        still = top === last ? still + 1 : 0
+        last = top
+        if (still >= 3) {
+          if (top < 0 || top + el.offsetHeight > box.clientHeight) virtualizer.scrollToOffset(box.scrollTop + top - box.clientHeight / 3)
+          return
+        }
+      }
+      if (frame < 120) raf = requestAnimationFrame(() => look(frame + 1))
+    }
+    if (hit) raf = requestAnimationFrame(() => look(0))
+    return () => cancelAnimationFrame(raf)
+    // Only a new request scrolls; new cards do not.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [reveal])
   const onScroll = useCallback(() => {
     const el = scrollRef.current
     if (!el) return
@@ -105,6 +147,7 @@ export function Timeline({ iterations, selected, live, onSelect, onFork, onArtif
                 onArtifact={onArtifact}
                 pins={pins}
                 resultIndexes={resultIndexes}
+                hit={hit?.n === it.n ? hit : null}
               />
             </div>
           )
