@@ -16,12 +16,10 @@ import (
 // decision is for. It is taken out before the call is validated and run.
 const metaKey = "_meta"
 
-var metaSchema = json.RawMessage(`{"type":"object","description":"About this decision, for the plan: which step it serves and why.","properties":{` +
-	`"step":{"type":"integer","description":"The number of the plan step this call serves."},` +
-	`"step_status":{"type":"string","enum":["continue","finished"],"description":"finished when this call completes the step, continue when the step needs more calls after it."},` +
-	`"serves_goal":{"type":"string","description":"One line: how this call serves the task."},` +
-	`"provenance":{"type":"object","additionalProperties":{"type":"string","enum":["user","tool","inferred"]},"description":"For each argument that is an ID, a path or a timestamp, where its value came from: user (the task or the user's words), tool (a tool result) or inferred (your own guess)."}},` +
-	`"required":["step","step_status","serves_goal"]}`)
+// metaSchema is _meta in every tool's schema. It stays small, because
+// every request repeats it once per tool: what its fields mean is said
+// once, in the plan the task message holds (metaProtocol).
+var metaSchema = json.RawMessage(`{"type":"object"}`)
 
 // Step statuses a decision declares.
 const (
@@ -35,6 +33,16 @@ type callMeta struct {
 	StepStatus string            `json:"step_status"`
 	ServesGoal string            `json:"serves_goal"`
 	Provenance map[string]string `json:"provenance"`
+	// Check is the model's verdict on the step its previous decision
+	// finished, given once it sees that step's results.
+	Check *stepCheck `json:"check,omitempty"`
+}
+
+// stepCheck is a step's verdict, given in a decision or by the evaluator.
+type stepCheck struct {
+	Passed          *bool  `json:"passed"`
+	Reason          string `json:"reason"`
+	ContradictsPlan bool   `json:"contradicts_plan"`
 }
 
 // step reads the step number however the model wrote it (2, "2", "step 2").

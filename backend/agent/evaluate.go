@@ -13,15 +13,16 @@ import (
 )
 
 // The evaluator sees the last evidenceCalls calls of a step, and at most
-// evidenceLimit characters of each call's arguments and of its result.
+// evidenceLimit characters of each call's arguments and of its result:
+// enough to judge acceptance criteria, which name what a result shows.
 const (
-	evidenceCalls = 20
-	evidenceLimit = 1500
+	evidenceCalls = 12
+	evidenceLimit = 400
 )
 
 // review follows a plan's turn after its calls ran: a guessed value that
 // made a call fail is asked about instead of guessed again; otherwise a
-// step the decision finished is checked.
+// step the decision finished waits for its check.
 func (r *Run) review(ctx context.Context, d decision, calls []*call) (outcome, bool) {
 	asked, stopped := r.askAboutGuesses(ctx, calls)
 	switch {
@@ -30,16 +31,16 @@ func (r *Run) review(ctx context.Context, d decision, calls []*call) (outcome, b
 	case stopped:
 		return outcome{status: event.StatusStopped, err: i18n.T("agent.stopped")}, true
 	case !asked && d.status == stepFinished:
-		r.evaluate(ctx, d)
+		r.finishStep(ctx, d)
 	}
 	return outcome{}, false
 }
 
-// evaluate checks a step's results (the calls since the last check)
-// against its acceptance criteria. A failed check goes back to deciding
-// with the reason; a result that contradicts the plan's assumptions
-// replans the remaining steps.
-func (r *Run) evaluate(ctx context.Context, d decision) {
+// finishStep takes a step the decision finished to its check. The model
+// gives the verdict in its next decision, which sees the results anyway,
+// so that the check costs no request of its own; a model that once left
+// the verdict out is checked by the evaluator from then on, right away.
+func (r *Run) finishStep(ctx context.Context, d decision) {
 	p := r.st.Plan
 	s := p.step(d.step)
 	if s == nil || s.Status == event.StepPassed {
@@ -48,14 +49,47 @@ func (r *Run) evaluate(ctx context.Context, d decision) {
 	if s == nil {
 		return
 	}
-	r.stage = event.StageEvaluating
-	evidence, ids := r.evidence(p.Since)
-	var verdict struct {
-		Passed          *bool  `json:"passed"`
-		Reason          string `json:"reason"`
-		ContradictsPlan bool   `json:"contradicts_plan"`
+	if p.Eager {
+		r.evaluate(ctx, s)
+		return
 	}
-	rep, err := r.stageCall(ctx, tempEvaluate, evaluatePrompt, evaluateMessage(r.st.Task, p, s, d.servesGoal, evidence),
+	p.Checking = s.ID
+}
+
+// settle gives the step waiting for its check the verdict the decision
+// carries in its _meta, before the decision's calls are read against the
+// plan; without one, the evaluator checks it.
+func (r *Run) settle(ctx context.Context, metas []*callMeta) {
+	p := r.st.Plan
+	s := p.step(p.checking())
+	if s == nil {
+		return
+	}
+	p.Checking = 0
+	for _, m := range metas {
+		if m != nil && m.Check != nil && m.Check.Passed != nil {
+			evidence, ids := r.evidence(p.Since)
+			r.verdict(ctx, s, event.StepEvaluatedData{
+				Step: s.ID, Calls: ids, InDecision: true, Passed: *m.Check.Passed, Reason: m.Check.Reason,
+				ContradictsPlan: m.Check.ContradictsPlan && !*m.Check.Passed,
+			}, evidence)
+			return
+		}
+	}
+	p.Eager = true
+	r.evaluate(ctx, s)
+}
+
+// evaluate asks the evaluator to check a step's results (the calls since
+// the last check) against its acceptance criteria.
+func (r *Run) evaluate(ctx context.Context, s *event.PlanStep) {
+	p := r.st.Plan
+	stage := r.stage
+	r.stage = event.StageEvaluating
+	defer func() { r.stage = stage }()
+	evidence, ids := r.evidence(p.Since)
+	var verdict stepCheck
+	rep, err := r.stageCall(ctx, tempEvaluate, evaluatePrompt, evaluateMessage(r.st.Task, p, s, evidence),
 		func(raw []byte, _ bool) string {
 			if json.Unmarshal(raw, &verdict) != nil || verdict.Passed == nil {
 				return `The object must be {"passed": true or false, "reason": "one line", "contradicts_plan": true or false}.`
@@ -74,6 +108,15 @@ func (r *Run) evaluate(ctx context.Context, d decision) {
 		data.Passed, data.Reason = *verdict.Passed, verdict.Reason
 		data.ContradictsPlan = verdict.ContradictsPlan && !data.Passed
 	}
+	r.verdict(ctx, s, data, evidence)
+}
+
+// verdict records a step's check. A failed check goes back to deciding
+// with the reason (the model knows it when the verdict was its own); a
+// result that contradicts the plan's assumptions replans the remaining
+// steps.
+func (r *Run) verdict(ctx context.Context, s *event.PlanStep, data event.StepEvaluatedData, evidence string) {
+	p := r.st.Plan
 	s.Reason = data.Reason
 	p.Since = len(r.turns)
 	if data.Passed {
@@ -91,7 +134,9 @@ func (r *Run) evaluate(ctx context.Context, d decision) {
 		r.turns = append(r.turns, llm.Message{Role: llm.RoleUser, Content: replannedHint(p, data.Reason)})
 		return
 	}
-	r.turns = append(r.turns, llm.Message{Role: llm.RoleUser, Content: stepFailedHint(s, data.Reason)})
+	if !data.InDecision {
+		r.turns = append(r.turns, llm.Message{Role: llm.RoleUser, Content: stepFailedHint(s, data.Reason)})
+	}
 }
 
 // evidence lists the calls and results of the turns since since (the
@@ -140,6 +185,20 @@ func (r *Run) complete(ctx context.Context, answer string) (outcome, bool) {
 	r.stage = event.StageCompletion
 	g := &r.st.Guards
 	p := r.st.Plan
+	// An answer carries no _meta: the step it followed is checked with the
+	// rating of the answer, in one request; the rating waits for the hard
+	// conditions.
+	var rated *rating
+	if s := p.step(p.checking()); s != nil {
+		p.Checking = 0
+		if rated = r.checkAndRate(ctx, s, answer); rated == nil && ctx.Err() == nil {
+			r.evaluate(ctx, s)
+		}
+		if ctx.Err() != nil {
+			return outcome{}, true
+		}
+		r.stage = event.StageCompletion
+	}
 	data := event.CompletionCheckedData{Threshold: r.confidence(), UnresolvedFailure: g.LastFailure}
 	var missing []int
 	if p != nil {
@@ -150,17 +209,20 @@ func (r *Run) complete(ctx context.Context, answer string) (outcome, bool) {
 		r.publish(event.CompletionChecked, data)
 		return r.notDone(answer, notDoneHint(missing, p, g.LastFailure))
 	}
-	var verdict struct {
-		Confidence *float64 `json:"confidence"`
-		Reason     string   `json:"reason"`
+	var verdict rating
+	var rep stageReply
+	var err error
+	if rated != nil {
+		verdict, rep = *rated, rated.rep
+	} else {
+		rep, err = r.stageCall(ctx, tempEvaluate, confidencePrompt, confidenceMessage(r.st.Task, p, answer),
+			func(raw []byte, _ bool) string {
+				if json.Unmarshal(raw, &verdict) != nil || !verdict.valid() {
+					return `The object must be {"confidence": a number from 0 to 1, "reason": "one line"}.`
+				}
+				return ""
+			})
 	}
-	rep, err := r.stageCall(ctx, tempEvaluate, confidencePrompt, confidenceMessage(r.st.Task, p, answer),
-		func(raw []byte, _ bool) string {
-			if json.Unmarshal(raw, &verdict) != nil || verdict.Confidence == nil || *verdict.Confidence < 0 || *verdict.Confidence > 1 {
-				return `The object must be {"confidence": a number from 0 to 1, "reason": "one line"}.`
-			}
-			return ""
-		})
 	if ctx.Err() != nil {
 		return outcome{}, true
 	}
@@ -188,6 +250,48 @@ func (r *Run) complete(ctx context.Context, answer string) (outcome, bool) {
 		return outcome{status: event.StatusFinished, answer: answer, verified: r.vouch(), confidence: data.Confidence, reason: data.Reason}, true
 	}
 	return r.notDone(answer, lowConfidenceHint(data.Confidence, data.Threshold, data.Reason))
+}
+
+// rating is the model's confidence in an answer; with a step's check,
+// the request that gave both.
+type rating struct {
+	Confidence *float64 `json:"confidence"`
+	Reason     string   `json:"reason"`
+	rep        stageReply
+}
+
+func (v rating) valid() bool {
+	return v.Confidence != nil && *v.Confidence >= 0 && *v.Confidence <= 1
+}
+
+// checkAndRate checks the step an answer followed and rates the answer in
+// one request, and records the step's verdict (its event carries no usage:
+// completion.checked carries the request's). It returns the rating, or nil
+// when the reply could not be read and the step is still unchecked.
+func (r *Run) checkAndRate(ctx context.Context, s *event.PlanStep, answer string) *rating {
+	p := r.st.Plan
+	r.stage = event.StageCompletion
+	evidence, ids := r.evidence(p.Since)
+	var v struct {
+		stepCheck
+		Confidence       *float64 `json:"confidence"`
+		ConfidenceReason string   `json:"confidence_reason"`
+	}
+	rep, err := r.stageCall(ctx, tempEvaluate, finalCheckPrompt, finalCheckMessage(r.st.Task, p, s, evidence, answer),
+		func(raw []byte, _ bool) string {
+			if json.Unmarshal(raw, &v) != nil || v.Passed == nil || !(rating{Confidence: v.Confidence}).valid() {
+				return `The object must be {"passed": true or false, "reason": "one line", "contradicts_plan": true or false, "confidence": a number from 0 to 1, "confidence_reason": "one line"}.`
+			}
+			return ""
+		})
+	if err != nil || ctx.Err() != nil {
+		return nil
+	}
+	r.verdict(ctx, s, event.StepEvaluatedData{
+		Step: s.ID, Calls: ids, Passed: *v.Passed, Reason: v.Reason,
+		ContradictsPlan: v.ContradictsPlan && !*v.Passed,
+	}, evidence)
+	return &rating{Confidence: v.Confidence, Reason: v.ConfidenceReason, rep: rep}
 }
 
 // notDone keeps an answer that did not pass the completion check as the

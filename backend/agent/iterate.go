@@ -120,7 +120,7 @@ func (r *Run) iterate(ctx context.Context) (outcome, bool) {
 	}
 
 	temp := tempDecide
-	if direct || r.planned() && r.st.Plan.current() == nil {
+	if direct || r.planned() && r.st.Plan.next() == nil {
 		temp = tempAnswer
 	}
 	resp, err := r.ask(ctx, built.Messages, in.Tools, temp)
@@ -140,6 +140,13 @@ func (r *Run) iterate(ctx context.Context) (outcome, bool) {
 		return r.unreadable(rep, problem)
 	case len(rep.ToolCalls) == 0:
 		return r.answer(ctx, rep, direct)
+	}
+	if r.planned() {
+		r.settle(ctx, rep.metas)
+		if ctx.Err() != nil {
+			return outcome{}, true
+		}
+		r.stage = event.StageDeciding
 	}
 	return r.act(ctx, rep)
 }

@@ -26,6 +26,23 @@ type planState struct {
 	// since the last check.
 	Since   int `json:"since"`
 	Replans int `json:"replans,omitempty"`
+	// Checking is the step a decision finished whose verdict the next
+	// decision gives; Eager is set once a decision left it out, and the
+	// evaluator checks every step from then on.
+	Checking int  `json:"checking,omitempty"`
+	Eager    bool `json:"eager,omitempty"`
+}
+
+// checking is the step waiting for its verdict, 0 when none is (a nil
+// plan waits for none).
+func (p *planState) checking() int {
+	if p == nil {
+		return 0
+	}
+	if s := p.step(p.Checking); s != nil && s.Status != event.StepPassed {
+		return s.ID
+	}
+	return 0
 }
 
 func (p *planState) clone() *planState {
@@ -46,6 +63,17 @@ func (p *planState) current() *event.PlanStep {
 	for i := range p.Steps {
 		if p.Steps[i].Status != event.StepPassed {
 			return &p.Steps[i]
+		}
+	}
+	return nil
+}
+
+// next is the step to work on: the current one, or the one after it while
+// the current one waits for its verdict; nil when none is left.
+func (p *planState) next() *event.PlanStep {
+	for i := range p.Steps {
+		if s := &p.Steps[i]; s.Status != event.StepPassed && s.ID != p.checking() {
+			return s
 		}
 	}
 	return nil
@@ -263,13 +291,15 @@ func (r *Run) planTools() string {
 // planText is the plan as the model sees it in the task anchor.
 func planText(p *planState) string {
 	var b strings.Builder
-	b.WriteString("Plan (work through it in order; each step is checked against its acceptance criteria when you mark it finished):")
-	cur := p.current()
+	b.WriteString("Plan (in order; each finished step is checked):")
+	cur := p.next()
 	for _, s := range p.Steps {
 		mark := "[pending]"
 		switch {
 		case s.Status == event.StepPassed:
 			mark = "[passed]"
+		case s.ID == p.checking():
+			mark = checkDue
 		case cur != nil && s.ID == cur.ID && s.Status == event.StepFailed:
 			mark = "[current; its last check failed: " + s.Reason + "]"
 		case cur != nil && s.ID == cur.ID:
@@ -279,13 +309,24 @@ func planText(p *planState) string {
 		if !s.Required {
 			opt = " (optional)"
 		}
+		if s.Status == event.StepPassed {
+			// A passed step needs only its name.
+			fmt.Fprintf(&b, "\n%d. %s %s", s.ID, mark, s.Description)
+			continue
+		}
 		fmt.Fprintf(&b, "\n%d. %s %s%s (tools: %s; done when: %s)", s.ID, mark, s.Description, opt, strings.Join(s.Tools, ", "), s.Acceptance)
 	}
 	if len(p.Assumptions) > 0 {
 		b.WriteString("\nAssumptions: " + strings.Join(p.Assumptions, "; "))
 	}
-	if cur == nil {
+	switch {
+	case p.checking() > 0 && cur == nil:
+		b.WriteString("\nEvery other step has passed: give your final answer.")
+	case cur == nil:
+		// No step is left for a call to serve.
 		b.WriteString("\nEvery step has passed: give your final answer.")
+		return b.String()
 	}
+	b.WriteString("\n" + metaProtocol)
 	return b.String()
 }

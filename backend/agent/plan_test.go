@@ -19,7 +19,8 @@ func TestPlan_StepsTickAndTheAnswerIsChecked(t *testing.T) {
 		case 0:
 			return llmtest.Step{ToolCalls: []llm.ToolCall{metaCall("c1", "read_file", map[string]any{"path": "notes.txt"}, 1, "finished", "read the notes the task names", map[string]string{"path": "user"})}}
 		case 1:
-			return llmtest.Step{ToolCalls: []llm.ToolCall{metaCall("c2", "write_file", map[string]any{"path": "out.txt", "content": "BUY MILK"}, 2, "finished", "write the first line to out.txt", nil)}}
+			// The verdict on step 1 comes with the call for step 2.
+			return llmtest.Step{ToolCalls: []llm.ToolCall{checked(metaCall("c2", "write_file", map[string]any{"path": "out.txt", "content": "BUY MILK"}, 2, "finished", "write the first line to out.txt", nil), true, "notes.txt says buy milk")}}
 		}
 		return llmtest.Step{Content: "Wrote BUY MILK to out.txt."}
 	}).on(stagePlan, always(plan2)).
@@ -36,8 +37,8 @@ func TestPlan_StepsTickAndTheAnswerIsChecked(t *testing.T) {
 	if res.Status != event.StatusFinished || !res.Verified || res.BestEffort || res.Answer != "Wrote BUY MILK to out.txt." {
 		t.Fatalf("result = %+v", res)
 	}
-	if res.Totals.Iterations != 3 || res.Totals.StageCalls != 4 {
-		t.Errorf("iterations %d, stage calls %d; want 3 and 4 (plan, two checks, confidence)", res.Totals.Iterations, res.Totals.StageCalls)
+	if res.Totals.Iterations != 3 || res.Totals.StageCalls != 2 {
+		t.Errorf("iterations %d, stage calls %d; want 3 and 2 (the plan; step 2's check with the rating)", res.Totals.Iterations, res.Totals.StageCalls)
 	}
 	if b, _ := os.ReadFile(filepath.Join(h.ws, "out.txt")); string(b) != "BUY MILK" {
 		t.Errorf("out.txt = %q", b)
@@ -46,19 +47,22 @@ func TestPlan_StepsTickAndTheAnswerIsChecked(t *testing.T) {
 	if len(created.Steps) != 2 || created.Steps[1].Tools[0] != "write_file" || !created.Steps[0].Required || created.Attempts != 1 {
 		t.Errorf("plan.created = %+v", created)
 	}
-	var checked []int
-	for _, e := range ofType(events, event.StepEvaluated) {
+	var checkedSteps []int
+	for i, e := range ofType(events, event.StepEvaluated) {
 		d := decode[event.StepEvaluatedData](t, e)
-		if !d.Passed || len(d.Calls) != 1 {
+		if !d.Passed || len(d.Calls) != 1 || d.InDecision != (i == 0) {
 			t.Errorf("step.evaluated = %+v", d)
 		}
-		checked = append(checked, d.Step)
+		checkedSteps = append(checkedSteps, d.Step)
 	}
-	if !reflect.DeepEqual(checked, []int{1, 2}) {
-		t.Errorf("steps checked %v, want [1 2]", checked)
+	if !reflect.DeepEqual(checkedSteps, []int{1, 2}) {
+		t.Errorf("steps checked %v, want [1 2]", checkedSteps)
+	}
+	if d := decode[event.StepEvaluatedData](t, ofType(events, event.StepEvaluated)[0]); d.Reason != "notes.txt says buy milk" || d.Usage.TotalTokens != 0 {
+		t.Errorf("the verdict given in the decision = %+v", d)
 	}
 	done := decode[event.CompletionCheckedData](t, ofType(events, event.CompletionChecked)[0])
-	if !done.Passed || done.Confidence != 0.93 || done.Threshold != agent.DefaultConfidence || done.StepsPassed != 2 {
+	if !done.Passed || done.Confidence != 0.93 || done.Threshold != agent.DefaultConfidence || done.StepsPassed != 2 || done.Usage.TotalTokens == 0 {
 		t.Errorf("completion.checked = %+v", done)
 	}
 	if fin := finished(t, events); fin.Confidence != 0.93 || fin.ConfidenceReason == "" {
@@ -69,10 +73,14 @@ func TestPlan_StepsTickAndTheAnswerIsChecked(t *testing.T) {
 		d.ToolCalls[0].Provenance["path"] != event.FromUser || !d.ToolCalls[0].Valid {
 		t.Errorf("model.decided = %+v", d)
 	}
+	if d := decode[event.ModelDecidedData](t, ofType(events, event.ModelDecided)[1]); d.Stage != event.StageDeciding || d.Step != 2 || d.Drift != "" {
+		t.Errorf("second model.decided = %+v", d)
+	}
 
-	// The model is offered _meta, sees the plan tick in its anchor, and each
-	// stage has its temperature: the answer's turn, after every step passed,
-	// the answer's.
+	// The model is offered _meta, sees the plan tick in its anchor (a
+	// finished step asks for its check), and each stage has its
+	// temperature: the answer's turn, after every other step passed, the
+	// answer's.
 	var turns []llmtest.Request
 	for _, req := range h.server.Requests() {
 		if stageOf(req.Messages) == stageTurn {
@@ -82,15 +90,108 @@ func TestPlan_StepsTickAndTheAnswerIsChecked(t *testing.T) {
 	if !strings.Contains(string(turns[0].Tools[0].Parameters), "_meta") {
 		t.Errorf("tool schema lacks _meta: %s", turns[0].Tools[0].Parameters)
 	}
-	if a := turns[1].Messages[1].Content; !strings.Contains(a, "1. [passed] Read notes.txt") || !strings.Contains(a, "2. [current] Write") {
+	if a := turns[1].Messages[1].Content; !strings.Contains(a, `1. [finished: the next call's "_meta" gives "check"`) || !strings.Contains(a, "2. [current] Write") {
 		t.Errorf("second turn's anchor:\n%s", a)
 	}
-	if a := turns[2].Messages[1].Content; !strings.Contains(a, "Every step has passed") {
+	if a := turns[2].Messages[1].Content; !strings.Contains(a, "1. [passed] Read notes.txt") || !strings.Contains(a, "Every other step has passed") {
 		t.Errorf("third turn's anchor:\n%s", a)
 	}
-	want := map[string][]float32{stagePlan: {0.2}, stageTurn: {0.3, 0.3, 0.7}, stageEvaluate: {0, 0}, stageConfidence: {0}}
+	want := map[string][]float32{stagePlan: {0.2}, stageTurn: {0.3, 0.3, 0.7}, stageConfidence: {0}}
 	if !reflect.DeepEqual(rec.got, want) {
 		t.Errorf("temperatures = %v, want %v", rec.got, want)
+	}
+	// The answer's turn is the answer stage's; no request of its own went
+	// to evaluating a step.
+	if st := res.Totals.StageTokens; st["decide"] == 0 || st["answer"] == 0 || st["plan"] == 0 || st["evaluate"] == 0 || len(st) != 4 {
+		t.Errorf("stage tokens = %v", st)
+	}
+	sum := 0
+	for _, n := range res.Totals.StageTokens {
+		sum += n
+	}
+	if sum != res.Totals.TotalTokens {
+		t.Errorf("stage tokens add up to %d, total %d", sum, res.Totals.TotalTokens)
+	}
+}
+
+// A model that leaves the verdict out of its next decision is checked by
+// the evaluator then, and right after each finished step from then on.
+func TestPlan_ACheckLeftOutIsTheEvaluators(t *testing.T) {
+	s := newStaged(t, func(req llmtest.Request, n int) llmtest.Step {
+		switch n {
+		case 0:
+			return llmtest.Step{ToolCalls: []llm.ToolCall{metaCall("c1", "read_file", map[string]any{"path": "notes.txt"}, 1, "finished", "read the notes", nil)}}
+		case 1:
+			return llmtest.Step{ToolCalls: []llm.ToolCall{metaCall("c2", "write_file", map[string]any{"path": "out.txt", "content": "BUY MILK"}, 2, "finished", "write the first line to out.txt", nil)}}
+		}
+		return llmtest.Step{Content: "Wrote BUY MILK to out.txt."}
+	}).on(stagePlan, always(plan2)).
+		on(stageEvaluate, always(verdict(true, "the result shows it"))).
+		on(stageConfidence, confident(0.9))
+	h := planHarness(t, s)
+	h.write("notes.txt", "buy milk\n")
+	res, events := h.run("Read notes.txt and write its first line in upper case to out.txt")
+	if res.Status != event.StatusFinished || res.Totals.Iterations != 3 || res.Totals.StageCalls != 4 {
+		t.Fatalf("result = %+v; want 3 iterations and 4 stage calls (plan, two checks, confidence)", res)
+	}
+	var turns []llmtest.Request
+	for _, req := range h.server.Requests() {
+		if stageOf(req.Messages) == stageTurn {
+			turns = append(turns, req)
+		}
+	}
+	// Step 2 was checked right after its call: the answer's turn sees it passed.
+	if a := turns[2].Messages[1].Content; !strings.Contains(a, "2. [passed]") || !strings.Contains(a, "Every step has passed") {
+		t.Errorf("third turn's anchor:\n%s", a)
+	}
+	for _, e := range ofType(events, event.StepEvaluated) {
+		if d := decode[event.StepEvaluatedData](t, e); !d.Passed || d.InDecision || d.Usage.TotalTokens == 0 {
+			t.Errorf("step.evaluated = %+v", d)
+		}
+	}
+	if s.count(stageEvaluate) != 2 || s.count(stageConfidence) != 1 {
+		t.Errorf("%d evaluations, %d ratings; want 2 and 1", s.count(stageEvaluate), s.count(stageConfidence))
+	}
+}
+
+// A failed verdict the model gives itself keeps the step current, with the
+// reason in the anchor, and adds no hint: the model said it.
+func TestPlan_AFailedCheckInTheDecisionKeepsTheStep(t *testing.T) {
+	s := newStaged(t, func(req llmtest.Request, n int) llmtest.Step {
+		switch n {
+		case 0:
+			return llmtest.Step{ToolCalls: []llm.ToolCall{metaCall("c1", "write_file", map[string]any{"path": "out.txt", "content": "buy milk"}, 1, "finished", "write the first line to out.txt", nil)}}
+		case 1:
+			return llmtest.Step{ToolCalls: []llm.ToolCall{checked(metaCall("c2", "read_file", map[string]any{"path": "out.txt"}, 1, "continue", "see what out.txt holds", nil), false, "out.txt is not in upper case")}}
+		case 2:
+			return llmtest.Step{ToolCalls: []llm.ToolCall{metaCall("c3", "write_file", map[string]any{"path": "out.txt", "content": "BUY MILK"}, 1, "finished", "write the first line in upper case", nil)}}
+		}
+		return llmtest.Step{Content: "Wrote BUY MILK to out.txt."}
+	}).on(stagePlan, always(`{"steps": [{"description": "Write the first line in upper case to out.txt", "tools": ["write_file", "read_file"], "acceptance": "out.txt holds BUY MILK"}]}`)).
+		on(stageEvaluate, always(verdict(true, "out.txt holds BUY MILK"))).
+		on(stageConfidence, confident(0.9))
+	h := planHarness(t, s)
+	res, events := h.run("Write BUY MILK in upper case to out.txt")
+	if res.Status != event.StatusFinished {
+		t.Fatalf("result = %+v", res)
+	}
+	evals := ofType(events, event.StepEvaluated)
+	if d := decode[event.StepEvaluatedData](t, evals[0]); d.Passed || !d.InDecision || d.Step != 1 || d.NextStep != 1 {
+		t.Errorf("first step.evaluated = %+v", d)
+	}
+	turns := 0
+	for _, req := range h.server.Requests() {
+		if stageOf(req.Messages) != stageTurn {
+			continue
+		}
+		if turns++; turns == 3 {
+			if !strings.Contains(req.Messages[1].Content, "its last check failed: out.txt is not in upper case") {
+				t.Errorf("anchor:\n%s", req.Messages[1].Content)
+			}
+			if contains(req.Messages, llm.RoleUser, "did not pass") {
+				t.Error("a hint repeats the model's own verdict")
+			}
+		}
 	}
 }
 

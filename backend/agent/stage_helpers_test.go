@@ -69,12 +69,38 @@ func (s *staged) answer(req llmtest.Request) llmtest.Step {
 	if stage == stageTurn {
 		return s.turn(req, n)
 	}
+	if stage == stageConfidence && strings.Contains(req.Messages[1].Content, "Calls and results:") {
+		return llmtest.Step{Content: s.checkAndRate(req, n)}
+	}
 	f, ok := s.json[stage]
 	if !ok {
 		s.t.Errorf("unexpected %s request", stage)
 		return llmtest.Step{Content: "{}"}
 	}
 	return llmtest.Step{Content: f(req, n)}
+}
+
+// checkAndRate answers the completion check that also checks the step the
+// answer followed, as a model does: the evaluate function's verdict with the
+// confidence function's rating (its reason as confidence_reason). The
+// request counts under both stages.
+func (s *staged) checkAndRate(req llmtest.Request, n int) string {
+	s.mu.Lock()
+	e := s.seen[stageEvaluate]
+	s.seen[stageEvaluate]++
+	s.mu.Unlock()
+	eval, rate := s.json[stageEvaluate], s.json[stageConfidence]
+	if eval == nil || rate == nil {
+		s.t.Errorf("unexpected completion check with a step's check")
+		return "{}"
+	}
+	out := map[string]any{}
+	var rating map[string]any
+	_ = json.Unmarshal([]byte(eval(req, e)), &out)
+	_ = json.Unmarshal([]byte(rate(req, n)), &rating)
+	out["confidence"], out["confidence_reason"] = rating["confidence"], rating["reason"]
+	b, _ := json.Marshal(out)
+	return string(b)
 }
 
 func (s *staged) count(stage string) int {
@@ -99,6 +125,17 @@ func metaCall(id, name string, args map[string]any, step int, status, serves str
 	}
 	b, _ := json.Marshal(a)
 	return llm.ToolCall{ID: id, Name: name, Arguments: string(b)}
+}
+
+// checked adds to a call's _meta the verdict on the step the previous
+// decision finished, as the plan asks of the next call.
+func checked(tc llm.ToolCall, passed bool, reason string) llm.ToolCall {
+	var a map[string]any
+	_ = json.Unmarshal([]byte(tc.Arguments), &a)
+	a["_meta"].(map[string]any)["check"] = map[string]any{"passed": passed, "reason": reason, "contradicts_plan": false}
+	b, _ := json.Marshal(a)
+	tc.Arguments = string(b)
+	return tc
 }
 
 // plan2 is a plan of two steps: read a file, then write one.

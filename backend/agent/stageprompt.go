@@ -31,16 +31,10 @@ func taskMessage(task, instructions, memory string) string {
 }
 
 func planPrompt(tools string) string {
-	return `You are the planner of Hermes, an agent that completes tasks by calling tools. Write the plan for the task before any tool is called.
+	return `You are the planner of Hermes, an agent that completes tasks by calling tools. Plan the task before any tool is called.
 Reply with one JSON object and nothing else:
-{"assumptions": ["what the plan takes for granted about the workspace or the task"],
- "steps": [{"description": "what to do", "tools": ["the tools this step uses"], "acceptance": "what in the tool results shows the step is done", "required": true}]}
-Rules:
-- 3 to 6 steps, fewer only when the task is that small.
-- Every step names the tools below that it uses. A step that no tool can do must be split into steps that tools can do.
-- Do not add a step for the final answer; the answer follows the last step.
-- Acceptance criteria must be checkable from tool results: a file's content, a command's output, a note found.
-- Set "required": false only for a step the task can do without.
+{"assumptions": ["what the plan takes for granted"], "steps": [{"description": "what to do", "tools": ["tools it uses"], "acceptance": "what in the tool results shows it is done", "required": true}]}
+Rules: 3 to 6 steps, fewer only for a smaller task; each step uses the tools below (split a step no tool can do); no step for the final answer; acceptance is checkable from tool results (a file's content, a command's output); "required": false only for a step the task can do without.
 Tools:
 ` + tools
 }
@@ -64,16 +58,13 @@ const evaluatePrompt = `You check one step of an agent's plan against the step's
 Reply with one JSON object and nothing else: {"passed": true or false, "reason": "one line: what in the results shows it", "contradicts_plan": true or false}
 A step passes only when the results show its acceptance criteria are met; a claim is not a result. Set "contradicts_plan" when the results show that an assumption of the plan is wrong (something it expects does not exist or is not where it thought), so the remaining steps need a new plan.`
 
-func evaluateMessage(task string, p *planState, s *event.PlanStep, says, evidence string) string {
+func evaluateMessage(task string, p *planState, s *event.PlanStep, evidence string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Task:\n%s\n\n", task)
 	if len(p.Assumptions) > 0 {
 		fmt.Fprintf(&b, "Plan assumptions: %s\n\n", strings.Join(p.Assumptions, "; "))
 	}
 	fmt.Fprintf(&b, "Step %d: %s\nAcceptance criteria: %s\n", s.ID, s.Description, s.Acceptance)
-	if says != "" {
-		fmt.Fprintf(&b, "The agent says of this step: %s\n", says)
-	}
 	fmt.Fprintf(&b, "\nCalls and results:\n%s", evidence)
 	return b.String()
 }
@@ -83,7 +74,9 @@ Reply with one JSON object and nothing else: {"confidence": a number from 0 to 1
 
 func confidenceMessage(task string, p *planState, answer string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Task:\n%s\n\n", task)
+	if task != "" {
+		fmt.Fprintf(&b, "Task:\n%s\n\n", task)
+	}
 	if p != nil {
 		b.WriteString("Plan:")
 		for _, s := range p.Steps {
@@ -93,6 +86,24 @@ func confidenceMessage(task string, p *planState, answer string) string {
 	}
 	fmt.Fprintf(&b, "The agent's answer:\n%s", answer)
 	return b.String()
+}
+
+// metaProtocol says, once in the plan, what each call tells about itself;
+// the tools' schemas only name the fields.
+const metaProtocol = `Every tool call gives "_meta" (JSON replies: these fields): {"step": n, "step_status": "finished" if the call completes the step, else "continue", "serves_goal": "one line: how it serves the task", "provenance": {"<argument>": "user", "tool" or "inferred"} for IDs, paths, timestamps}.`
+
+// checkDue is the plan's mark on a step finished by the last decision:
+// its verdict goes in the next call.
+const checkDue = `[finished: the next call's "_meta" gives "check": {"passed": bool, "reason": "what its results show", "contradicts_plan": bool}]`
+
+// finalCheckPrompt checks the step an answer followed and rates the
+// answer in one request. It opens as confidencePrompt does: it is the
+// completion check.
+const finalCheckPrompt = `You rate how sure an agent can be that its answer completes the task, from the work shown. First check the plan's last finished step against its acceptance criteria, using only the calls and results shown: a claim is not a result.
+Reply with one JSON object and nothing else: {"passed": true or false, "reason": "one line: what in the results shows it", "contradicts_plan": true when the results show an assumption of the plan is wrong, "confidence": a number from 0 to 1 that the answer completes the task, "confidence_reason": "one line"}`
+
+func finalCheckMessage(task string, p *planState, s *event.PlanStep, evidence, answer string) string {
+	return evaluateMessage(task, p, s, evidence) + "\n" + confidenceMessage("", p, answer)
 }
 
 func stepFailedHint(s *event.PlanStep, reason string) string {
@@ -155,7 +166,7 @@ When the task is done: {"thought": "...", "action": "final_answer", "action_inpu
 Each tool's result comes back to you in the next message.`)
 	if withMeta {
 		b.WriteString(`
-Add to every object: "step": the number of the plan step it serves, "step_status": "finished" when this call completes the step or "continue", "serves_goal": one line on how it serves the task, and "provenance": {"argument": "user", "tool" or "inferred"} for each argument that is an ID, a path or a timestamp.`)
+Add to every object, beside "action", the fields the plan in the task message asks of each call: "step", "step_status", "serves_goal", "provenance" and, when due, "check".`)
 	}
 	b.WriteString("\n\nTools:")
 	for _, d := range defs {

@@ -99,15 +99,18 @@ type StepChange struct {
 // ContradictsPlan triggers a replan. Unchecked is set when the verdict could
 // not be read, and the model's own word was taken.
 type StepEvaluatedData struct {
-	Step            int       `json:"step"`
-	Passed          bool      `json:"passed"`
-	Reason          string    `json:"reason"`
-	ContradictsPlan bool      `json:"contradicts_plan,omitempty"`
-	Unchecked       bool      `json:"unchecked,omitempty"`
-	Calls           []string  `json:"calls"` // the ids of the calls checked
-	NextStep        int       `json:"next_step,omitempty"`
-	Usage           llm.Usage `json:"usage"`
-	LatencyMS       int64     `json:"latency_ms"`
+	Step            int    `json:"step"`
+	Passed          bool   `json:"passed"`
+	Reason          string `json:"reason"`
+	ContradictsPlan bool   `json:"contradicts_plan,omitempty"`
+	Unchecked       bool   `json:"unchecked,omitempty"`
+	// InDecision marks a verdict the model gave in the _meta of its next
+	// decision, without a call of its own (Usage is then zero).
+	InDecision bool      `json:"in_decision,omitempty"`
+	Calls      []string  `json:"calls"` // the ids of the calls checked
+	NextStep   int       `json:"next_step,omitempty"`
+	Usage      llm.Usage `json:"usage"`
+	LatencyMS  int64     `json:"latency_ms"`
 }
 
 // CompletionCheckedData is the check of an answer before the run may end:

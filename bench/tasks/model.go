@@ -84,8 +84,13 @@ type Situation struct {
 	Planned bool     // the task anchor holds a plan
 	Current int      // the plan's current step; 0 when every step passed
 	Tools   []string // the current step's tools
-	Offered bool     // tools are offered (not a message routed to a direct answer)
-	Turns   int      // the model's turns so far
+	// Checking is the step the model finished in its last turn, whose
+	// verdict the plan asks of its next call; 0 when none is due.
+	Checking int
+	steps    map[int]anchorStep // the plan's steps as the anchor shows them
+	since    int                // the first call of the current step's evidence
+	Offered  bool               // tools are offered (not a message routed to a direct answer)
+	Turns    int                // the model's turns so far
 }
 
 // Done reports whether c already ran successfully, with the same arguments.
@@ -147,9 +152,15 @@ const (
 )
 
 var (
-	stepLine    = regexp.MustCompile(`(?m)^(\d+)\. \[(passed|current[^\]]*|pending)\] .*\(tools: ([^;]*);`)
+	stepLine    = regexp.MustCompile(`(?m)^(\d+)\. \[(passed|current[^\]]*|pending|finished[^\]]*)\] (.*?)(?: \(optional\))? \(tools: ([^;]*);`)
 	checkedStep = regexp.MustCompile(`(?m)^Step \d+: (.*)$`)
 )
+
+// anchorStep is a plan step as the anchor shows it.
+type anchorStep struct {
+	desc  string
+	tools []string
+}
 
 // model answers every request of one task's run.
 type model struct{ task *Task }
@@ -174,11 +185,28 @@ func (m *model) answer(req llmtest.Request) llmtest.Step {
 		return llmtest.Step{Content: planJSON(steps)}
 	case strings.HasPrefix(sys, evaluateCall):
 		return llmtest.Step{Content: m.judge(user)}
+	case strings.HasPrefix(sys, confidenceCall) && strings.Contains(user, "Calls and results:"):
+		// The rating comes with the check of the step the answer followed.
+		v := m.judgeStep(checkedStep.FindStringSubmatch(user)[1], user[strings.Index(user, "Calls and results:"):strings.Index(user, "Plan:")]).wire()
+		v["confidence"], v["confidence_reason"] = 0.9, "the work is done"
+		b, _ := json.Marshal(v)
+		return llmtest.Step{Content: string(b)}
 	case strings.HasPrefix(sys, confidenceCall):
 		return llmtest.Step{Content: `{"confidence": 0.9, "reason": "the work is done"}`}
 	}
 	s := situation(req)
-	return m.render(m.task.Act(s), s, offersMeta(req.Tools))
+	// A verdict due is given first, as the plan asks, and what it finds
+	// shapes the turn: a step that did not pass is still the one to do.
+	var check *Verdict
+	if s.Checking > 0 {
+		v := m.judgeStep(s.steps[s.Checking].desc, s.evidence())
+		check = &v
+		if !v.Passed {
+			s.Current, s.Tools = s.Checking, s.steps[s.Checking].tools
+			s.Notes = append(s.Notes, v.Reason)
+		}
+	}
+	return m.render(m.task.Act(s), s, offersMeta(req.Tools), check)
 }
 
 func planJSON(steps []Step) string {
@@ -197,40 +225,64 @@ func planJSON(steps []Step) string {
 	return string(b)
 }
 
-// judge checks a step as the task's Step says, found by its description.
+// judge answers the evaluator's request: the step named in it, judged on
+// the calls and results it shows.
 func (m *model) judge(msg string) string {
-	var v Verdict
 	evidence := msg[strings.Index(msg, "Calls and results:")+1:]
 	desc := ""
 	if sub := checkedStep.FindStringSubmatch(msg); sub != nil {
 		desc = sub[1]
 	}
-	i := slices.IndexFunc(append(slices.Clone(m.task.Plan), m.task.Replan...), func(s Step) bool { return s.Desc == desc })
-	all := append(slices.Clone(m.task.Plan), m.task.Replan...)
-	switch {
-	case i >= 0 && all[i].Judge != nil:
-		v = all[i].Judge(evidence)
-	default:
-		results := strings.Split(evidence, "result: ")
-		v = Verdict{Passed: !strings.HasPrefix(results[len(results)-1], "Error:"), Reason: "the last result shows it"}
-		if !v.Passed {
-			v.Reason = "the last call failed"
-		}
-	}
-	b, _ := json.Marshal(map[string]any{"passed": v.Passed, "reason": v.Reason, "contradicts_plan": v.Contradicts})
+	b, _ := json.Marshal(m.judgeStep(desc, evidence).wire())
 	return string(b)
+}
+
+// judgeStep checks a step as the task's Step says, found by its
+// description: the same judgement whether the evaluator asks for it or
+// the plan asks for it in the next call.
+func (m *model) judgeStep(desc, evidence string) Verdict {
+	all := append(slices.Clone(m.task.Plan), m.task.Replan...)
+	if i := slices.IndexFunc(all, func(s Step) bool { return s.Desc == desc }); i >= 0 && all[i].Judge != nil {
+		return all[i].Judge(evidence)
+	}
+	results := strings.Split(evidence, "result: ")
+	if strings.HasPrefix(results[len(results)-1], "Error:") {
+		return fail("the last call failed")
+	}
+	return pass("the last result shows it")
+}
+
+func (v Verdict) wire() map[string]any {
+	return map[string]any{"passed": v.Passed, "reason": v.Reason, "contradicts_plan": v.Contradicts}
+}
+
+// evidence is what the model looks at to give a verdict: the calls since
+// its last check, with their results, written as the evaluator is shown
+// them.
+func (s *Situation) evidence() string {
+	var b strings.Builder
+	for _, c := range s.Calls[min(s.since, len(s.Calls)):] {
+		args, _ := json.Marshal(c.Args)
+		fmt.Fprintf(&b, "- %s %s\n  result: %s\n", c.Tool, args, c.Result)
+	}
+	return b.String()
 }
 
 // situation reads a turn's request as the model sees it.
 func situation(req llmtest.Request) *Situation {
-	s := &Situation{Offered: len(req.Tools) > 0}
+	s := &Situation{Offered: len(req.Tools) > 0, steps: map[int]anchorStep{}}
 	if len(req.Messages) > 1 {
 		anchor := req.Messages[1].Content
 		s.Planned = strings.Contains(anchor, "\nPlan (")
 		for _, m := range stepLine.FindAllStringSubmatch(anchor, -1) {
-			if strings.HasPrefix(m[2], "current") {
-				fmt.Sscan(m[1], &s.Current)
-				s.Tools = strings.Split(m[3], ", ")
+			var id int
+			fmt.Sscan(m[1], &id)
+			s.steps[id] = anchorStep{desc: m[3], tools: strings.Split(m[4], ", ")}
+			switch {
+			case strings.HasPrefix(m[2], "current"):
+				s.Current, s.Tools = id, s.steps[id].tools
+			case strings.HasPrefix(m[2], "finished"):
+				s.Checking = id
 			}
 		}
 	}
@@ -239,9 +291,13 @@ func situation(req llmtest.Request) *Situation {
 		switch msg.Role {
 		case llm.RoleAssistant:
 			s.Turns++
-			for _, tc := range msg.ToolCalls {
+			for i, tc := range msg.ToolCalls {
 				args := map[string]any{}
 				_ = json.Unmarshal([]byte(tc.Arguments), &args)
+				// A verdict given starts the evidence of the next step.
+				if meta, ok := args["_meta"].(map[string]any); ok && meta["check"] != nil && i == 0 {
+					s.since = len(s.Calls)
+				}
 				delete(args, "_meta")
 				byID[tc.ID] = len(s.Calls)
 				s.Calls = append(s.Calls, Seen{Call: Call{Tool: tc.Name, Args: args}})
@@ -253,10 +309,20 @@ func situation(req llmtest.Request) *Situation {
 			}
 		case llm.RoleUser:
 			s.Notes = append(s.Notes, msg.Content)
+			if strings.Contains(msg.Content, "was checked against its acceptance criteria") || strings.Contains(msg.Content, "The plan was revised") {
+				s.since = len(s.Calls)
+			}
 		}
+	}
+	// The anchor's note on a step whose check failed reads as the
+	// evaluator's reason did.
+	if m := failedMark.FindStringSubmatch(req.Messages[min(1, len(req.Messages)-1)].Content); m != nil {
+		s.Notes = append(s.Notes, m[1])
 	}
 	return s
 }
+
+var failedMark = regexp.MustCompile(`\[current; its last check failed: ([^\]]*)\]`)
 
 func offersMeta(tools []llm.ToolDef) bool {
 	return len(tools) > 0 && strings.Contains(string(tools[0].Parameters), `"_meta"`)
@@ -264,7 +330,7 @@ func offersMeta(tools []llm.ToolDef) bool {
 
 // render writes a move as the model's reply: under a plan, each call's
 // arguments carry its _meta, as the schema asks.
-func (m *model) render(mv Move, s *Situation, meta bool) llmtest.Step {
+func (m *model) render(mv Move, s *Situation, meta bool, check *Verdict) llmtest.Step {
 	if len(mv.Calls) == 0 {
 		return llmtest.Step{Content: mv.Answer}
 	}
@@ -285,7 +351,14 @@ func (m *model) render(mv Move, s *Situation, meta bool) llmtest.Step {
 			if serves == "" {
 				serves = m.task.Prompt
 			}
-			args["_meta"] = map[string]any{"step": step, "step_status": status, "serves_goal": serves, "provenance": c.From}
+			mt := map[string]any{"step": step, "step_status": status, "serves_goal": serves}
+			if c.From != nil {
+				mt["provenance"] = c.From
+			}
+			if check != nil && i == 0 {
+				mt["check"] = check.wire()
+			}
+			args["_meta"] = mt
 		}
 		b, _ := json.Marshal(args)
 		calls = append(calls, llm.ToolCall{ID: fmt.Sprintf("t%d_%d", s.Turns+1, i+1), Name: c.Tool, Arguments: string(b)})
