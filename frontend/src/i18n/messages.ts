@@ -464,6 +464,7 @@ const en = {
   'search.placeholder': 'Search this run (/)',
   'search.count': '{at} of {count}',
   'search.matches': '{count} matches',
+  'search.one_match': '1 match',
   'search.matches_more': '{count}+ matches',
   'search.none': 'No match',
   'search.next': 'Next match (Enter)',

@@ -462,6 +462,7 @@ export const zh: Catalog = {
   'search.placeholder': '在本次运行中搜索（/）',
   'search.count': '第 {at} / {count} 处',
   'search.matches': '{count} 处匹配',
+  'search.one_match': '1 处匹配',
   'search.matches_more': '{count}+ 处匹配',
   'search.none': '没有匹配',
   'search.next': '下一处（Enter）',

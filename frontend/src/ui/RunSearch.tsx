@@ -64,7 +64,7 @@ export function RunSearch({ view, inputRef, gotoRef, onHit, onGoto }: RunSearchP
     restart()
   }
 
-  const counter = !active ? '' : count === 0 ? t('search.none') : at >= 0 && at < count ? t('search.count', { at: at + 1, count: found.more ? `${count}+` : count }) : t(found.more ? 'search.matches_more' : 'search.matches', { count })
+  const counter = !active ? '' : count === 0 ? t('search.none') : at >= 0 && at < count ? t('search.count', { at: at + 1, count: found.more ? `${count}+` : count }) : count === 1 && !found.more ? t('search.one_match') : t(found.more ? 'search.matches_more' : 'search.matches', { count })
 
   return (
     <div className="run-search" data-testid="run-search">
