@@ -291,7 +291,7 @@ func (r *Run) planTools() string {
 // planText is the plan as the model sees it in the task anchor.
 func planText(p *planState) string {
 	var b strings.Builder
-	b.WriteString("Plan (in order; each finished step is checked):")
+	b.WriteString("Plan (in order):")
 	cur := p.next()
 	for _, s := range p.Steps {
 		mark := "[pending]"
@@ -309,9 +309,14 @@ func planText(p *planState) string {
 		if !s.Required {
 			opt = " (optional)"
 		}
-		if s.Status == event.StepPassed {
-			// A passed step needs only its name.
-			fmt.Fprintf(&b, "\n%d. %s %s", s.ID, mark, s.Description)
+		switch mark {
+		case "[passed]", "[pending]":
+			// Only the steps at hand need their tools and criteria.
+			fmt.Fprintf(&b, "\n%d. %s %s%s", s.ID, mark, s.Description, opt)
+			continue
+		case checkDue:
+			// A check needs the criteria only.
+			fmt.Fprintf(&b, "\n%d. %s %s%s (done when: %s)", s.ID, mark, s.Description, opt, s.Acceptance)
 			continue
 		}
 		fmt.Fprintf(&b, "\n%d. %s %s%s (tools: %s; done when: %s)", s.ID, mark, s.Description, opt, strings.Join(s.Tools, ", "), s.Acceptance)
@@ -321,9 +326,10 @@ func planText(p *planState) string {
 	}
 	switch {
 	case p.checking() > 0 && cur == nil:
-		b.WriteString("\nEvery other step has passed: give your final answer.")
-	case cur == nil:
 		// No step is left for a call to serve.
+		b.WriteString("\nEvery other step has passed: give your final answer.")
+		return b.String()
+	case cur == nil:
 		b.WriteString("\nEvery step has passed: give your final answer.")
 		return b.String()
 	}

@@ -90,7 +90,7 @@ func TestPlan_StepsTickAndTheAnswerIsChecked(t *testing.T) {
 	if !strings.Contains(string(turns[0].Tools[0].Parameters), "_meta") {
 		t.Errorf("tool schema lacks _meta: %s", turns[0].Tools[0].Parameters)
 	}
-	if a := turns[1].Messages[1].Content; !strings.Contains(a, `1. [finished: the next call's "_meta" gives "check"`) || !strings.Contains(a, "2. [current] Write") {
+	if a := turns[1].Messages[1].Content; !strings.Contains(a, `1. [finished: check it in the next call's _meta`) || !strings.Contains(a, "2. [current] Write") {
 		t.Errorf("second turn's anchor:\n%s", a)
 	}
 	if a := turns[2].Messages[1].Content; !strings.Contains(a, "1. [passed] Read notes.txt") || !strings.Contains(a, "Every other step has passed") {

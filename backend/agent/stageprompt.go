@@ -31,10 +31,10 @@ func taskMessage(task, instructions, memory string) string {
 }
 
 func planPrompt(tools string) string {
-	return `You are the planner of Hermes, an agent that completes tasks by calling tools. Plan the task before any tool is called.
+	return `You are the planner of Hermes, an agent that completes tasks by calling tools.
 Reply with one JSON object and nothing else:
 {"assumptions": ["what the plan takes for granted"], "steps": [{"description": "what to do", "tools": ["tools it uses"], "acceptance": "what in the tool results shows it is done", "required": true}]}
-Rules: 3 to 6 steps, fewer only for a smaller task; each step uses the tools below (split a step no tool can do); no step for the final answer; acceptance is checkable from tool results (a file's content, a command's output); "required": false only for a step the task can do without.
+Rules: 3 to 6 steps, fewer for a smaller task; each step uses the tools below; no step for the final answer; "required": false only for a step the task can do without.
 Tools:
 ` + tools
 }
@@ -90,20 +90,23 @@ func confidenceMessage(task string, p *planState, answer string) string {
 
 // metaProtocol says, once in the plan, what each call tells about itself;
 // the tools' schemas only name the fields.
-const metaProtocol = `Every tool call gives "_meta" (JSON replies: these fields): {"step": n, "step_status": "finished" if the call completes the step, else "continue", "serves_goal": "one line: how it serves the task", "provenance": {"<argument>": "user", "tool" or "inferred"} for IDs, paths, timestamps}.`
+const metaProtocol = `Each call's "_meta": {"step": n, "step_status": "finished" if it completes the step, else "continue", "serves_goal": "one line: how", "provenance": {"<ID, path or time argument>": "user", "tool" or "inferred"}}`
 
 // checkDue is the plan's mark on a step finished by the last decision:
 // its verdict goes in the next call.
-const checkDue = `[finished: the next call's "_meta" gives "check": {"passed": bool, "reason": "what its results show", "contradicts_plan": bool}]`
+const checkDue = `[finished: check it in the next call's _meta, "check": {"passed", "reason", "contradicts_plan"}]`
 
 // finalCheckPrompt checks the step an answer followed and rates the
 // answer in one request. It opens as confidencePrompt does: it is the
 // completion check.
-const finalCheckPrompt = `You rate how sure an agent can be that its answer completes the task, from the work shown. First check the plan's last finished step against its acceptance criteria, using only the calls and results shown: a claim is not a result.
-Reply with one JSON object and nothing else: {"passed": true or false, "reason": "one line: what in the results shows it", "contradicts_plan": true when the results show an assumption of the plan is wrong, "confidence": a number from 0 to 1 that the answer completes the task, "confidence_reason": "one line"}`
+const finalCheckPrompt = `You rate how sure an agent can be that its answer completes the task, after checking its last finished step against its acceptance criteria from the calls and results shown (a claim is not a result).
+Reply with one JSON object and nothing else: {"passed": bool, "reason": "what the results show", "contradicts_plan": bool, "confidence": 0 to 1, "confidence_reason": "one line"}`
 
 func finalCheckMessage(task string, p *planState, s *event.PlanStep, evidence, answer string) string {
-	return evaluateMessage(task, p, s, evidence) + "\n" + confidenceMessage("", p, answer)
+	var b strings.Builder
+	b.WriteString(evaluateMessage(task, p, s, evidence))
+	fmt.Fprintf(&b, "\nOf the plan's %d steps, %d passed before this one.\n\nThe agent's answer:\n%s", len(p.Steps), p.passed(), answer)
+	return b.String()
 }
 
 func stepFailedHint(s *event.PlanStep, reason string) string {
@@ -115,7 +118,7 @@ func replannedHint(p *planState, reason string) string {
 	if cur := p.current(); cur != nil {
 		next = fmt.Sprintf("continue with step %d: %s", cur.ID, cur.Description)
 	}
-	return fmt.Sprintf("The plan was revised because a result contradicted it: %s\nThe task anchor shows the new plan; %s.", reason, next)
+	return fmt.Sprintf("The plan was revised (the task message shows it) because a result contradicted it: %s. Now %s.", reason, next)
 }
 
 func driftHint(reason, task string, cur *event.PlanStep) string {
@@ -123,7 +126,7 @@ func driftHint(reason, task string, cur *event.PlanStep) string {
 	if cur != nil {
 		next = fmt.Sprintf(" Return to step %d: %s.", cur.ID, cur.Description)
 	}
-	return fmt.Sprintf("Your last decision drifted from the goal: %s. The task is: %s.%s", reason, task, next)
+	return fmt.Sprintf("Your last decision drifted from the goal: %s. The task is: %s.%s", reason, strings.TrimSuffix(task, "."), next)
 }
 
 func notDoneHint(missing []int, p *planState, failure string) string {

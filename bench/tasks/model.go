@@ -152,7 +152,7 @@ const (
 )
 
 var (
-	stepLine    = regexp.MustCompile(`(?m)^(\d+)\. \[(passed|current[^\]]*|pending|finished[^\]]*)\] (.*?)(?: \(optional\))? \(tools: ([^;]*);`)
+	stepLine    = regexp.MustCompile(`(?m)^(\d+)\. \[(passed|current[^\]]*|pending|finished[^\]]*)\] (.*?)(?: \(optional\))? \((?:tools: ([^;]*); )?done when`)
 	checkedStep = regexp.MustCompile(`(?m)^Step \d+: (.*)$`)
 )
 
@@ -187,7 +187,7 @@ func (m *model) answer(req llmtest.Request) llmtest.Step {
 		return llmtest.Step{Content: m.judge(user)}
 	case strings.HasPrefix(sys, confidenceCall) && strings.Contains(user, "Calls and results:"):
 		// The rating comes with the check of the step the answer followed.
-		v := m.judgeStep(checkedStep.FindStringSubmatch(user)[1], user[strings.Index(user, "Calls and results:"):strings.Index(user, "Plan:")]).wire()
+		v := m.judgeStep(checkedStep.FindStringSubmatch(user)[1], user[strings.Index(user, "Calls and results:"):strings.Index(user, "\nOf the plan's")]).wire()
 		v["confidence"], v["confidence_reason"] = 0.9, "the work is done"
 		b, _ := json.Marshal(v)
 		return llmtest.Step{Content: string(b)}
@@ -277,7 +277,10 @@ func situation(req llmtest.Request) *Situation {
 		for _, m := range stepLine.FindAllStringSubmatch(anchor, -1) {
 			var id int
 			fmt.Sscan(m[1], &id)
-			s.steps[id] = anchorStep{desc: m[3], tools: strings.Split(m[4], ", ")}
+			s.steps[id] = anchorStep{desc: m[3]}
+			if m[4] != "" {
+				s.steps[id] = anchorStep{desc: m[3], tools: strings.Split(m[4], ", ")}
+			}
 			switch {
 			case strings.HasPrefix(m[2], "current"):
 				s.Current, s.Tools = id, s.steps[id].tools
