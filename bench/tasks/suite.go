@@ -204,7 +204,7 @@ func Table(results []Result) string {
 		row("total", string(s), fmt.Sprintf("%d/%d", t.passed, t.tasks), t.Result)
 	}
 	if p, r := totals[agent.StrategyPlan], totals[agent.StrategyReact]; p != nil && r != nil && r.Tokens > 0 {
-		fmt.Fprintf(&b, "tokens, plan / react: %.2f\n", float64(p.Tokens)/float64(r.Tokens))
+		fmt.Fprintf(&b, "tokens, plan / react: %.3f\n", float64(p.Tokens)/float64(r.Tokens))
 	}
 	for _, s := range order {
 		fmt.Fprintf(&b, "tokens by stage, %s:", s)
