@@ -568,9 +568,27 @@ func (p *Printer) finished(d event.RunFinishedData) {
 		totals += " · " + i18n.T("cli.print.reasoning_tokens", humanTokens(t.ReasoningTokens))
 	}
 	p.line(p.paint(totals, dim))
+	if by := stageTokens(t.StageTokens); by != "" {
+		p.line(p.paint(i18n.T("cli.print.stage_tokens", by), dim))
+	}
 	if d.Resume != "" {
 		p.line(p.paint(i18n.T("cli.print.resume", d.Resume), yellow))
 	}
+}
+
+// stageTokens lists what each stage spent, in the stages' order, or ""
+// when the turns spent it all.
+func stageTokens(spent map[string]int) string {
+	if len(spent) < 2 {
+		return ""
+	}
+	var parts []string
+	for _, k := range event.SpentOrder {
+		if n := spent[k]; n > 0 {
+			parts = append(parts, i18n.T("cli.print.spent."+k)+" "+humanTokens(n))
+		}
+	}
+	return strings.Join(parts, " · ")
 }
 
 // statusLook gives a run status its mark, label and colour.

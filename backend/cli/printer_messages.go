@@ -69,6 +69,13 @@ func init() {
 		"cli.print.error":                 {EN: "error: %s", ZH: "错误：%s"},
 		"cli.print.answer":                {EN: "answer:", ZH: "答案："},
 		"cli.print.totals":                {EN: "iterations %d · tokens %s (in %s, out %s) · tool calls %d · took %s", ZH: "迭代 %d 轮 · 令牌 %s（输入 %s，输出 %s）· 工具调用 %d 次 · 用时 %s"},
+		"cli.print.stage_tokens":          {EN: "tokens by stage: %s", ZH: "各阶段令牌：%s"},
+		"cli.print.spent.route":           {EN: "route", ZH: "路由"},
+		"cli.print.spent.plan":            {EN: "plan", ZH: "规划"},
+		"cli.print.spent.decide":          {EN: "decide", ZH: "决策"},
+		"cli.print.spent.evaluate":        {EN: "evaluate", ZH: "评估"},
+		"cli.print.spent.answer":          {EN: "answer", ZH: "回答"},
+		"cli.print.spent.summary":         {EN: "summary", ZH: "摘要"},
 		"cli.print.resume":                {EN: "to continue this run: %s", ZH: "继续此次运行：%s"},
 
 		"cli.runs.usage":          {EN: "Usage: hermes runs [--home DIR] [--json] [--status S] [--limit N]\n       hermes runs show [--home DIR] [--json] [--verbose] RUN_ID", ZH: "用法：hermes runs [--home 目录] [--json] [--status 状态] [--limit N]\n      hermes runs show [--home 目录] [--json] [--verbose] 运行ID"},
