@@ -135,6 +135,7 @@ func (r *Run) iterate(ctx context.Context) (outcome, bool) {
 	r.spend(spent(temp), resp.Usage)
 
 	rep, problem := r.read(resp)
+	rep.spent = spent(temp)
 	switch {
 	case problem != "":
 		return r.unreadable(rep, problem)
@@ -161,6 +162,7 @@ type reply struct {
 	args     []string
 	metas    []*callMeta
 	repaired []bool
+	spent    string // the stage token key of the turn's usage
 }
 
 // read turns a response into a reply: under the JSON protocol the calls are
@@ -293,7 +295,7 @@ func (r *Run) decided(rep reply, calls []event.DecidedCall) event.ModelDecidedDa
 	d := event.ModelDecidedData{
 		ToolCalls: calls, FinishReason: rep.FinishReason, Usage: rep.Usage,
 		LatencyMS: rep.Latency.Milliseconds(), Attempts: rep.Attempts, Stage: r.stage,
-		Reasoning: rep.Reasoning,
+		Reasoning: rep.Reasoning, Spent: rep.spent,
 	}
 	if len(calls) == 0 {
 		d.FinalAnswer = rep.text
@@ -342,7 +344,7 @@ func (r *Run) noProgress() (outcome, bool) {
 func (r *Run) unreadable(rep reply, problem string) (outcome, bool) {
 	r.publish(event.ModelDecided, event.ModelDecidedData{
 		Thought: rep.Content, Reasoning: rep.Reasoning, FinishReason: rep.FinishReason, Usage: rep.Usage,
-		LatencyMS: rep.Latency.Milliseconds(), Attempts: rep.Attempts, Stage: r.stage,
+		LatencyMS: rep.Latency.Milliseconds(), Attempts: rep.Attempts, Stage: r.stage, Spent: rep.spent,
 	})
 	r.guard(event.GuardInvalidCall, event.ActionWarn, i18n.T("agent.guard.unreadable_reply", problem))
 	r.turns = append(r.turns,

@@ -73,8 +73,11 @@ func TestPlan_StepsTickAndTheAnswerIsChecked(t *testing.T) {
 		d.ToolCalls[0].Provenance["path"] != event.FromUser || !d.ToolCalls[0].Valid {
 		t.Errorf("model.decided = %+v", d)
 	}
-	if d := decode[event.ModelDecidedData](t, ofType(events, event.ModelDecided)[1]); d.Stage != event.StageDeciding || d.Step != 2 || d.Drift != "" {
+	if d := decode[event.ModelDecidedData](t, ofType(events, event.ModelDecided)[1]); d.Stage != event.StageDeciding || d.Step != 2 || d.Drift != "" || d.Spent != "decide" {
 		t.Errorf("second model.decided = %+v", d)
+	}
+	if d := decode[event.ModelDecidedData](t, ofType(events, event.ModelDecided)[2]); d.Spent != "answer" || d.FinalAnswer == "" {
+		t.Errorf("the answer's model.decided = %+v", d)
 	}
 
 	// The model is offered _meta, sees the plan tick in its anchor (a

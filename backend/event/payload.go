@@ -131,6 +131,9 @@ type ModelDecidedData struct {
 	// Reasoning is the model's thinking before this decision, whole (as
 	// the model.reasoning events streamed it), when it sent any.
 	Reasoning string `json:"reasoning,omitempty"`
+	// Spent is the Totals.StageTokens key the turn's usage counts under:
+	// SpentDecide, or SpentAnswer once what is left is the answer.
+	Spent string `json:"spent,omitempty"`
 	// Stage is StageDeciding, or StageIntake for a message answered
 	// directly. Under the plan strategy the decision also says which step
 	// it serves, whether that step is finished with it ("continue" or
