@@ -28,9 +28,9 @@ afterAll(async () => {
 
 describe('a plan run', () => {
   it.each([
-    { locale: 'en-US', colorScheme: 'light' as const, file: 'plan-en.png', heading: 'Plan' },
-    { locale: 'zh-CN', colorScheme: 'dark' as const, file: 'plan-zh-dark.png', heading: '计划' },
-  ])('shows the route, the checklist, the replan and the checks ($locale, $colorScheme)', async ({ locale, colorScheme, file, heading }) => {
+    { locale: 'en-US', colorScheme: 'light' as const, file: 'plan-en.png', heading: 'Plan', stages: 'plan 900 · decide 4,800 · evaluate 700 · answer 1,000' },
+    { locale: 'zh-CN', colorScheme: 'dark' as const, file: 'plan-zh-dark.png', heading: '计划', stages: '规划 900 · 决策 4,800 · 评估 700 · 回答 1,000' },
+  ])('shows the route, the checklist, the replan and the checks ($locale, $colorScheme)', async ({ locale, colorScheme, file, heading, stages }) => {
     const { ctx, page } = await openPage(browser, { locale, colorScheme, height: 1100 })
     await page.route(`**/api/runs/${runId}/events*`, (route) => route.fulfill({ json: events }))
     await page.goto(`${served.url}#/runs/${runId}`)
@@ -45,6 +45,8 @@ describe('a plan run', () => {
     expect(await page.locator('[data-testid="decision"][data-drift="true"]').count()).toBe(1)
     expect(await page.locator('[data-testid="provenance"] [data-from="inferred"]').count()).toBe(1)
     await page.getByTestId('run-confidence').waitFor()
+    // The run header says what each stage spent.
+    expect(await page.getByTestId('run-stage-tokens').textContent()).toBe(stages)
     await shot(page, file)
     await ctx.close()
   })

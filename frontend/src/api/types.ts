@@ -176,6 +176,8 @@ export interface ModelDecidedData {
   latency_ms?: number
   attempts?: number
   stage?: string
+  /** The stage its tokens count under in Totals.stage_tokens: decide, or answer once only the answer is left. */
+  spent?: string
   /** Under a plan: the step the decision serves, whether it finishes it, how it serves the goal. */
   step?: number
   step_status?: 'continue' | 'finished' | string
@@ -337,6 +339,8 @@ export interface Totals {
   reasoning_tokens?: number
   /** The stages' own model requests: routing, planning, evaluating, the completion check. */
   stage_calls?: number
+  /** total_tokens split by stage: route, plan, decide, evaluate, answer, summary. */
+  stage_tokens?: Record<string, number>
 }
 
 export interface RunFinishedData {

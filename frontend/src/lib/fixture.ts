@@ -108,5 +108,5 @@ export const planEvents: HermesEvent[] = [
   pv(5, 'model.decided', { stage: 'deciding', final_answer: 'ORD-7731 shipped on 2026-11-04.' }, 170),
   pv(5, 'completion.checked', { passed: true, steps_passed: 3, steps_required: 3, confidence: 0.9, reason: 'every step passed', threshold: 0.8 }, 180),
   pv(5, 'memory.written', { entries: 1 }, 185),
-  pv(5, 'run.finished', { status: 'finished', answer: 'ORD-7731 shipped on 2026-11-04.', verified: true, confidence: 0.9, confidence_reason: 'every step passed', totals: { iterations: 5, stage_calls: 6 } }, 190),
+  pv(5, 'run.finished', { status: 'finished', answer: 'ORD-7731 shipped on 2026-11-04.', verified: true, confidence: 0.9, confidence_reason: 'every step passed', totals: { iterations: 5, stage_calls: 6, total_tokens: 7400, stage_tokens: { route: 0, plan: 900, decide: 4800, evaluate: 700, answer: 1000 } } }, 190),
 ]

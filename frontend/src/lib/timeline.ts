@@ -15,6 +15,7 @@ import type {
 } from '../api/types'
 import { applyToIteration, newIteration, obj, type IterationView } from './iteration'
 import { emptyPlanState, foldPlan, type PlanState } from './plan'
+import { addStageTokens } from './stagetokens'
 
 export type { CallView, CallStatus, ContextInfo, Decision, IterationView, Item, Mark } from './iteration'
 
@@ -55,6 +56,8 @@ export interface RunView {
   error: string
   iterations: IterationView[]
   tokens: number
+  /** The tokens each stage spent (route, plan, decide, evaluate, answer, summary). */
+  stageTokens: Record<string, number>
   promptTokens: number
   completionTokens: number
   toolCalls: number
@@ -94,6 +97,7 @@ export function emptyRun(runId = ''): RunView {
     error: '',
     iterations: [],
     tokens: 0,
+    stageTokens: {},
     promptTokens: 0,
     completionTokens: 0,
     toolCalls: 0,
@@ -162,6 +166,7 @@ function foldIntoIterations(list: IterationView[], e: HermesEvent): void {
 // foldIntoRun updates the run-level fields of next, a copy owned by the batch.
 function foldIntoRun(next: RunView, e: HermesEvent): void {
   next.plan = foldPlan(next.plan, e)
+  next.stageTokens = addStageTokens(next.stageTokens, e)
   switch (e.type) {
     case 'run.started': {
       const d = obj<RunStartedData>(e.data)

@@ -5,6 +5,7 @@ import { toolResultIndexes } from '../lib/pins'
 import { runHref, runsHref } from '../lib/route'
 import { nearest, type Hit } from '../lib/search'
 import { shortcutFor } from '../lib/shortcuts'
+import { stageTokenList } from '../lib/stagetokens'
 import { modelIterations, type CallView, type RunView } from '../lib/timeline'
 import { BudgetChart } from './BudgetChart'
 import { useAppState, useAppStore, useRunState, useRunsState, useT } from './context'
@@ -203,6 +204,16 @@ export function RunPage({ runId }: { runId: string }) {
             <Meta label={t('run.duration')} value={started && ended ? formatDuration(ended.getTime() - started.getTime()) : '–'} />
             <Meta label={t('run.iterations')} value={formatCount(modelIterations(view).length, lang)} testId="run-iterations" />
             <Meta label={t('run.tokens')} value={formatTokens(view.tokens, lang)} testId="run-tokens" />
+            {stageTokenList(view.stageTokens).length > 0 && (
+              <Meta
+                label={t('run.stage_tokens')}
+                title={t('run.stage_tokens.title')}
+                value={stageTokenList(view.stageTokens)
+                  .map((s) => `${t(`stage.${s.stage}`)} ${formatTokens(s.tokens, lang)}`)
+                  .join(' · ')}
+                testId="run-stage-tokens"
+              />
+            )}
             <Meta label={t('run.tool_calls')} value={formatCount(view.toolCalls, lang)} />
             {view.forkedFrom && (
               <div className="meta">
@@ -338,9 +349,9 @@ function Outcome({ view, live, canResume }: { view: RunView; live: boolean; canR
   )
 }
 
-function Meta({ label, value, testId }: { label: string; value: string; testId?: string }) {
+function Meta({ label, value, testId, title }: { label: string; value: string; testId?: string; title?: string }) {
   return (
-    <div className="meta">
+    <div className="meta" title={title}>
       <dt>{label}</dt>
       <dd data-testid={testId}>{value}</dd>
     </div>
