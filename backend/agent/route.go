@@ -48,16 +48,24 @@ func routeByRules(task string) (route, reason string, sure bool) {
 	return "", "", false
 }
 
+// smallTask is the most tool calls a task may need, by the classification
+// call's estimate, to be done without a plan: a plan, its checks and its
+// anchor cost more than such a task.
+const smallTask = 2
+
 // route decides at intake whether the task needs the loop: by the rules
-// when they are sure, else by a cheap classification call. A call that
-// fails routes to the loop, which can do everything a direct answer can.
-func (r *Run) route(ctx context.Context) {
+// when they are sure, else by a cheap classification call, which also
+// estimates how many calls a loop task needs. A call that fails routes to
+// the loop, which can do everything a direct answer can. It reports
+// whether the task is small enough to skip the plan.
+func (r *Run) route(ctx context.Context) (skipPlan bool) {
 	route, reason, sure := routeByRules(r.st.Task)
 	data := event.RouteDecidedData{Route: route, By: "rules", Reason: reason}
 	if !sure {
 		var verdict struct {
 			Route  string `json:"route"`
 			Reason string `json:"reason"`
+			Calls  int    `json:"calls"`
 		}
 		rep, err := r.stageCall(ctx, tempRoute, routePrompt(r.setup.Tools.Names()), taskMessage(r.st.Task, r.st.Instr, ""),
 			func(raw []byte, _ bool) string {
@@ -67,13 +75,17 @@ func (r *Run) route(ctx context.Context) {
 				return ""
 			})
 		if ctx.Err() != nil {
-			return
+			return false
 		}
 		data = event.RouteDecidedData{Route: verdict.Route, By: "model", Reason: verdict.Reason, Usage: rep.usage, LatencyMS: rep.latencyMS()}
 		if err != nil {
 			data.Route, data.Reason = event.RouteLoop, i18n.T("agent.route.unreadable", err.Error())
+		} else if data.Route == event.RouteLoop {
+			data.Calls = max(verdict.Calls, 0)
+			data.SkipPlan = r.st.Strategy == StrategyPlan && data.Calls > 0 && data.Calls <= smallTask
 		}
 	}
 	r.st.Route = data.Route
 	r.publish(event.RouteDecided, data)
+	return data.SkipPlan
 }

@@ -1,6 +1,7 @@
 package agent_test
 
 import (
+	"strings"
 	"testing"
 
 	"hermes/backend/event"
@@ -63,5 +64,52 @@ func TestRoute_OffMeansNoRoute(t *testing.T) {
 	}
 	if tools := h.server.Requests()[0].Tools; len(tools) == 0 {
 		t.Error("with routing off a greeting goes through the loop, tools offered")
+	}
+}
+
+// Under the plan strategy, a task the classification call says needs one
+// or two calls is done without a plan (its answer is still rated); a
+// larger one is planned.
+func TestRoute_ASmallTaskIsNotPlanned(t *testing.T) {
+	for _, tc := range []struct {
+		name, classify string
+		calls          int
+		planned        bool
+	}{
+		{name: "one call", classify: `{"route": "loop", "reason": "one listing", "calls": 1}`, calls: 1},
+		{name: "two calls", classify: `{"route": "loop", "reason": "list, then read", "calls": 2}`, calls: 2},
+		{name: "more calls", classify: `{"route": "loop", "reason": "several edits", "calls": 5}`, calls: 5, planned: true},
+		{name: "no estimate", classify: `{"route": "loop", "reason": "needs the files"}`, planned: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newStaged(t, func(req llmtest.Request, n int) llmtest.Step {
+				if n == 0 {
+					return llmtest.Step{ToolCalls: []llm.ToolCall{metaCall("c1", "list_files", map[string]any{"path": "."}, 1, "finished", "see how big the project is", nil)}}
+				}
+				return llmtest.Step{Content: "The project has no files."}
+			}).on(stageRoute, always(tc.classify)).
+				on(stagePlan, always(`{"steps": [{"description": "List the project", "tools": ["list_files"], "acceptance": "the files are listed"}]}`)).
+				on(stageEvaluate, always(verdict(true, "listed"))).
+				on(stageConfidence, confident(0.9))
+			h := planHarness(t, s)
+			h.setup.Route = true
+			res, events := h.run("How big is the project?")
+			if res.Status != event.StatusFinished || res.Totals.Iterations != 2 {
+				t.Fatalf("result = %+v", res)
+			}
+			r := decode[event.RouteDecidedData](t, ofType(events, event.RouteDecided)[0])
+			if r.Route != event.RouteLoop || r.Calls != tc.calls || r.SkipPlan == tc.planned {
+				t.Errorf("route.decided = %+v", r)
+			}
+			if got := s.count(stagePlan) == 1; got != tc.planned || len(ofType(events, event.PlanCreated)) == 1 != tc.planned {
+				t.Errorf("planned %v, want %v", got, tc.planned)
+			}
+			if s.count(stageConfidence) != 1 {
+				t.Errorf("%d completion ratings, want 1", s.count(stageConfidence))
+			}
+			if !tc.planned && strings.Contains(string(h.server.Requests()[1].Tools[0].Parameters), "_meta") {
+				t.Error("a run without a plan was asked for _meta")
+			}
+		})
 	}
 }

@@ -14,7 +14,7 @@ import (
 
 func routePrompt(tools []string) string {
 	return fmt.Sprintf(`You route messages for Hermes, an agent with tools (%s). Decide whether the user's message needs those tools (files or notes in the workspace, commands, anything to look up or change) or can be answered directly from general knowledge, like a greeting or a plain question.
-Reply with one JSON object and nothing else: {"route": "direct" or "loop", "reason": "one line"}. When in doubt, choose "loop".`, strings.Join(tools, ", "))
+Reply with one JSON object and nothing else: {"route": "direct" or "loop", "reason": "one line", "calls": for "loop", how many tool calls the task needs}. When in doubt, choose "loop".`, strings.Join(tools, ", "))
 }
 
 // taskMessage states the task for a stage's call.

@@ -86,7 +86,12 @@ func (r *Run) intake(ctx context.Context) {
 	}
 	if r.setup.Route && len(r.turns) == 0 {
 		r.stage = event.StageIntake
-		r.route(ctx)
+		if r.route(ctx) {
+			// A task of a call or two is done as react does it; its answer
+			// still passes the completion check.
+			r.st.Planned = true
+			return
+		}
 	}
 	if r.st.Strategy == StrategyPlan && r.st.Route != event.RouteDirect && ctx.Err() == nil {
 		r.stage = event.StagePlanning

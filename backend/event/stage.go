@@ -30,6 +30,11 @@ type RouteDecidedData struct {
 	Reason    string    `json:"reason"`
 	Usage     llm.Usage `json:"usage,omitzero"`
 	LatencyMS int64     `json:"latency_ms,omitempty"`
+	// Calls is the model's estimate of the tool calls a loop task needs;
+	// under the plan strategy a task of one or two is not planned
+	// (SkipPlan).
+	Calls    int  `json:"calls,omitempty"`
+	SkipPlan bool `json:"skip_plan,omitempty"`
 }
 
 // Step statuses of a plan.
