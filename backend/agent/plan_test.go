@@ -424,3 +424,32 @@ func TestPlan_ResumeKeepsThePlan(t *testing.T) {
 		t.Errorf("the log holds %d plans, want 1", n)
 	}
 }
+
+// A model without tool calls gives the verdict in its reply object, beside
+// the action, as the plan asks.
+func TestPlan_JSONProtocolGivesTheCheckInItsReply(t *testing.T) {
+	s := newStaged(t, func(req llmtest.Request, n int) llmtest.Step {
+		switch n {
+		case 0:
+			return llmtest.Step{Content: `{"thought": "read", "step": 1, "step_status": "finished", "serves_goal": "read notes.txt", "action": "read_file", "action_input": {"path": "notes.txt"}, "finished": false}`}
+		case 1:
+			if !strings.Contains(req.Messages[1].Content, `1. [finished: check it in the next call's _meta`) {
+				t.Errorf("the check is not asked for:\n%s", req.Messages[1].Content)
+			}
+			return llmtest.Step{Content: `{"thought": "write", "step": 2, "step_status": "finished", "serves_goal": "write out.txt", "check": {"passed": true, "reason": "notes.txt says buy milk"}, "action": "write_file", "action_input": {"path": "out.txt", "content": "BUY MILK"}, "finished": false}`}
+		}
+		return llmtest.Step{Content: `{"thought": "done", "action": "final_answer", "action_input": "Wrote BUY MILK.", "finished": true}`}
+	}).on(stagePlan, always(plan2)).
+		on(stageEvaluate, always(verdict(true, "out.txt holds BUY MILK"))).
+		on(stageConfidence, confident(0.9))
+	h := planHarness(t, s)
+	h.setup.Protocol = agent.ProtocolJSON
+	h.write("notes.txt", "buy milk\n")
+	res, events := h.run("Read notes.txt and write its first line in upper case to out.txt")
+	if res.Status != event.StatusFinished || res.Totals.StageCalls != 2 {
+		t.Fatalf("result = %+v", res)
+	}
+	if d := decode[event.StepEvaluatedData](t, ofType(events, event.StepEvaluated)[0]); !d.InDecision || !d.Passed || d.Reason != "notes.txt says buy milk" {
+		t.Errorf("step.evaluated = %+v", d)
+	}
+}
