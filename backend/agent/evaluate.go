@@ -31,16 +31,18 @@ func (r *Run) review(ctx context.Context, d decision, calls []*call) (outcome, b
 	case stopped:
 		return outcome{status: event.StatusStopped, err: i18n.T("agent.stopped")}, true
 	case !asked && d.status == stepFinished:
-		r.finishStep(ctx, d)
+		r.finishStep(ctx, d, calls[len(calls)-1].failure != "")
 	}
 	return outcome{}, false
 }
 
 // finishStep takes a step the decision finished to its check. The model
 // gives the verdict in its next decision, which sees the results anyway,
-// so that the check costs no request of its own; a model that once left
-// the verdict out is checked by the evaluator from then on, right away.
-func (r *Run) finishStep(ctx context.Context, d decision) {
+// so that the check costs no request of its own. The evaluator checks it
+// right away when the step's last call failed (the plan may be wrong, and
+// the next decision is better made under the revised one), and always for
+// a model that once left the verdict out.
+func (r *Run) finishStep(ctx context.Context, d decision, failed bool) {
 	p := r.st.Plan
 	s := p.step(d.step)
 	if s == nil || s.Status == event.StepPassed {
@@ -49,7 +51,7 @@ func (r *Run) finishStep(ctx context.Context, d decision) {
 	if s == nil {
 		return
 	}
-	if p.Eager {
+	if p.Eager || failed {
 		r.evaluate(ctx, s)
 		return
 	}

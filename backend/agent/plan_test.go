@@ -273,6 +273,22 @@ func TestPlan_ContradictionReplansTheRemainingSteps(t *testing.T) {
 		len(r.Diff.Added) != 1 || len(r.Diff.Removed) != 2 || len(r.Diff.Kept) != 0 {
 		t.Errorf("plan.revised = %+v", r)
 	}
+	// The step's last call failed, so it was checked right away: the next
+	// decision was made under the revised plan.
+	if d := decode[event.StepEvaluatedData](t, ofType(events, event.StepEvaluated)[0]); d.InDecision || !d.ContradictsPlan {
+		t.Errorf("step.evaluated = %+v", d)
+	}
+	var second []llm.Message
+	for _, req := range h.server.Requests() {
+		if stageOf(req.Messages) == stageTurn {
+			if second = req.Messages; len(req.Messages) > 2 {
+				break
+			}
+		}
+	}
+	if !strings.Contains(second[1].Content, "1. [current] Find the config file") {
+		t.Errorf("the second turn's anchor:\n%s", second[1].Content)
+	}
 }
 
 func TestPlan_UnmappableStepIsSplit(t *testing.T) {
