@@ -13,12 +13,25 @@ import (
 )
 
 // The evaluator sees the last evidenceCalls calls of a step, and at most
-// evidenceLimit characters of each call's arguments and of its result:
-// enough to judge acceptance criteria, which name what a result shows.
+// about evidenceLimit characters of each call's arguments and of its
+// result, its start and its end (where a command's summary is): enough to
+// judge acceptance criteria, which name what a result shows.
 const (
 	evidenceCalls = 12
-	evidenceLimit = 400
+	evidenceLimit = 600
 )
+
+// clipEvidence keeps the start and the end of text, saying how much of
+// the middle was left out.
+func clipEvidence(text string) string {
+	text = strings.TrimSpace(text)
+	runes := []rune(text)
+	if len(runes) <= evidenceLimit {
+		return text
+	}
+	half := evidenceLimit / 2
+	return fmt.Sprintf("%s … (%d characters left out) … %s", string(runes[:half]), len(runes)-2*half, string(runes[len(runes)-half:]))
+}
 
 // review follows a plan's turn after its calls ran: a guessed value that
 // made a call fail is asked about instead of guessed again; otherwise a
@@ -173,7 +186,7 @@ func (r *Run) evidence(since int) (string, []string) {
 		ids[i] = tc.ID
 		if i >= from {
 			args, _, _ := splitMeta(tc.Arguments)
-			fmt.Fprintf(&b, "- %s %s\n  result: %s\n", tc.Name, clip(args, evidenceLimit), clip(results[tc.ID], evidenceLimit))
+			fmt.Fprintf(&b, "- %s %s\n  result: %s\n", tc.Name, clipEvidence(args), clipEvidence(results[tc.ID]))
 		}
 	}
 	return b.String(), ids

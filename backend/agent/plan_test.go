@@ -1,6 +1,7 @@
 package agent_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -467,5 +468,31 @@ func TestPlan_JSONProtocolGivesTheCheckInItsReply(t *testing.T) {
 	}
 	if d := decode[event.StepEvaluatedData](t, ofType(events, event.StepEvaluated)[0]); !d.InDecision || !d.Passed || d.Reason != "notes.txt says buy milk" {
 		t.Errorf("step.evaluated = %+v", d)
+	}
+}
+
+// The evaluator judges on compact evidence: each result's start and end,
+// with how much of the middle was left out.
+func TestPlan_TheEvaluatorSeesCompactEvidence(t *testing.T) {
+	s := newStaged(t, func(req llmtest.Request, n int) llmtest.Step {
+		if n < 2 {
+			// The second call leaves the verdict on step 1 out.
+			return llmtest.Step{ToolCalls: []llm.ToolCall{metaCall(fmt.Sprintf("c%d", n), "read_file", map[string]any{"path": "big.txt"}, 1, "finished", "read big.txt", nil)}}
+		}
+		return llmtest.Step{Content: "big.txt ends with END-MARK."}
+	}).on(stagePlan, always(`{"steps": [{"description": "Read big.txt", "tools": ["read_file"], "acceptance": "its last line is shown"}]}`)).
+		on(stageEvaluate, func(req llmtest.Request, n int) string {
+			msg := req.Messages[1].Content
+			if !strings.Contains(msg, "BEGIN") || !strings.Contains(msg, "END-MARK") || !strings.Contains(msg, "characters left out") || len(msg) > 1500 {
+				t.Errorf("evaluation request (%d characters):\n%s", len(msg), msg)
+			}
+			return verdict(true, "END-MARK is shown")
+		}).
+		on(stageConfidence, confident(0.9))
+	h := planHarness(t, s)
+	h.write("big.txt", "BEGIN\n"+strings.Repeat("filler line\n", 400)+"END-MARK\n")
+	res, _ := h.run("What is the last line of big.txt?")
+	if res.Status != event.StatusFinished || s.count(stageEvaluate) == 0 {
+		t.Fatalf("result = %+v, %d evaluations", res, s.count(stageEvaluate))
 	}
 }
