@@ -73,17 +73,22 @@ const plan = {
 
 type From = 'user' | 'tool' | 'inferred'
 
-/** decide is a tool call under a plan: its arguments carry the `_meta` the plan strategy adds to every tool. */
-function decide(id: string, name: string, args: object, step: number, serves: string, provenance: Record<string, From>) {
-  const meta = { step, step_status: 'finished', serves_goal: serves, provenance }
+/**
+ * decide is a tool call under a plan: its arguments carry the `_meta` the
+ * plan strategy adds to every tool, with the verdict on the step the
+ * previous call finished when one is due.
+ */
+function decide(id: string, name: string, args: object, step: number, serves: string, provenance: Record<string, From>, check?: object) {
+  const meta = { step, step_status: 'finished', serves_goal: serves, provenance, ...(check ? { check } : {}) }
   return { id, name, arguments: JSON.stringify({ ...args, _meta: meta }) }
 }
 
 const stageJSON = (o: object): Step => ({ content: JSON.stringify(o) })
 
 // One answer per request, in the order a plan run asks: route, plan, then
-// turns, each finished step followed by its check, and the confidence in
-// the answer last. The guess's failure is followed by a question, not a check.
+// turns, each giving the verdict on the step the one before finished, and
+// the last step's check with the rating of the answer last. The guess's
+// failure is followed by a question, not a check.
 const script: Step[] = [
   stageJSON({ route: 'loop', reason: 'a refund needs the order tools' }),
   { ...stageJSON(plan), hold: true },
@@ -97,19 +102,29 @@ const script: Step[] = [
     tool_calls: [decide('c2', 'get_order', { order_id: 'ORD-7731' }, 1, "look up Alice's last order", { order_id: 'user' })],
     hold: true,
   },
-  stageJSON({ passed: true, reason: 'ORD-7731 is shown: Alice, 2 lamps' }),
   {
     content: 'Refunding it.',
-    tool_calls: [decide('c3', 'refund_order', { order_id: 'ORD-7731', reason: 'arrived damaged' }, 2, "refund Alice's order", { order_id: 'user' })],
+    tool_calls: [
+      decide('c3', 'refund_order', { order_id: 'ORD-7731', reason: 'arrived damaged' }, 2, "refund Alice's order", { order_id: 'user' }, {
+        passed: true,
+        reason: 'ORD-7731 is shown: Alice, 2 lamps',
+        contradicts_plan: false,
+      }),
+    ],
     hold: true,
   },
-  stageJSON({ passed: true, reason: 'the refund of ORD-7731 is confirmed' }),
   { content: 'Refunded ORD-7731 (arrived damaged).', chunks: 3, hold: true },
-  stageJSON({ confidence: 0.9, reason: 'the order was looked up and the refund confirmed' }),
+  stageJSON({
+    passed: true,
+    reason: 'the refund of ORD-7731 is confirmed',
+    contradicts_plan: false,
+    confidence: 0.9,
+    confidence_reason: 'the order was looked up and the refund confirmed',
+  }),
 ]
 
 // The stage of each request above, told apart by the stage's system prompt.
-const expectedStages = ['route', 'plan', 'turn', 'turn', 'evaluate', 'turn', 'evaluate', 'turn', 'confidence']
+const expectedStages = ['route', 'plan', 'turn', 'turn', 'turn', 'turn', 'confidence']
 
 function stageOf(req: ModelRequest): string {
   const system = req.messages[0]?.content ?? ''
@@ -208,17 +223,18 @@ describe('a live plan run', () => {
     expect(marks).toEqual(expect.arrayContaining(['question', 'answered']))
     expect(await card(page, 1).locator('[data-testid="mark"][data-kind="answered"]').textContent()).toContain('ORD-7731')
 
-    // Step 1 ticks once its check passes; step 2 is worked on.
+    // Step 1 is finished; its verdict comes with the next decision.
+    await model.release()
+    await expect.poll(waiting).toBe(1)
+    expect(await stepStatuses(page)).toEqual(['pending', 'pending'])
+
+    // Step 1 ticks with the verdict the refund's decision gave; the answer
+    // is being written, and step 2 is checked with it.
     await model.release()
     await expect.poll(waiting).toBe(1)
     await expect.poll(() => stepStatuses(page)).toEqual(['passed', 'pending'])
     expect(await currentStep(page)).toBe(2)
     expect(await checklist.textContent()).toContain('ORD-7731 is shown')
-
-    // Both steps passed; the answer is being written.
-    await model.release()
-    await expect.poll(waiting).toBe(1)
-    await expect.poll(() => stepStatuses(page)).toEqual(['passed', 'passed'])
     expect(await page.getByTestId('plan-completion').count()).toBe(0)
     expect(await page.getByTestId('run-state').getAttribute('data-state')).toBe('running')
 
@@ -227,6 +243,7 @@ describe('a live plan run', () => {
     const completion = page.getByTestId('plan-panel').getByTestId('plan-completion')
     expect(await completion.getAttribute('data-passed')).toBe('true')
     expect(await completion.textContent()).toContain('2 of 2 required steps passed')
+    expect(await stepStatuses(page)).toEqual(['passed', 'passed'])
     expect(await page.getByTestId('run-answer').textContent()).toContain('Refunded ORD-7731')
     expect(await page.getByTestId('run-confidence').textContent()).toContain('90')
     expect(await page.getByTestId('best-effort').count()).toBe(0)
