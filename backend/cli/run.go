@@ -10,12 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"hermes/backend/agent"
 	"hermes/backend/config"
 	"hermes/backend/event"
+	"hermes/backend/host"
 	"hermes/backend/i18n"
-	"hermes/backend/memory"
-	"hermes/backend/remote"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
 	"hermes/backend/vault"
@@ -57,39 +55,18 @@ func cmdRun(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintln(env.Stderr, i18n.T("cli.run.no_task"))
 		return ExitUsage
 	}
-	code, attached := inOwner(ctx, env, f, func(c *remote.Client, home string) (string, error) {
-		// The same workspace as a run here would have: the flag, else
-		// [agent] workspace, else the current directory.
-		cfg, err := config.Load(config.Path(home))
-		if err != nil {
-			return "", err
-		}
+	return runInHome(ctx, env, f, func(h *host.Host, cfg config.Config) (string, error) {
+		// The flag, else [agent] workspace, else the current directory,
+		// wherever the run goes on.
 		ws, err := workspaceDir(*workspace, cfg.Agent.Workspace)
 		if err != nil {
 			return "", err
 		}
-		return c.Start(ctx, runner.StartRequest{
+		return h.Runs().Start(ctx, runner.StartRequest{
 			Task: task, Instructions: *instructions, Workspace: ws,
 			Model: f.model, BaseURL: f.baseURL, MaxIterations: f.maxIterations,
 		})
 	})
-	if attached {
-		return code
-	}
-	s, err := openSession(ctx, env, f, "")
-	if err != nil {
-		return failStart(env, err)
-	}
-	defer s.close()
-	ws, err := workspaceDir(*workspace, s.cfg.Agent.Workspace)
-	if err != nil {
-		return failStart(env, err)
-	}
-	run, err := agent.NewRun(s.setup, agent.Task{Text: task, Instructions: *instructions, Workspace: ws})
-	if err != nil {
-		return fail(env, err)
-	}
-	return s.execute(ctx, env, f, run)
 }
 
 func cmdResume(ctx context.Context, env *Env, args []string) int {
@@ -103,97 +80,124 @@ func cmdResume(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintln(env.Stderr, i18n.T("cli.resume.usage"))
 		return ExitUsage
 	}
-	code, attached := inOwner(ctx, env, f, func(c *remote.Client, home string) (string, error) {
-		id, err := matchRunID(home, rest[0])
+	return runInHome(ctx, env, f, func(h *host.Host, _ config.Config) (string, error) {
+		id, err := matchRunID(h.Home(), rest[0])
 		if err != nil {
 			return "", err
 		}
+		// The run's recorded model and endpoint stand unless the flags
+		// name others (runner.Manager.Resume).
 		o := runner.Overrides{Model: f.model, BaseURL: f.baseURL, MaxIterations: f.maxIterations}
-		return id, c.Resume(ctx, id, o)
+		return id, h.Runs().Resume(ctx, id, o)
 	})
-	if attached {
-		return code
-	}
-	s, err := openSession(ctx, env, f, rest[0])
-	if err != nil {
-		return failStart(env, err)
-	}
-	defer s.close()
-	run, err := agent.ResumeRun(s.setup, s.resumeID)
-	if err != nil {
-		return fail(env, err)
-	}
-	return s.execute(ctx, env, f, run)
 }
 
-// session is what one headless run needs open: the config, the store and
-// the model client.
-type session struct {
-	cfg   config.Config
-	store *memory.Store
-	setup agent.Setup
-	// resumeID is the run to resume, "" for a new run.
-	resumeID string
-	sessionSkills
-}
-
-// openSession opens what a run needs. resume, when given, is the id (or a
-// unique prefix) of the run to resume, whose recorded model and endpoint
-// stand unless the flags name others; a mistake in the config is told
-// before an unknown run.
-func openSession(ctx context.Context, env *Env, f runFlags, resume string) (*session, error) {
+// runInHome opens the home for a run, as every process opens it (backend/
+// host): when a live process owns it, the run goes on there (the window
+// shows it live, hermes.db stays with the owner); else this process owns
+// the home until its run is over (a window opened meanwhile attaches to
+// it). Either way start starts the run through runner.Runs, and follow
+// prints it and answers it the same way. A mistake in the config is told
+// before the run starts, with ExitUsage.
+func runInHome(ctx context.Context, env *Env, f runFlags, start func(*host.Host, config.Config) (string, error)) int {
 	home, err := resolveHome(env, f.home)
 	if err != nil {
-		return nil, err
+		return fail(env, err)
 	}
 	path := f.config
 	if path == "" {
 		path = config.Path(home)
 	}
-	cfg, err := config.Load(path)
-	if err != nil {
-		return nil, err
-	}
-	if f.vault != "" {
-		cfg.Obsidian.Vault = f.vault
-	}
-	o := runner.Overrides{Model: f.model, BaseURL: f.baseURL, MaxIterations: f.maxIterations}
-	// An unknown run is told after every mistake in the config is (the
-	// vault's, below), so that fixing one does not reveal another.
-	var resumeID string
-	var unknown error
-	if resume != "" {
-		resumeID, unknown = matchRunID(home, resume)
-		if unknown == nil {
-			if o, err = runner.ResumeOverrides(home, resumeID, cfg.Model, env.Getenv, o); err != nil {
-				return nil, err
-			}
+	adjust := func(c *config.Config) {
+		if f.vault != "" {
+			c.Obsidian.Vault = f.vault
 		}
 	}
-	setup, err := runner.Build(ctx, home, cfg, env.Getenv, o)
+	cwd, _ := os.Getwd()
+	h, err := host.Open(ctx, home, host.Run, host.Options{
+		Getenv: env.Getenv, Workspace: cwd, ConfigPath: path, Adjust: adjust,
+		Warn: func(err error) { fmt.Fprintln(env.Stderr, err) },
+	})
 	if err != nil {
-		return nil, err
+		return fail(env, err)
 	}
-	store, err := memory.Open(runner.StorePath(home))
+	defer closeRunHome(env, h)
+	if !h.Owns() {
+		if f.config != "" || f.vault != "" {
+			fmt.Fprintln(env.Stderr, i18n.T("cli.run.owner_flags", h.Owner().Mode, h.Owner().PID))
+			return ExitUsage
+		}
+		fmt.Fprintln(env.Stderr, h.Attached())
+	}
+	// The owner's hermes.toml, or this process's: the workspace a run here
+	// would have, and a mistake told before anything starts.
+	cfg, err := config.Load(path)
+	if err == nil && h.Owns() {
+		adjust(&cfg)
+		err = cfg.Validate()
+		if err == nil {
+			err = reportSkills(ctx, env, h.Manager(), cfg)
+		}
+	}
 	if err != nil {
-		return nil, err
+		return failStart(env, err)
 	}
-	setup.Store, setup.Bus = store, event.NewBus()
-	s := &session{cfg: cfg, store: store, setup: setup, resumeID: resumeID}
-	if err := s.useSkills(ctx, env, home, f.yes); err != nil {
-		store.Close()
-		return nil, err
+	id, err := start(h, cfg)
+	if err != nil {
+		return failStart(env, err)
 	}
-	if unknown != nil {
-		s.close()
-		return nil, unknown
+	w, err := h.Runs().Watch(id, 0)
+	if err != nil {
+		return fail(env, err)
 	}
-	return s, nil
+	return follow(env, f, h, id, w)
 }
 
-func (s *session) close() {
-	s.closeSkills()
-	s.store.Close()
+// reportSkills opens the tools this process's runs are offered (skills,
+// MCP servers, the vault) and says which skills are broken, before the run
+// starts.
+func reportSkills(ctx context.Context, env *Env, m *runner.Manager, cfg config.Config) error {
+	kit, err := m.Toolkit(ctx, cfg)
+	if err != nil || kit == nil {
+		return err
+	}
+	for _, p := range kit.Catalog.Problems() {
+		fmt.Fprintln(env.Stderr, i18n.T("cli.skills.problem", p.Error()))
+	}
+	return nil
+}
+
+// closeRunHome lets go of the home once the run is over. Runs that other
+// processes started in this one (a window attached to it) go on until they
+// end, or until Ctrl-C stops them at their next safe point.
+func closeRunHome(env *Env, h *host.Host) {
+	if m := h.Manager(); m != nil {
+		waitForOthers(env, m)
+	}
+	_ = closeHost(env, h)
+}
+
+// waitForOthers waits until m runs nothing, or Ctrl-C is pressed.
+func waitForOthers(env *Env, m *runner.Manager) {
+	feed := m.Feed()
+	defer feed.Close()
+	told := false
+	for {
+		n := len(m.Live())
+		if n == 0 {
+			return
+		}
+		if !told {
+			fmt.Fprintln(env.Stderr, i18n.T("cli.run.others_live", n))
+			told = true
+		}
+		select {
+		case <-feed.Ready():
+			feed.Take()
+		case <-env.Interrupts:
+			return
+		}
+	}
 }
 
 // matchRunID resolves a run id, or a unique prefix of one, to the full id.
@@ -222,52 +226,6 @@ func workspaceDir(flagValue, configured string) (string, error) {
 		return "", i18n.Wrap(runner.ErrBadWorkspace, "cli.run.bad_workspace", abs)
 	}
 	return abs, nil
-}
-
-// execute runs the loop while a viewer prints its events, and maps how the
-// run ended to the exit code. The first interrupt stops the run at the next
-// safe point; the second cancels it at once.
-func (s *session) execute(ctx context.Context, env *Env, f runFlags, run *agent.Run) int {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	sub := s.setup.Bus.Subscribe(4096, nil)
-	asks := s.watchApprovals(env, run)
-	printed := make(chan struct{})
-	go func() {
-		defer close(printed)
-		s.print(env, f, sub)
-	}()
-	go func() {
-		presses := 0
-		for {
-			select {
-			case <-env.Interrupts:
-				presses++
-				if presses == 1 {
-					run.Controls().Stop()
-					fmt.Fprintln(env.Stderr, i18n.T("cli.run.stopping"))
-					continue
-				}
-				cancel()
-				return
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	res := run.Execute(ctx)
-	s.setup.Bus.Unsubscribe(asks)
-	s.setup.Bus.Unsubscribe(sub)
-	<-printed
-	return exitCode(res.Status)
-}
-
-func (s *session) print(env *Env, f runFlags, sub *event.Subscription) {
-	show, flush := printerFor(env, f)
-	for e := range sub.C {
-		show(e)
-	}
-	flush()
 }
 
 // printerFor is how a run's events are shown: JSON lines (the same bytes

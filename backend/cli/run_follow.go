@@ -1,78 +1,42 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
+	"sync"
 
 	"hermes/backend/agent"
 	"hermes/backend/event"
+	"hermes/backend/host"
 	"hermes/backend/i18n"
-	"hermes/backend/remote"
 	"hermes/backend/runner"
 )
 
-// inOwner runs a task in the Hermes process that owns the home, when one
-// does: the window or the bot shows the run live, and hermes.db stays with
-// the owner, whose own runs would otherwise find it locked. start starts
-// the run there (home is the home directory) and returns its id. attached is false when no live process
-// owns the home: the run then goes on in this process.
-func inOwner(ctx context.Context, env *Env, f runFlags, start func(c *remote.Client, home string) (string, error)) (code int, attached bool) {
-	home, err := resolveHome(env, f.home)
-	if err != nil {
-		return fail(env, err), true
-	}
-	lock, err := remote.Probe(ctx, home)
-	if err != nil {
-		return 0, false
-	}
-	if f.config != "" || f.vault != "" {
-		fmt.Fprintln(env.Stderr, i18n.T("cli.run.owner_flags", lock.Mode, lock.PID))
-		return ExitUsage, true
-	}
-	client, err := remote.Dial(ctx, lock)
-	if err != nil {
-		return fail(env, err), true
-	}
-	defer func() { _ = client.Shutdown(context.Background()) }() // ends its streams at once
-	fmt.Fprintln(env.Stderr, client.Attached())
-	id, err := start(client, home)
-	if err != nil {
-		return failStart(env, err), true
-	}
-	w, err := client.Watch(id, 0)
-	if err != nil {
-		return fail(env, err), true
-	}
-	return follow(env, f, client, id, w), true
-}
-
-// follow prints the run's events as the owner streams them and answers its
-// approvals, until the run's leg is over. The first Ctrl-C asks the owner
-// to stop the run at its next safe point; the second stops watching.
-func follow(env *Env, f runFlags, client *remote.Client, id string, w *runner.Watcher) int {
+// follow prints run id's events as w gives them and answers what the run
+// asks, until its leg is over, and maps how it ended to the exit code. It
+// is the one path of `hermes run` and `hermes resume`, whether this process
+// runs the loop (it owns the home) or the owner does: the first Ctrl-C
+// stops the run at its next safe point, the second cancels it at once.
+func follow(env *Env, f runFlags, h *host.Host, id string, w *runner.Watcher) int {
+	runs := h.Runs()
 	show, flush := printerFor(env, f)
 	defer flush()
-	var prompt *prompter
-	if !f.yes && stdinIsTerminal() {
-		prompt = newPrompter(os.Stdin, os.Stderr)
-	}
+	a := newAsker(env, runs, id, f.yes, h.Owns())
+	defer a.wait()
 	presses := 0
 	status := ""
 	for {
 		events, more := w.Next()
 		for _, e := range events {
 			show(e)
-			switch e.Type {
-			case event.ApprovalRequested:
-				go approveInOwner(env, client, id, e, f.yes, prompt)
-			case event.RunFinished:
+			if e.Type == event.RunFinished {
 				if d, err := event.Decode[event.RunFinishedData](e); err == nil {
 					status = d.Status
 				}
 			}
 		}
+		a.see(events)
 		if more == nil {
 			break
 		}
@@ -80,42 +44,126 @@ func follow(env *Env, f runFlags, client *remote.Client, id string, w *runner.Wa
 		case <-more:
 		case <-env.Interrupts:
 			presses++
+			kind := agent.ControlStop
 			if presses > 1 {
-				fmt.Fprintln(env.Stderr, i18n.T("cli.run.owner_detached", id))
-				return ExitStopped
+				kind = runner.ControlCancel
 			}
-			if err := client.Control(id, agent.Control{Kind: agent.ControlStop}); err != nil {
+			if err := runs.Control(id, agent.Control{Kind: kind}); err != nil {
 				fmt.Fprintln(env.Stderr, i18n.T("cli.error", err.Error()))
+			} else if presses == 1 {
+				fmt.Fprintln(env.Stderr, i18n.T("cli.run.stopping"))
 			}
-			fmt.Fprintln(env.Stderr, i18n.T("cli.run.owner_stopping"))
-		case <-client.Gone():
+		case <-h.Gone():
 			// The stream ends by itself; what it holds is printed first.
 		}
 	}
 	if status == "" {
-		o := client.Owner()
-		return fail(env, i18n.Wrap(remote.ErrOwnerGone, "remote.owner_gone", o.Mode, o.PID))
+		return fail(env, h.OwnerGone())
 	}
 	return exitCode(status)
 }
 
-// approveInOwner answers an approval the run asks for: yes with --yes, at
-// the terminal when there is one, else in the owner's window.
-func approveInOwner(env *Env, client *remote.Client, id string, e event.Event, yes bool, p *prompter) {
+// asker answers the approvals and questions of one run, the same way
+// wherever the run goes on: --yes allows each call asked about (what the
+// policy denies stays denied, since it is never asked); else a person at
+// the terminal answers both. Without a terminal, a process that runs the
+// loop itself has no one to ask, so the call is denied and the question
+// gets no answer, while a run in another process waits for an answer in
+// that process's window.
+type asker struct {
+	env   *Env
+	runs  runner.Runs
+	id    string
+	yes   bool
+	owns  bool
+	ask   *prompter // nil when no one is at the terminal
+	asked sync.WaitGroup
+}
+
+func newAsker(env *Env, runs runner.Runs, id string, yes, owns bool) *asker {
+	a := &asker{env: env, runs: runs, id: id, yes: yes, owns: owns}
+	if !yes && stdinIsTerminal() {
+		a.ask = newPrompter(os.Stdin, os.Stderr)
+	}
+	return a
+}
+
+// see answers what events ask that they do not answer too: a resumed run
+// streams its earlier legs first, whose requests were answered long ago.
+func (a *asker) see(events []event.Event) {
+	var open []event.Event
+	answered := map[string]bool{}
+	for _, e := range events {
+		switch e.Type {
+		case event.ApprovalRequested, event.QuestionAsked:
+			open = append(open, e)
+		case event.ApprovalResolved:
+			if d, err := event.Decode[event.ApprovalResolvedData](e); err == nil {
+				answered[d.ApprovalID] = true
+			}
+		case event.QuestionAnswered:
+			if d, err := event.Decode[event.QuestionAnsweredData](e); err == nil {
+				answered[d.QuestionID] = true
+			}
+		}
+	}
+	for _, e := range open {
+		a.asked.Add(1)
+		// A prompt waits for a person; the run's events go on printing.
+		go func() {
+			defer a.asked.Done()
+			if e.Type == event.QuestionAsked {
+				a.question(e, answered)
+			} else {
+				a.approval(e, answered)
+			}
+		}()
+	}
+}
+
+// wait waits for the prompts still open: the end of input answers them
+// once the run is over.
+func (a *asker) wait() { a.asked.Wait() }
+
+func (a *asker) approval(e event.Event, answered map[string]bool) {
 	var req event.ApprovalRequestedData
-	if json.Unmarshal(e.Data, &req) != nil {
+	if json.Unmarshal(e.Data, &req) != nil || answered[req.ApprovalID] {
 		return
 	}
-	var a answer
+	var ans runner.Answer
 	switch {
-	case yes:
-		a = answer{decision: event.ApproveOnce}
-	case p != nil:
-		a = p.ask(req.Name, req.Risk, req.Arguments, req.Reason)
+	case a.yes:
+		ans = runner.Answer{Decision: event.ApproveOnce}
+	case a.ask != nil:
+		got := a.ask.ask(req.Name, req.Risk, req.Arguments, req.Reason)
+		ans = runner.Answer{Decision: got.decision, Reason: got.reason, Pattern: got.pattern}
+	case a.owns:
+		fmt.Fprintln(a.env.Stderr, i18n.T("cli.approve.no_terminal", req.Name))
+		ans = runner.Answer{Decision: event.ApproveDeny, Reason: i18n.In(i18n.EN, "cli.approve.no_one")}
 	default:
-		fmt.Fprintln(env.Stderr, i18n.T("cli.run.owner_approval", req.Name))
+		fmt.Fprintln(a.env.Stderr, i18n.T("cli.run.owner_approval", req.Name))
 		return
 	}
-	// A person at the owner may have answered first; theirs stands.
-	_ = client.Approve(id, req.ApprovalID, runner.Answer{Decision: a.decision, Reason: a.reason, Pattern: a.pattern})
+	// A person at a window may have answered first; theirs stands.
+	_ = a.runs.Approve(a.id, req.ApprovalID, ans)
+}
+
+func (a *asker) question(e event.Event, answered map[string]bool) {
+	var q event.QuestionAskedData
+	if json.Unmarshal(e.Data, &q) != nil || answered[q.QuestionID] {
+		return
+	}
+	text := ""
+	switch {
+	case a.ask != nil:
+		text = a.ask.question(q.Question)
+	case a.owns:
+		// An empty answer tells the model that no one can answer, so it
+		// does not guess again.
+		fmt.Fprintln(a.env.Stderr, i18n.T("cli.question.no_terminal", q.Argument, q.Tool))
+	default:
+		fmt.Fprintln(a.env.Stderr, i18n.T("cli.run.owner_question", q.Argument, q.Tool))
+		return
+	}
+	_ = a.runs.Control(a.id, agent.Control{Kind: agent.ControlAnswer, QuestionID: q.QuestionID, Text: text})
 }

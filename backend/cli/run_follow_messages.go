@@ -8,17 +8,22 @@ func init() {
 			EN: "hermes %s (pid %d) owns this home, so the run goes on there, with its config: --config and --vault cannot apply; set them in hermes.toml, or stop that process first",
 			ZH: "此主目录由 hermes %s（进程 %d）持有，运行将在那里进行并使用它的配置：--config 和 --vault 无法生效；请在 hermes.toml 中设置，或先停止该进程",
 		},
-		"cli.run.owner_stopping": {
-			EN: "asked the owner to stop the run at its next safe point… (press Ctrl-C again to stop watching)",
-			ZH: "已请求持有者在下一个安全点停止运行…（再按一次 Ctrl-C 停止观看）",
-		},
-		"cli.run.owner_detached": {
-			EN: "stopped watching; run %s stops in the owner at its next safe point",
-			ZH: "已停止观看；运行 %s 将在持有者进程中于下一个安全点停止",
-		},
 		"cli.run.owner_approval": {
 			EN: "the run waits for approval of %s: answer it in the window or browser of the owner, or run with --yes",
 			ZH: "运行正在等待对 %s 的审批：请在持有者的窗口或浏览器中回答，或使用 --yes 运行",
+		},
+		"cli.run.owner_question": {
+			EN: "the model asks for the %s of %s: answer it in the window or browser of the owner, or run in a terminal",
+			ZH: "模型询问 %[2]s 的参数 %[1]s：请在持有者的窗口或浏览器中回答，或在终端中运行",
+		},
+		"cli.run.others_live": {
+			EN: "%d runs started here by other Hermes processes go on; this process keeps the home until they end (press Ctrl-C to stop them at their next safe point)",
+			ZH: "其他 Hermes 进程在此启动的 %d 个运行仍在进行；本进程会持有主目录直到它们结束（按 Ctrl-C 让它们在下一个安全点停止）",
+		},
+		// What the model reads of a call denied for want of a terminal.
+		"cli.approve.no_one": {
+			EN: "no one is at the terminal to approve it; allow the tool in [tools] policy, or run with --yes, to let it run",
+			ZH: "终端前无人可以批准；如需运行，请在 [tools] policy 中允许该工具，或使用 --yes",
 		},
 	})
 }

@@ -229,7 +229,7 @@ func TestRun_GoesOnInTheOwnerAndCtrlCStopsIt(t *testing.T) {
 	defer owner.stop(t)
 
 	cmd := hermes(t, "run", "--yes", "--json", "--home", home, "--workspace", ws, "write three files")
-	runID, stderr := interruptAt(t, cmd, 2, "stop the run at its next safe point", func() {
+	runID, stderr := interruptAt(t, cmd, 2, "Ctrl-C again", func() {
 		holding.Store(false)
 		close(hold)
 	})
