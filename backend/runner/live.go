@@ -52,9 +52,12 @@ type liveRun struct {
 	fold    runlog.Folder
 	paused  bool
 	pending *event.ApprovalRequestedData
-	forked  *event.ForkRef
-	title   string
-	sample  bool
+	// answered is the approval whose answer Approve took, so that a later
+	// answer is refused before the run has even read the first.
+	answered string
+	forked   *event.ForkRef
+	title    string
+	sample   bool
 	// changed hears of the events that change a run's summary in lists.
 	changed func(Summary)
 }
@@ -167,11 +170,16 @@ func (l *liveRun) setTitle(title string) Summary {
 	return l.summaryLocked()
 }
 
-// pendingApproval is the approval the run waits for, if any.
-func (l *liveRun) pendingApproval() *event.ApprovalRequestedData {
+// takeAnswer claims the answer to approval id: true for the first answer
+// to the approval the run waits for, false for any other.
+func (l *liveRun) takeAnswer(id string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.pending
+	if l.pending == nil || l.pending.ApprovalID != id || l.answered == id {
+		return false
+	}
+	l.answered = id
+	return true
 }
 
 // Watcher follows the events of one run from a seq on. Late joiners get

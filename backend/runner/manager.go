@@ -384,7 +384,7 @@ func (m *Manager) Approve(id, approvalID string, a Answer) error {
 	if err != nil {
 		return err
 	}
-	if p := l.pendingApproval(); p == nil || p.ApprovalID != approvalID {
+	if !l.takeAnswer(approvalID) {
 		return i18n.Wrap(ErrNoApproval, "runner.no_approval", approvalID)
 	}
 	l.controls.Send(agent.Control{
