@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"hermes/backend/agent"
+	"hermes/backend/host"
 	"hermes/backend/i18n"
 	"hermes/backend/remote"
 )
@@ -42,19 +43,15 @@ func cmdPin(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	lock, err := remote.Probe(ctx, home)
+	h, err := host.Attach(ctx, home)
 	if errors.Is(err, remote.ErrNotOwner) {
 		return fail(env, i18n.Errorf("cli.pin.not_owned", id))
 	}
 	if err != nil {
 		return fail(env, err)
 	}
-	client, err := remote.Dial(ctx, lock)
-	if err != nil {
-		return fail(env, err)
-	}
-	defer func() { _ = client.Shutdown(context.Background()) }()
-	if err := client.Control(id, agent.Control{Kind: agent.ControlPin, Text: strings.Join(rest[1:], " ")}); err != nil {
+	defer func() { _ = h.Close(context.Background()) }() // ends its streams at once
+	if err := h.Runs().Control(id, agent.Control{Kind: agent.ControlPin, Text: strings.Join(rest[1:], " ")}); err != nil {
 		return fail(env, err)
 	}
 	fmt.Fprintln(env.Stdout, i18n.T("cli.pin.sent", id))

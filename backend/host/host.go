@@ -178,6 +178,22 @@ func Open(ctx context.Context, home string, mode Mode, o Options) (*Host, error)
 	return h, nil
 }
 
+// Attach attaches to the live process that owns home and never owns it
+// itself, for a command that only steers that process's runs (`hermes
+// pin`); the error wraps remote.ErrNotOwner when no live process owns the
+// home. It serves nothing.
+func Attach(ctx context.Context, home string) (*Host, error) {
+	lock, err := remote.Probe(ctx, home)
+	if err != nil {
+		return nil, err
+	}
+	c, err := remote.Dial(ctx, lock)
+	if err != nil {
+		return nil, err
+	}
+	return &Host{home: home, runs: c, client: c, served: make(chan error)}, nil
+}
+
 // follow makes the owner follow hermes.toml (a good edit applies to the
 // next run, a broken one keeps the last good config) and check for
 // updates, both told as notices. A `hermes run` that owns the home for one
@@ -279,13 +295,15 @@ func (h *Host) Close(grace context.Context) error {
 	} else {
 		_ = h.client.Shutdown(context.Background()) // its streams end at once
 	}
-	h.stopWatch()
-	// Watchers see the runs end before the API goes.
-	h.endStreams()
-	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	if h.api.Shutdown(ctx) != nil {
-		h.api.Close() // requests still open after the grace are cut off
+	if h.api != nil {
+		h.stopWatch()
+		// Watchers see the runs end before the API goes.
+		h.endStreams()
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+		defer cancel()
+		if h.api.Shutdown(ctx) != nil {
+			h.api.Close() // requests still open after the grace are cut off
+		}
 	}
 	if h.store != nil {
 		if cerr := h.store.Close(); cerr != nil && err == nil {

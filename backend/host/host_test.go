@@ -115,6 +115,30 @@ func TestOpen_OwnerThenAttached(t *testing.T) {
 	}
 }
 
+// TestAttach: a command that only steers the owner's runs attaches and
+// never owns the home; with no owner it says so.
+func TestAttach(t *testing.T) {
+	home := t.TempDir()
+	if _, err := host.Attach(t.Context(), home); !errors.Is(err, remote.ErrNotOwner) {
+		t.Fatalf("Attach with no owner = %v", err)
+	}
+	if _, err := os.Stat(remote.LockPath(home)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("Attach wrote a lock: %v", err)
+	}
+	open(t, home, host.Serve, host.Options{})
+	h, err := host.Attach(t.Context(), home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(context.Background())
+	if h.Owns() || h.Owner().Mode != host.Serve {
+		t.Fatalf("owns %v, owner %+v", h.Owns(), h.Owner())
+	}
+	if _, err := h.Runs().List(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestOpen_MustOwn: the bot's mode refuses a home another process owns,
 // and says which.
 func TestOpen_MustOwn(t *testing.T) {

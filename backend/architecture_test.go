@@ -1,0 +1,183 @@
+package backend
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// rule forbids the packages that from matches to import those that to
+// matches, but for the packages in except. A pattern ending in "/..." is a
+// package and every package below it.
+type rule struct {
+	from, to string
+	except   []string
+	why      string
+}
+
+// rules are docs/architecture.md's "never imports", as data.
+var rules = []rule{
+	{from: "hermes/backend/...", to: "github.com/wailsapp/...", why: "backend/ runs headless; only app/ and the root's desktop.go touch Wails"},
+	{from: "hermes/backend/...", to: "hermes/app/...", why: "app/ is the window's layer over backend/, never the other way"},
+	{from: "hermes/backend/...", to: "hermes", why: "the root package is the entry point"},
+	{from: "hermes/backend/...", to: "hermes/bench/...", why: "benchmarks use backend/, never the other way"},
+	{from: "hermes/...", to: "hermes/backend/server", except: []string{"hermes/backend/host"}, why: "the local API is served by host, the one way a process opens its home"},
+	{from: "hermes/app", to: "hermes/backend/remote", why: "the window attaches to an owner through host"},
+	{from: "hermes/app", to: "hermes/backend/cli", why: "the window and the commands are two entry points over host"},
+	{from: "hermes/backend/host", to: "hermes/backend/cli", why: "commands choose a mode and render; host knows none of them"},
+	{from: "hermes/backend/host", to: "hermes/backend/bot", why: "the bot is a command over host, not part of it"},
+	{from: "hermes/backend/server", to: "hermes/backend/host", why: "host serves the server, not the other way"},
+	{from: "hermes/backend/remote", to: "hermes/backend/host", why: "host claims and attaches through remote"},
+	{from: "hermes/backend/remote", to: "hermes/backend/server", why: "the client speaks the API's JSON; it does not need its handlers"},
+	{from: "hermes/backend/bot", to: "hermes/backend/remote", why: "the bot owns its home and uses its runs (runner.Runs)"},
+	{from: "hermes/backend/runner", to: "hermes/backend/remote", why: "runner is the runs of one process; remote builds on it"},
+	{from: "hermes/backend/runner", to: "hermes/backend/bot", why: "the bot builds on runner"},
+}
+
+// The domain: what a run is made of. None of it knows how a process holds
+// its home or talks to people.
+var domain = []string{
+	"hermes/backend/agent", "hermes/backend/llm", "hermes/backend/event", "hermes/backend/contextmgr",
+	"hermes/backend/runlog", "hermes/backend/memory", "hermes/backend/skills", "hermes/backend/config",
+	"hermes/backend/i18n", "hermes/backend/search", "hermes/backend/atomicfile", "hermes/backend/vault",
+	"hermes/backend/update",
+}
+
+var processes = []string{
+	"hermes/backend/runner", "hermes/backend/remote", "hermes/backend/server", "hermes/backend/host",
+	"hermes/backend/cli", "hermes/backend/bot",
+}
+
+func init() {
+	for _, d := range domain {
+		for _, p := range processes {
+			rules = append(rules, rule{from: d + "/...", to: p + "/...", why: "the domain knows nothing of the processes that run it"})
+		}
+	}
+}
+
+// claimers may claim a home or attach to its owner: remote itself, and
+// host, which every entry point opens its home with.
+var claimers = []string{"hermes/backend/remote", "hermes/backend/host"}
+
+func matches(pattern, pkg string) bool {
+	if base, ok := strings.CutSuffix(pattern, "/..."); ok {
+		return pkg == base || strings.HasPrefix(pkg, base+"/")
+	}
+	return pkg == pattern
+}
+
+// goPackage is one package's non-test files, parsed.
+type goPackage struct {
+	path  string
+	files []*ast.File
+}
+
+// modulePackages parses every non-test Go file of the module (every build
+// tag: a file for one platform is held to the rules too).
+func modulePackages(t *testing.T) []goPackage {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byDir := map[string]*goPackage{}
+	fset := token.NewFileSet()
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != root && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "testdata" || name == "frontend" || name == "tools") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		dir, _ := filepath.Rel(root, filepath.Dir(path))
+		pkg := "hermes"
+		if dir != "." {
+			pkg += "/" + filepath.ToSlash(dir)
+		}
+		if byDir[pkg] == nil {
+			byDir[pkg] = &goPackage{path: pkg}
+		}
+		byDir[pkg].files = append(byDir[pkg].files, f)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]goPackage, 0, len(byDir))
+	for _, p := range byDir {
+		out = append(out, *p)
+	}
+	if len(out) < 20 {
+		t.Fatalf("found %d packages; is the test run from backend/?", len(out))
+	}
+	return out
+}
+
+// TestArchitecture_ImportRules holds every package to the import rules of
+// docs/architecture.md.
+func TestArchitecture_ImportRules(t *testing.T) {
+	for _, p := range modulePackages(t) {
+		for _, f := range p.files {
+			for _, imp := range f.Imports {
+				to, _ := strconv.Unquote(imp.Path.Value)
+				for _, r := range rules {
+					if matches(r.from, p.path) && matches(r.to, to) && !slices.Contains(r.except, p.path) {
+						t.Errorf("%s imports %s: %s (docs/architecture.md)", p.path, to, r.why)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestArchitecture_OnlyHostOpensAHome: no entry point claims a home or
+// attaches to its owner by hand; they all open it with host.Open.
+func TestArchitecture_OnlyHostOpensAHome(t *testing.T) {
+	for _, p := range modulePackages(t) {
+		if slices.Contains(claimers, p.path) {
+			continue
+		}
+		for _, f := range p.files {
+			remoteName := ""
+			for _, imp := range f.Imports {
+				if imp.Path.Value == `"hermes/backend/remote"` {
+					remoteName = "remote"
+					if imp.Name != nil {
+						remoteName = imp.Name.Name
+					}
+				}
+			}
+			if remoteName == "" {
+				continue
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				sel, ok := n.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == remoteName && slices.Contains([]string{"Claim", "Share", "Dial"}, sel.Sel.Name) {
+					t.Errorf("%s calls remote.%s: open the home with host.Open instead (docs/architecture.md)", p.path, sel.Sel.Name)
+				}
+				return true
+			})
+		}
+	}
+}
