@@ -150,7 +150,7 @@ func runInHome(ctx context.Context, env *Env, f runFlags, start func(*host.Host,
 	if err != nil {
 		return fail(env, err)
 	}
-	return follow(env, f, h, id, w)
+	return follow(ctx, env, f, h, id, w)
 }
 
 // reportSkills opens the tools this process's runs are offered (skills,

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -17,8 +18,9 @@ import (
 // asks, until its leg is over, and maps how it ended to the exit code. It
 // is the one path of `hermes run` and `hermes resume`, whether this process
 // runs the loop (it owns the home) or the owner does: the first Ctrl-C
-// stops the run at its next safe point, the second cancels it at once.
-func follow(env *Env, f runFlags, h *host.Host, id string, w *runner.Watcher) int {
+// stops the run at its next safe point, the second cancels it at once, as
+// the end of ctx (SIGTERM) does.
+func follow(ctx context.Context, env *Env, f runFlags, h *host.Host, id string, w *runner.Watcher) int {
 	runs := h.Runs()
 	show, flush := printerFor(env, f)
 	defer flush()
@@ -26,6 +28,7 @@ func follow(env *Env, f runFlags, h *host.Host, id string, w *runner.Watcher) in
 	defer a.wait()
 	presses := 0
 	status := ""
+	done := ctx.Done()
 	for {
 		events, more := w.Next()
 		for _, e := range events {
@@ -52,6 +55,11 @@ func follow(env *Env, f runFlags, h *host.Host, id string, w *runner.Watcher) in
 				fmt.Fprintln(env.Stderr, i18n.T("cli.error", err.Error()))
 			} else if presses == 1 {
 				fmt.Fprintln(env.Stderr, i18n.T("cli.run.stopping"))
+			}
+		case <-done:
+			done = nil
+			if err := runs.Control(id, agent.Control{Kind: runner.ControlCancel}); err != nil {
+				fmt.Fprintln(env.Stderr, i18n.T("cli.error", err.Error()))
 			}
 		case <-h.Gone():
 			// The stream ends by itself; what it holds is printed first.

@@ -129,3 +129,42 @@ func pressTwice(t *testing.T, cmd *exec.Cmd, n int) (runID, stderr string) {
 	cmd.Wait()
 	return runID, said.String()
 }
+
+// TestRun_SIGTERMCancels: SIGTERM cancels the run at once, as a second
+// Ctrl-C does, wherever it goes on.
+func TestRun_SIGTERMCancels(t *testing.T) {
+	for _, where := range whereRuns {
+		t.Run(where.name, func(t *testing.T) {
+			hold := make(chan struct{})
+			t.Cleanup(func() { close(hold) })
+			var holding atomic.Bool
+			holding.Store(true)
+			ws := t.TempDir()
+			home := modelHome(t, writeSteps(t, 3, 1, hold, &holding).URL, ws)
+			if where.attached {
+				defer startServeProcess(t, home).stop(t)
+			}
+			cmd := hermes(t, "run", "--yes", "--json", "--home", home, "--workspace", ws, "write three files")
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			runID := ""
+			for e := range eventStream(t, stdout) {
+				runID = e.RunID
+				if e.Type == event.ContextBuilt && e.Iteration == 2 {
+					cmd.Process.Signal(syscall.SIGTERM)
+				}
+			}
+			cmd.Wait()
+			if got := runStatus(t, home, runID); got != event.StatusStopped {
+				t.Fatalf("the run was logged as %q after SIGTERM (exit %d)\n%s", got, cmd.ProcessState.ExitCode(), stderr.String())
+			}
+		})
+	}
+}

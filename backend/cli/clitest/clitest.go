@@ -7,6 +7,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"syscall"
 	"testing"
 
 	"hermes/backend/cli"
@@ -18,9 +19,12 @@ func Main(m *testing.M) {
 	if os.Getenv("HERMES_TEST_MAIN") == "1" {
 		interrupts := make(chan os.Signal, 2)
 		signal.Notify(interrupts, os.Interrupt)
-		os.Exit(cli.Main(context.Background(), &cli.Env{
+		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+		code := cli.Main(ctx, &cli.Env{
 			Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Interrupts: interrupts, Version: "test",
-		}, os.Args[1:]))
+		}, os.Args[1:])
+		stop()
+		os.Exit(code)
 	}
 	os.Exit(m.Run())
 }
