@@ -126,7 +126,13 @@ type message struct {
 // stream opens an SSE endpoint and delivers its messages until it closes.
 func (h *harness) stream(path string, header http.Header) <-chan message {
 	h.t.Helper()
-	req, err := http.NewRequestWithContext(h.t.Context(), "GET", h.url+path, nil)
+	return h.streamCtx(h.t.Context(), path, header)
+}
+
+// streamCtx is stream until ctx is done, as a page that goes away.
+func (h *harness) streamCtx(ctx context.Context, path string, header http.Header) <-chan message {
+	h.t.Helper()
+	req, err := http.NewRequestWithContext(ctx, "GET", h.url+path, nil)
 	if err != nil {
 		h.t.Fatal(err)
 	}

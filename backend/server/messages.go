@@ -29,6 +29,10 @@ func init() {
 			EN: "no API endpoint %s %s; docs/api.md lists them",
 			ZH: "没有 API 端点 %s %s；可用端点见 docs/api.md",
 		},
+		"server.no_stream": {
+			EN: "no open stream %q: it closed (the page lost its connection); open GET /api/stream again with sub=RUN:SEQ for each run to go on from",
+			ZH: "没有打开的流 %q：它已关闭（页面断开了连接）；请重新打开 GET /api/stream，并为每个要继续的运行带上 sub=运行:序号",
+		},
 		"server.bad_memory_id": {EN: "%q is not a memory id; ids are the numbers GET /api/memory lists", ZH: "%q 不是记忆编号；编号是 GET /api/memory 列出的数字"},
 		"server.no_ui": {
 			EN: "This build of Hermes has no web UI. Run scripts/app.sh, or build the UI (npm run build in frontend/) and then Hermes with -tags ui. The API is at /api/runs.",

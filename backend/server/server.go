@@ -76,6 +76,8 @@ func New(o Options) http.Handler {
 	mux.HandleFunc("DELETE /api/memory/{id}", s.forgetMemory)
 	mux.HandleFunc("GET /api/notices", s.listNotices)
 	mux.HandleFunc("GET /api/notices/stream", s.noticesStream)
+	mux.HandleFunc("GET /api/stream", s.stream)
+	mux.HandleFunc("POST /api/stream/{id}", s.changeStream)
 	mux.HandleFunc("GET /api/settings", s.settings)
 	mux.HandleFunc("POST /api/model/check", s.checkModel)
 	if o.Owner != nil {
@@ -99,6 +101,7 @@ type server struct {
 	token     string
 	hosts     []string
 	heartbeat time.Duration
+	mux       muxStreams
 }
 
 // secureHeaders keeps the UI from being framed or sniffed, and confines its
