@@ -154,8 +154,14 @@ func Open(ctx context.Context, home string, mode Mode, o Options) (*Host, error)
 				return nil, err
 			}
 		}
+		// Only a long-lived process watches the vault; a run's own opens it
+		// (on first use) and checks it for changes once.
+		kit := runner.OpenWatchedToolkit
+		if mode == Run {
+			kit = runner.OpenToolkit
+		}
 		h.manager = runner.New(runner.Options{
-			Home: home, Getenv: o.Getenv, Workspace: o.Workspace, Toolkit: runner.OpenToolkit, Store: h.store,
+			Home: home, Getenv: o.Getenv, Workspace: o.Workspace, Toolkit: kit, Store: h.store,
 			ConfigPath: o.ConfigPath, Adjust: o.Adjust, OnConfig: o.OnConfig,
 		})
 		h.runs, owner = h.manager, &h.own.Lock

@@ -18,17 +18,33 @@ import (
 // Toolkit is what a process offers its runs: the skills (built-in, the
 // user's own, MCP servers), the vault's tools when a vault is set, and the
 // policy that approves calls. It outlives runs: MCP servers and the vault's
-// watcher keep running until Close.
+// watcher keep running until Close. The vault is opened by the first call
+// of a vault tool, not before: a run that never searches the notes never
+// reads the index.
 type Toolkit struct {
 	Catalog *skills.Catalog
 	Policy  *skills.RulePolicy
-	vault   *vault.Vault // nil when no vault is set
+	vault   *vault.Lazy // nil when no vault is set
 }
 
 // OpenToolkit loads the toolkit of home as cfg says, with the "always" rules
-// that rules keeps (nil: none survive the process).
+// that rules keeps (nil: none survive the process), for a process that
+// ends with its task (`hermes run`, `hermes tools call`): the vault, once
+// opened, is not watched, since a change made meanwhile is found by the
+// next process's check of the folders.
 func OpenToolkit(ctx context.Context, home string, cfg config.Config, rules skills.RuleStore) (*Toolkit, error) {
-	v, vaultTools, err := openVault(home, cfg.Obsidian)
+	return openToolkit(ctx, home, cfg, rules, false)
+}
+
+// OpenWatchedToolkit is OpenToolkit for a long-lived process (the window,
+// `hermes serve`, `hermes bot`): the vault, once opened, is watched, so
+// that a note edited meanwhile is searchable within about a second.
+func OpenWatchedToolkit(ctx context.Context, home string, cfg config.Config, rules skills.RuleStore) (*Toolkit, error) {
+	return openToolkit(ctx, home, cfg, rules, true)
+}
+
+func openToolkit(ctx context.Context, home string, cfg config.Config, rules skills.RuleStore, watch bool) (*Toolkit, error) {
+	v, vaultTools, err := openVault(home, cfg.Obsidian, watch)
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +83,9 @@ func (k *Toolkit) Close() {
 	}
 }
 
-func openVault(home string, o config.Obsidian) (*vault.Vault, []skills.Tool, error) {
+// openVault checks the vault's folder and patterns now and opens it on the
+// first call of one of its tools.
+func openVault(home string, o config.Obsidian, watch bool) (*vault.Lazy, []skills.Tool, error) {
 	if o.Vault == "" {
 		return nil, nil, nil
 	}
@@ -77,11 +95,11 @@ func openVault(home string, o config.Obsidian) (*vault.Vault, []skills.Tool, err
 			dir = filepath.Join(h, rest)
 		}
 	}
-	v, err := vault.Open(dir, vault.Options{Home: home, Exclude: o.Exclude, Watch: true})
+	v, err := vault.Prepare(dir, vault.Options{Home: home, Exclude: o.Exclude, Watch: watch})
 	if err != nil {
 		return nil, nil, err
 	}
-	return v, vault.Tools(v), nil
+	return v, v.Tools(), nil
 }
 
 // StoreRules keeps "always" rules in an open hermes.db.

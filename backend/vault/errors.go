@@ -18,3 +18,7 @@ var ErrOutside = errors.New("path leaves the vault")
 // ErrHidden is returned for a path inside a folder that is never read
 // (.obsidian, .trash, .git, node_modules, or one the config excludes).
 var ErrHidden = errors.New("path in an excluded folder")
+
+// ErrClosed is returned by a vault tool called after the process closed its
+// vault.
+var ErrClosed = errors.New("vault closed")

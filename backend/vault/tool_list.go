@@ -17,7 +17,7 @@ type listNotesArgs struct {
 	Limit  int    `json:"limit" default:"200" minimum:"1" maximum:"1000" description:"Most lines to return."`
 }
 
-func listNotesTool(v *Vault) skills.Tool {
+func listNotesTool(get opener) skills.Tool {
 	return skills.Func("list_notes",
 		"List the notes (Markdown files) of the user's Obsidian vault in a folder. Use it to see how the vault is "+
 			"organised, or to find a note by where it lives when search_notes misses it. Returns one line per entry, "+
@@ -25,6 +25,10 @@ func listNotesTool(v *Vault) skills.Tool {
 			"root (pass them to read_note). Folders deeper than depth are shown but not opened. Obsidian's settings "+
 			"and trash are never listed.",
 		skills.RiskRead, func(_ context.Context, _ skills.Env, a listNotesArgs) (string, error) {
+			v, err := get()
+			if err != nil {
+				return "", err
+			}
 			return v.listNotes(a)
 		})
 }

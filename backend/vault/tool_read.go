@@ -13,7 +13,7 @@ type readNoteArgs struct {
 	Heading string `json:"heading,omitempty" description:"Return only the section under this heading (up to the next heading of the same or a higher level), such as Goals."`
 }
 
-func readNoteTool(v *Vault) skills.Tool {
+func readNoteTool(get opener) skills.Tool {
 	return skills.Func("read_note",
 		"Read a note of the user's Obsidian vault, whole or one section. Use it after search_notes or list_notes to "+
 			"see a note's content, or to follow a [[wikilink]] found in another note: links are resolved as Obsidian "+
@@ -21,6 +21,10 @@ func readNoteTool(v *Vault) skills.Tool {
 			"tags and aliases, then its text as written (front matter included), decoded from whatever encoding it "+
 			"is stored in.",
 		skills.RiskRead, func(_ context.Context, _ skills.Env, a readNoteArgs) (string, error) {
+			v, err := get()
+			if err != nil {
+				return "", err
+			}
 			return v.readNote(a)
 		})
 }

@@ -20,7 +20,7 @@ type searchNotesArgs struct {
 	Limit      int               `json:"limit" default:"10" minimum:"1" maximum:"50" description:"Most notes to return."`
 }
 
-func searchNotesTool(v *Vault) skills.Tool {
+func searchNotesTool(get opener) skills.Tool {
 	return skills.Func("search_notes",
 		"Search the user's Obsidian vault by full text. Use it first whenever the task is about the user's notes and "+
 			"you do not know the exact note, and again with other words when the results miss. Ranked best first: "+
@@ -28,6 +28,10 @@ func searchNotesTool(v *Vault) skills.Tool {
 			"search, and with an empty query list the notes that pass them. Returns, for each note: its path (pass it "+
 			"to read_note), its title, its tags, and a snippet around the first match; and how many notes matched in all.",
 		skills.RiskRead, func(_ context.Context, _ skills.Env, a searchNotesArgs) (string, error) {
+			v, err := get()
+			if err != nil {
+				return "", err
+			}
 			return v.searchNotes(a)
 		})
 }

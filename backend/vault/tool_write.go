@@ -19,13 +19,17 @@ type appendNoteArgs struct {
 	Heading string `json:"heading,omitempty" description:"Add at the end of the section under this heading instead of at the end of the note."`
 }
 
-func appendNoteTool(v *Vault) skills.Tool {
+func appendNoteTool(get opener) skills.Tool {
 	return skills.Func("append_note",
 		"Add text to the end of a note in the user's Obsidian vault, or to the end of one of its sections. Use it to "+
 			"record a summary, a log entry or a task without touching what the note already says. The note keeps its "+
 			"encoding and line endings, the write is atomic, and the previous content is kept with the run so the "+
 			"user can undo it. Returns the note's path and its new size.",
 		skills.RiskWrite, func(_ context.Context, env skills.Env, a appendNoteArgs) (string, error) {
+			v, err := get()
+			if err != nil {
+				return "", err
+			}
 			return v.appendNote(env, a)
 		})
 }
@@ -35,13 +39,17 @@ type createNoteArgs struct {
 	Content string `json:"content" description:"The note's Markdown, front matter included if wanted."`
 }
 
-func createNoteTool(v *Vault) skills.Tool {
+func createNoteTool(get opener) skills.Tool {
 	return skills.Func("create_note",
 		"Create a new note in the user's Obsidian vault. Use it when the task asks for a new note; to add to an "+
 			"existing one use append_note. It never replaces a note: if the path is taken it fails, and you should "+
 			"pick another name or append. Missing folders are created; the note is written atomically in UTF-8. "+
 			"Returns the note's path, which is also how other notes link to it ([[name]]).",
 		skills.RiskWrite, func(_ context.Context, env skills.Env, a createNoteArgs) (string, error) {
+			v, err := get()
+			if err != nil {
+				return "", err
+			}
 			return v.createNote(a)
 		})
 }

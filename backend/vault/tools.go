@@ -14,9 +14,16 @@ import (
 // read_note, list_notes, get_backlinks and list_tags (risk read), and
 // append_note and create_note (risk write).
 func Tools(v *Vault) []skills.Tool {
+	return tools(func() (*Vault, error) { return v, nil })
+}
+
+// opener gives a tool its vault when it is called.
+type opener func() (*Vault, error)
+
+func tools(get opener) []skills.Tool {
 	return []skills.Tool{
-		searchNotesTool(v), readNoteTool(v), listNotesTool(v), backlinksTool(v), listTagsTool(v),
-		appendNoteTool(v), createNoteTool(v),
+		searchNotesTool(get), readNoteTool(get), listNotesTool(get), backlinksTool(get), listTagsTool(get),
+		appendNoteTool(get), createNoteTool(get),
 	}
 }
 

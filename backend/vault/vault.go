@@ -61,19 +61,9 @@ var fieldWeights = map[string]int{"title": 4, "tags": 2, "body": 1}
 // from disk, rebuilt if missing or corrupt, and notes changed since it was
 // saved are indexed again.
 func Open(dir string, opts Options) (*Vault, error) {
-	abs, err := filepath.Abs(dir)
+	abs, exclude, err := check(dir, opts)
 	if err != nil {
-		return nil, fmt.Errorf("open vault %s: %w", dir, err)
-	}
-	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-		return nil, i18n.Wrap(fmt.Errorf("open vault %s: %w", abs, ErrNoVault), "vault.not_found", abs)
-	}
-	exclude := make([]string, len(opts.Exclude))
-	for i, p := range opts.Exclude {
-		if _, err := path.Match(p, ""); err != nil {
-			return nil, i18n.Wrap(fmt.Errorf("exclude pattern %q: %w", p, err), "vault.bad_exclude", p)
-		}
-		exclude[i] = fold(p)
+		return nil, err
 	}
 	root, err := os.OpenRoot(abs)
 	if err != nil {
@@ -100,6 +90,26 @@ func Open(dir string, opts Options) (*Vault, error) {
 		}
 	}
 	return v, nil
+}
+
+// check resolves dir, checks it is a folder, and folds the exclude
+// patterns after checking them.
+func check(dir string, opts Options) (string, []string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", nil, fmt.Errorf("open vault %s: %w", dir, err)
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return "", nil, i18n.Wrap(fmt.Errorf("open vault %s: %w", abs, ErrNoVault), "vault.not_found", abs)
+	}
+	exclude := make([]string, len(opts.Exclude))
+	for i, p := range opts.Exclude {
+		if _, err := path.Match(p, ""); err != nil {
+			return "", nil, i18n.Wrap(fmt.Errorf("exclude pattern %q: %w", p, err), "vault.bad_exclude", p)
+		}
+		exclude[i] = fold(p)
+	}
+	return abs, exclude, nil
 }
 
 // IndexDir is where the vault's index is kept.
@@ -150,7 +160,13 @@ func (v *Vault) sync() error {
 		if d.IsDir() || !isNote(d.Name()) {
 			return nil
 		}
-		fi, err := v.root.Stat(p) // follows links inside the vault; refuses the rest
+		// The folder's listing gives each note's size and time in one
+		// lstat, without os.Root's walk of every path; a link is followed
+		// through the root, which refuses one that leads out.
+		fi, err := d.Info()
+		if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			fi, err = v.root.Stat(p)
+		}
 		if err != nil || !fi.Mode().IsRegular() {
 			return nil
 		}

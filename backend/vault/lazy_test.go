@@ -1,0 +1,160 @@
+package vault
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"hermes/backend/skills"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/search.golden")
+
+// TestLazy_OpensOnFirstCall: the tools of a prepared vault exist before it
+// is opened; no index is read or written until one is called.
+func TestLazy_OpensOnFirstCall(t *testing.T) {
+	tv := makeVault(t)
+	l, err := Prepare(tv.dir, Options{Home: tv.home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := skills.NewRegistry()
+	for _, tool := range l.Tools() {
+		if err := reg.Register(tool); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if l.Opened() {
+		t.Fatal("preparing the vault opened it")
+	}
+	if _, err := os.Stat(filepath.Join(tv.home, "index")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("preparing the vault touched the index: %v", err)
+	}
+	p, err := reg.Prepare("search_notes", `{"query":"wombats"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.Tool.Run(t.Context(), envNone, p.Args)
+	if err != nil || !strings.Contains(out, "bom.md") {
+		t.Fatalf("search_notes = %q, %v", out, err)
+	}
+	if !l.Opened() {
+		t.Fatal("the call did not open the vault")
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Tool.Run(t.Context(), envNone, p.Args); !errors.Is(err, ErrClosed) {
+		t.Fatalf("a call after Close: %v", err)
+	}
+}
+
+// TestPrepare_ChecksAtOnce: a missing folder or a malformed pattern is
+// reported by Prepare, as Open reports it.
+func TestPrepare_ChecksAtOnce(t *testing.T) {
+	if _, err := Prepare(filepath.Join(t.TempDir(), "nowhere"), Options{Home: t.TempDir()}); !errors.Is(err, ErrNoVault) {
+		t.Errorf("missing vault: %v", err)
+	}
+	if _, err := Prepare(t.TempDir(), Options{Home: t.TempDir(), Exclude: []string{"["}}); err == nil {
+		t.Error("a malformed pattern was accepted")
+	}
+}
+
+// TestIndex_ChangesWhileClosed: notes added, removed, renamed or edited in
+// place while no Hermes runs are found by the next open, even when the
+// edit left its folder's time as it was.
+func TestIndex_ChangesWhileClosed(t *testing.T) {
+	tv := makeVault(t)
+	tv.open(t, false).Close()
+	at := func(p string) string { return filepath.Join(tv.dir, filepath.FromSlash(p)) }
+	// The edit keeps the note's size and its folder's time: only the
+	// note's own time tells.
+	old, err := os.ReadFile(at("Projects/Alpha.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	folder, err := os.Stat(at("Projects"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(old), "pipeline", "platypus", 1)
+	if err := os.WriteFile(at("Projects/Alpha.md"), []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := folder.ModTime().Add(time.Minute)
+	if err := os.Chtimes(at("Projects/Alpha.md"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(at("Projects"), folder.ModTime(), folder.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	write(t, at("Inbox/Added.md"), []byte("An added note about narwhals.\n"))
+	if err := os.Remove(at("utf16be.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(at("bom.md"), at("中文/Moved.md")); err != nil {
+		t.Fatal(err)
+	}
+
+	v := tv.open(t, false)
+	for _, c := range []struct{ query, want, not string }{
+		{"platypus", "Projects/Alpha.md", ""},
+		{"narwhals", "Inbox/Added.md", ""},
+		{"kangaroos", "No note matches", "utf16be.md"},
+		{"wombats", "中文/Moved.md", "bom.md"},
+	} {
+		out := mustCall(t, v, "search_notes", `{"query":"`+c.query+`"}`)
+		if !strings.Contains(out, c.want) || c.not != "" && strings.Contains(out, c.not) {
+			t.Errorf("%s: want %q and not %q:\n%s", c.query, c.want, c.not, out)
+		}
+	}
+}
+
+// TestSearch_Golden: search_notes answers a fixed tree of English and
+// Chinese notes as it did when the results were recorded, whether the
+// index was just built or read back from disk.
+func TestSearch_Golden(t *testing.T) {
+	tv := makeVault(t)
+	queries := []string{
+		`{"query":"alpha"}`,
+		`{"query":"alpha goals","limit":2}`,
+		`{"query":"梯度下降"}`,
+		`{"query":"学"}`,
+		`{"query":"向量数据库 文章"}`,
+		`{"query":"notes"}`,
+		`{"tag":"project"}`,
+		`{"folder":"Projects","query":"alpha"}`,
+		`{"properties":{"status":"done"}}`,
+	}
+	answer := func(v *Vault) string {
+		var b strings.Builder
+		for _, q := range queries {
+			b.WriteString("## " + q + "\n" + mustCall(t, v, "search_notes", q) + "\n\n")
+		}
+		return b.String()
+	}
+	v := tv.open(t, false)
+	built := answer(v)
+	v.Close()
+	reopened := answer(tv.open(t, false))
+	golden := filepath.Join("testdata", "search.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(built), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if built != string(want) {
+		t.Errorf("built index answers differently from %s:\n%s", golden, built)
+	}
+	if reopened != built {
+		t.Errorf("reopened index answers differently:\n%s", reopened)
+	}
+}
