@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiError, createApi } from './api'
 import { createHttpApi } from './http'
-import type { HermesEvent, RunSummary } from './types'
+import type { HermesEvent } from './types'
 import { sampleEvents } from '../lib/fixture'
 
 // A real HTTP server on loopback that answers like `hermes serve`.
@@ -11,8 +11,10 @@ let server: Server
 let base = ''
 const seen: { method: string; url: string; body: string; type: string }[] = []
 // Stream requests wait here until the test answers them.
-const streams: { url: string; res: ServerResponse }[] = []
+const streams: { url: string; res: ServerResponse; id: string }[] = []
 let streamArrived: (() => void) | null = null
+let changeArrived: (() => void) | null = null
+let streamCount = 0
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
@@ -31,12 +33,19 @@ beforeAll(async () => {
       res.writeHead(status, { 'Content-Type': 'application/json' })
       res.end(JSON.stringify(value))
     }
-    if (url.includes('/stream')) {
+    if (req.method === 'GET' && url.startsWith('/api/stream')) {
       res.writeHead(200, { 'Content-Type': 'text/event-stream' })
-      res.write(': hello\n\n')
-      streams.push({ url, res })
+      const id = `s${++streamCount}`
+      res.write(`: hello\n\nevent: stream\ndata: {"stream_id":"${id}"}\n\n`)
+      streams.push({ url, res, id })
       streamArrived?.()
       return
+    }
+    if (req.method === 'POST' && url.startsWith('/api/stream/')) {
+      changeArrived?.()
+      if (body.includes('"gone"')) return json(404, { error: { code: 'run_not_found', message: { en: 'no run gone' } } })
+      if (!streams.some((s) => url === `/api/stream/${s.id}` && !s.res.destroyed)) return json(404, { error: { code: 'no_stream', message: { en: 'no stream' } } })
+      return (res.writeHead(204), res.end())
     }
     if (req.method === 'GET' && url === '/api/runs') return json(200, null)
     if (req.method === 'GET' && url === '/api/runs/r1/events') return json(200, sampleEvents)
@@ -68,7 +77,7 @@ afterAll(() => {
 })
 
 const nextStream = () =>
-  new Promise<{ url: string; res: ServerResponse }>((resolve) => {
+  new Promise<{ url: string; res: ServerResponse; id: string }>((resolve) => {
     const take = () => {
       const s = streams.shift()
       if (s) return resolve(s)
@@ -77,7 +86,16 @@ const nextStream = () =>
     take()
   })
 
-const sse = (e: HermesEvent) => `id: ${e.seq}\nevent: hermes\ndata: ${JSON.stringify(e)}\n\n`
+const sse = (e: HermesEvent) => `event: hermes\ndata: ${JSON.stringify(e)}\n\n`
+
+// nextChange waits for the client's next POST /api/stream/{id} and returns it.
+const nextChange = () =>
+  new Promise<{ url: string; body: string }>((resolve) => {
+    changeArrived = () => {
+      changeArrived = null
+      setImmediate(() => resolve(seen.filter((r) => r.method === 'POST' && r.url.startsWith('/api/stream/')).at(-1)!))
+    }
+  })
 
 describe('createHttpApi', () => {
   const api = () => createHttpApi(base, (input, init) => fetch(input, init), { retryMs: 1 })
@@ -119,12 +137,13 @@ describe('createHttpApi', () => {
     const one = new Promise<void>((r) => (arrived = r))
     const stop = a.watchNotices((n) => (got.push(n.kind), arrived()))
     const s = await nextStream()
-    expect(s.url).toBe('/api/notices/stream')
+    expect(s.url).toBe('/api/stream')
     s.res.write(`event: notice\ndata: ${JSON.stringify({ id: 'config', kind: 'config_error', time: 'now' })}\n\n`)
     await one
     expect(got).toEqual(['config_error'])
+    const closed = new Promise((r) => s.res.on('close', r))
     stop()
-    s.res.end()
+    await closed
     const err = (await a.installUpdate().catch((e: unknown) => e)) as ApiError
     expect(err.code).toBe('restart_unavailable')
     expect(err.messageIn('zh-CN')).toContain('hermes update')
@@ -147,56 +166,60 @@ describe('createHttpApi', () => {
     expect(err.message).toBe('HTTP 502 Bad Gateway')
   })
 
-  it('streams a run’s events, reconnects after the last seq it saw, and stops at the end', async () => {
-    const got: number[][] = []
-    let ended!: () => void
-    const end = new Promise<void>((r) => (ended = r))
-    let sawFour!: () => void
-    const four = new Promise<void>((r) => (sawFour = r))
-    const onEvents = (es: HermesEvent[]) => {
-      got.push(es.map((e) => e.seq))
-      if (es.some((e) => e.seq === 4)) sawFour()
-    }
-    const stop = api().watchRun('r1', 2, { onEvents, onEnd: ended })
+  it('carries runs, notices and every watched run on one stream, resuming each run from its last seq', async () => {
+    const a = api()
+    const runs: string[] = []
+    const got: Record<string, number[]> = { r1: [], r2: [] }
+    let ended = ''
+    let wake = () => {}
+    const until = (ok: () => boolean) =>
+      new Promise<void>((resolve) => {
+        wake = () => ok() && resolve()
+        wake()
+      })
+    const stopRuns = a.watchRuns((r) => (runs.push(r.run_id), wake()))
     const first = await nextStream()
-    expect(first.url).toBe('/api/runs/r1/stream?after=2')
-    first.res.write(sse(sampleEvents[2]) + sse(sampleEvents[3]))
-    await four
-    // The connection breaks; the client comes back from seq 4.
+    expect(first.url).toBe('/api/stream')
+    const change = nextChange()
+    const stop1 = a.watchRun('r1', 2, { onEvents: (es) => (got.r1.push(...es.map((e) => e.seq)), wake()) })
+    expect(JSON.parse((await change).body)).toEqual({ subscribe: [{ run_id: 'r1', after: 2 }] })
+    expect((await change).url).toBe(`/api/stream/${first.id}`)
+    a.watchRun('r2', 0, { onEvents: (es) => (got.r2.push(...es.map((e) => e.seq)), wake()), onEnd: () => ((ended = 'r2'), wake()) })
+
+    const other = (e: HermesEvent) => sse({ ...e, run_id: 'r2' })
+    first.res.write(sse(sampleEvents[2]) + other(sampleEvents[0]) + sse(sampleEvents[3]) + `event: run\ndata: {"run_id":"x"}\n\n`)
+    await until(() => got.r1.length === 2 && got.r2.length === 1 && runs.length === 1)
+
+    // The connection breaks; the next one asks for each run from its last seq.
     const again = nextStream()
     first.res.destroy()
     const second = await again
-    expect(second.url).toBe('/api/runs/r1/stream?after=4')
-    second.res.write(': heartbeat\n\n' + sse(sampleEvents[4]) + 'event: end\ndata: {}\n\n')
-    await end
-    expect(got.flat()).toEqual([3, 4, 5])
-    stop()
-    second.res.end()
+    expect(second.url).toBe('/api/stream?sub=r1:4&sub=r2:1')
+    second.res.write(': heartbeat\n\n' + sse(sampleEvents[3]) + sse(sampleEvents[4]) + other(sampleEvents[1]) + 'event: end\ndata: {"run_id":"r2"}\n\n')
+    await until(() => ended === 'r2' && got.r1.length === 3)
+    expect(got).toEqual({ r1: [3, 4, 5], r2: [1, 2] })
+
+    // The last watcher of a run unsubscribes it; the last watcher of all closes the stream.
+    const unsub = nextChange()
+    stop1()
+    expect(JSON.parse((await unsub).body)).toEqual({ unsubscribe: ['r1'] })
+    const closed = new Promise((r) => second.res.on('close', r))
+    stopRuns()
+    await closed
   })
 
-  it('follows run summaries until stopped, and gives up on a refused stream', async () => {
-    const runs: RunSummary[] = []
-    let arrived!: () => void
-    const one = new Promise<void>((r) => (arrived = r))
-    const stop = api().watchRuns((r) => (runs.push(r), arrived()))
+  it('ends the watch of a run the server refuses', async () => {
+    const a = api()
+    let ended!: () => void
+    const end = new Promise<void>((r) => (ended = r))
+    const stop = a.watchRun('gone', 0, { onEvents: () => {}, onEnd: ended })
     const s = await nextStream()
-    expect(s.url).toBe('/api/runs/stream')
-    s.res.write(`event: run\ndata: ${JSON.stringify({ run_id: 'x', live: true })}\n\n`)
-    await one
-    expect(runs.map((r) => r.run_id)).toEqual(['x'])
+    expect(s.url).toBe('/api/stream?sub=gone:0')
+    s.res.write('event: end\ndata: {"run_id":"gone","error":{"code":"run_not_found"}}\n\n')
+    await end
     const closed = new Promise((r) => s.res.on('close', r))
     stop()
     await closed
-
-    const before = seen.length
-    let ended = false
-    api().watchRun('gone', 0, { onEvents: () => {}, onEnd: () => (ended = true) })
-    await new Promise<void>((resolve) => {
-      const check = () => (seen.length > before ? resolve() : setTimeout(check, 1))
-      check()
-    })
-    expect(ended).toBe(false)
-    expect(seen.filter((r) => r.url.startsWith('/api/runs/gone')).length).toBe(1)
   })
 })
 

@@ -1,6 +1,6 @@
-import type { Api, EventHandlers } from './api'
+import type { Api } from './api'
 import { ApiError } from './api'
-import { createSSEParser, type SSEMessage } from './sse'
+import { createMux } from './mux'
 import type { ApiErrorBody, Artifact, ContextPreview, HermesEvent, MemoryEntry, ModelCheck, Notice, RunSummary, Settings } from './types'
 
 export type FetchFn = (input: string, init?: RequestInit) => Promise<Response>
@@ -41,48 +41,8 @@ export function createHttpApi(base: string, fetchFn: FetchFn, opts: HttpOptions 
   }
   const run = (id: string) => `/api/runs/${encodeURIComponent(id)}`
 
-  // stream reads an SSE endpoint until it ends or stop is called; a broken
-  // connection is opened again from where it left off (path(after) is asked anew).
-  function stream(path: () => string, onMessages: (ms: SSEMessage[]) => boolean): () => void {
-    const ctl = new AbortController()
-    let stopped = false
-    const loop = async () => {
-      while (!stopped) {
-        let ended = false
-        try {
-          const res = await fetchFn(base + path(), { headers: { Accept: 'text/event-stream' }, credentials: 'same-origin', signal: ctl.signal })
-          if (!res.ok || !res.body) throw await toError(res)
-          const reader = res.body.pipeThrough(new TextDecoderStream()).getReader()
-          let batch: SSEMessage[] = []
-          const parse = createSSEParser((m) => batch.push(m))
-          for (;;) {
-            const { value, done } = await reader.read()
-            if (done) break
-            parse(value)
-            if (batch.length === 0) continue
-            const ms = batch
-            batch = []
-            if (onMessages(ms)) {
-              ended = true
-              await reader.cancel()
-              break
-            }
-          }
-        } catch (err) {
-          if (stopped) return
-          // A refused request (no token, unknown run) will not get better by retrying.
-          if (err instanceof ApiError && err.status >= 400 && err.status < 500) return
-        }
-        if (ended || stopped) return
-        await new Promise((r) => setTimeout(r, retryMs))
-      }
-    }
-    void loop()
-    return () => {
-      stopped = true
-      ctl.abort()
-    }
-  }
+  // Every live thing the page watches comes on one stream (./mux.ts).
+  const mux = createMux({ base, fetchFn, retryMs, post: async (path, body) => void (await request('POST', path, body)), toError })
 
   return {
     listRuns: async () => (await json<RunSummary[] | null>('GET', '/api/runs')) ?? [],
@@ -106,49 +66,14 @@ export function createHttpApi(base: string, fetchFn: FetchFn, opts: HttpOptions 
     },
     settings: () => json<Settings>('GET', '/api/settings'),
     checkModel: (req) => json<ModelCheck>('POST', '/api/model/check', req),
-    watchRun(id, after, handlers: EventHandlers) {
-      let last = after
-      return stream(
-        () => `${run(id)}/stream?after=${last}`,
-        (ms) => {
-          const events: HermesEvent[] = []
-          let end = false
-          for (const m of ms) {
-            if (m.event === 'end') end = true
-            else if (m.event === 'hermes') events.push(JSON.parse(m.data) as HermesEvent)
-          }
-          if (events.length > 0) {
-            last = Math.max(last, ...events.map((e) => e.seq))
-            handlers.onEvents(events)
-          }
-          if (end) handlers.onEnd?.()
-          return end
-        },
-      )
-    },
-    watchRuns(onRun) {
-      return stream(
-        () => '/api/runs/stream',
-        (ms) => {
-          for (const m of ms) if (m.event === 'run') onRun(JSON.parse(m.data) as RunSummary)
-          return false
-        },
-      )
-    },
+    watchRun: (id, after, handlers) => mux.watchRun(id, after, handlers),
+    watchRuns: (onRun) => mux.watchRuns(onRun),
     contextPreview: (id) => json<ContextPreview>('GET', `${run(id)}/context/preview`),
     memories: async (limit = 0) => (await json<MemoryEntry[] | null>('GET', `/api/memory${limit > 0 ? `?limit=${limit}` : ''}`)) ?? [],
     pinMemory: async (id, pinned) => void (await request('POST', `/api/memory/${id}/pin`, { pinned })),
     forgetMemory: async (id) => void (await request('DELETE', `/api/memory/${id}`)),
     notices: async () => (await json<Notice[] | null>('GET', '/api/notices')) ?? [],
-    watchNotices(onNotice) {
-      return stream(
-        () => '/api/notices/stream',
-        (ms) => {
-          for (const m of ms) if (m.event === 'notice') onNotice(JSON.parse(m.data) as Notice)
-          return false
-        },
-      )
-    },
+    watchNotices: (onNotice) => mux.watchNotices(onNotice),
     // A browser cannot restart the server it talks to.
     installUpdate: () => Promise.reject(new ApiError('run `hermes update` in a terminal, then start hermes serve again', { code: 'restart_unavailable', messages: restartUnavailable })),
   }
