@@ -1,7 +1,8 @@
 // Package search is a full-text index: documents with an id, text fields
 // and keywords, ranked by BM25 with per-field weights, Chinese (and other
-// CJK) text split into character pairs. It lives in memory, is updated a
-// document at a time, and is saved to and opened from a directory.
+// CJK) text split into character pairs. It is updated a document at a
+// time and saved to a directory; opened again, it reads its documents and
+// leaves each term's postings in the file's bytes until a query needs them.
 //
 // The vault tools index notes with it; long-term memory can index its
 // entries the same way, with fields and keywords of its own.
@@ -40,10 +41,14 @@ type Options struct {
 type Index struct {
 	opts Options
 
-	mu    sync.RWMutex
-	docs  []doc
-	byID  map[string]uint32
+	mu   sync.RWMutex
+	docs []doc
+	byID map[string]uint32
+	// terms holds the postings built or changed in memory; a term not in
+	// it is looked up in base, the dictionary of the file the index was
+	// opened from, if any.
 	terms map[string]*postings
+	base  *segment
 	live  int
 	// totalLen is the sum of live documents' weighted lengths, for BM25's
 	// average document length.
@@ -103,7 +108,10 @@ func (ix *Index) Put(d Document) {
 		tf := counts.tfs[i]
 		p := ix.terms[term]
 		if p == nil {
-			p = &postings{}
+			// A term of the file is copied out before it changes.
+			if p = ix.baseLocked(term); p == nil {
+				p = &postings{}
+			}
 			ix.terms[term] = p
 		}
 		p.docs = append(p.docs, n)
@@ -183,6 +191,16 @@ func (ix *Index) deleteLocked(id string) bool {
 
 // compactLocked drops dead documents and renumbers the live ones.
 func (ix *Index) compactLocked() {
+	// Renumbering changes every term's postings: take them all out of the
+	// file first.
+	for _, term := range ix.sortedTermsLocked() {
+		if ix.terms[term] == nil {
+			if p := ix.baseLocked(term); p != nil {
+				ix.terms[term] = p
+			}
+		}
+	}
+	ix.base = nil
 	renum := make([]uint32, len(ix.docs))
 	docs := make([]doc, 0, ix.live)
 	for i, d := range ix.docs {
@@ -207,6 +225,66 @@ func (ix *Index) compactLocked() {
 		p.docs, p.tfs = slices.Clip(p.docs[:k]), slices.Clip(p.tfs[:k])
 	}
 	ix.docs = docs
+}
+
+// lookupLocked returns the postings of term, from memory or decoded from
+// the file, or nil.
+func (ix *Index) lookupLocked(term string) *postings {
+	if p := ix.terms[term]; p != nil {
+		return p
+	}
+	return ix.baseLocked(term)
+}
+
+// baseLocked decodes the postings of term from the file the index was
+// opened from, or returns nil. The file's checksum was checked when it was
+// opened: a term that fails to decode here is treated as absent.
+func (ix *Index) baseLocked(term string) *postings {
+	if ix.base == nil {
+		return nil
+	}
+	i := ix.base.find(term)
+	if i < 0 {
+		return nil
+	}
+	p, err := ix.base.postings(i)
+	if err != nil {
+		return nil
+	}
+	return p
+}
+
+// eachTermLocked calls f with every term and a way to get its postings,
+// the ones in memory first.
+func (ix *Index) eachTermLocked(f func(term string, get func() *postings)) {
+	for t, p := range ix.terms {
+		f(t, func() *postings { return p })
+	}
+	if ix.base == nil {
+		return
+	}
+	for i := range ix.base.n {
+		t, _, _, err := ix.base.entry(i)
+		if err != nil || ix.terms[string(t)] != nil {
+			continue
+		}
+		f(string(t), func() *postings {
+			p, err := ix.base.postings(i)
+			if err != nil {
+				return nil
+			}
+			return p
+		})
+	}
+}
+
+// sortedTermsLocked lists every term, in memory or in the file, in byte
+// order.
+func (ix *Index) sortedTermsLocked() []string {
+	var out []string
+	ix.eachTermLocked(func(t string, _ func() *postings) { out = append(out, t) })
+	slices.Sort(out)
+	return out
 }
 
 // Keywords returns the keywords of the document with this id.

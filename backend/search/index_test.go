@@ -3,6 +3,7 @@ package search
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -170,4 +171,69 @@ func TestOpen_MissingOrCorrupt(t *testing.T) {
 			t.Errorf("%s: %v, want ErrCorrupt", name, err)
 		}
 	}
+}
+
+// TestOpen_PostingsReadOnUse: opening a saved index decodes no term's
+// postings; queries and changes read them from the file as needed, and the
+// index then answers as one built in memory with the same changes, before
+// and after saving it again (compaction included).
+func TestOpen_PostingsReadOnUse(t *testing.T) {
+	opts := Options{FieldWeights: map[string]int{"title": 3}}
+	dir := t.TempDir()
+	if err := newNotes(t).Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Open(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.terms) != 0 {
+		t.Fatalf("opening decoded %d terms' postings", len(back.terms))
+	}
+	mem := newNotes(t)
+	change := func(ix *Index) {
+		ix.Put(Document{ID: "go.md", Fields: map[string]string{"title": "Go", "body": "channels and 机器 pipelines"}})
+		ix.Delete("cat.md")
+		ix.Put(Document{ID: "new.md", Fields: map[string]string{"body": "alpha 小猫 channel"}})
+	}
+	change(back)
+	change(mem)
+	queries := []string{"go channels", "机器学习", "alpha", "猫", "机", "channel", "pipeline", "小猫"}
+	// Saving drops replaced documents' postings, which a live index counts
+	// in document frequencies until it compacts: after a save only the
+	// order is compared.
+	same := func(label string, got *Index, scores bool) {
+		t.Helper()
+		for _, q := range queries {
+			want, have := mem.Search(Query{Text: q}), got.Search(Query{Text: q})
+			if !slices.Equal(ids(have), ids(want)) || have.Total != want.Total {
+				t.Errorf("%s %q: %q, want %q", label, q, ids(have), ids(want))
+				continue
+			}
+			for i := range have.Hits {
+				if scores && math.Abs(have.Hits[i].Score-want.Hits[i].Score) > 1e-9 {
+					t.Errorf("%s %q: score %v, want %v", label, q, have.Hits[i].Score, want.Hits[i].Score)
+				}
+			}
+		}
+	}
+	same("changed after opening", back, true)
+	if err := back.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Open(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same("saved and reopened", again, false)
+	// Enough replacements to compact: every term leaves the file.
+	for i := range 200 {
+		d := Document{ID: fmt.Sprint("n", i%20), Fields: map[string]string{"body": fmt.Sprint("filler ", i)}}
+		again.Put(d)
+		mem.Put(d)
+	}
+	if again.base != nil {
+		t.Error("compaction kept the file's dictionary, whose document numbers it changed")
+	}
+	same("compacted", again, false)
 }

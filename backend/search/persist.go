@@ -20,7 +20,7 @@ const (
 	// magic and formatVersion open the file; a file of another version is
 	// ErrCorrupt, and the caller rebuilds.
 	magic         = "HRMSIDX\n"
-	formatVersion = 1
+	formatVersion = 2
 )
 
 // Save writes the index to dir/index.bin, replacing the previous file
@@ -80,30 +80,46 @@ func (ix *Index) encode(w *writer) {
 			}
 		}
 	}
-	w.uvarint(uint64(len(ix.terms)))
-	for term, p := range ix.terms {
-		w.string(term)
-		live := 0
-		for _, n := range p.docs {
-			if ix.docs[n].live {
-				live++
-			}
+	// Terms in byte order, each with its postings' length so that a reader
+	// can step over them, then the table of their offsets.
+	var offsets []byte
+	var enc []byte
+	nterms := uint64(0)
+	for _, term := range ix.sortedTermsLocked() {
+		p := ix.lookupLocked(term)
+		if p == nil {
+			continue
 		}
-		w.uvarint(uint64(live))
-		prev := uint32(0)
+		enc = enc[:0]
+		live, prev := 0, uint32(0)
 		for i, n := range p.docs {
 			if !ix.docs[n].live {
 				continue
 			}
-			w.uvarint(uint64(renum[n] - prev)) // ascending, so deltas are small
+			enc = binary.AppendUvarint(enc, uint64(renum[n]-prev)) // ascending, so deltas are small
+			enc = binary.AppendUvarint(enc, uint64(p.tfs[i]))
 			prev = renum[n]
-			w.uvarint(uint64(p.tfs[i]))
+			live++
 		}
+		if live == 0 {
+			continue
+		}
+		offsets = binary.LittleEndian.AppendUint64(offsets, uint64(w.n))
+		nterms++
+		w.string(term)
+		w.uvarint(uint64(live))
+		w.uvarint(uint64(len(enc)))
+		w.bytes(enc)
 	}
+	tableAt := uint64(w.n)
+	w.bytes(offsets)
+	w.bytes(binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(nil, tableAt), nterms))
 }
 
-// Open reads the index saved in dir. It fails with ErrNoIndex when there is
-// none and with ErrCorrupt when the file is damaged.
+// Open reads the documents of the index saved in dir; the terms' postings
+// stay in the file's bytes until a query or a change needs them. It fails
+// with ErrNoIndex when there is none and with ErrCorrupt when the file is
+// damaged.
 func Open(dir string, opts Options) (*Index, error) {
 	path := filepath.Join(dir, fileName)
 	data, err := os.ReadFile(path)
@@ -116,15 +132,19 @@ func Open(dir string, opts Options) (*Index, error) {
 	if len(data) < 4 || crc32.ChecksumIEEE(data[:len(data)-4]) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
 		return nil, fmt.Errorf("open index %s: checksum mismatch: %w", dir, ErrCorrupt)
 	}
+	data = data[:len(data)-4]
 	ix := New(opts)
-	r := &reader{b: data[:len(data)-4]}
-	if err := ix.decode(r); err != nil {
+	r := &reader{b: data}
+	if err := ix.decodeDocs(r); err != nil {
+		return nil, fmt.Errorf("open index %s: %w: %w", dir, ErrCorrupt, err)
+	}
+	if ix.base, err = openSegment(data, len(data)-len(r.b), len(ix.docs)); err != nil {
 		return nil, fmt.Errorf("open index %s: %w: %w", dir, ErrCorrupt, err)
 	}
 	return ix, nil
 }
 
-func (ix *Index) decode(r *reader) error {
+func (ix *Index) decodeDocs(r *reader) error {
 	if string(r.next(len(magic))) != magic || r.uvarint() != formatVersion {
 		return errors.New("not an index of this version")
 	}
@@ -148,35 +168,6 @@ func (ix *Index) decode(r *reader) error {
 		ix.docs = append(ix.docs, d)
 	}
 	ix.live = len(ix.docs)
-	nterms := r.count()
-	ix.terms = make(map[string]*postings, nterms)
-	// Opening is a cost of every process that searches: postings are cut
-	// from shared arrays in chunks instead of allocated one by one, and
-	// decoded in a tight loop. Capacities are clipped, so that a later
-	// append copies instead of overwriting a neighbour.
-	var docs []uint32
-	var tfs []uint16
-	nodes := make([]postings, nterms)
-	for t := range nterms {
-		term := r.string()
-		np := r.count()
-		if r.err != nil {
-			break
-		}
-		if len(docs) < np {
-			docs, tfs = make([]uint32, max(np, 1<<16)), make([]uint16, max(np, 1<<16))
-		}
-		p := &nodes[t]
-		p.docs, p.tfs = docs[:np:np], tfs[:np:np]
-		docs, tfs = docs[np:], tfs[np:]
-		if err := decodePostings(r, p, uint64(ndocs)); err != nil {
-			return err
-		}
-		ix.terms[term] = p
-	}
-	if r.err == nil && len(r.b) != 0 {
-		return errors.New("trailing bytes")
-	}
 	return r.err
 }
 
@@ -207,6 +198,7 @@ func decodePostings(r *reader, p *postings, ndocs uint64) error {
 // step.
 type writer struct {
 	w   *bufio.Writer
+	n   int // bytes written
 	err error
 	buf [binary.MaxVarintLen64]byte
 }
@@ -214,6 +206,7 @@ type writer struct {
 func (w *writer) bytes(b []byte) {
 	if w.err == nil {
 		_, w.err = w.w.Write(b)
+		w.n += len(b)
 	}
 }
 
@@ -223,6 +216,7 @@ func (w *writer) string(s string) {
 	w.uvarint(uint64(len(s)))
 	if w.err == nil {
 		_, w.err = w.w.WriteString(s)
+		w.n += len(s)
 	}
 }
 

@@ -120,22 +120,24 @@ func (ix *Index) Search(q Query) Result {
 // holds it.
 func (ix *Index) postingsFor(term string) []*postings {
 	var out []*postings
-	if p := ix.terms[term]; p != nil {
+	if p := ix.lookupLocked(term); p != nil {
 		out = append(out, p)
 	}
 	r, size := utf8.DecodeRuneInString(term)
 	if size != len(term) || !isCJK(r) {
 		return out
 	}
-	for t, p := range ix.terms {
+	ix.eachTermLocked(func(t string, get func() *postings) {
 		if len(t) > size && utf8.RuneCountInString(t) == 2 {
 			first, n := utf8.DecodeRuneInString(t)
 			second, _ := utf8.DecodeRuneInString(t[n:])
 			if first == r || second == r {
-				out = append(out, p)
+				if p := get(); p != nil {
+					out = append(out, p)
+				}
 			}
 		}
-	}
+	})
 	return out
 }
 
