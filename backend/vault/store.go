@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"hermes/backend/atomicfile"
 	"hermes/backend/search"
@@ -31,16 +32,19 @@ type stored struct {
 func (v *Vault) load() {
 	v.notes, v.names = map[string]*Note{}, newNameIndex()
 	v.idx = search.New(search.Options{FieldWeights: fieldWeights})
+	var (
+		wg     sync.WaitGroup
+		idx    *search.Index
+		idxErr error
+	)
+	wg.Go(func() { idx, idxErr = search.Open(v.indexDir, search.Options{FieldWeights: fieldWeights}) })
 	b, err := os.ReadFile(filepath.Join(v.indexDir, notesFile))
-	if err != nil {
-		return
-	}
 	var s stored
-	if gob.NewDecoder(bytes.NewReader(b)).Decode(&s) != nil || s.Version != storeVersion {
-		return
+	if err == nil {
+		err = gob.NewDecoder(bytes.NewReader(b)).Decode(&s)
 	}
-	idx, err := search.Open(v.indexDir, search.Options{FieldWeights: fieldWeights})
-	if err != nil || idx.Len() != len(s.Notes) {
+	wg.Wait()
+	if err != nil || s.Version != storeVersion || idxErr != nil || idx.Len() != len(s.Notes) {
 		return
 	}
 	for _, n := range s.Notes {

@@ -74,11 +74,21 @@ func Open(dir string, opts Options) (*Vault, error) {
 		dir: abs, root: root, exclude: exclude,
 		indexDir: filepath.Join(opts.Home, "index", hex.EncodeToString(sum[:8])),
 	}
+	// Listing the notes and reading the saved index overlap: each takes
+	// about as long as the other.
+	var (
+		wg      sync.WaitGroup
+		onDisk  map[string]stamp
+		scanErr error
+	)
+	wg.Go(func() { onDisk, scanErr = v.scan() })
 	v.load()
-	if err := v.sync(); err != nil {
+	wg.Wait()
+	if scanErr != nil {
 		root.Close()
-		return nil, err
+		return nil, scanErr
 	}
+	v.sync(onDisk)
 	if err := v.save(); err != nil {
 		root.Close()
 		return nil, err
@@ -139,11 +149,17 @@ func (v *Vault) Len() int {
 	return len(v.notes)
 }
 
-// sync walks the vault and indexes every note that is new or changed since
-// the index saw it, and forgets notes that are gone.
-func (v *Vault) sync() error {
-	seen := map[string]bool{}
-	var stale []string
+// stamp is what tells that a note changed: its size and modification time.
+type stamp struct{ size, modTime int64 }
+
+// scan lists the notes in the vault with their stamps. The rule that keeps
+// the index true to notes changed while no Hermes ran: every folder is
+// read once and every note's stamp is compared with the index's, an lstat
+// from the folder's listing (not a walk of its path through os.Root), so
+// that an edit in place, which leaves its folder's time as it was, is seen
+// too.
+func (v *Vault) scan() (map[string]stamp, error) {
+	out := map[string]stamp{}
 	err := fs.WalkDir(v.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == "." {
@@ -160,37 +176,40 @@ func (v *Vault) sync() error {
 		if d.IsDir() || !isNote(d.Name()) {
 			return nil
 		}
-		// The folder's listing gives each note's size and time in one
-		// lstat, without os.Root's walk of every path; a link is followed
-		// through the root, which refuses one that leads out.
 		fi, err := d.Info()
 		if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			// Followed through the root, which refuses a link that leads
+			// out.
 			fi, err = v.root.Stat(p)
 		}
-		if err != nil || !fi.Mode().IsRegular() {
-			return nil
-		}
-		seen[p] = true
-		v.mu.RLock()
-		n := v.notes[p]
-		v.mu.RUnlock()
-		if n == nil || n.ModTime != fi.ModTime().UnixNano() || n.Size != fi.Size() {
-			stale = append(stale, p)
+		if err == nil && fi.Mode().IsRegular() {
+			out[p] = stamp{fi.Size(), fi.ModTime().UnixNano()}
 		}
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("scan vault %s: %w", v.dir, err)
+		return nil, fmt.Errorf("scan vault %s: %w", v.dir, err)
 	}
+	return out, nil
+}
+
+// sync indexes every note of onDisk that is new or changed since the index
+// saw it, and forgets notes that are gone.
+func (v *Vault) sync(onDisk map[string]stamp) {
+	var stale []string
 	v.mu.Lock()
 	for p := range v.notes {
-		if !seen[p] {
+		if _, ok := onDisk[p]; !ok {
 			v.forgetLocked(p)
+		}
+	}
+	for p, st := range onDisk {
+		if n := v.notes[p]; n == nil || n.ModTime != st.modTime || n.Size != st.size {
+			stale = append(stale, p)
 		}
 	}
 	v.mu.Unlock()
 	v.reindex(stale)
-	return nil
 }
 
 // reindex reads and indexes the notes at paths, several at a time; a path
