@@ -1,10 +1,12 @@
 package vault
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -156,5 +158,47 @@ func TestSearch_Golden(t *testing.T) {
 	}
 	if reopened != built {
 		t.Errorf("reopened index answers differently:\n%s", reopened)
+	}
+}
+
+// TestNotesFile_RoundTrip: what notes.bin keeps of each note is what was
+// parsed, and a damaged file is refused (the index is then rebuilt).
+func TestNotesFile_RoundTrip(t *testing.T) {
+	v := makeVault(t).open(t, false)
+	var buf bytes.Buffer
+	if err := writeNotes(&buf, v.dir, v.notes); err != nil {
+		t.Fatal(err)
+	}
+	back, err := readNotes(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back) != len(v.notes) {
+		t.Fatalf("%d notes back, want %d", len(back), len(v.notes))
+	}
+	for _, n := range back {
+		want := *v.notes[n.Path]
+		for _, list := range []*[]string{&want.Aliases, &want.Tags} {
+			if len(*list) == 0 {
+				*list = nil
+			}
+		}
+		if len(want.Front) == 0 {
+			want.Front = nil
+		}
+		if len(want.Links) == 0 {
+			want.Links = nil
+		}
+		if len(want.Headings) == 0 {
+			want.Headings = nil
+		}
+		if !reflect.DeepEqual(*n, want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", n.Path, *n, want)
+		}
+	}
+	damaged := bytes.Clone(buf.Bytes())
+	damaged[len(damaged)/2] ^= 1
+	if _, err := readNotes(damaged); err == nil {
+		t.Error("a damaged notes file was read")
 	}
 }

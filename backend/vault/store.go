@@ -1,8 +1,6 @@
 package vault
 
 import (
-	"bytes"
-	"encoding/gob"
 	"fmt"
 	"io"
 	"os"
@@ -15,16 +13,11 @@ import (
 
 // storeVersion changes whenever Note or the way notes are indexed changes,
 // so an index written by another version is rebuilt.
-const storeVersion = 1
+const storeVersion = 2
 
-const notesFile = "notes.gob"
-
-// stored is notes.gob, saved beside the search index.
-type stored struct {
-	Version int
-	Vault   string // for a person looking into HOME/index
-	Notes   []*Note
-}
+// notesFile is what the index knows of each note, saved beside the search
+// index (see writeNotes).
+const notesFile = "notes.bin"
 
 // load reads the saved index; anything missing, corrupt, from another
 // version or out of step with the search index starts an empty one, which
@@ -39,15 +32,15 @@ func (v *Vault) load() {
 	)
 	wg.Go(func() { idx, idxErr = search.Open(v.indexDir, search.Options{FieldWeights: fieldWeights}) })
 	b, err := os.ReadFile(filepath.Join(v.indexDir, notesFile))
-	var s stored
+	var notes []*Note
 	if err == nil {
-		err = gob.NewDecoder(bytes.NewReader(b)).Decode(&s)
+		notes, err = readNotes(b)
 	}
 	wg.Wait()
-	if err != nil || s.Version != storeVersion || idxErr != nil || idx.Len() != len(s.Notes) {
+	if err != nil || idxErr != nil || idx.Len() != len(notes) {
 		return
 	}
-	for _, n := range s.Notes {
+	for _, n := range notes {
 		if n == nil || !idx.Has(n.Path) {
 			v.notes, v.names = map[string]*Note{}, newNameIndex()
 			return
@@ -59,7 +52,7 @@ func (v *Vault) load() {
 }
 
 // save writes the index if it changed since it was read or saved. The
-// search index goes first: notes.gob names only what it holds, and load
+// search index goes first: notes.bin names only what it holds, and load
 // checks that they agree.
 func (v *Vault) save() error {
 	v.mu.Lock()
@@ -70,16 +63,13 @@ func (v *Vault) save() error {
 	if err := v.idx.Save(v.indexDir); err != nil {
 		return err
 	}
-	s := stored{Version: storeVersion, Vault: v.dir, Notes: make([]*Note, 0, len(v.notes))}
-	for _, n := range v.notes {
-		s.Notes = append(s.Notes, n)
-	}
 	err := atomicfile.Write(filepath.Join(v.indexDir, notesFile), 0o600, func(w io.Writer) error {
-		return gob.NewEncoder(w).Encode(s)
+		return writeNotes(w, v.dir, v.notes)
 	})
 	if err != nil {
 		return fmt.Errorf("save vault index: %w", err)
 	}
+	_ = os.Remove(filepath.Join(v.indexDir, "notes.gob")) // the previous version's
 	v.dirty = false
 	return nil
 }
