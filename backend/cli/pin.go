@@ -17,13 +17,13 @@ func init() {
 	i18n.Register(map[string]i18n.Msg{
 		"cli.cmd.pin":       {EN: "pin a fact into a live run's context, where it is never folded away", ZH: "把一条事实固定到运行中的上下文里，压缩时不会被折叠"},
 		"cli.pin.usage":     {EN: "usage: hermes pin [--home DIR] RUN_ID \"FACT\"", ZH: "用法：hermes pin [--home 目录] RUN_ID \"事实\""},
-		"cli.pin.not_owned": {EN: "no Hermes process serves this home, so run %s is not live; pin facts in runs started by the window or `hermes serve`, or pass them with --instructions when you resume", ZH: "没有 Hermes 进程在服务这个主目录，所以运行 %s 不在进行中；请在窗口或 `hermes serve` 启动的运行中固定事实，或在恢复时用 --instructions 传入"},
+		"cli.pin.not_owned": {EN: "no Hermes process holds this home, so run %s is not live; pin facts into a run while the window, `hermes serve`, `hermes bot` or `hermes run` runs it, or pass them with --instructions when you resume", ZH: "没有 Hermes 进程持有这个主目录，所以运行 %s 不在进行中；请在窗口、`hermes serve`、`hermes bot` 或 `hermes run` 正在运行它时固定事实，或在恢复时用 --instructions 传入"},
 		"cli.pin.sent":      {EN: "pinned; it joins run %s's context at its next safe point", ZH: "已固定；将在运行 %s 的下一个安全点进入上下文"},
 	})
 }
 
 // cmdPin pins a fact into a run that the process owning the home is
-// running: the window's, `hermes serve`'s, or a `hermes run` started in it.
+// running: the window's, `hermes serve`'s, the bot's, or a `hermes run`'s.
 func cmdPin(ctx context.Context, env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes pin")
 	homeFlag := fs.String("home", "", i18n.T("cli.flag.home"))

@@ -3,7 +3,12 @@ package cli_test
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -11,6 +16,7 @@ import (
 
 	"hermes/backend/cli"
 	"hermes/backend/event"
+	"hermes/backend/remote"
 )
 
 // whereRuns are the two places a `hermes run` goes on: in its own process,
@@ -166,5 +172,57 @@ func TestRun_SIGTERMCancels(t *testing.T) {
 				t.Fatalf("the run was logged as %q after SIGTERM (exit %d)\n%s", got, cmd.ProcessState.ExitCode(), stderr.String())
 			}
 		})
+	}
+}
+
+// TestRun_OwnsTheHomeForItsRun: a `hermes run` with no owner to go to owns
+// the home while its run goes on, so `hermes pin` reaches the run, and the
+// lock is gone once it is over.
+func TestRun_OwnsTheHomeForItsRun(t *testing.T) {
+	hold := make(chan struct{})
+	var holding atomic.Bool
+	holding.Store(true)
+	ws := t.TempDir()
+	srv := writeSteps(t, 1, 0, hold, &holding)
+	// No planning call: the first request is the decision that waits.
+	home := t.TempDir()
+	toml := fmt.Sprintf("[model]\nbase_url = %q\nmax_retries = 0\n\n[agent]\nstrategy = \"react\"\nroute = false\n", srv.URL)
+	if err := os.WriteFile(filepath.Join(home, "hermes.toml"), []byte(toml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := hermes(t, "run", "--yes", "--json", "--home", home, "--workspace", ws, "write one file")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pinned := false
+	for e := range eventStream(t, stdout) {
+		switch {
+		case e.Type == event.ContextBuilt && e.Iteration == 1:
+			lock, err := remote.ReadLock(home)
+			if err != nil || lock.Mode != "run" || lock.PID != cmd.Process.Pid {
+				t.Errorf("hermes.lock during the run: %+v, %v", lock, err)
+			}
+			out := runHermes(t, "pin", "--home", home, e.RunID, "the budget is 500 EUR")
+			if out.code != cli.ExitOK {
+				t.Errorf("pin: exit %d\n%s", out.code, out.stderr)
+			}
+			holding.Store(false)
+			close(hold)
+		case e.Type == event.ContextPinned:
+			pinned = true
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if !pinned {
+		t.Error("the run never pinned the fact")
+	}
+	if _, err := os.Stat(remote.LockPath(home)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the lock outlived the run: %v", err)
 	}
 }
