@@ -16,9 +16,10 @@ need node "Node 20"
 need npm "npm (it comes with Node)"
 
 # fonts-wqy-microhei gives the Chinese UI real glyphs in screenshots taken on
-# machines with no desktop fonts; bench/vault.sh times ripgrep beside search.
+# machines with no desktop fonts; bench/vault.sh times ripgrep beside search
+# and reads peak memory from GNU time.
 packages=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev
-  xvfb xauth x11-utils imagemagick chromium chromium-driver fonts-wqy-microhei ripgrep)
+  xvfb xauth x11-utils imagemagick chromium chromium-driver fonts-wqy-microhei ripgrep time)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

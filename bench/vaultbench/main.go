@@ -5,6 +5,9 @@
 // being searchable while the index is watched. bench/vault.sh runs it.
 //
 //	go run ./bench/vaultbench -vault /tmp/vault -home /tmp/home
+//
+// With -serve-model it is instead a model on loopback that answers every
+// request at once, for timing a one-iteration `hermes run`.
 package main
 
 import (
@@ -28,7 +31,15 @@ func main() {
 	dir := flag.String("vault", "", "the vault")
 	home := flag.String("home", "", "a Hermes home for the index (its index/ is rebuilt)")
 	queries := flag.Int("queries", 500, "search_notes calls to time")
+	model := flag.Bool("serve-model", false, "serve a model on loopback that answers at once (for timing `hermes run`), print its URL, and serve until killed")
 	flag.Parse()
+	if *model {
+		if err := serveModel(); err != nil {
+			fmt.Fprintln(os.Stderr, "vaultbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *dir == "" || *home == "" {
 		fmt.Fprintln(os.Stderr, "usage: vaultbench -vault DIR -home DIR [-queries N]")
 		os.Exit(2)
