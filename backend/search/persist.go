@@ -2,6 +2,7 @@ package search
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -20,7 +21,7 @@ const (
 	// magic and formatVersion open the file; a file of another version is
 	// ErrCorrupt, and the caller rebuilds.
 	magic         = "HRMSIDX\n"
-	formatVersion = 2
+	formatVersion = 3
 )
 
 // Save writes the index to dir/index.bin, replacing the previous file
@@ -53,33 +54,21 @@ func (ix *Index) Save(dir string) error {
 func (ix *Index) encode(w *writer) {
 	w.bytes([]byte(magic))
 	w.uvarint(formatVersion)
-	// Live documents are numbered afresh, in order.
-	renum := make([]uint32, len(ix.docs))
-	w.uvarint(uint64(ix.live))
-	next := uint32(0)
-	for n := range ix.docs {
-		d := &ix.docs[n]
-		if !d.live {
-			continue
-		}
-		renum[n] = next
-		next++
-		w.string(d.id)
-		w.uvarint(uint64(d.length))
-		keys := make([]string, 0, len(d.keywords))
-		for k := range d.keywords {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		w.uvarint(uint64(len(keys)))
-		for _, k := range keys {
-			w.string(k)
-			w.uvarint(uint64(len(d.keywords[k])))
-			for _, v := range d.keywords[k] {
-				w.string(v)
-			}
-		}
+	// Live documents are numbered afresh, in order. Their section goes
+	// first with its length, so that a reader turns it into one string and
+	// cuts every id and keyword from it.
+	var section bytes.Buffer
+	dw := &writer{w: bufio.NewWriter(&section)}
+	renum := ix.encodeDocs(dw)
+	if dw.err == nil {
+		dw.err = dw.w.Flush()
 	}
+	if dw.err != nil {
+		w.err = dw.err
+		return
+	}
+	w.uvarint(uint64(section.Len()))
+	w.bytes(section.Bytes())
 	// Terms in byte order, each with its postings' length so that a reader
 	// can step over them, then the table of their offsets.
 	var offsets []byte
@@ -116,6 +105,37 @@ func (ix *Index) encode(w *writer) {
 	w.bytes(binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(nil, tableAt), nterms))
 }
 
+// encodeDocs writes the live documents and returns their new numbers.
+func (ix *Index) encodeDocs(w *writer) []uint32 {
+	renum := make([]uint32, len(ix.docs))
+	w.uvarint(uint64(ix.live))
+	next := uint32(0)
+	for n := range ix.docs {
+		d := &ix.docs[n]
+		if !d.live {
+			continue
+		}
+		renum[n] = next
+		next++
+		w.string(d.id)
+		w.uvarint(uint64(d.length))
+		keys := make([]string, 0, len(d.keywords))
+		for k := range d.keywords {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		w.uvarint(uint64(len(keys)))
+		for _, k := range keys {
+			w.string(k)
+			w.uvarint(uint64(len(d.keywords[k])))
+			for _, v := range d.keywords[k] {
+				w.string(v)
+			}
+		}
+	}
+	return renum
+}
+
 // Open reads the documents of the index saved in dir; the terms' postings
 // stay in the file's bytes until a query or a change needs them. It fails
 // with ErrNoIndex when there is none and with ErrCorrupt when the file is
@@ -148,17 +168,18 @@ func (ix *Index) decodeDocs(r *reader) error {
 	if string(r.next(len(magic))) != magic || r.uvarint() != formatVersion {
 		return errors.New("not an index of this version")
 	}
-	ndocs := r.count()
+	sr := &stringReader{s: string(r.next(r.count()))}
+	ndocs := sr.count()
 	ix.docs = make([]doc, 0, ndocs)
-	for n := 0; n < ndocs && r.err == nil; n++ {
-		d := doc{id: r.string(), length: uint32(r.uvarint()), live: true}
-		if nkeys := r.count(); nkeys > 0 {
+	for n := 0; n < ndocs && !sr.bad; n++ {
+		d := doc{id: sr.string(), length: uint32(sr.uvarint()), live: true}
+		if nkeys := sr.count(); nkeys > 0 {
 			d.keywords = make(map[string][]string, nkeys)
 			for range nkeys {
-				k := r.string()
-				vs := make([]string, r.count())
+				k := sr.string()
+				vs := make([]string, sr.count())
 				for i := range vs {
-					vs[i] = r.string()
+					vs[i] = sr.string()
 				}
 				d.keywords[k] = vs
 			}
@@ -168,7 +189,52 @@ func (ix *Index) decodeDocs(r *reader) error {
 		ix.docs = append(ix.docs, d)
 	}
 	ix.live = len(ix.docs)
+	if sr.bad || sr.at != len(sr.s) {
+		return errShort
+	}
 	return r.err
+}
+
+// stringReader cuts values from one string, so that the strings it returns
+// share it instead of each being allocated; after a failure it returns
+// zero values and bad is set.
+type stringReader struct {
+	s   string
+	at  int
+	bad bool
+}
+
+func (r *stringReader) uvarint() uint64 {
+	if r.bad {
+		return 0
+	}
+	v, n := binary.Uvarint([]byte(r.s[r.at:min(len(r.s), r.at+binary.MaxVarintLen64)]))
+	if n <= 0 {
+		r.bad = true
+		return 0
+	}
+	r.at += n
+	return v
+}
+
+// count reads a length, refusing one larger than the bytes left could hold.
+func (r *stringReader) count() int {
+	v := r.uvarint()
+	if v > uint64(len(r.s)-r.at) {
+		r.bad = true
+		return 0
+	}
+	return int(v)
+}
+
+func (r *stringReader) string() string {
+	n := r.count()
+	if r.bad {
+		return ""
+	}
+	s := r.s[r.at : r.at+n]
+	r.at += n
+	return s
 }
 
 // decodePostings fills p's documents and frequencies, delta-decoding the
