@@ -202,3 +202,46 @@ func TestNotesFile_RoundTrip(t *testing.T) {
 		t.Error("a damaged notes file was read")
 	}
 }
+
+// TestLazy_WatchesOnlyWhenAsked: a vault prepared for a long-lived process
+// is watched once a tool opens it, and a note saved meanwhile is found
+// without opening it again; one prepared for a one-shot process is not
+// watched.
+func TestLazy_WatchesOnlyWhenAsked(t *testing.T) {
+	tv := makeVault(t)
+	oneShot, err := Prepare(tv.dir, Options{Home: tv.home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := oneShot.Vault()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.watch != nil {
+		t.Error("a one-shot process watches the vault")
+	}
+	oneShot.Close()
+
+	long, err := Prepare(tv.dir, Options{Home: tv.home, Watch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer long.Close()
+	v, err = long.Vault()
+	if err != nil {
+		t.Fatal(err)
+	}
+	updates, stop := v.Subscribe()
+	defer stop()
+	write(t, filepath.Join(tv.dir, "Projects", "Gamma.md"), []byte("Gamma tracks the okapi census.\n"))
+	for {
+		select {
+		case <-updates:
+		case <-t.Context().Done():
+			t.Fatal("the new note was never indexed")
+		}
+		if out := mustCall(t, v, "search_notes", `{"query":"okapi"}`); strings.Contains(out, "Projects/Gamma.md") {
+			return
+		}
+	}
+}
