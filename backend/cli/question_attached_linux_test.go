@@ -5,8 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
 
+	"hermes/backend/cli"
 	"hermes/backend/event"
 )
 
@@ -48,5 +51,45 @@ func TestRun_QuestionAtTheTerminalWhenAttached(t *testing.T) {
 	}
 	if answer != "user:june.md" {
 		t.Fatalf("answer %q\n%s", answer, stderr.String())
+	}
+}
+
+// TestRun_CtrlCDuringAPrompt: Ctrl-C while the terminal asks about a call
+// stops the run (the approval is answered by the stop) and hermes exits,
+// without waiting for the prompt's answer, wherever the run goes on.
+func TestRun_CtrlCDuringAPrompt(t *testing.T) {
+	for _, where := range whereRuns {
+		t.Run(where.name, func(t *testing.T) {
+			var holding atomic.Bool
+			ws := t.TempDir()
+			home := modelHome(t, writeSteps(t, 1, -1, nil, &holding).URL, ws)
+			if where.attached {
+				defer startServeProcess(t, home).stop(t)
+			}
+			_, slave := openPTY(t)
+			cmd := hermes(t, "run", "--json", "--home", home, "--workspace", ws, "write one file")
+			cmd.Stdin = slave
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			runID := ""
+			for e := range eventStream(t, stdout) {
+				runID = e.RunID
+				if e.Type == event.ApprovalRequested {
+					cmd.Process.Signal(syscall.SIGINT)
+				}
+			}
+			cmd.Wait()
+			if code := cmd.ProcessState.ExitCode(); code != cli.ExitStopped {
+				t.Fatalf("exit %d, want %d", code, cli.ExitStopped)
+			}
+			if got := runStatus(t, home, runID); got != event.StatusStopped {
+				t.Fatalf("the run was logged as %q", got)
+			}
+		})
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"sync"
 
 	"hermes/backend/agent"
 	"hermes/backend/event"
@@ -25,7 +24,6 @@ func follow(ctx context.Context, env *Env, f runFlags, h *host.Host, id string, 
 	show, flush := printerFor(env, f)
 	defer flush()
 	a := newAsker(env, runs, id, f.yes, h.Owns())
-	defer a.wait()
 	presses := 0
 	status := ""
 	done := ctx.Done()
@@ -79,13 +77,12 @@ func follow(ctx context.Context, env *Env, f runFlags, h *host.Host, id string, 
 // gets no answer, while a run in another process waits for an answer in
 // that process's window.
 type asker struct {
-	env   *Env
-	runs  runner.Runs
-	id    string
-	yes   bool
-	owns  bool
-	ask   *prompter // nil when no one is at the terminal
-	asked sync.WaitGroup
+	env  *Env
+	runs runner.Runs
+	id   string
+	yes  bool
+	owns bool
+	ask  *prompter // nil when no one is at the terminal
 }
 
 func newAsker(env *Env, runs runner.Runs, id string, yes, owns bool) *asker {
@@ -116,10 +113,10 @@ func (a *asker) see(events []event.Event) {
 		}
 	}
 	for _, e := range open {
-		a.asked.Add(1)
-		// A prompt waits for a person; the run's events go on printing.
+		// A prompt waits for a person; the run's events go on printing, and
+		// a prompt still open when the run is over (a stop answered it) is
+		// left behind.
 		go func() {
-			defer a.asked.Done()
 			if e.Type == event.QuestionAsked {
 				a.question(e, answered)
 			} else {
@@ -128,10 +125,6 @@ func (a *asker) see(events []event.Event) {
 		}()
 	}
 }
-
-// wait waits for the prompts still open: the end of input answers them
-// once the run is over.
-func (a *asker) wait() { a.asked.Wait() }
 
 func (a *asker) approval(e event.Event, answered map[string]bool) {
 	var req event.ApprovalRequestedData
