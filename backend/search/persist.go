@@ -171,6 +171,7 @@ func (ix *Index) decodeDocs(r *reader) error {
 	sr := &stringReader{s: string(r.next(r.count()))}
 	ndocs := sr.count()
 	ix.docs = make([]doc, 0, ndocs)
+	ix.byID = make(map[string]uint32, ndocs)
 	for n := 0; n < ndocs && !sr.bad; n++ {
 		d := doc{id: sr.string(), length: uint32(sr.uvarint()), live: true}
 		if nkeys := sr.count(); nkeys > 0 {

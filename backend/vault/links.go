@@ -15,8 +15,12 @@ type nameIndex struct {
 	byAlias map[string][]string
 }
 
-func newNameIndex() nameIndex {
-	return nameIndex{byName: map[string][]string{}, byPath: map[string]string{}, byAlias: map[string][]string{}}
+func newNameIndex() nameIndex { return newNameIndexSized(0) }
+
+// newNameIndexSized makes room for n notes at once, so that loading a
+// saved index does not grow the maps step by step.
+func newNameIndexSized(n int) nameIndex {
+	return nameIndex{byName: make(map[string][]string, n), byPath: make(map[string]string, n), byAlias: map[string][]string{}}
 }
 
 func (x nameIndex) add(n *Note) {

@@ -40,6 +40,7 @@ func (v *Vault) load() {
 	if err != nil || idxErr != nil || idx.Len() != len(notes) {
 		return
 	}
+	v.notes, v.names = make(map[string]*Note, len(notes)), newNameIndexSized(len(notes))
 	for _, n := range notes {
 		if n == nil || !idx.Has(n.Path) {
 			v.notes, v.names = map[string]*Note{}, newNameIndex()
