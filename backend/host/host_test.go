@@ -291,3 +291,29 @@ func TestControlCancel_CutsARunShort(t *testing.T) {
 		})
 	}
 }
+
+// TestOpen_AdjustAppliesToEveryConfig: what Adjust changes (`hermes run
+// --vault`) holds for the config the owner's runs get, before and after an
+// edit of hermes.toml, and the file at ConfigPath is the one followed.
+func TestOpen_AdjustAppliesToEveryConfig(t *testing.T) {
+	home, ws := t.TempDir(), t.TempDir()
+	path := filepath.Join(t.TempDir(), "other.toml")
+	if err := os.WriteFile(path, []byte("[model]\nmodel = \"a\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h := open(t, home, host.Run, host.Options{ConfigPath: path, Adjust: func(c *config.Config) { c.Agent.Workspace = ws }})
+	feed := h.Notices().Watch()
+	defer feed.Close()
+	s, err := h.Runs().Settings()
+	if err != nil || s.Workspace != ws || s.Model != "a" || s.ConfigPath != path {
+		t.Fatalf("Settings = %+v, %v", s, err)
+	}
+	if err := os.WriteFile(path, []byte("[model]\nmodel = \"b\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	<-feed.Ready()
+	s, err = h.Runs().Settings()
+	if err != nil || s.Workspace != ws || s.Model != "b" {
+		t.Fatalf("Settings after the edit = %+v, %v", s, err)
+	}
+}
