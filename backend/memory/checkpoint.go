@@ -10,37 +10,47 @@ import (
 )
 
 // SaveCheckpoint stores a run's state and appends newTurns to the turns
-// stored so far, in one transaction: a checkpoint is saved whole or not at
-// all. Only the new turns are written, so a save costs the same at turn 10 as
-// at turn 10,000.
+// stored so far, in one synced transaction: a checkpoint is saved whole or
+// not at all. Only the new turns are written, so a save costs the same at
+// turn 10 as at turn 10,000. The loop queues its checkpoints instead
+// (QueueCheckpoint), so that it never waits for the fsync.
 func (s *Store) SaveCheckpoint(runID string, state []byte, newTurns [][]byte) error {
 	err := s.update(func(tx *bolt.Tx) error {
-		run, err := tx.Bucket(checkpointsBucket).CreateBucketIfNotExists([]byte(runID))
-		if err != nil {
-			return err
-		}
-		turns, err := run.CreateBucketIfNotExists(turnsKey)
-		if err != nil {
-			return err
-		}
-		// Keys only ever grow, so pages can be filled before they split.
-		turns.FillPercent = 0.95
-		for _, t := range newTurns {
-			seq, err := turns.NextSequence()
-			if err != nil {
-				return err
-			}
-			if err := turns.Put(turnKey(seq-1), t); err != nil {
-				return err
-			}
-		}
-		// A present state key is what marks a checkpoint, even an empty one.
-		return run.Put(stateKey, append([]byte{}, state...))
+		return putCheckpoint(tx, Checkpoint{RunID: runID, State: state, From: -1, Turns: newTurns})
 	})
 	if err != nil {
 		return fmt.Errorf("save checkpoint of run %s: %w", runID, err)
 	}
 	return nil
+}
+
+// putCheckpoint writes c in tx; a From below 0 appends wherever the stored
+// turns end.
+func putCheckpoint(tx *bolt.Tx, c Checkpoint) error {
+	run, err := tx.Bucket(checkpointsBucket).CreateBucketIfNotExists([]byte(c.RunID))
+	if err != nil {
+		return err
+	}
+	turns, err := run.CreateBucketIfNotExists(turnsKey)
+	if err != nil {
+		return err
+	}
+	if c.From >= 0 && turns.Sequence() != uint64(c.From) {
+		return fmt.Errorf("%w (%d stored, the checkpoint's start at %d)", ErrCheckpointGap, turns.Sequence(), c.From)
+	}
+	// Keys only ever grow, so pages can be filled before they split.
+	turns.FillPercent = 0.95
+	for _, t := range c.Turns {
+		seq, err := turns.NextSequence()
+		if err != nil {
+			return err
+		}
+		if err := turns.Put(turnKey(seq-1), t); err != nil {
+			return err
+		}
+	}
+	// A present state key is what marks a checkpoint, even an empty one.
+	return run.Put(stateKey, append([]byte{}, c.State...))
 }
 
 func turnKey(i uint64) []byte {

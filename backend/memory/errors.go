@@ -13,6 +13,11 @@ var (
 
 	// ErrNoCheckpoint is returned by LoadCheckpoint for a run that has none.
 	ErrNoCheckpoint = errors.New("no checkpoint")
+
+	// ErrCheckpointGap is returned for a checkpoint whose turns do not
+	// follow the ones stored, as after an earlier save of the run failed;
+	// the run resumes from its last checkpoint that was saved.
+	ErrCheckpointGap = errors.New("the checkpoint's turns do not follow the stored ones")
 )
 
 // ErrNoMemory is returned for a long-term memory id that does not exist.

@@ -1,0 +1,177 @@
+package memory
+
+import (
+	"fmt"
+	"sync"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// Checkpoint is one save of a run: its state, and its turns from index From
+// on. The store must hold exactly From turns of the run before it, so a save
+// that follows one that failed fails too, instead of leaving a gap.
+type Checkpoint struct {
+	RunID string
+	State []byte
+	From  int
+	Turns [][]byte
+	// Before runs in the writer before the commit that holds this
+	// checkpoint: the run log's fsync, so the log is never behind a durable
+	// checkpoint that points into it.
+	Before func() error
+}
+
+// Saving is a queued checkpoint. Wait returns once it is durable, or why it
+// failed.
+type Saving struct {
+	done chan struct{}
+	err  error
+}
+
+// Wait blocks until the checkpoint is committed and synced, or has failed.
+func (p *Saving) Wait() error {
+	<-p.done
+	return p.err
+}
+
+// Failed is the error of a checkpoint that has already failed, without
+// waiting for one still under way.
+func (p *Saving) Failed() error {
+	select {
+	case <-p.done:
+		return p.err
+	default:
+		return nil
+	}
+}
+
+func (p *Saving) end(err error) {
+	p.err = err
+	close(p.done)
+}
+
+type queued struct {
+	c Checkpoint
+	p *Saving
+}
+
+// writer commits queued checkpoints on a goroutine of its own, so the loop
+// never waits for an fsync: each commit is synced (a power cut leaves the
+// file whole, one checkpoint or a few behind), and the checkpoints queued
+// while one commit syncs go together in the next, however many runs share
+// the store.
+type writer struct {
+	mu     sync.Mutex
+	queue  []queued
+	closed bool
+	wake   chan struct{}
+	done   chan struct{}
+}
+
+func (s *Store) startWriter() {
+	s.w = &writer{wake: make(chan struct{}, 1), done: make(chan struct{})}
+	go s.writeLoop()
+}
+
+// QueueCheckpoint hands c to the store's writer and returns at once. The
+// checkpoints of one run are committed in the order they were queued.
+func (s *Store) QueueCheckpoint(c Checkpoint) *Saving {
+	p := &Saving{done: make(chan struct{})}
+	w := s.w
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		p.end(fmt.Errorf("save checkpoint of run %s: %w", c.RunID, bolterrors.ErrDatabaseNotOpen))
+		return p
+	}
+	w.queue = append(w.queue, queued{c, p})
+	w.mu.Unlock()
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+	return p
+}
+
+func (s *Store) writeLoop() {
+	w := s.w
+	defer close(w.done)
+	for range w.wake {
+		w.mu.Lock()
+		batch, closed := w.queue, w.closed
+		w.queue = nil
+		w.mu.Unlock()
+		if len(batch) > 0 {
+			s.commit(batch)
+		}
+		if closed {
+			return
+		}
+	}
+}
+
+// stopWriter commits what is queued and stops the writer; later saves fail.
+func (s *Store) stopWriter() {
+	w := s.w
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		<-w.done
+		return
+	}
+	w.closed = true
+	w.mu.Unlock()
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+	<-w.done
+}
+
+// commit runs each run's Before (the last one queued covers the earlier),
+// then saves the batch in one synced transaction. If that fails, each
+// checkpoint is tried alone, so one run's failure is not another's.
+func (s *Store) commit(batch []queued) {
+	failed := map[string]error{}
+	last := map[string]int{}
+	for i, q := range batch {
+		last[q.c.RunID] = i
+	}
+	for run, i := range last {
+		if before := batch[i].c.Before; before != nil {
+			if err := before(); err != nil {
+				failed[run] = err
+			}
+		}
+	}
+	var ok []queued
+	for _, q := range batch {
+		if err := failed[q.c.RunID]; err != nil {
+			q.p.end(fmt.Errorf("save checkpoint of run %s: %w", q.c.RunID, err))
+		} else {
+			ok = append(ok, q)
+		}
+	}
+	err := s.update(func(tx *bolt.Tx) error {
+		for _, q := range ok {
+			if err := putCheckpoint(tx, q.c); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err == nil {
+		for _, q := range ok {
+			q.p.end(nil)
+		}
+		return
+	}
+	for _, q := range ok {
+		err := s.update(func(tx *bolt.Tx) error { return putCheckpoint(tx, q.c) })
+		if err != nil {
+			err = fmt.Errorf("save checkpoint of run %s: %w", q.c.RunID, err)
+		}
+		q.p.end(err)
+	}
+}
