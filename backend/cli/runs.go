@@ -56,36 +56,28 @@ func cmdRuns(_ context.Context, env *Env, args []string) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	all, err := runlog.List(h)
+	runs, more, anyRuns, err := listRuns(h, *status, *limit)
 	if errors.Is(err, runlog.ErrUnreadableLog) {
 		// The readable runs are still worth listing; say which logs were not.
 		fmt.Fprintln(env.Stderr, i18n.T("cli.error", err.Error()))
 	} else if err != nil {
 		return fail(env, err)
 	}
-	runs := all
-	if *status != "" {
-		runs = slices.DeleteFunc(slices.Clone(all), func(s runlog.Summary) bool { return s.Status != *status })
-	}
-	matched := len(runs)
-	if *limit > 0 && len(runs) > *limit {
-		runs = runs[:*limit]
-	}
 	if *asJSON {
 		// A non-nil slice, so no runs print as [] rather than null.
 		return writeJSON(env, append([]runlog.Summary{}, runs...))
 	}
 	switch {
-	case len(all) == 0:
+	case !anyRuns:
 		fmt.Fprintln(env.Stdout, i18n.T("cli.runs.empty", h))
 		return ExitOK
 	case len(runs) == 0:
-		fmt.Fprintln(env.Stdout, i18n.T("cli.runs.none_match", *status, len(all)))
+		fmt.Fprintln(env.Stdout, i18n.T("cli.runs.none_match_any", *status))
 		return ExitOK
 	}
 	printRunsTable(env, runs)
-	if len(runs) < matched {
-		fmt.Fprintln(env.Stderr, i18n.T("cli.runs.more", len(runs), matched))
+	if more {
+		fmt.Fprintln(env.Stderr, i18n.T("cli.runs.more_newest", len(runs)))
 	}
 	fmt.Fprintln(env.Stderr, i18n.T("cli.runs.show_hint"))
 	return ExitOK
@@ -149,15 +141,9 @@ func findRun(home, id string) (string, error) {
 	if err == nil || !errors.Is(err, runlog.ErrRunNotFound) {
 		return path, err
 	}
-	runs, listErr := runlog.List(home)
+	matches, listErr := runsWithPrefix(home, id)
 	if listErr != nil && !errors.Is(listErr, runlog.ErrUnreadableLog) {
 		return "", err
-	}
-	var matches []runlog.Summary
-	for _, s := range runs {
-		if strings.HasPrefix(s.RunID, id) {
-			matches = append(matches, s)
-		}
 	}
 	switch len(matches) {
 	case 0:

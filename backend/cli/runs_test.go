@@ -12,7 +12,9 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/llm"
+	"hermes/backend/memory"
 	"hermes/backend/runlog"
+	"hermes/backend/runner"
 )
 
 // testRun is one run written as a real log through runlog.
@@ -111,7 +113,7 @@ func TestRuns_Table(t *testing.T) {
 		{"by status", []string{"--status", "finished"},
 			[]string{"20261130-090000-aaaaaa"}, []string{"bbbbbb", "cccccc"}, "", []string{"Summarise a.txt"}},
 		{"limited", []string{"--limit", "1"},
-			[]string{"20261130-110000-cccccc"}, []string{"bbbbbb", "aaaaaa"}, "showing 1 of 3 runs", nil},
+			[]string{"20261130-110000-cccccc"}, []string{"bbbbbb", "aaaaaa"}, "showing the newest 1 runs", nil},
 		{"flags after nothing else", []string{"--limit=2", "--status=guard"},
 			[]string{"20261130-100000-bbbbbb"}, []string{"aaaaaa", "cccccc"}, "", nil},
 	}
@@ -279,5 +281,26 @@ func TestRunsShow_JSONIsTheLog(t *testing.T) {
 	}
 	if out != string(logged) {
 		t.Errorf("--json output is not the log:\n%s\nlog:\n%s", out, logged)
+	}
+}
+
+// While another process holds hermes.db (the home's owner during a live
+// run), hermes runs and runs show read the logs instead of waiting.
+func TestRuns_OwnedHomeStillLists(t *testing.T) {
+	useLang(t, i18n.EN)
+	home := threeRuns(t)
+	owner, err := memory.Open(runner.StorePath(home))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { owner.Close() })
+	code, out, errOut := runCLI(t, "runs", "--home", home, "--limit", "2")
+	if code != ExitOK || !strings.Contains(out, "20261130-110000-cccccc") || !strings.Contains(out, "20261130-100000-bbbbbb") ||
+		strings.Contains(out, "aaaaaa") || !strings.Contains(errOut, "showing the newest 2 runs") {
+		t.Fatalf("exit %d, out:\n%s\nerr:\n%s", code, out, errOut)
+	}
+	code, out, errOut = runCLI(t, "runs", "show", "--home", home, "20261130-09")
+	if code != ExitOK || !strings.Contains(out, "Summarise a.txt") {
+		t.Fatalf("show by prefix: exit %d, out:\n%s\nerr:\n%s", code, out, errOut)
 	}
 }

@@ -32,6 +32,10 @@ var (
 	// artifact.
 	ErrArtifactNotFound = errors.New("artifact not found")
 
+	// ErrBadCursor is returned by Index.Page for a cursor that names no
+	// run (it was deleted since the page before was read).
+	ErrBadCursor = errors.New("cursor names no run")
+
 	// ErrBadRange is returned by ReadArtifact for a negative offset.
 	ErrBadRange = errors.New("bad artifact range")
 )

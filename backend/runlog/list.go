@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -193,12 +194,26 @@ func summarizeFile(path string) (Summary, error) {
 		return Summary{}, err
 	}
 	defer f.Close()
+	fold, err := foldLog(f)
+	if err != nil {
+		return Summary{}, err
+	}
+	s := fold.Summary()
+	if s.Started.IsZero() {
+		return Summary{}, i18n.Errorf("runlog.empty")
+	}
+	s.Path = path
+	return s, nil
+}
+
+// foldLog folds the log in r; see summarizeFile.
+func foldLog(r io.Reader) (Folder, error) {
 	var (
 		fold    Folder
 		scratch []byte
 		first   = true
 	)
-	err = scanLines(f, func(line []byte, n int, last bool) error {
+	err := scanLines(r, func(line []byte, n int, last bool) error {
 		var e event.Event
 		head, data, split := splitLine(line)
 		switch {
@@ -225,15 +240,7 @@ func summarizeFile(path string) (Summary, error) {
 		fold.Add(e)
 		return nil
 	})
-	if err != nil {
-		return Summary{}, err
-	}
-	s := fold.Summary()
-	if s.Started.IsZero() {
-		return Summary{}, i18n.Errorf("runlog.empty")
-	}
-	s.Path = path
-	return s, nil
+	return fold, err
 }
 
 var (

@@ -20,6 +20,10 @@ func init() {
 			EN: "the log has no run.started event; the run crashed before it began, so the file can be deleted",
 			ZH: "日志中没有 run.started 事件；该运行在开始前就崩溃了，可以删除此文件",
 		},
+		"runlog.bad_cursor": {
+			EN: "no run %s to list from; it may have been deleted: list again from the newest",
+			ZH: "找不到作为列表起点的运行 %s；它可能已被删除：请从最新的运行重新列出",
+		},
 		"runlog.artifact_not_found": {
 			EN: "no artifact %s; it may have been deleted with its run",
 			ZH: "找不到产物 %s；它可能已随所属运行一起被删除",
