@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -240,4 +241,28 @@ func (x *Index) decode(data []byte) (Summary, error) {
 	}
 	s.Path = filepath.Join(x.home, filepath.FromSlash(s.Path))
 	return s, nil
+}
+
+// PageOf is Page over runs already listed (List's, newest first), for when
+// the index cannot be opened.
+func PageOf(runs []Summary, before string, limit int, keep func(Summary) bool) (Page, error) {
+	i := 0
+	if before != "" {
+		i = slices.IndexFunc(runs, func(s Summary) bool { return s.RunID == before }) + 1
+		if i == 0 {
+			return Page{}, i18n.Wrap(ErrBadCursor, "runlog.bad_cursor", before)
+		}
+	}
+	var p Page
+	for _, s := range runs[i:] {
+		if keep != nil && !keep(s) {
+			continue
+		}
+		if limit > 0 && len(p.Runs) == limit {
+			p.Next = p.Runs[len(p.Runs)-1].RunID
+			break
+		}
+		p.Runs = append(p.Runs, s)
+	}
+	return p, nil
 }

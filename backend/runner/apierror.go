@@ -52,6 +52,7 @@ var errorCodes = []struct {
 }{
 	{runlog.ErrRunNotFound, http.StatusNotFound, "run_not_found"},
 	{runlog.ErrArtifactNotFound, http.StatusNotFound, "artifact_not_found"},
+	{runlog.ErrBadCursor, http.StatusBadRequest, "bad_cursor"},
 	{memory.ErrNoMemory, http.StatusNotFound, "memory_not_found"},
 	{ErrNoCheckpoint, http.StatusNotFound, "no_checkpoint"},
 	{ErrNoTask, http.StatusBadRequest, "no_task"},

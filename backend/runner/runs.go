@@ -20,28 +20,127 @@ import (
 // that cannot be read are left out and named by the error, a
 // *runlog.SkippedError, returned beside the runs that could be read.
 func (m *Manager) List() ([]Summary, error) {
-	out := m.Live()
-	live := make(map[string]bool, len(out))
-	for _, s := range out {
+	p, err := m.ListPage(ListQuery{})
+	return p.Runs, err
+}
+
+// ListQuery asks for one page of the runs list: up to Limit runs (0: all)
+// after the run Before ("": from the newest) that have Status and whose id,
+// task or title holds Search, ignoring case ("" for either: any).
+type ListQuery struct {
+	Before string
+	Limit  int
+	Status string
+	Search string
+}
+
+// RunPage is one page of the runs list. Next is the Before of the page
+// after it, "" when there is none.
+type RunPage struct {
+	Runs []Summary `json:"runs"`
+	Next string    `json:"next,omitempty"`
+}
+
+// Pager lists runs a page at a time; *Manager is one. Runs that are not one
+// (a remote owner's client) page the whole List.
+type Pager interface {
+	ListPage(q ListQuery) (RunPage, error)
+}
+
+var _ Pager = (*Manager)(nil)
+
+// ListPage is one page of List. The first page has the live runs before
+// the logged ones (Limit counts the logged ones only). The logged runs come
+// from the summaries kept in hermes.db, so a page reads only what it shows
+// (a filter reads the summaries it passes over, never their logs); when
+// another process holds the store, from the logs.
+func (m *Manager) ListPage(q ListQuery) (RunPage, error) {
+	var out []Summary
+	live := map[string]bool{}
+	for _, s := range m.Live() {
 		live[s.RunID] = true
-	}
-	logged, err := runlog.List(m.home)
-	if err != nil && !errors.Is(err, runlog.ErrUnreadableLog) {
-		return nil, i18n.Wrap(err, "runner.list_failed", err)
-	}
-	for _, s := range logged {
-		if live[s.RunID] {
-			continue
+		if q.Before == "" && q.Matches(s.Summary, s.Title) {
+			out = append(out, s)
 		}
-		meta := readMeta(s.Path)
-		out = append(out, Summary{Summary: s, Title: meta.Title, ForkedFrom: meta.ForkedFrom})
 	}
-	if len(out) == 0 {
+	metas := map[string]meta{}
+	keep := func(s runlog.Summary) bool {
+		if live[s.RunID] {
+			return false
+		}
+		if q.Search == "" {
+			return q.Matches(s, "")
+		}
+		md := readMeta(s.Path)
+		metas[s.RunID] = md
+		return q.Matches(s, md.Title)
+	}
+	page, err := m.logged(q.Before, q.Limit, keep)
+	if err != nil && !errors.Is(err, runlog.ErrUnreadableLog) {
+		if errors.Is(err, runlog.ErrBadCursor) {
+			return RunPage{}, err
+		}
+		return RunPage{}, i18n.Wrap(err, "runner.list_failed", err)
+	}
+	for _, s := range page.Runs {
+		md, ok := metas[s.RunID]
+		if !ok {
+			md = readMeta(s.Path)
+		}
+		out = append(out, Summary{Summary: s, Title: md.Title, ForkedFrom: md.ForkedFrom})
+	}
+	if len(out) == 0 && q.Before == "" && q.Status == "" && q.Search == "" {
 		if s, ok := sampleSummary(); ok {
 			out = append(out, s)
 		}
 	}
-	return out, err
+	return RunPage{Runs: out, Next: page.Next}, err
+}
+
+// Matches reports whether a run with this summary and title is one q asks for.
+func (q ListQuery) Matches(s runlog.Summary, title string) bool {
+	if q.Status != "" && s.Status != q.Status {
+		return false
+	}
+	if q.Search == "" {
+		return true
+	}
+	want := strings.ToLower(q.Search)
+	for _, in := range []string{s.RunID, s.Task, title} {
+		if strings.Contains(strings.ToLower(in), want) {
+			return true
+		}
+	}
+	return false
+}
+
+// logged is a page of the runs in the home's logs: from the index in
+// hermes.db, brought up to date with logs that came without a summary, or,
+// when another process holds the store, from the logs themselves.
+func (m *Manager) logged(before string, limit int, keep func(runlog.Summary) bool) (runlog.Page, error) {
+	st, err := m.store.acquire()
+	if err != nil {
+		all, listErr := runlog.List(m.home)
+		if listErr != nil && !errors.Is(listErr, runlog.ErrUnreadableLog) {
+			return runlog.Page{}, listErr
+		}
+		p, err := runlog.PageOf(all, before, limit, keep)
+		if err != nil {
+			return p, err
+		}
+		return p, listErr
+	}
+	defer m.store.release()
+	x := runlog.NewIndex(m.home, st)
+	syncErr := x.Sync()
+	if syncErr != nil && !errors.Is(syncErr, runlog.ErrUnreadableLog) {
+		return runlog.Page{}, syncErr
+	}
+	p, err := x.Page(before, limit, keep)
+	if err != nil {
+		return p, err
+	}
+	return p, syncErr
 }
 
 // Events returns every event of a run so far, in seq order.
@@ -129,7 +228,7 @@ func (m *Manager) Delete(id string) error {
 	if err != nil {
 		return err
 	}
-	err = store.DeleteCheckpoint(id)
+	err = errors.Join(store.DeleteCheckpoint(id), store.DeleteRunSummary(id))
 	m.store.release()
 	if err != nil {
 		return i18n.Wrap(err, "runner.delete_failed", id, err)

@@ -7,6 +7,7 @@ import (
 	"html"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"hermes/backend/agent"
@@ -19,15 +20,70 @@ import (
 // maxBody bounds a request body; the largest is an edited task.
 const maxBody = 1 << 20
 
-// listRuns answers GET /api/runs. Logs that cannot be read are left out;
-// the rest are still listed.
-func (s *server) listRuns(w http.ResponseWriter, _ *http.Request) {
-	runs, err := s.runs.List()
+// listRuns answers GET /api/runs. Without a query it is every run, as an
+// array (older clients); with limit, before, status or q it is one page,
+// {"runs": [...], "next": CURSOR}, read from the summaries kept in hermes.db.
+// Logs that cannot be read are left out; the rest are still listed.
+func (s *server) listRuns(w http.ResponseWriter, r *http.Request) {
+	v := r.URL.Query()
+	if !v.Has("limit") && !v.Has("before") && !v.Has("status") && !v.Has("q") {
+		runs, err := s.runs.List()
+		if err != nil && !errors.Is(err, runlog.ErrUnreadableLog) {
+			writeError(w, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, runs)
+		return
+	}
+	q := runner.ListQuery{Before: v.Get("before"), Status: v.Get("status"), Search: v.Get("q")}
+	n, err := intParam(v.Get("limit"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	q.Limit = n
+	page, err := s.runPage(q)
 	if err != nil && !errors.Is(err, runlog.ErrUnreadableLog) {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, runs)
+	if page.Runs == nil {
+		page.Runs = []runner.Summary{}
+	}
+	writeJSON(w, http.StatusOK, page)
+}
+
+// runPage asks the runs for a page, or pages their whole list when they
+// cannot (a client of a remote owner).
+func (s *server) runPage(q runner.ListQuery) (runner.RunPage, error) {
+	if p, ok := s.runs.(runner.Pager); ok {
+		return p.ListPage(q)
+	}
+	all, err := s.runs.List()
+	if err != nil && !errors.Is(err, runlog.ErrUnreadableLog) {
+		return runner.RunPage{}, err
+	}
+	var (
+		page runner.RunPage
+		i    int
+	)
+	if q.Before != "" {
+		i = slices.IndexFunc(all, func(r runner.Summary) bool { return r.RunID == q.Before }) + 1
+		if i == 0 {
+			return runner.RunPage{}, i18n.Wrap(runlog.ErrBadCursor, "runlog.bad_cursor", q.Before)
+		}
+	}
+	for _, r := range all[i:] {
+		if !q.Matches(r.Summary, r.Title) {
+			continue
+		}
+		if q.Limit > 0 && len(page.Runs) == q.Limit {
+			page.Next = page.Runs[len(page.Runs)-1].RunID
+			break
+		}
+		page.Runs = append(page.Runs, r)
+	}
+	return page, err
 }
 
 // runEvents answers GET /api/runs/{id}/events: the run's events in seq order.
