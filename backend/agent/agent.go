@@ -12,6 +12,7 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/llm"
+	"hermes/backend/memory"
 	"hermes/backend/runlog"
 	"hermes/backend/skills"
 )
@@ -21,9 +22,11 @@ type Model interface {
 	Chat(ctx context.Context, req llm.Request) (llm.Response, error)
 }
 
-// Checkpoints persist a run's state; *memory.Store is one.
+// Checkpoints persist a run's state; *memory.Store is one. A queued
+// checkpoint is committed and synced in the background, so the loop never
+// waits for the disk but where it needs a checkpoint durable: at a run's end.
 type Checkpoints interface {
-	SaveCheckpoint(runID string, state []byte, newTurns [][]byte) error
+	QueueCheckpoint(c memory.Checkpoint) *memory.Saving
 	LoadCheckpoint(runID string) (state []byte, turns [][]byte, err error)
 }
 
@@ -180,6 +183,8 @@ type Run struct {
 	saved   state         // the state at the last checkpoint
 	turns   []llm.Message // the conversation after the task anchor
 	resumed bool
+	// saving is the last checkpoint queued, durable once it is done.
+	saving *memory.Saving
 
 	// injected holds instructions given while a decision's calls were
 	// pending; they enter the conversation after the calls' results.
@@ -365,15 +370,15 @@ func (r *Run) finish(out outcome) Result {
 	// told while the stream is open: run.finished is always a leg's last
 	// event. The run has ended either way; a resume starts from the
 	// checkpoint before.
-	if err := r.save(); err != nil {
+	if err := r.saveDurable(); err != nil {
 		r.guard(event.GuardCheckpointFail, event.ActionWarn, err.Error())
 	}
 	r.publish(event.RunFinished, data)
 	// This save only moves the checkpoint's log offset past run.finished.
 	// If it fails, a resume cuts the log back to just before run.finished,
 	// as after a crash, which it handles; nothing may follow run.finished to
-	// say so.
-	_ = r.save()
+	// say so. It is waited for all the same: the log is closed after this.
+	_ = r.saveDurable()
 	return Result{
 		RunID: r.st.RunID, Status: out.status, Answer: out.answer, Verified: out.verified,
 		BestEffort: data.BestEffort, Error: out.err, Totals: r.st.Totals,

@@ -64,9 +64,19 @@ func (r *Run) checkpoint() error {
 	return r.save()
 }
 
-// save flushes the log and saves the state. The saves that end a run are
-// not announced, so that run.finished ends the stream.
+// save flushes the log and queues the state and the new turns as a
+// checkpoint, which the store commits after syncing the log: the log is
+// never behind a durable checkpoint, and the loop does not wait for either
+// fsync. A crash loses the checkpoints not yet durable, and resume cuts the
+// log back to the last one that is. A checkpoint that failed fails the next
+// save, so the run ends when one is lost. The saves that end a run are not
+// announced, so that run.finished ends the stream.
 func (r *Run) save() error {
+	if r.saving != nil {
+		if err := r.saving.Failed(); err != nil {
+			return fmt.Errorf("save checkpoint: %w", err)
+		}
+	}
 	r.st.Turns = len(r.turns)
 	r.st.Totals.DurationMS = r.elapsedMS()
 	if err := r.log.Flush(); err != nil {
@@ -92,7 +102,10 @@ func (r *Run) save() error {
 		}
 		newTurns = append(newTurns, b)
 	}
-	if err := r.setup.Store.SaveCheckpoint(r.st.RunID, data, newTurns); err != nil {
+	r.saving = r.setup.Store.QueueCheckpoint(memory.Checkpoint{
+		RunID: r.st.RunID, State: data, From: r.saved.Turns, Turns: newTurns, Before: r.log.Sync,
+	})
+	if err := r.saving.Failed(); err != nil {
 		return fmt.Errorf("save checkpoint: %w", err)
 	}
 	r.saved = r.st
@@ -102,6 +115,18 @@ func (r *Run) save() error {
 	r.saved.Plan = r.st.Plan.clone()
 	r.saved.Asked = slices.Clone(r.st.Asked)
 	r.snapshot()
+	return nil
+}
+
+// saveDurable saves and waits until the checkpoint (and every one before
+// it) is durable, where the run needs it: at its end.
+func (r *Run) saveDurable() error {
+	if err := r.save(); err != nil {
+		return err
+	}
+	if err := r.saving.Wait(); err != nil {
+		return fmt.Errorf("save checkpoint: %w", err)
+	}
 	return nil
 }
 

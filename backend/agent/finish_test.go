@@ -18,11 +18,11 @@ import (
 // taken away fails the final checkpoint.
 type closingStore struct{ *memory.Store }
 
-func (s closingStore) SaveCheckpoint(runID string, state []byte, newTurns [][]byte) error {
-	if !strings.Contains(string(state), `"status":"running"`) {
+func (s closingStore) QueueCheckpoint(c memory.Checkpoint) *memory.Saving {
+	if !strings.Contains(string(c.State), `"status":"running"`) {
 		s.Store.Close()
 	}
-	return s.Store.SaveCheckpoint(runID, state, newTurns)
+	return s.Store.QueueCheckpoint(c)
 }
 
 // failAt makes the harness's real store fail from a point of the run on:

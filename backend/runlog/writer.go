@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"time"
 
@@ -22,7 +23,9 @@ import (
 // Writer appends a run's events to its log, one JSON object per line. It is
 // an event.Sink. Lines are buffered until Flush, which the loop calls at every
 // iteration boundary, so a crash loses at most the iteration under way, which
-// the run's checkpoint does not cover either.
+// the run's checkpoint does not cover either. Sync makes them durable; the
+// store's writer calls it, off the loop's path, before it commits a
+// checkpoint that points into the log.
 type Writer struct {
 	mu     sync.Mutex
 	f      *os.File
@@ -30,6 +33,11 @@ type Writer struct {
 	enc    *json.Encoder
 	path   string
 	offset int64
+	// created is set for a new log, whose directory entries Sync makes
+	// durable once too.
+	created   bool
+	syncMu    sync.Mutex
+	dirSynced bool
 }
 
 // Create starts the log of a new run under home. The directories are made as
@@ -49,7 +57,9 @@ func Create(home, runID string, started time.Time) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create log %s: %w", path, err)
 	}
-	return newWriter(f, path, 0), nil
+	w := newWriter(f, path, 0)
+	w.created = true
+	return w, nil
 }
 
 // Append reopens the log of a resumed run. It keeps the first keep bytes (the
@@ -130,7 +140,7 @@ func (w *Writer) Write(e event.Event) error {
 }
 
 // Flush hands the buffered lines to the operating system. It does not fsync:
-// the page cache outlives a killed process, which is the crash that matters.
+// the page cache outlives a killed process; Sync covers a power cut.
 func (w *Writer) Flush() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -138,6 +148,39 @@ func (w *Writer) Flush() error {
 		return fmt.Errorf("flush log %s: %w", w.path, err)
 	}
 	return nil
+}
+
+// Sync makes the lines flushed so far durable: the file's data, and for a
+// new log once its directory's entry too. It does not hold the lock that
+// Write takes, so events go on being written while the disk syncs.
+func (w *Writer) Sync() error {
+	w.syncMu.Lock()
+	defer w.syncMu.Unlock()
+	if err := w.f.Sync(); err != nil {
+		return fmt.Errorf("sync log %s: %w", w.path, err)
+	}
+	if w.created && !w.dirSynced {
+		// The log's day folder may be new too, so its parent is synced as well.
+		dir := filepath.Dir(w.path)
+		if err := errors.Join(syncDir(dir), syncDir(filepath.Dir(dir))); err != nil {
+			return fmt.Errorf("sync log %s: %w", w.path, err)
+		}
+		w.dirSynced = true
+	}
+	return nil
+}
+
+// syncDir makes a directory's entries durable. Windows has no such call; its
+// file system keeps them with the file's metadata.
+func syncDir(path string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	d, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	return errors.Join(d.Sync(), d.Close())
 }
 
 // Offset is the byte length of the log once everything written so far is
