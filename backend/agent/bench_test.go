@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -45,13 +48,79 @@ var noop = skills.Tool{
 	Run:        func(context.Context, skills.Env, json.RawMessage) (string, error) { return "ok", nil },
 }
 
+// timedStore is the real store that records, for each checkpoint, the time
+// from its queueing (an iteration's end) to its being durable.
+type timedStore struct {
+	*memory.Store
+	mu      sync.Mutex
+	durable []time.Duration
+	wg      sync.WaitGroup
+}
+
+func (s *timedStore) QueueCheckpoint(c memory.Checkpoint) *memory.Saving {
+	start := time.Now()
+	p := s.Store.QueueCheckpoint(c)
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		if p.Wait() == nil {
+			s.mu.Lock()
+			s.durable = append(s.durable, time.Since(start))
+			s.mu.Unlock()
+		}
+	}()
+	return p
+}
+
+// percentiles are the p50 and p95 of d, in milliseconds.
+func percentiles(d []time.Duration) (p50, p95 float64) {
+	if len(d) == 0 {
+		return 0, 0
+	}
+	slices.Sort(d)
+	at := func(q float64) float64 { return float64(d[int(q*float64(len(d)-1))].Microseconds()) / 1000 }
+	return at(0.50), at(0.95)
+}
+
+// busyDisk keeps the disk under dir busy, as other programs writing and
+// syncing would, until the benchmark ends; HERMES_BENCH_BUSY_DISK=1 turns it on.
+func busyDisk(b *testing.B, dir string) {
+	if os.Getenv("HERMES_BENCH_BUSY_DISK") != "1" {
+		return
+	}
+	stop, done := make(chan struct{}), make(chan struct{})
+	b.Cleanup(func() { close(stop); <-done })
+	go func() {
+		defer close(done)
+		f, err := os.Create(filepath.Join(dir, "busy"))
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		chunk := make([]byte, 1<<20)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			// Rewrite the first 64 MB over and over, each chunk synced.
+			if _, err := f.WriteAt(chunk, int64(i%64)<<20); err != nil || f.Sync() != nil {
+				return
+			}
+		}
+	}()
+}
+
 func benchSetup(b *testing.B, model agent.Model) agent.Setup {
 	home := b.TempDir()
-	store, err := memory.Open(filepath.Join(home, "hermes.db"))
+	busyDisk(b, home)
+	ms, err := memory.Open(filepath.Join(home, "hermes.db"))
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { store.Close() })
+	b.Cleanup(func() { ms.Close() })
+	store := &timedStore{Store: ms}
 	reg := skills.NewRegistry()
 	for _, t := range append(skills.FileTools(), noop) {
 		if err := reg.Register(t); err != nil {
@@ -126,6 +195,11 @@ func reportRun(b *testing.B, setup agent.Setup) {
 	b.ReportMetric(window(1, 101), "ms/iter-first100")
 	b.ReportMetric(window(len(starts)-101, len(starts)-1), "ms/iter-last100")
 	b.ReportMetric(float64(mem.HeapAlloc)/(1<<20), "MB-heap-at-end")
+	store := setup.Store.(*timedStore)
+	store.wg.Wait()
+	p50, p95 := percentiles(store.durable)
+	b.ReportMetric(p50, "ms-durable-p50")
+	b.ReportMetric(p95, "ms-durable-p95")
 }
 
 // planModel is scriptedModel under the plan strategy: it writes a plan of
