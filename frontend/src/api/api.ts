@@ -10,6 +10,7 @@ import type {
   ModelCheckRequest,
   Notice,
   ResumeRequest,
+  RunPage,
   RunSummary,
   Settings,
   StartRunRequest,
@@ -33,6 +34,12 @@ export interface EventHandlers {
 export interface Api {
   /** Live runs first, then the runs in the home's logs, newest first. */
   listRuns(): Promise<RunSummary[]>
+  /**
+   * listRunsPage is one page of listRuns: up to limit runs after the run
+   * before ("" from the newest; the live runs come first on that page).
+   * next is the before of the following page, "" on the last.
+   */
+  listRunsPage(before: string, limit: number): Promise<RunPage>
   /** The events of one run so far, in seq order. */
   runEvents(runId: string): Promise<HermesEvent[]>
   /** The backend's language ("en" or "zh-CN"), or "" when it has no say. */

@@ -48,6 +48,8 @@ beforeAll(async () => {
       return (res.writeHead(204), res.end())
     }
     if (req.method === 'GET' && url === '/api/runs') return json(200, null)
+    if (req.method === 'GET' && url === '/api/runs?limit=2') return json(200, { runs: [{ run_id: 'b' }, { run_id: 'a' }], next: 'a' })
+    if (req.method === 'GET' && url === '/api/runs?limit=2&before=a') return json(200, { runs: [] })
     if (req.method === 'GET' && url === '/api/runs/r1/events') return json(200, sampleEvents)
     if (req.method === 'POST' && url === '/api/runs') return json(201, { run_id: 'new1' })
     if (req.method === 'POST' && url === '/api/runs/r1/fork') return json(201, { run_id: 'fork1' })
@@ -103,6 +105,11 @@ describe('createHttpApi', () => {
   it('reads runs (null as none) and events', async () => {
     expect(await api().listRuns()).toEqual([])
     expect(await api().runEvents('r1')).toEqual(sampleEvents)
+  })
+
+  it('reads the runs a page at a time', async () => {
+    expect(await api().listRunsPage('', 2)).toEqual({ runs: [{ run_id: 'b' }, { run_id: 'a' }], next: 'a' })
+    expect(await api().listRunsPage('a', 2)).toEqual({ runs: [], next: '' })
   })
 
   it('sends controls, starts, forks, renames and deletes with JSON bodies', async () => {

@@ -1,7 +1,7 @@
 import type { Api } from './api'
 import { ApiError } from './api'
 import { createMux } from './mux'
-import type { ApiErrorBody, Artifact, ContextPreview, HermesEvent, MemoryEntry, ModelCheck, Notice, RunSummary, Settings } from './types'
+import type { ApiErrorBody, Artifact, ContextPreview, HermesEvent, MemoryEntry, ModelCheck, Notice, RunPage, RunSummary, Settings } from './types'
 
 export type FetchFn = (input: string, init?: RequestInit) => Promise<Response>
 
@@ -46,6 +46,12 @@ export function createHttpApi(base: string, fetchFn: FetchFn, opts: HttpOptions 
 
   return {
     listRuns: async () => (await json<RunSummary[] | null>('GET', '/api/runs')) ?? [],
+    listRunsPage: async (before, limit) => {
+      const q = new URLSearchParams({ limit: String(limit) })
+      if (before) q.set('before', before)
+      const page = await json<Partial<RunPage> | null>('GET', `/api/runs?${q}`)
+      return { runs: page?.runs ?? [], next: page?.next ?? '' }
+    },
     runEvents: async (id) => (await json<HermesEvent[] | null>('GET', `${run(id)}/events`)) ?? [],
     // A browser follows its own language; the server has no say.
     language: async () => '',

@@ -39,6 +39,13 @@ export interface RunSummary {
   origin?: string
 }
 
+/** RunPage is one page of the runs list (GET /api/runs?limit=&before=). */
+export interface RunPage {
+  runs: RunSummary[]
+  /** The before of the following page; "" (or absent) on the last. */
+  next: string
+}
+
 export type EventType =
   | 'run.started'
   | 'iteration.started'

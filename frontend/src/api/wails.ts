@@ -1,5 +1,6 @@
 import type { Api } from './api'
 import { ApiError } from './api'
+import { pageOf } from '../lib/runs'
 import type {
   ApiErrorBody,
   ApprovalAnswer,
@@ -73,6 +74,8 @@ export function createWailsApi(win: WailsWindow): Api {
   }
   return {
     listRuns: () => call(async () => (await app().ListRuns()) ?? []),
+    // The window's binding lists every run; the page is cut here.
+    listRunsPage: (before, limit) => call(async () => pageOf((await app().ListRuns()) ?? [], before, limit)),
     runEvents: (id) => call(async () => (await app().RunEvents(id)) ?? []),
     language: () => call(() => app().Language()),
     startRun: (req) => call(async () => runId(await method('StartRun')(req))),

@@ -30,6 +30,9 @@ const en = {
   'runs.empty.example': 'hermes run "list the files in this folder and summarise the README"',
   'runs.empty.home': 'Runs are read from the logs folder of the Hermes home directory ($HERMES_HOME, or ~/.hermes).',
   'runs.no_match': 'No run matches this filter.',
+  'runs.count_more': '{shown} of the {total} newest runs',
+  'runs.more': 'Load older runs',
+  'runs.loading_more': 'Loading older runs…',
   'runs.untitled': '(no task)',
 
   'status.running': 'Running',

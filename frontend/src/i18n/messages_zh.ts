@@ -28,6 +28,9 @@ export const zh: Catalog = {
   'runs.empty.example': 'hermes run "列出这个文件夹里的文件并总结 README"',
   'runs.empty.home': '运行记录读取自 Hermes 主目录（$HERMES_HOME 或 ~/.hermes）下的 logs 文件夹。',
   'runs.no_match': '没有符合筛选条件的运行。',
+  'runs.count_more': '显示 {shown} / 最新的 {total} 次运行',
+  'runs.more': '载入更早的运行',
+  'runs.loading_more': '正在载入更早的运行…',
   'runs.untitled': '（无任务）',
 
   'status.running': '运行中',

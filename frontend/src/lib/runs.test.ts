@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { RunSummary } from '../api/types'
-import { filterRuns, indexRuns, noFilter } from './runs'
+import { addRuns, filterRuns, indexRuns, noFilter, pageOf } from './runs'
 
 function run(id: string, started: string, over: Partial<RunSummary> = {}): RunSummary {
   return {
@@ -55,5 +55,24 @@ describe('filterRuns', () => {
     { filter: { text: 'r', status: 'guard' }, want: ['r2'] },
   ])('$filter', ({ filter, want }) => {
     expect(filterRuns(idx, filter).map((r) => r.run_id)).toEqual(want)
+  })
+})
+
+describe('pageOf', () => {
+  const runs = [run('a', '2026-01-01T00:00:00Z'), run('c', '2026-01-03T00:00:00Z'), run('b', '2026-01-02T00:00:00Z')]
+  it('cuts pages newest first with a cursor, as the API does', () => {
+    expect(pageOf(runs, '', 2)).toEqual({ runs: [runs[1], runs[2]], next: 'b' })
+    expect(pageOf(runs, 'b', 2)).toEqual({ runs: [runs[0]], next: '' })
+    expect(pageOf(runs, '', 0).runs.map((r) => r.run_id)).toEqual(['c', 'b', 'a'])
+    expect(pageOf(runs, 'gone', 2)).toEqual({ runs: [], next: '' })
+  })
+})
+
+describe('addRuns', () => {
+  it('adds a page in order and keeps the entry it already had', () => {
+    const index = indexRuns([run('c', '2026-01-03T00:00:00Z', { status: 'running', live: true })])
+    const next = addRuns(index, [run('c', '2026-01-03T00:00:00Z'), run('a', '2026-01-01T00:00:00Z')])
+    expect(next.ids).toEqual(['c', 'a'])
+    expect(next.byId.c.live).toBe(true)
   })
 })

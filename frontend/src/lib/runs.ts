@@ -1,4 +1,4 @@
-import type { RunSummary } from '../api/types'
+import type { RunPage, RunSummary } from '../api/types'
 
 /** Runs kept normalised, so a live update (issue 3) touches one entry. */
 export interface RunIndex {
@@ -72,4 +72,19 @@ export function removeRun(index: RunIndex, runId: string): RunIndex {
 /** runLabel is what lists show of a run: its title when it has one, else its task. */
 export function runLabel(run: Pick<RunSummary, 'title' | 'task'>): string {
   return run.title?.trim() || run.task
+}
+
+/** pageOf cuts a page out of a whole list, newest first, as GET /api/runs?limit=&before= does. */
+export function pageOf(runs: readonly RunSummary[], before: string, limit: number): RunPage {
+  const all = [...runs].sort(compareNewestFirst)
+  const from = before ? all.findIndex((r) => r.run_id === before) + 1 : 0
+  if (before && from === 0) return { runs: [], next: '' }
+  const page = limit > 0 ? all.slice(from, from + limit) : all.slice(from)
+  const next = limit > 0 && from + limit < all.length ? page[page.length - 1].run_id : ''
+  return { runs: page, next }
+}
+
+/** addRuns returns index with a loaded page's runs added, in order; a run it holds already stays as it is (the live stream's is newer). */
+export function addRuns(index: RunIndex, runs: readonly RunSummary[]): RunIndex {
+  return indexRuns([...runs, ...index.ids.map((id) => index.byId[id])])
 }

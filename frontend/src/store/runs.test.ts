@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../api/api'
 import type { RunSummary } from '../api/types'
-import { createRunsStore } from './runs'
+import { createRunsStore, runsPageSize } from './runs'
 import { testApi } from './testapi'
 
 const run = (id: string, started: string, over: Partial<RunSummary> = {}): RunSummary => ({
@@ -24,12 +24,12 @@ describe('createRunsStore', () => {
     const t = testApi({ runs: [run('a', '2026-01-01T00:00:00Z', { live: true, status: 'running', iterations: 1 })] })
     const store = createRunsStore(t.api)
     store.watch()
-    t.hold('listRuns')
+    t.hold('listRunsPage')
     const first = store.load()
     const second = store.load()
     t.runListeners[0](run('a', '2026-01-01T00:00:00Z', { live: true, status: 'running', iterations: 4 }))
-    await t.release('listRuns')
-    await t.release('listRuns')
+    await t.release('listRunsPage')
+    await t.release('listRunsPage')
     await Promise.all([first, second])
     expect(store.get().index.byId.a.iterations).toBe(4)
   })
@@ -66,9 +66,34 @@ describe('createRunsStore', () => {
     expect(t.calls).toContain('renameRun("a", "My title")')
   })
 
+  it('loads the newest page first, then older pages on asking, keeping live updates', async () => {
+    const runs = Array.from({ length: runsPageSize * 2 + 5 }, (_, i) => run(`r${String(i).padStart(3, '0')}`, new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString()))
+    const t = testApi({ runs })
+    const store = createRunsStore(t.api)
+    await store.load()
+    const newest = runs.map((r) => r.run_id).reverse()
+    expect(store.get().index.ids).toEqual(newest.slice(0, runsPageSize))
+    expect(store.get().next).toBe(newest[runsPageSize - 1])
+    store.watch()
+    // The live stream's summary is newer than the page's copy of the run.
+    t.runListeners[0]({ ...runs[2], status: 'running', live: true, iterations: 9 })
+    await Promise.all([store.more(), store.more()]) // the second waits for nothing: one page at a time
+    expect(store.get().index.ids.length).toBe(runsPageSize * 2 + 1) // and the live run, older than both pages
+    await store.more()
+    await store.more()
+    expect(store.get().next).toBe('')
+    expect(store.get().index.ids).toEqual(['r002', ...newest.filter((id) => id !== 'r002')])
+    expect(store.get().index.byId.r002.iterations).toBe(9)
+    expect(t.calls.filter((c) => c.startsWith('listRunsPage'))).toEqual([
+      `listRunsPage("", ${runsPageSize})`,
+      `listRunsPage("${newest[runsPageSize - 1]}", ${runsPageSize})`,
+      `listRunsPage("${newest[2 * runsPageSize - 1]}", ${runsPageSize})`,
+    ])
+  })
+
   it('turns a transport failure into an ApiError', async () => {
     const t = testApi()
-    t.fail('listRuns', new TypeError('fetch failed'))
+    t.fail('listRunsPage', new TypeError('fetch failed'))
     const store = createRunsStore(t.api)
     await store.load()
     expect(store.get().status).toBe('error')

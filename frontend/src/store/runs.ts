@@ -1,6 +1,6 @@
 import { toApiError, type Api, type ApiError } from '../api/api'
 import type { RunSummary } from '../api/types'
-import { indexRuns, noFilter, removeRun, upsertRun, type RunFilter, type RunIndex } from '../lib/runs'
+import { addRuns, indexRuns, noFilter, removeRun, upsertRun, type RunFilter, type RunIndex } from '../lib/runs'
 import { createStore, type Store } from './store'
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error'
@@ -12,10 +12,19 @@ export interface RunsState {
   filter: RunFilter
   /** The last rename or delete that failed, to show beside the list. */
   actionError: ApiError | null
+  /** The cursor of the next page of older runs; "" when all are loaded. */
+  next: string
+  loadingMore: boolean
 }
 
+/** runsPageSize is how many runs a page of the list loads. */
+export const runsPageSize = 50
+
 export interface RunsStore extends Store<RunsState> {
+  /** load loads the first page of runs, the newest. */
   load(): Promise<void>
+  /** more loads the next page of older runs, if there is one. */
+  more(): Promise<void>
   /** watch follows live runs until the returned function is called. */
   watch(): () => void
   setFilter(filter: Partial<RunFilter>): void
@@ -23,9 +32,20 @@ export interface RunsStore extends Store<RunsState> {
   remove(runId: string): Promise<boolean>
 }
 
-/** createRunsStore keeps the runs list: loaded once, then kept current by the live stream. */
+/**
+ * createRunsStore keeps the runs list: the newest page loaded first, older
+ * pages as the list is scrolled, kept current by the live stream.
+ */
 export function createRunsStore(api: Api): RunsStore {
-  const store = createStore<RunsState>({ status: 'idle', index: indexRuns([]), error: null, filter: noFilter, actionError: null })
+  const store = createStore<RunsState>({
+    status: 'idle',
+    index: indexRuns([]),
+    error: null,
+    filter: noFilter,
+    actionError: null,
+    next: '',
+    loadingMore: false,
+  })
   // Each load takes a ticket; a reply to an older ticket is stale and dropped,
   // so a slow answer never overwrites a newer one.
   let ticket = 0
@@ -56,14 +76,29 @@ export function createRunsStore(api: Api): RunsStore {
       arrived = []
       store.set({ status: 'loading', error: null })
       try {
-        const runs = await api.listRuns()
+        const page = await api.listRunsPage('', runsPageSize)
         if (mine !== ticket) return
-        let index = indexRuns(runs)
+        let index = indexRuns(page.runs)
         for (const r of arrived) index = upsertRun(index, r)
-        store.set({ status: 'ready', index, error: null })
+        store.set({ status: 'ready', index, error: null, next: page.next, loadingMore: false })
       } catch (err) {
         if (mine !== ticket) return
         store.set({ status: 'error', error: toApiError(err) })
+      }
+    },
+    async more() {
+      const { next, loadingMore, status } = store.get()
+      if (!next || loadingMore || status !== 'ready') return
+      const mine = ticket
+      store.set({ loadingMore: true })
+      try {
+        const page = await api.listRunsPage(next, runsPageSize)
+        // A reload since began the list again; this page belongs to the old one.
+        if (mine !== ticket) return
+        store.set((s) => ({ index: addRuns(s.index, page.runs), next: page.next, loadingMore: false }))
+      } catch (err) {
+        if (mine !== ticket) return
+        store.set({ loadingMore: false, actionError: toApiError(err) })
       }
     },
     watch: () => api.watchRuns(upsert),

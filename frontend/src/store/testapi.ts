@@ -1,4 +1,5 @@
 import type { Api, EventHandlers } from '../api/api'
+import { pageOf } from '../lib/runs'
 import type { ContextPreview, HermesEvent, MemoryEntry, Notice, RunSummary } from '../api/types'
 
 // An in-memory transport for the stores' tests: it records every call,
@@ -65,6 +66,7 @@ export function testApi(data: TestData = {}): TestApi {
 
   const api: Api = {
     listRuns: () => answer('listRuns', [], () => data.runs ?? []),
+    listRunsPage: (before, limit) => answer('listRunsPage', [before, limit], () => pageOf(data.runs ?? [], before, limit)),
     runEvents: (id) =>
       answer('runEvents', [id], () => {
         const ev = data.events?.[id]

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { Icon } from './Icon'
 import { runStatuses, type RunSummary } from '../api/types'
 import { statusLabel } from '../lib/events'
@@ -20,7 +20,7 @@ export function RunsPage() {
     <section className="page runs-page" data-testid="runs-page">
       <div className="page-head">
         <h1>{t('runs.heading')}</h1>
-        {total > 0 && <span className="muted" data-testid="runs-count">{t('runs.count', { shown: shown.length, total })}</span>}
+        {total > 0 && <span className="muted" data-testid="runs-count">{t(runs.next ? 'runs.count_more' : 'runs.count', { shown: shown.length, total })}</span>}
         <div className="spacer" />
         <button type="button" onClick={() => void store.load()} disabled={runs.status === 'loading'}>
           {t('runs.reload')}
@@ -76,7 +76,7 @@ export function RunsPage() {
         </div>
       )}
 
-      {total > 0 && shown.length === 0 && <p className="muted">{t('runs.no_match')}</p>}
+      {total > 0 && shown.length === 0 && !runs.next && <p className="muted">{t('runs.no_match')}</p>}
 
       {shown.length > 0 && (
         <table className="runs-table" data-testid="runs-table">
@@ -97,7 +97,36 @@ export function RunsPage() {
           </tbody>
         </table>
       )}
+      {runs.next && <MoreRuns next={runs.next} loading={runs.loadingMore} />}
     </section>
+  )
+}
+
+/**
+ * MoreRuns loads the next page of older runs when it scrolls into view (a
+ * filtered list that is short keeps it in view, so pages load until the
+ * screen is full or the runs run out), or when clicked.
+ */
+function MoreRuns({ next, loading }: { next: string; loading: boolean }) {
+  const { runs: store } = useAppStore()
+  const t = useT()
+  const ref = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const el = ref.current
+    if (!el || typeof IntersectionObserver === 'undefined') return
+    // Observed anew after every page: the first callback says whether it is still in view.
+    const seen = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) void store.more()
+    })
+    seen.observe(el)
+    return () => seen.disconnect()
+  }, [store, next])
+  return (
+    <div className="runs-more" ref={ref} data-testid="runs-more">
+      <button type="button" onClick={() => void store.more()} disabled={loading}>
+        {loading ? t('runs.loading_more') : t('runs.more')}
+      </button>
+    </div>
   )
 }
 
