@@ -1,14 +1,33 @@
 import { t, type Lang } from '../i18n/i18n'
 
+// Making an Intl formatter costs far more than formatting with one, and a
+// live run page formats every figure it shows on each event: keep them.
+const numberFormats = new Map<string, Intl.NumberFormat>()
+const dateFormats = new Map<string, Intl.DateTimeFormat>()
+
+function numberFormat(lang: Lang, opts?: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = lang + JSON.stringify(opts ?? {})
+  let f = numberFormats.get(key)
+  if (!f) numberFormats.set(key, (f = new Intl.NumberFormat(lang, opts)))
+  return f
+}
+
+function dateFormat(lang: Lang, opts: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = lang + JSON.stringify(opts)
+  let f = dateFormats.get(key)
+  if (!f) dateFormats.set(key, (f = new Intl.DateTimeFormat(lang, opts)))
+  return f
+}
+
 /** formatCount groups digits: 12345 -> "12,345". */
 export function formatCount(n: number, lang: Lang): string {
-  return new Intl.NumberFormat(lang).format(n)
+  return numberFormat(lang).format(n)
 }
 
 /** formatTokens is exact below 10,000 and compact above ("12K", "1.2万"). */
 export function formatTokens(n: number, lang: Lang): string {
   if (Math.abs(n) < 10_000) return formatCount(n, lang)
-  return new Intl.NumberFormat(lang, { notation: 'compact', maximumFractionDigits: 1 }).format(n)
+  return numberFormat(lang, { notation: 'compact', maximumFractionDigits: 1 }).format(n)
 }
 
 /** formatDuration renders milliseconds: "850 ms", "1.2 s", "2m 05s", "1h 02m". */
@@ -33,14 +52,14 @@ export function formatBytes(n: number, lang: Lang): string {
 
 /** formatPercent renders a 0..1 share: 0.42 -> "42%". */
 export function formatPercent(share: number, lang: Lang): string {
-  return new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 }).format(share)
+  return numberFormat(lang, { style: 'percent', maximumFractionDigits: 0 }).format(share)
 }
 
 /** formatDateTime renders an RFC 3339 time as a short local date and time. */
 export function formatDateTime(iso: string | undefined, lang: Lang, timeZone?: string): string {
   const d = parseTime(iso)
   if (!d) return '–'
-  return new Intl.DateTimeFormat(lang, {
+  return dateFormat(lang, {
     year: 'numeric',
     month: '2-digit',
     day: '2-digit',
@@ -55,7 +74,7 @@ export function formatDateTime(iso: string | undefined, lang: Lang, timeZone?: s
 export function formatClock(iso: string | undefined, lang: Lang, timeZone?: string): string {
   const d = parseTime(iso)
   if (!d) return '–'
-  return new Intl.DateTimeFormat(lang, {
+  return dateFormat(lang, {
     hour: '2-digit',
     minute: '2-digit',
     second: '2-digit',
