@@ -267,6 +267,11 @@ func newRun(s Setup) *Run {
 
 func (r *Run) attach(w *runlog.Writer, lastSeq int64, sinks []event.Sink) {
 	r.log = w
+	// The run's summary is kept beside its checkpoints, so lists need not
+	// read the log.
+	if sums, ok := r.setup.Store.(runlog.SummaryStore); ok {
+		w.KeepSummary(sums)
+	}
 	var redact func([]byte) []byte
 	if r.setup.Redactor != nil {
 		redact = r.setup.Redactor.Redact

@@ -38,6 +38,16 @@ type Writer struct {
 	created   bool
 	syncMu    sync.Mutex
 	dirSynced bool
+	// sums, when set, keeps the run's summary, folded from the events
+	// written: the summary of the lines flushed is saved at Sync, which the
+	// store's writer calls off the loop's path, and at Close (after
+	// run.finished). sumMu orders the saves, so an older summary never
+	// lands after a newer one.
+	sums    SummaryStore
+	fold    Folder
+	flushed Summary
+	dirty   bool
+	sumMu   sync.Mutex
 }
 
 // Create starts the log of a new run under home. The directories are made as
@@ -136,6 +146,9 @@ func (w *Writer) Write(e event.Event) error {
 	if err := w.enc.Encode(e); err != nil {
 		return fmt.Errorf("write event %d to %s: %w", e.Seq, w.path, err)
 	}
+	if w.sums != nil {
+		w.fold.Add(e)
+	}
 	return nil
 }
 
@@ -147,6 +160,7 @@ func (w *Writer) Flush() error {
 	if err := w.buf.Flush(); err != nil {
 		return fmt.Errorf("flush log %s: %w", w.path, err)
 	}
+	w.markFlushed()
 	return nil
 }
 
@@ -167,7 +181,7 @@ func (w *Writer) Sync() error {
 		}
 		w.dirSynced = true
 	}
-	return nil
+	return w.saveSummary()
 }
 
 // syncDir makes a directory's entries durable. Windows has no such call; its
@@ -194,14 +208,62 @@ func (w *Writer) Offset() int64 {
 // Path is the file the log is written to.
 func (w *Writer) Path() string { return w.path }
 
-// Close flushes the log and closes its file.
+// Close flushes the log, closes its file and saves the run's summary.
 func (w *Writer) Close() error {
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	ferr := w.buf.Flush()
+	if ferr == nil {
+		w.markFlushed()
+	}
 	cerr := w.f.Close()
-	if err := errors.Join(ferr, cerr); err != nil {
+	w.mu.Unlock()
+	serr := w.saveSummary()
+	if err := errors.Join(ferr, serr, cerr); err != nil {
 		return fmt.Errorf("close log %s: %w", w.path, err)
 	}
+	return nil
+}
+
+// KeepSummary makes the writer keep the run's summary in sums, so run
+// lists read it instead of the log. A reopened log's kept part is folded
+// first, once; when it cannot be read the summary is left as it was.
+func (w *Writer) KeepSummary(sums SummaryStore) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.offset > 0 {
+		fold, err := foldLog(io.NewSectionReader(w.f, 0, w.offset))
+		if err != nil {
+			return
+		}
+		w.fold = fold
+	}
+	w.sums = sums
+}
+
+// markFlushed takes the summary of the lines just flushed. w.mu is held.
+func (w *Writer) markFlushed() {
+	if w.sums == nil {
+		return
+	}
+	w.sumMu.Lock()
+	w.flushed, w.dirty = w.fold.Summary(), true
+	w.sumMu.Unlock()
+}
+
+// saveSummary stores the summary of the lines flushed, when it changed
+// since the last save. It does not hold w.mu, so events go on being
+// written while the store commits.
+func (w *Writer) saveSummary() error {
+	w.sumMu.Lock()
+	defer w.sumMu.Unlock()
+	if w.sums == nil || !w.dirty || w.flushed.Started.IsZero() {
+		return nil
+	}
+	s := w.flushed
+	s.Path = w.path
+	if err := putSummary(w.sums, s); err != nil {
+		return err
+	}
+	w.dirty = false
 	return nil
 }
