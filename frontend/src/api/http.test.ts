@@ -215,6 +215,24 @@ describe('createHttpApi', () => {
     await closed
   })
 
+  it('ends the watch of a run the server refuses to subscribe', async () => {
+    const a = api()
+    const stopRuns = a.watchRuns(() => {})
+    const s = await nextStream()
+    // Wait for the stream's id: the next watch is then asked for by POST.
+    const change = nextChange()
+    const stop = a.watchRun('r1', 0, { onEvents: () => {} })
+    await change
+    let ended!: () => void
+    const end = new Promise<void>((r) => (ended = r))
+    a.watchRun('gone', 0, { onEvents: () => {}, onEnd: ended })
+    await end
+    stop()
+    const closed = new Promise((r) => s.res.on('close', r))
+    stopRuns()
+    await closed
+  })
+
   it('ends the watch of a run the server refuses', async () => {
     const a = api()
     let ended!: () => void
