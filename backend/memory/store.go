@@ -159,6 +159,17 @@ func (e *damageError) Unwrap() error { return ErrDamaged }
 // init creates the buckets this version uses, so readers never meet a
 // missing one.
 func (s *Store) init() error {
+	// Most opens find every bucket: a read, not a synced commit, so a
+	// short-lived reader (hermes runs) does not wait on the disk.
+	whole := true
+	if err := s.view(func(tx *bolt.Tx) error {
+		for _, name := range buckets {
+			whole = whole && tx.Bucket(name) != nil
+		}
+		return nil
+	}); err != nil || whole {
+		return err
+	}
 	return s.update(func(tx *bolt.Tx) error {
 		for _, name := range buckets {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {

@@ -156,6 +156,9 @@ func (x *Index) indexDay(day string, mtime time.Time) ([]SkippedLog, error) {
 	if len(skipped) == 0 && time.Since(mtime) > settle {
 		mark = mtime.UnixNano()
 	}
+	if mark == 0 && len(put) == 0 && len(gone) == 0 {
+		return skipped, nil // nothing to write: the folder is looked at again next time anyway
+	}
 	return skipped, x.st.IndexRunDay(day, mark, put, gone)
 }
 
