@@ -3,7 +3,7 @@ import type { ModelCheck, ModelCheckRequest, Settings, StartRunRequest } from '.
 import { detectLang, type Lang } from '../i18n/i18n'
 import { createMemoryStore, type MemoryStore } from './memory'
 import { createNoticesStore, timeoutLater, type Later, type NoticesStore } from './notices'
-import { createRunStore, intervalTicker, type RunStore, type Ticker } from './run'
+import { createRunStore, intervalTicker, type Frame, type RunStore, type Ticker } from './run'
 import { createRunsStore, type LoadStatus, type RunsStore } from './runs'
 import { createStore, type Store } from './store'
 
@@ -35,6 +35,8 @@ export interface AppDeps {
   browserLanguages: readonly string[]
   ticker?: Ticker
   later?: Later
+  /** frame paces how often a live run's events are folded (see run.ts). */
+  frame?: Frame
 }
 
 export interface AppStore extends Store<AppState> {
@@ -62,14 +64,14 @@ function readTheme(storage: KeyValue | null): Theme {
 }
 
 /** createAppStore builds the UI's state and its actions around an Api. */
-export function createAppStore({ api, storage, browserLanguages, ticker = intervalTicker, later = timeoutLater }: AppDeps): AppStore {
+export function createAppStore({ api, storage, browserLanguages, ticker = intervalTicker, later = timeoutLater, frame }: AppDeps): AppStore {
   const store = createStore<AppState>({
     lang: detectLang(storage?.getItem(langKey), '', browserLanguages),
     theme: readTheme(storage),
     settings: { status: 'idle', value: null, error: null },
   })
   const runs = createRunsStore(api)
-  const run = createRunStore(api, ticker)
+  const run = createRunStore(api, ticker, frame)
   const memory = createMemoryStore(api)
   const notices = createNoticesStore(api, later)
 

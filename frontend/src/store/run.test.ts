@@ -43,6 +43,26 @@ describe('createRunStore', () => {
     expect(store.get().watching).toBe(false)
   })
 
+  it('folds the batches that come within one frame together, and none of a run closed before the frame', async () => {
+    const t = testApi({ events: { r2: liveHead } })
+    const frames: (() => void)[] = []
+    const store = createRunStore(t.api, undefined, (fn) => frames.push(fn))
+    await store.open('r2')
+    let updates = 0
+    store.subscribe(() => updates++)
+    t.push(steeredEvents.slice(3, 5))
+    t.push(steeredEvents.slice(5, 8))
+    expect([frames.length, updates, store.get().view.lastSeq]).toEqual([1, 0, 3])
+    frames.shift()!()
+    expect(updates).toBe(1)
+    expect(store.get().view).toEqual(foldRun(steeredEvents.slice(0, 8), 'r2'))
+
+    t.push(steeredEvents.slice(8, 9))
+    store.close()
+    frames.shift()!()
+    expect(store.get().view.lastSeq).toBe(0)
+  })
+
   it('merges a batch that comes before the events it follows, as the window’s events may', async () => {
     const t = testApi({ events: { r2: liveHead } })
     const store = createRunStore(t.api)

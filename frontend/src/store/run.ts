@@ -49,6 +49,28 @@ export const intervalTicker: Ticker = (fn, ms) => {
   return () => clearInterval(id)
 }
 
+/**
+ * Frame runs fn once the events that came in the meantime can be folded
+ * together: the store's own tests fold each batch at once (sameTick); the
+ * page folds once per frame (nextFrame), so a live run whose events come
+ * every few milliseconds is laid out once a frame, not once an event.
+ */
+export type Frame = (fn: () => void) => void
+
+export const sameTick: Frame = (fn) => fn()
+
+/** nextFrame waits for the next animation frame, or 50 ms in a hidden page, which gets none. */
+export const nextFrame: Frame = (fn) => {
+  let done = false
+  const go = () => {
+    if (done) return
+    done = true
+    fn()
+  }
+  requestAnimationFrame(go)
+  setTimeout(go, 50)
+}
+
 export interface RunStore extends Store<RunState> {
   open(runId: string): Promise<void>
   close(): void
@@ -103,7 +125,7 @@ const closed: RunState = {
 }
 
 /** createRunStore holds the open run: its events, its view, its live stream, its controls and its replay. */
-export function createRunStore(api: Api, ticker: Ticker = intervalTicker): RunStore {
+export function createRunStore(api: Api, ticker: Ticker = intervalTicker, frame: Frame = sameTick): RunStore {
   const store = createStore<RunState>(closed)
   let ticket = 0
   let unwatch: (() => void) | null = null
@@ -118,7 +140,23 @@ export function createRunStore(api: Api, ticker: Ticker = intervalTicker): RunSt
 
   // receive merges a batch: events after the last seq are folded on; any
   // other order (a Wails batch before the fetch) merges and folds again.
+  let queued: HermesEvent[] = []
+  let queuedFor = 0
   const receive = (mine: number, batch: HermesEvent[]) => {
+    if (mine !== ticket || batch.length === 0) return
+    if (queued.length > 0 && queuedFor === mine) {
+      queued = queued.concat(batch)
+      return
+    }
+    queued = batch
+    queuedFor = mine
+    frame(() => {
+      const all = queued
+      queued = []
+      fold(queuedFor, all)
+    })
+  }
+  const fold = (mine: number, batch: HermesEvent[]) => {
     if (mine !== ticket || batch.length === 0) return
     const s = store.get()
     const last = s.view.lastSeq

@@ -63,9 +63,14 @@ export function Timeline({ iterations, selected, live, onSelect, onFork, onArtif
 
   const last = iterations.length - 1
   const lastItems = last >= 0 ? iterations[last].items.length : 0
+  // Following sets the offset once per change (a new card or item, or a card
+  // measured anew): scrollToIndex would re-check it every frame until it
+  // settled, each time forcing a layout, which a live run never lets it do.
+  const total = virtualizer.getTotalSize()
   useLayoutEffect(() => {
-    if (live && follow && last >= 0) virtualizer.scrollToIndex(last, { align: 'end' })
-  }, [live, follow, last, lastItems, virtualizer])
+    const el = scrollRef.current
+    if (live && follow && last >= 0 && el) el.scrollTop = el.scrollHeight
+  }, [live, follow, last, lastItems, total])
 
   // The selection moved by keyboard: bring its card into view.
   useEffect(() => {
