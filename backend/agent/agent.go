@@ -102,8 +102,11 @@ type Setup struct {
 	// is the model it asks; "" means ModelName.
 	Summarizer   Model
 	SummaryModel string
-	// Memory is what the run does with the long-term memory that Store keeps
-	// (when it keeps one, as *memory.Store does); "" leaves it alone.
+	// LongTerm keeps the long-term memory runs recall and write; a
+	// *memory.Store is one. nil keeps none, whatever Memory says.
+	LongTerm MemorySpaces
+	// Memory is what the run does with the long-term memory LongTerm
+	// keeps; "" leaves it alone.
 	Memory MemoryUse
 	// MemoryNamespace is whose memories the run recalls and writes: "" the
 	// desktop's; the bot gives each chat user's conversation its own.

@@ -50,7 +50,7 @@ func newHarness(t *testing.T, server *llmtest.Server, extra ...skills.Tool) *har
 		MaxRetries: 3, Backoff: func(int) time.Duration { return 0 },
 	})
 	return &harness{t: t, home: home, ws: ws, server: server, setup: agent.Setup{
-		Home: home, Store: store, Bus: event.NewBus(), Redactor: runlog.NewRedactor(testKey),
+		Home: home, Store: store, LongTerm: store, Bus: event.NewBus(), Redactor: runlog.NewRedactor(testKey),
 		Model: client, ModelName: "test-model", BaseURL: server.URL, Tools: reg,
 	}}
 }

@@ -26,20 +26,22 @@ type LongTermMemory interface {
 	Fade(cutoff time.Time) (int, error)
 }
 
+// MemorySpaces keeps long-term memory in namespaces; *memory.Store is one.
+type MemorySpaces interface {
+	In(namespace string) memory.Space
+}
+
 // recallCandidates is how many ranked memories are weighed against the
 // memory layer's cap.
 const recallCandidates = 20
 
 func (r *Run) longTermMemory() LongTermMemory {
-	if r.setup.Memory != MemoryOn && r.setup.Memory != MemoryRead {
+	if r.setup.LongTerm == nil || (r.setup.Memory != MemoryOn && r.setup.Memory != MemoryRead) {
 		return nil
 	}
-	if s, ok := r.setup.Store.(*memory.Store); ok {
-		// What is kept passes the redactor the events pass: a key the run
-		// saw is not served later by `hermes memory show` or the API.
-		return s.In(r.setup.MemoryNamespace).Scrubbed(r.setup.Redactor.String)
-	}
-	return nil
+	// What is kept passes the redactor the events pass: a key the run saw
+	// is not served later by `hermes memory show` or the API.
+	return r.setup.LongTerm.In(r.setup.MemoryNamespace).Scrubbed(r.setup.Redactor.String)
 }
 
 // recall fills the memory layer of a new run: memories that have faded are

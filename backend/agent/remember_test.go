@@ -266,3 +266,25 @@ func TestMemory_RecallSaysWhy(t *testing.T) {
 		t.Fatalf("the memory keeps %+v, %v", e.LastRecall, err)
 	}
 }
+
+// checkpointsOnly hides every method of the store but the checkpoints', as
+// a store wrapped by a caller (timing, failure injection) does.
+type checkpointsOnly struct{ agent.Checkpoints }
+
+// TestMemory_KeptWhenCheckpointsAreWrapped: long-term memory is its own
+// field of the setup, so a run whose checkpoints go through a wrapper still
+// recalls and writes it.
+func TestMemory_KeptWhenCheckpointsAreWrapped(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Step{Content: "Done: the report is in report.md."})
+	h := newHarness(t, srv)
+	h.setup.Memory = agent.MemoryOn
+	h.setup.Store = checkpointsOnly{h.setup.Store}
+
+	res, events := memoryRun(t, h, "Write the report", "Remember that I prefer Markdown tables.")
+	if res.Status != event.StatusFinished {
+		t.Fatalf("run = %+v", res)
+	}
+	if refs := written(t, events); !hasEntry(refs, memory.KindPreference, "Markdown tables") {
+		t.Fatalf("memory.written = %+v, want the preference", refs)
+	}
+}

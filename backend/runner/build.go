@@ -65,8 +65,8 @@ func checkModel(ctx context.Context, cfg config.Config, getenv func(string) stri
 // overrides: the model client (checked: the endpoint answers and takes the
 // key), the tools, the redactor that keeps every secret hermes.toml and the
 // environment hold (config.Config.Secrets) out of every event, the
-// limits and the context window. The caller adds Store and Bus, which
-// outlive a run.
+// limits and the context window. The caller adds Store, LongTerm and Bus,
+// which outlive a run.
 func Build(ctx context.Context, home string, cfg config.Config, getenv func(string) string, o Overrides) (agent.Setup, error) {
 	if o.MaxIterations > 0 {
 		cfg.Agent.MaxIterations = o.MaxIterations

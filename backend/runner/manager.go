@@ -249,7 +249,7 @@ func (m *Manager) launch(setup agent.Setup, id string,
 	if err != nil {
 		return "", err
 	}
-	setup.Store, setup.Bus = store, m.bus
+	setup.Store, setup.LongTerm, setup.Bus = store, store, m.bus
 	l := newLiveRun(m.publish)
 	// The manager's record of the run takes each event before the
 	// starter's sink does.
