@@ -8,15 +8,17 @@ import (
 	"testing"
 	"time"
 
+	"hermes/backend/event"
 	"hermes/backend/runlog"
 	"hermes/backend/runner/sample"
 )
 
-var update = flag.Bool("update", false, "rewrite sample.expected.json from the Go fold")
+var update = flag.Bool("update", false, "rewrite the *.expected.json files from the Go fold")
 
-// expected is what both folds of sample.jsonl must agree on: the Go run
-// summary (runlog.Summarize) here, the desktop's timeline fold in
-// frontend/src/lib/samplefold.test.ts, both against sample.expected.json.
+// expected is what both folds of a recorded run (sample.jsonl, controls.jsonl)
+// must agree on: the Go run summary (runlog.Summarize) here, the desktop's
+// timeline fold in frontend/src/lib/samplefold.test.ts, both against the
+// run's NAME.expected.json.
 type expected struct {
 	RunID      string `json:"run_id"`
 	Task       string `json:"task"`
@@ -33,15 +35,25 @@ type expected struct {
 	Events     int    `json:"events"`
 }
 
-// TestSample_GoFoldMatchesExpected: the run summary of the recorded sample
-// holds the figures in sample.expected.json, which the frontend's fold is held
-// to as well; `go test ./backend/runner/sample -run GoFold -update` rewrites it
-// after the sample is recorded again.
+// TestSample_GoFoldMatchesExpected: the run summary of each recorded run
+// holds the figures in its expected file, which the frontend's fold is held
+// to as well; `go test ./backend/runner/sample -run GoFold -update` rewrites
+// them after the runs are recorded again (go generate).
 func TestSample_GoFoldMatchesExpected(t *testing.T) {
-	events, err := sample.Events()
+	shipped, err := sample.Events()
 	if err != nil {
 		t.Fatal(err)
 	}
+	controls, err := runlog.ReadFile("controls.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, events := range map[string][]event.Event{"sample": shipped, "controls": controls} {
+		t.Run(name, func(t *testing.T) { checkFold(t, name, events) })
+	}
+}
+
+func checkFold(t *testing.T, name string, events []event.Event) {
 	s := runlog.Summarize(events)
 	got := expected{
 		RunID: s.RunID, Task: s.Task, Status: s.Status, Model: s.Model, Workspace: s.Workspace,
@@ -55,15 +67,50 @@ func TestSample_GoFoldMatchesExpected(t *testing.T) {
 	}
 	raw = append(raw, '\n')
 	if *update {
-		if err := os.WriteFile("sample.expected.json", raw, 0o644); err != nil {
+		if err := os.WriteFile(name+".expected.json", raw, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	want, err := os.ReadFile("sample.expected.json")
+	want, err := os.ReadFile(name + ".expected.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(raw, want) {
-		t.Fatalf("the Go fold of sample.jsonl disagrees with sample.expected.json:\n got %s\nwant %s", raw, want)
+		t.Fatalf("the Go fold of %s.jsonl disagrees with %s.expected.json:\n got %s\nwant %s", name, name, raw, want)
+	}
+}
+
+// TestControls_CoversASteeredRun: controls.jsonl holds the events the
+// shipped sample has not, so both folds meet them; and, like the sample, no
+// address or key of the machine it was recorded on.
+func TestControls_CoversASteeredRun(t *testing.T) {
+	events, err := runlog.ReadFile("controls.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, e := range events {
+		seen[string(e.Type)] = true
+		if e.Type == event.ApprovalResolved {
+			d, _ := event.Decode[event.ApprovalResolvedData](e)
+			seen["approval "+d.Decision] = true
+		}
+	}
+	for _, want := range []string{
+		"model.reasoning", "model.retried", "run.paused", "instruction.injected", "run.resumed",
+		"approval " + event.ApproveDeny, "approval " + event.ApproveOnce, "run.finished",
+	} {
+		if !seen[want] {
+			t.Errorf("controls.jsonl has no %s", want)
+		}
+	}
+	raw, err := os.ReadFile("controls.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, machine := range []string{os.TempDir(), "127.0.0.1", "localhost", "sk-"} {
+		if bytes.Contains(raw, []byte(machine)) {
+			t.Errorf("controls.jsonl names %q", machine)
+		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 )
 
 //go:generate go run ./gen -o sample.jsonl
+//go:generate go run ./gen -run controls -o controls.jsonl
 
 //go:embed sample.jsonl
 var recorded []byte

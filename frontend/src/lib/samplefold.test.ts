@@ -4,15 +4,20 @@ import type { HermesEvent } from '../api/types'
 import { foldRun, modelIterations } from './timeline'
 import { replayTo } from './replay'
 
-// The recorded sample run (made by the real loop, see backend/runner/sample/gen)
-// and the figures the Go run summary folds from it: both folds are held to the
-// same file, so a change to either that disagrees fails a test.
+// Runs recorded by the real loop (see backend/runner/sample/gen) and the
+// figures the Go run summary folds from each: both folds are held to the same
+// files, so a change to either that disagrees fails a test.
 const dir = new URL('../../../backend/runner/sample/', import.meta.url)
-const events: HermesEvent[] = readFileSync(new URL('sample.jsonl', dir), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l) => JSON.parse(l) as HermesEvent)
-const want = JSON.parse(readFileSync(new URL('sample.expected.json', dir), 'utf8')) as {
+
+function recorded(name: string): { events: HermesEvent[]; want: Expected } {
+  const events = readFileSync(new URL(`${name}.jsonl`, dir), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as HermesEvent)
+  return { events, want: JSON.parse(readFileSync(new URL(`${name}.expected.json`, dir), 'utf8')) as Expected }
+}
+
+interface Expected {
   run_id: string
   task: string
   status: string
@@ -28,7 +33,9 @@ const want = JSON.parse(readFileSync(new URL('sample.expected.json', dir), 'utf8
   events: number
 }
 
-describe('the recorded sample run', () => {
+describe.each(['sample', 'controls'])('the recorded %s run', (name) => {
+  const { events, want } = recorded(name)
+
   it('folds to the figures the Go run summary folds', () => {
     const v = foldRun(events)
     expect({

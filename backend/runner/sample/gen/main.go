@@ -5,6 +5,9 @@
 // with the machine's paths replaced by neutral ones.
 //
 //	go generate ./backend/runner/sample   (or: go run ./gen -o sample.jsonl in that directory)
+//
+// With -run controls it records controls.jsonl instead, a short steered run
+// (see recordControls).
 package main
 
 import (
@@ -39,10 +42,15 @@ const (
 
 func main() {
 	out := flag.String("o", "sample.jsonl", "where to write the recorded log")
+	which := flag.String("run", "sample", "which run to record: sample or controls")
 	flag.Parse()
 	tb := &processTB{}
 	defer tb.cleanup()
-	if err := record(tb, *out); err != nil {
+	rec := record
+	if *which == "controls" {
+		rec = recordControls
+	}
+	if err := rec(tb, *out); err != nil {
 		tb.cleanup()
 		log.Fatal(err)
 	}

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"hermes/backend/agent"
+	"hermes/backend/event"
+	"hermes/backend/llm"
+	"hermes/backend/llm/llmtest"
+	"hermes/backend/memory"
+	"hermes/backend/runlog"
+	"hermes/backend/skills"
+)
+
+// recordControls records controls.jsonl: a short run that a person steers,
+// so the Go and the frontend's folds are held to the events the sample has
+// not: reasoning, a pause with an injected instruction and a resume, one
+// write denied and one approved, besides a model retry.
+func recordControls(tb *processTB, out string) error {
+	tmp, err := os.MkdirTemp("", "hermes-controls-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	home, ws := filepath.Join(tmp, "home"), filepath.Join(tmp, "workspace")
+	if err := os.MkdirAll(ws, 0o700); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(ws, "todo.md"), []byte("- buy milk\n- call Ana\n"), 0o600); err != nil {
+		return err
+	}
+	release := make(chan struct{})
+	srv := llmtest.NewServer(tb,
+		llmtest.Step{Reasoning: "The list is in the workspace; read it first.", Content: "I'll read the list.", Chunks: 2,
+			ToolCalls: []llm.ToolCall{call("call_read", "read_file", `{"path":"todo.md"}`)}, Wait: release},
+		llmtest.Step{Status: 503, RetryAfter: "0", Content: "the model is overloaded, try again"},
+		llmtest.Step{Reasoning: "Two items; write them as done.", Content: "Marking both done.", Chunks: 2,
+			ToolCalls: []llm.ToolCall{call("call_write_1", "write_file", `{"path":"todo.md","content":"- [x] buy milk\n- [x] call Ana\n"}`)}},
+		llmtest.Step{Content: "Then into a new file instead.",
+			ToolCalls: []llm.ToolCall{call("call_write_2", "write_file", `{"path":"done.md","content":"- buy milk\n- call Ana\n"}`)}},
+		llmtest.Step{Reasoning: "Written; answer briefly.", Content: "Both items are in done.md; todo.md is unchanged.", Chunks: 3},
+	)
+	store, err := memory.Open(filepath.Join(home, "hermes.db"))
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	tools := skills.NewRegistry()
+	for _, t := range skills.FileTools() {
+		if err := tools.Register(t); err != nil {
+			return err
+		}
+	}
+	policy, err := skills.NewPolicy(skills.PolicyConfig{Risk: map[skills.Risk]skills.Action{skills.RiskRead: skills.Allow}}, nil)
+	if err != nil {
+		return err
+	}
+	key := "sk-sample-recording-key"
+	client := llm.New(llm.Config{BaseURL: srv.URL, APIKey: key, Model: modelName, Stream: true, MaxRetries: 3})
+	bus := event.NewBus()
+	run, err := agent.NewRun(agent.Setup{
+		Home: home, Store: store, Bus: bus, Redactor: runlog.NewRedactor(key), Policy: policy,
+		Model: client, ModelName: modelName, BaseURL: srv.URL, Tools: tools,
+		Limits: agent.Limits{MaxIterations: 8, ContextWindow: 128000},
+	}, agent.Task{Text: "Tick off my list in todo.md.", Workspace: ws})
+	if err != nil {
+		return err
+	}
+	sub := bus.Subscribe(1024, nil)
+	steered := make(chan error, 1)
+	go func() {
+		defer bus.Unsubscribe(sub)
+		steered <- steer(run.Controls(), sub.C, release)
+	}()
+	res := run.Execute(context.Background())
+	if err := <-steered; err != nil {
+		return err
+	}
+	if res.Status != event.StatusFinished || tb.failed {
+		return fmt.Errorf("the controls run ended %s (%s); fix the script", res.Status, res.Error)
+	}
+	raw, err := os.ReadFile(run.LogPath())
+	if err != nil {
+		return err
+	}
+	raw = bytes.ReplaceAll(raw, []byte(ws), []byte("~/todo"))
+	raw = bytes.ReplaceAll(raw, []byte(srv.URL), []byte(shownBaseURL))
+	if bytes.Contains(raw, []byte(tmp)) {
+		return fmt.Errorf("the log still names %s", tmp)
+	}
+	return os.WriteFile(out, raw, 0o644)
+}
+
+// steer plays the person: pause during the first turn and add an
+// instruction, resume once paused, deny the first write and allow the second.
+func steer(c *agent.Controls, events <-chan event.Event, release chan struct{}) error {
+	next := func(typ event.Type) (event.Event, error) {
+		for e := range events {
+			if e.Type == typ {
+				return e, nil
+			}
+		}
+		return event.Event{}, fmt.Errorf("the run ended without a %s event", typ)
+	}
+	if _, err := next(event.IterationStarted); err != nil {
+		return err
+	}
+	c.Send(agent.Control{Kind: agent.ControlPause})
+	c.Send(agent.Control{Kind: agent.ControlInject, Text: "Keep todo.md as it is."})
+	close(release)
+	if _, err := next(event.RunPaused); err != nil {
+		return err
+	}
+	c.Send(agent.Control{Kind: agent.ControlResume})
+	for _, answer := range []agent.Control{
+		{Kind: agent.ControlApprove, Decision: event.ApproveDeny, Reason: "leave todo.md as it is"},
+		{Kind: agent.ControlApprove, Decision: event.ApproveOnce},
+	} {
+		e, err := next(event.ApprovalRequested)
+		if err != nil {
+			return err
+		}
+		d, err := event.Decode[event.ApprovalRequestedData](e)
+		if err != nil {
+			return err
+		}
+		answer.ApprovalID = d.ApprovalID
+		c.Send(answer)
+	}
+	return nil
+}
