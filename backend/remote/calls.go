@@ -196,7 +196,6 @@ func (c *Client) do(req *http.Request) (*http.Response, error) {
 	if err := json.NewDecoder(res.Body).Decode(&body); err != nil || body.Error.Code == "" {
 		return nil, c.unreachable(fmt.Errorf("%s %s: %s", req.Method, req.URL.Path, res.Status))
 	}
-	body.Error.Status = res.StatusCode
 	return nil, &Error{API: body.Error}
 }
 

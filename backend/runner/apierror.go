@@ -3,7 +3,6 @@ package runner
 import (
 	"encoding/json"
 	"errors"
-	"net/http"
 	"strings"
 
 	"hermes/backend/config"
@@ -14,10 +13,10 @@ import (
 )
 
 // APIError is how the local API shows an error, over HTTP and in the
-// window alike: a code for programs, the message in both languages for
-// people (the UI shows the one it is set to), and the HTTP status.
+// window alike: a code for programs and the message in both languages for
+// people (the UI shows the one it is set to). The HTTP status of each code
+// is the server's (backend/server).
 type APIError struct {
-	Status  int               `json:"-"`
 	Code    string            `json:"code"`
 	Message map[string]string `json:"message"`
 }
@@ -43,53 +42,52 @@ func CheckResult(err error) ModelCheck {
 	return ModelCheck{OK: true}
 }
 
-// errorCodes gives the status and code of the errors the API knows; the
-// first that the error wraps wins.
+// errorCodes gives the code of the errors the API knows; the first that
+// the error wraps wins.
 var errorCodes = []struct {
-	err    error
-	status int
-	code   string
+	err  error
+	code string
 }{
-	{runlog.ErrRunNotFound, http.StatusNotFound, "run_not_found"},
-	{runlog.ErrArtifactNotFound, http.StatusNotFound, "artifact_not_found"},
-	{runlog.ErrBadCursor, http.StatusBadRequest, "bad_cursor"},
-	{memory.ErrNoMemory, http.StatusNotFound, "memory_not_found"},
-	{ErrNoCheckpoint, http.StatusNotFound, "no_checkpoint"},
-	{ErrNoTask, http.StatusBadRequest, "no_task"},
-	{ErrBadWorkspace, http.StatusBadRequest, "bad_workspace"},
-	{ErrBadControl, http.StatusBadRequest, "bad_control"},
-	{ErrBadDecision, http.StatusBadRequest, "bad_decision"},
-	{ErrBadIteration, http.StatusBadRequest, "bad_iteration"},
-	{ErrBadTitle, http.StatusBadRequest, "bad_title"},
-	{ErrEndpointSecret, http.StatusBadRequest, "endpoint_secret"},
-	{runlog.ErrBadArtifactRef, http.StatusBadRequest, "bad_artifact_ref"},
-	{runlog.ErrBadRange, http.StatusBadRequest, "bad_range"},
-	{ErrNotLive, http.StatusConflict, "not_live"},
-	{ErrLive, http.StatusConflict, "live"},
-	{ErrFinished, http.StatusConflict, "finished"},
-	{ErrSample, http.StatusConflict, "sample"},
-	{ErrNoApproval, http.StatusConflict, "no_approval"},
-	{memory.ErrLocked, http.StatusConflict, "store_locked"},
-	{memory.ErrDamaged, http.StatusInternalServerError, "store_damaged"},
-	{ErrClosed, http.StatusServiceUnavailable, "shutting_down"},
+	{runlog.ErrRunNotFound, "run_not_found"},
+	{runlog.ErrArtifactNotFound, "artifact_not_found"},
+	{runlog.ErrBadCursor, "bad_cursor"},
+	{memory.ErrNoMemory, "memory_not_found"},
+	{ErrNoCheckpoint, "no_checkpoint"},
+	{ErrNoTask, "no_task"},
+	{ErrBadWorkspace, "bad_workspace"},
+	{ErrBadControl, "bad_control"},
+	{ErrBadDecision, "bad_decision"},
+	{ErrBadIteration, "bad_iteration"},
+	{ErrBadTitle, "bad_title"},
+	{ErrEndpointSecret, "endpoint_secret"},
+	{runlog.ErrBadArtifactRef, "bad_artifact_ref"},
+	{runlog.ErrBadRange, "bad_range"},
+	{ErrNotLive, "not_live"},
+	{ErrLive, "live"},
+	{ErrFinished, "finished"},
+	{ErrSample, "sample"},
+	{ErrNoApproval, "no_approval"},
+	{memory.ErrLocked, "store_locked"},
+	{memory.ErrDamaged, "store_damaged"},
+	{ErrClosed, "shutting_down"},
 	// The model check: the settings are wrong, or the endpoint failed.
-	{llm.ErrMissingKey, http.StatusBadRequest, "model_key_missing"},
-	{llm.ErrUnauthorized, http.StatusBadRequest, "model_key_refused"},
-	{llm.ErrModelNotFound, http.StatusBadRequest, "model_not_found"},
-	{llm.ErrBadRequest, http.StatusBadRequest, "model_bad_request"},
-	{llm.ErrUnreachable, http.StatusBadGateway, "model_unreachable"},
-	{llm.ErrRateLimited, http.StatusBadGateway, "model_rate_limited"},
-	{llm.ErrServer, http.StatusBadGateway, "model_failed"},
-	{config.ErrSyntax, http.StatusInternalServerError, "config_error"},
-	{config.ErrUnknownKey, http.StatusInternalServerError, "config_error"},
-	{config.ErrWrongType, http.StatusInternalServerError, "config_error"},
-	{config.ErrEscapedPath, http.StatusInternalServerError, "config_error"},
-	{config.ErrInvalid, http.StatusInternalServerError, "config_error"},
-	{runlog.ErrCorruptLog, http.StatusInternalServerError, "corrupt_log"},
+	{llm.ErrMissingKey, "model_key_missing"},
+	{llm.ErrUnauthorized, "model_key_refused"},
+	{llm.ErrModelNotFound, "model_not_found"},
+	{llm.ErrBadRequest, "model_bad_request"},
+	{llm.ErrUnreachable, "model_unreachable"},
+	{llm.ErrRateLimited, "model_rate_limited"},
+	{llm.ErrServer, "model_failed"},
+	{config.ErrSyntax, "config_error"},
+	{config.ErrUnknownKey, "config_error"},
+	{config.ErrWrongType, "config_error"},
+	{config.ErrEscapedPath, "config_error"},
+	{config.ErrInvalid, "config_error"},
+	{runlog.ErrCorruptLog, "corrupt_log"},
 }
 
 // Explain turns any error into what the API shows of it. An error the
-// table does not know is a 500 "internal".
+// table does not know is "internal".
 func Explain(err error) APIError {
 	// An error another Hermes process answered with (backend/remote) is
 	// shown as that process showed it.
@@ -97,19 +95,19 @@ func Explain(err error) APIError {
 	if errors.As(err, &answered) {
 		return answered
 	}
-	e := APIError{Status: http.StatusInternalServerError, Code: "internal"}
+	code := "internal"
 	for _, c := range errorCodes {
 		if errors.Is(err, c.err) {
-			e.Status, e.Code = c.status, c.code
+			code = c.code
 			break
 		}
 	}
-	return NewAPIError(e.Status, e.Code, err)
+	return NewAPIError(code, err)
 }
 
-// NewAPIError shows err with the given status and code.
-func NewAPIError(status int, code string, err error) APIError {
-	return APIError{Status: status, Code: code, Message: map[string]string{
+// NewAPIError shows err with the given code.
+func NewAPIError(code string, err error) APIError {
+	return APIError{Code: code, Message: map[string]string{
 		string(i18n.EN): MessageIn(i18n.EN, err), string(i18n.ZH): MessageIn(i18n.ZH, err),
 	}}
 }

@@ -3,7 +3,6 @@ package runner
 import (
 	"errors"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,24 +36,23 @@ func TestExplain(t *testing.T) {
 	tests := []struct {
 		name   string
 		err    error
-		status int
 		code   string
 		en, zh string
 	}{
-		{"a wrapped runner error", fmt.Errorf("control: %w", i18n.Wrap(ErrNotLive, "runner.not_live", "r1")), 409, "not_live", "run r1 is not running", "运行 r1 未在进行"},
-		{"a log error", i18n.Wrap(runlog.ErrRunNotFound, "runlog.not_found", "r2", "/home"), 404, "run_not_found", "r2", "r2"},
+		{"a wrapped runner error", fmt.Errorf("control: %w", i18n.Wrap(ErrNotLive, "runner.not_live", "r1")), "not_live", "run r1 is not running", "运行 r1 未在进行"},
+		{"a log error", i18n.Wrap(runlog.ErrRunNotFound, "runlog.not_found", "r2", "/home"), "run_not_found", "r2", "r2"},
 		{"config mistakes joined", errors.Join(
 			i18n.Wrap(config.ErrInvalid, "config.invalid.min", "[agent] max_iterations", 0, 1),
 			i18n.Wrap(config.ErrInvalid, "config.invalid.model"),
-		), 500, "config_error", "max_iterations", "max_iterations"},
-		{"an unknown error", errors.New("disk on fire"), 500, "internal", "disk on fire", "disk on fire"},
-		{"a damaged store", damagedStore(t), 500, "store_damaged", "hermes doctor --salvage", "hermes doctor --salvage"},
+		), "config_error", "max_iterations", "max_iterations"},
+		{"an unknown error", errors.New("disk on fire"), "internal", "disk on fire", "disk on fire"},
+		{"a damaged store", damagedStore(t), "store_damaged", "hermes doctor --salvage", "hermes doctor --salvage"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := Explain(tt.err)
-			if e.Status != tt.status || e.Code != tt.code {
-				t.Fatalf("Explain = %d %s, want %d %s", e.Status, e.Code, tt.status, tt.code)
+			if e.Code != tt.code {
+				t.Fatalf("Explain = %s, want %s", e.Code, tt.code)
 			}
 			if !strings.Contains(e.Message["en"], tt.en) || !strings.Contains(e.Message["zh-CN"], tt.zh) {
 				t.Errorf("messages %q", e.Message)
@@ -67,8 +65,5 @@ func TestExplain(t *testing.T) {
 	}
 	if got := string(Explain(ErrClosed).JSON()); got != `{"error":{"code":"shutting_down","message":{"en":"runner shut down","zh-CN":"runner shut down"}}}` {
 		t.Errorf("JSON %s", got)
-	}
-	if Explain(ErrClosed).Status != http.StatusServiceUnavailable {
-		t.Error("a closed runner is not 503")
 	}
 }

@@ -214,7 +214,7 @@ func (s *server) identify(w http.ResponseWriter, _ *http.Request) {
 }
 
 func (s *server) noEndpoint(w http.ResponseWriter, r *http.Request) {
-	writeAPIError(w, runner.NewAPIError(http.StatusNotFound, "no_endpoint", i18n.Errorf("server.no_endpoint", r.Method, r.URL.Path)))
+	writeAPIError(w, runner.NewAPIError("no_endpoint", i18n.Errorf("server.no_endpoint", r.Method, r.URL.Path)))
 }
 
 // noUI is the page of a build without the web UI: it says how to get one.
@@ -235,7 +235,7 @@ func decode(w http.ResponseWriter, r *http.Request, v any, optional bool) bool {
 	if err == nil || optional && errors.Is(err, io.EOF) {
 		return true
 	}
-	writeAPIError(w, runner.NewAPIError(http.StatusBadRequest, "bad_request", i18n.Errorf("server.bad_json", err.Error())))
+	writeAPIError(w, runner.NewAPIError("bad_request", i18n.Errorf("server.bad_json", err.Error())))
 	return false
 }
 
@@ -271,7 +271,7 @@ func writeError(w http.ResponseWriter, err error) { writeAPIError(w, runner.Expl
 func writeAPIError(w http.ResponseWriter, e runner.APIError) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(e.Status)
+	w.WriteHeader(statusOf(e.Code))
 	_, _ = w.Write(e.JSON()) // the status line is sent; a failed write means the client left
 }
 

@@ -53,7 +53,7 @@ func (s *server) valid(tok string) bool {
 }
 
 func unauthorized() runner.APIError {
-	return runner.NewAPIError(http.StatusUnauthorized, "unauthorized", i18n.Errorf("server.unauthorized"))
+	return runner.NewAPIError("unauthorized", i18n.Errorf("server.unauthorized"))
 }
 
 // refuse answers with e: as JSON under /api/, and as a page in both
@@ -65,7 +65,7 @@ func refuse(w http.ResponseWriter, r *http.Request, e runner.APIError) {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(e.Status)
+	w.WriteHeader(statusOf(e.Code))
 	fmt.Fprintf(w, "<!doctype html><meta charset=utf-8><title>Hermes</title><p>%s</p><p lang=zh-CN>%s</p>",
 		html.EscapeString(e.Message[string(i18n.EN)]), html.EscapeString(e.Message[string(i18n.ZH)]))
 }

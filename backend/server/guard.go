@@ -22,7 +22,7 @@ func (s *server) checkHost(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		refuse(w, r, runner.NewAPIError(http.StatusMisdirectedRequest, "wrong_host", i18n.Errorf("server.wrong_host", r.Host)))
+		refuse(w, r, runner.NewAPIError("wrong_host", i18n.Errorf("server.wrong_host", r.Host)))
 	})
 }
 
@@ -77,16 +77,16 @@ func crossSite(r *http.Request) (runner.APIError, bool) {
 	}
 	if o := r.Header.Get("Origin"); o != "" {
 		if u, err := url.Parse(o); err != nil || !strings.EqualFold(u.Host, r.Host) {
-			return runner.NewAPIError(http.StatusForbidden, "cross_site", i18n.Errorf("server.cross_origin", o)), true
+			return runner.NewAPIError("cross_site", i18n.Errorf("server.cross_origin", o)), true
 		}
 	}
 	switch site := r.Header.Get("Sec-Fetch-Site"); site {
 	case "", "same-origin", "none":
 	default:
-		return runner.NewAPIError(http.StatusForbidden, "cross_site", i18n.Errorf("server.cross_site", site)), true
+		return runner.NewAPIError("cross_site", i18n.Errorf("server.cross_site", site)), true
 	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		return runner.NewAPIError(http.StatusForbidden, "not_json", i18n.Errorf("server.not_json", r.Header.Get("Content-Type"))), true
+		return runner.NewAPIError("not_json", i18n.Errorf("server.not_json", r.Header.Get("Content-Type"))), true
 	}
 	return runner.APIError{}, false
 }

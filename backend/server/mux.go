@@ -209,7 +209,7 @@ func (s *server) changeStream(w http.ResponseWriter, r *http.Request) {
 	}
 	st := s.mux.get(r.PathValue("id"))
 	if st == nil {
-		writeAPIError(w, runner.NewAPIError(http.StatusNotFound, "no_stream", i18n.Errorf("server.no_stream", r.PathValue("id"))))
+		writeAPIError(w, runner.NewAPIError("no_stream", i18n.Errorf("server.no_stream", r.PathValue("id"))))
 		return
 	}
 	changes := make([]muxChange, 0, len(req.Subscribe)+len(req.Unsubscribe))
@@ -228,7 +228,7 @@ func (s *server) changeStream(w http.ResponseWriter, r *http.Request) {
 		select {
 		case st.ctl <- c:
 		case <-st.done:
-			writeAPIError(w, runner.NewAPIError(http.StatusNotFound, "no_stream", i18n.Errorf("server.no_stream", st.id)))
+			writeAPIError(w, runner.NewAPIError("no_stream", i18n.Errorf("server.no_stream", st.id)))
 			return
 		case <-r.Context().Done():
 			return
