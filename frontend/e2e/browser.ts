@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { onTestFailed } from 'vitest'
 
-// Headless Chromium as TOOLCHAIN.md records it for Debian, as root, offline.
+// Headless Chromium for scripts/e2e.sh: no sandbox, since the tests may run
+// as root; no GPU; and nothing that reaches past the loopback server.
 export const chromiumArgs = [
   '--no-sandbox',
   '--disable-gpu',

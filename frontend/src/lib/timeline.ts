@@ -19,7 +19,7 @@ import { addStageTokens } from './stagetokens'
 
 export type { CallView, CallStatus, ContextInfo, Decision, IterationView, Item, Mark } from './iteration'
 
-// A run's view is a pure fold of its events (DESIGN.md): replaying a log
+// A run's view is a pure fold of its events (docs/events.md): replaying a log
 // through applyEvent draws what the live run drew. Views are immutable, so a
 // store can hand them to React as they are, and a replay can keep the view
 // of any seq.
