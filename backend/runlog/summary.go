@@ -34,8 +34,9 @@ type Summary struct {
 // Folder folds events into a Summary one at a time, so a live run's entry
 // can be kept current without rereading its log.
 //
-// Counts are summed from the events themselves (iteration numbers, usage in
-// model.decided, first attempts of tool.started) and raised to the totals of
+// Counts are summed from the events themselves (iteration numbers, usage and
+// calls in model.decided, as the run's totals count them: a denied or
+// skipped call counts though it never starts) and raised to the totals of
 // run.finished when those are larger, which holds whether a resumed run's
 // totals cover one leg or the whole run.
 type Folder struct {
@@ -49,7 +50,6 @@ var folded = map[string]bool{
 	string(event.RunResumed):       true,
 	string(event.IterationStarted): true,
 	string(event.ModelDecided):     true,
-	string(event.ToolStarted):      true,
 	string(event.TaskEdited):       true,
 	string(event.RunFinished):      true,
 }
@@ -75,17 +75,12 @@ func (f *Folder) Add(e event.Event) {
 		s.Status, s.Ended, s.Answer, s.Verified = event.StatusRunning, time.Time{}, "", false
 	case event.ModelDecided:
 		var d struct {
-			Usage llm.Usage `json:"usage"`
+			Usage     llm.Usage         `json:"usage"`
+			ToolCalls []json.RawMessage `json:"tool_calls"`
 		}
 		if json.Unmarshal(e.Data, &d) == nil {
 			s.Tokens += usageTotal(d.Usage)
-		}
-	case event.ToolStarted:
-		var d struct {
-			Attempt int `json:"attempt"`
-		}
-		if json.Unmarshal(e.Data, &d) == nil && d.Attempt <= 1 {
-			s.ToolCalls++
+			s.ToolCalls += len(d.ToolCalls)
 		}
 	case event.TaskEdited:
 		var d event.TaskEditedData

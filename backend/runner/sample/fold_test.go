@@ -33,6 +33,16 @@ type expected struct {
 	Answer     string `json:"answer"`
 	Verified   bool   `json:"verified"`
 	Events     int    `json:"events"`
+	// Live is the fold of every event before run.finished: what the runs
+	// list and the run page show while the run goes, before the totals.
+	Live *live `json:"live,omitempty"`
+}
+
+type live struct {
+	Status     string `json:"status"`
+	Iterations int    `json:"iterations"`
+	Tokens     int    `json:"tokens"`
+	ToolCalls  int    `json:"tool_calls"`
 }
 
 // TestSample_GoFoldMatchesExpected: the run summary of each recorded run
@@ -60,6 +70,10 @@ func checkFold(t *testing.T, name string, events []event.Event) {
 		Started: s.Started.Format(time.RFC3339Nano), Ended: s.Ended.Format(time.RFC3339Nano),
 		Iterations: s.Iterations, Tokens: s.Tokens, ToolCalls: s.ToolCalls,
 		Answer: s.Answer, Verified: s.Verified, Events: len(events),
+	}
+	if n := len(events); n > 0 && events[n-1].Type == event.RunFinished {
+		l := runlog.Summarize(events[:n-1])
+		got.Live = &live{Status: l.Status, Iterations: l.Iterations, Tokens: l.Tokens, ToolCalls: l.ToolCalls}
 	}
 	raw, err := json.MarshalIndent(got, "", "  ")
 	if err != nil {

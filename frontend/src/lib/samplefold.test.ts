@@ -31,12 +31,15 @@ interface Expected {
   answer: string
   verified: boolean
   events: number
+  /** The fold of every event before run.finished, before the totals raise it. */
+  live: { status: string; iterations: number; tokens: number; tool_calls: number }
 }
 
 describe.each(['sample', 'controls'])('the recorded %s run', (name) => {
   const { events, want } = recorded(name)
 
   it('folds to the figures the Go run summary folds', () => {
+    const { live, ...whole } = want
     const v = foldRun(events)
     expect({
       run_id: v.runId,
@@ -52,7 +55,18 @@ describe.each(['sample', 'controls'])('the recorded %s run', (name) => {
       answer: v.answer,
       verified: v.verified,
       events: v.eventCount,
-    }).toEqual(want)
+    }).toEqual(whole)
+  })
+
+  it('folds, while it runs, to the figures the Go run summary folds', () => {
+    expect(events.at(-1)?.type).toBe('run.finished')
+    const v = foldRun(events.slice(0, -1))
+    expect({
+      status: v.status,
+      iterations: modelIterations(v).length,
+      tokens: v.tokens,
+      tool_calls: v.toolCalls,
+    }).toEqual(want.live)
   })
 
   it('replays to the same run as its fold', () => {
