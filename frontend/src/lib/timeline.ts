@@ -223,7 +223,8 @@ function foldIntoRun(next: RunView, e: HermesEvent): void {
     }
     case 'model.decided': {
       const d = obj<ModelDecidedData>(e.data)
-      next.tokens += d.usage?.total_tokens ?? 0
+      // An endpoint that reports no total counts prompt and completion, as the run's totals do.
+      next.tokens += d.usage?.total_tokens || (d.usage?.prompt_tokens ?? 0) + (d.usage?.completion_tokens ?? 0)
       next.promptTokens += d.usage?.prompt_tokens ?? 0
       next.completionTokens += d.usage?.completion_tokens ?? 0
       next.toolCalls += d.tool_calls?.length ?? 0

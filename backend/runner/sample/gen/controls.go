@@ -19,7 +19,7 @@ import (
 // recordControls records controls.jsonl: a short run that a person steers,
 // so the Go and the frontend's folds are held to the events the sample has
 // not: reasoning, a pause with an injected instruction and a resume, one
-// write denied and one approved, besides a model retry.
+// write denied and one approved, a usage with no total, besides a model retry.
 func recordControls(tb *processTB, out string) error {
 	tmp, err := os.MkdirTemp("", "hermes-controls-")
 	if err != nil {
@@ -42,7 +42,9 @@ func recordControls(tb *processTB, out string) error {
 			ToolCalls: []llm.ToolCall{call("call_write_1", "write_file", `{"path":"todo.md","content":"- [x] buy milk\n- [x] call Ana\n"}`)}},
 		llmtest.Step{Content: "Then into a new file instead.",
 			ToolCalls: []llm.ToolCall{call("call_write_2", "write_file", `{"path":"done.md","content":"- buy milk\n- call Ana\n"}`)}},
-		llmtest.Step{Reasoning: "Written; answer briefly.", Content: "Both items are in done.md; todo.md is unchanged.", Chunks: 3},
+		// Some endpoints report no total_tokens: the folds add prompt and completion.
+		llmtest.Step{Reasoning: "Written; answer briefly.", Content: "Both items are in done.md; todo.md is unchanged.", Chunks: 3,
+			Usage: llm.Usage{PromptTokens: 940, CompletionTokens: 30}},
 	)
 	store, err := memory.Open(filepath.Join(home, "hermes.db"))
 	if err != nil {
