@@ -111,7 +111,7 @@ func TestControls_CoversASteeredRun(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"model.reasoning", "model.retried", "run.paused", "instruction.injected", "run.resumed",
+		"model.reasoning", "model.retried", "summary.updated", "run.paused", "instruction.injected", "run.resumed",
 		"approval " + event.ApproveDeny, "approval " + event.ApproveOnce, "run.finished",
 	} {
 		if !seen[want] {

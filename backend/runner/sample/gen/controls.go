@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 
 	"hermes/backend/agent"
 	"hermes/backend/event"
@@ -19,8 +21,10 @@ import (
 // recordControls records controls.jsonl: a short run that a person steers,
 // so the Go and the frontend's folds are held to the events the sample has
 // not: reasoning, a pause with an injected instruction and a resume, one
-// write denied and one approved, a usage with no total, besides a model retry.
+// write denied and one approved, a compression, a usage with no total,
+// besides a model retry.
 func recordControls(tb *processTB, out string) error {
+	var script []llmtest.Step
 	tmp, err := os.MkdirTemp("", "hermes-controls-")
 	if err != nil {
 		return err
@@ -33,10 +37,36 @@ func recordControls(tb *processTB, out string) error {
 	if err := os.WriteFile(filepath.Join(ws, "todo.md"), []byte("- buy milk\n- call Ana\n"), 0o600); err != nil {
 		return err
 	}
+	// Four long pages fill the small window below, so the run compresses.
+	filler := strings.Repeat("lorem ipsum dolor sit amet consectetur adipiscing elit\n", 160)
+	for i := range 4 {
+		if err := os.WriteFile(filepath.Join(ws, fmt.Sprintf("log%d.txt", i)), []byte(filler), 0o600); err != nil {
+			return err
+		}
+	}
 	release := make(chan struct{})
-	srv := llmtest.NewServer(tb,
+	var mu sync.Mutex
+	srv := llmtest.NewFuncServer(tb, func(req llmtest.Request) llmtest.Step {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(req.Tools) == 0 {
+			return llmtest.Step{Content: "SUMMARY:\nRead todo.md (buy milk, call Ana) and the four logs.\nPROGRESS:\nDone: read\nRemaining: tick off the list"}
+		}
+		if len(script) == 0 {
+			tb.Errorf("the model was asked once more than the script answers")
+			return llmtest.Step{Status: 500}
+		}
+		step := script[0]
+		script = script[1:]
+		return step
+	})
+	script = []llmtest.Step{
 		llmtest.Step{Reasoning: "The list is in the workspace; read it first.", Content: "I'll read the list.", Chunks: 2,
 			ToolCalls: []llm.ToolCall{call("call_read", "read_file", `{"path":"todo.md"}`)}, Wait: release},
+		llmtest.Step{Content: "And the logs, in case they mention the list.", ToolCalls: []llm.ToolCall{
+			call("call_log0", "read_file", `{"path":"log0.txt"}`), call("call_log1", "read_file", `{"path":"log1.txt"}`),
+			call("call_log2", "read_file", `{"path":"log2.txt"}`), call("call_log3", "read_file", `{"path":"log3.txt"}`),
+		}},
 		llmtest.Step{Status: 503, RetryAfter: "0", Content: "the model is overloaded, try again"},
 		llmtest.Step{Reasoning: "Two items; write them as done.", Content: "Marking both done.", Chunks: 2,
 			ToolCalls: []llm.ToolCall{call("call_write_1", "write_file", `{"path":"todo.md","content":"- [x] buy milk\n- [x] call Ana\n"}`)}},
@@ -45,7 +75,7 @@ func recordControls(tb *processTB, out string) error {
 		// Some endpoints report no total_tokens: the folds add prompt and completion.
 		llmtest.Step{Reasoning: "Written; answer briefly.", Content: "Both items are in done.md; todo.md is unchanged.", Chunks: 3,
 			Usage: llm.Usage{PromptTokens: 940, CompletionTokens: 30}},
-	)
+	}
 	store, err := memory.Open(filepath.Join(home, "hermes.db"))
 	if err != nil {
 		return err
@@ -67,7 +97,7 @@ func recordControls(tb *processTB, out string) error {
 	run, err := agent.NewRun(agent.Setup{
 		Home: home, Store: store, Bus: bus, Redactor: runlog.NewRedactor(key), Policy: policy,
 		Model: client, ModelName: modelName, BaseURL: srv.URL, Tools: tools,
-		Limits: agent.Limits{MaxIterations: 8, ContextWindow: 128000},
+		Limits: agent.Limits{MaxIterations: 8, ContextWindow: 12000, CompressAt: 0.6, RecentTurns: 2},
 	}, agent.Task{Text: "Tick off my list in todo.md.", Workspace: ws})
 	if err != nil {
 		return err
