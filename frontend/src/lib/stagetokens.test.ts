@@ -38,6 +38,11 @@ describe('tokens by stage', () => {
     ])
   })
 
+  it('count prompt plus completion where an endpoint leaves the total out', () => {
+    const noTotal = ev(2, 'model.decided', 1, { tool_calls: [], spent: 'decide', usage: { prompt_tokens: 700, completion_tokens: 50 } })
+    expect(foldRun([events[0], noTotal]).stageTokens).toEqual({ decide: 750 })
+  })
+
   it('are not listed when the turns spent them all, and a direct answer is the answer’s', () => {
     expect(stageTokenList(foldRun(events.slice(0, 1).concat([ev(2, 'model.decided', 1, { tool_calls: [], ...usage(900) })])).stageTokens)).toEqual([])
     expect(foldRun([ev(1, 'model.decided', 1, { final_answer: 'Hi!', stage: 'intake', ...usage(80) })]).stageTokens).toEqual({ answer: 80 })

@@ -20,6 +20,12 @@ const stageOfEvent: Record<string, Stage> = {
  * (spent), a direct answer under answer; run.finished's totals replace the
  * sum, as only they count the summaries.
  */
+/** usageTotal is a usage's tokens: its total, or prompt plus completion for
+ * the endpoints that leave the total out, as the Go fold counts them. */
+export function usageTotal(u: Usage | undefined): number {
+  return u?.total_tokens || (u?.prompt_tokens ?? 0) + (u?.completion_tokens ?? 0)
+}
+
 export function addStageTokens(acc: Readonly<Record<string, number>>, e: HermesEvent): Record<string, number> {
   if (e.type === 'run.finished') {
     const st = obj<RunFinishedData>(e.data).totals?.stage_tokens
@@ -30,7 +36,7 @@ export function addStageTokens(acc: Readonly<Record<string, number>>, e: HermesE
     const d = obj<ModelDecidedData>(e.data)
     stage = d.spent || (d.stage === 'intake' ? 'answer' : 'decide')
   }
-  const n = stage ? (obj<{ usage?: Usage }>(e.data).usage?.total_tokens ?? 0) : 0
+  const n = stage ? usageTotal(obj<{ usage?: Usage }>(e.data).usage) : 0
   if (!stage || n <= 0) return acc as Record<string, number>
   return { ...acc, [stage]: (acc[stage] ?? 0) + n }
 }

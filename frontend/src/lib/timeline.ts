@@ -15,7 +15,7 @@ import type {
 } from '../api/types'
 import { applyToIteration, newIteration, obj, type IterationView } from './iteration'
 import { emptyPlanState, foldPlan, type PlanState } from './plan'
-import { addStageTokens } from './stagetokens'
+import { addStageTokens, usageTotal } from './stagetokens'
 
 export type { CallView, CallStatus, ContextInfo, Decision, IterationView, Item, Mark } from './iteration'
 
@@ -224,7 +224,7 @@ function foldIntoRun(next: RunView, e: HermesEvent): void {
     case 'model.decided': {
       const d = obj<ModelDecidedData>(e.data)
       // An endpoint that reports no total counts prompt and completion, as the run's totals do.
-      next.tokens += d.usage?.total_tokens || (d.usage?.prompt_tokens ?? 0) + (d.usage?.completion_tokens ?? 0)
+      next.tokens += usageTotal(d.usage)
       next.promptTokens += d.usage?.prompt_tokens ?? 0
       next.completionTokens += d.usage?.completion_tokens ?? 0
       next.toolCalls += d.tool_calls?.length ?? 0
