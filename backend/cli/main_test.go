@@ -92,6 +92,19 @@ func eventStream(t *testing.T, r io.Reader) <-chan event.Event {
 // run's id and stderr once the process has exited with ExitStopped.
 func interruptAt(t *testing.T, cmd *exec.Cmd, n int, saying string, release func()) (runID, stderr string) {
 	t.Helper()
+	runID, stderr = ctrlCAt(t, cmd, n, saying, release)
+	if code := cmd.ProcessState.ExitCode(); code != cli.ExitStopped {
+		t.Fatalf("exit %d, want %d; stderr %s", code, cli.ExitStopped, stderr)
+	}
+	return runID, stderr
+}
+
+// ctrlCAt starts cmd (a `hermes run --json`), presses Ctrl-C once when the
+// context of iteration n is built, and calls then once hermes has said (in
+// a stderr line containing saying) that it took the interrupt. It returns
+// the run's id and stderr once the process has exited.
+func ctrlCAt(t *testing.T, cmd *exec.Cmd, n int, saying string, then func()) (runID, stderr string) {
+	t.Helper()
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +117,7 @@ func interruptAt(t *testing.T, cmd *exec.Cmd, n int, saying string, release func
 		t.Fatal(err)
 	}
 	var said strings.Builder
-	stopping := make(chan struct{})
+	took := make(chan struct{})
 	stderrDone := make(chan struct{})
 	go func() {
 		defer close(stderrDone)
@@ -114,7 +127,7 @@ func interruptAt(t *testing.T, cmd *exec.Cmd, n int, saying string, release func
 			said.WriteString(sc.Text() + "\n")
 			if !once && strings.Contains(sc.Text(), saying) {
 				once = true
-				close(stopping)
+				close(took)
 			}
 		}
 	}()
@@ -122,14 +135,11 @@ func interruptAt(t *testing.T, cmd *exec.Cmd, n int, saying string, release func
 		runID = e.RunID
 		if e.Type == event.ContextBuilt && e.Iteration == n {
 			cmd.Process.Signal(syscall.SIGINT)
-			<-stopping
-			release()
+			<-took
+			then()
 		}
 	}
 	<-stderrDone
 	cmd.Wait()
-	if code := cmd.ProcessState.ExitCode(); code != cli.ExitStopped {
-		t.Fatalf("exit %d, want %d; stderr %s", code, cli.ExitStopped, said.String())
-	}
 	return runID, said.String()
 }

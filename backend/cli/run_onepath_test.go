@@ -1,7 +1,6 @@
 package cli_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -97,43 +96,7 @@ func TestRun_SecondCtrlCCancels(t *testing.T) {
 // first, and returns the run's id and stderr once it has exited.
 func pressTwice(t *testing.T, cmd *exec.Cmd, n int) (runID, stderr string) {
 	t.Helper()
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	errPipe, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var said strings.Builder
-	took := make(chan struct{})
-	stderrDone := make(chan struct{})
-	go func() {
-		defer close(stderrDone)
-		sc := bufio.NewScanner(errPipe)
-		once := false
-		for sc.Scan() {
-			said.WriteString(sc.Text() + "\n")
-			if !once && strings.Contains(sc.Text(), "Ctrl-C again") {
-				once = true
-				close(took)
-			}
-		}
-	}()
-	for e := range eventStream(t, stdout) {
-		runID = e.RunID
-		if e.Type == event.ContextBuilt && e.Iteration == n {
-			cmd.Process.Signal(syscall.SIGINT)
-			<-took
-			cmd.Process.Signal(syscall.SIGINT)
-		}
-	}
-	<-stderrDone
-	cmd.Wait()
-	return runID, said.String()
+	return ctrlCAt(t, cmd, n, "Ctrl-C again", func() { cmd.Process.Signal(syscall.SIGINT) })
 }
 
 // TestRun_SIGTERMCancels: SIGTERM cancels the run at once, as a second
