@@ -14,6 +14,8 @@ import (
 	"slices"
 
 	"hermes/backend/atomicfile"
+
+	"hermes/backend/strread"
 )
 
 const (
@@ -168,19 +170,19 @@ func (ix *Index) decodeDocs(r *reader) error {
 	if string(r.next(len(magic))) != magic || r.uvarint() != formatVersion {
 		return errors.New("not an index of this version")
 	}
-	sr := &stringReader{s: string(r.next(r.count()))}
-	ndocs := sr.count()
+	sr := strread.New(string(r.next(r.count())))
+	ndocs := sr.Count()
 	ix.docs = make([]doc, 0, ndocs)
 	ix.byID = make(map[string]uint32, ndocs)
-	for n := 0; n < ndocs && !sr.bad; n++ {
-		d := doc{id: sr.string(), length: uint32(sr.uvarint()), live: true}
-		if nkeys := sr.count(); nkeys > 0 {
+	for n := 0; n < ndocs && !sr.Bad(); n++ {
+		d := doc{id: sr.Str(), length: uint32(sr.Uvarint()), live: true}
+		if nkeys := sr.Count(); nkeys > 0 {
 			d.keywords = make(map[string][]string, nkeys)
 			for range nkeys {
-				k := sr.string()
-				vs := make([]string, sr.count())
+				k := sr.Str()
+				vs := make([]string, sr.Count())
 				for i := range vs {
-					vs[i] = sr.string()
+					vs[i] = sr.Str()
 				}
 				d.keywords[k] = vs
 			}
@@ -190,52 +192,10 @@ func (ix *Index) decodeDocs(r *reader) error {
 		ix.docs = append(ix.docs, d)
 	}
 	ix.live = len(ix.docs)
-	if sr.bad || sr.at != len(sr.s) {
+	if !sr.Done() {
 		return errShort
 	}
 	return r.err
-}
-
-// stringReader cuts values from one string, so that the strings it returns
-// share it instead of each being allocated; after a failure it returns
-// zero values and bad is set.
-type stringReader struct {
-	s   string
-	at  int
-	bad bool
-}
-
-func (r *stringReader) uvarint() uint64 {
-	if r.bad {
-		return 0
-	}
-	v, n := binary.Uvarint([]byte(r.s[r.at:min(len(r.s), r.at+binary.MaxVarintLen64)]))
-	if n <= 0 {
-		r.bad = true
-		return 0
-	}
-	r.at += n
-	return v
-}
-
-// count reads a length, refusing one larger than the bytes left could hold.
-func (r *stringReader) count() int {
-	v := r.uvarint()
-	if v > uint64(len(r.s)-r.at) {
-		r.bad = true
-		return 0
-	}
-	return int(v)
-}
-
-func (r *stringReader) string() string {
-	n := r.count()
-	if r.bad {
-		return ""
-	}
-	s := r.s[r.at : r.at+n]
-	r.at += n
-	return s
 }
 
 // decodePostings fills p's documents and frequencies, delta-decoding the

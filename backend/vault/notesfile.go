@@ -8,6 +8,8 @@ import (
 	"io"
 	"maps"
 	"slices"
+
+	"hermes/backend/strread"
 )
 
 // notesMagic opens notes.bin, what the index knows of each note. It is read
@@ -91,107 +93,54 @@ func readNotes(data []byte) ([]*Note, error) {
 	if len(data) < 4 || crc32.ChecksumIEEE(data[:len(data)-4]) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
 		return nil, errNotes
 	}
-	r := notesReader{all: string(data[:len(data)-4])}
-	if r.raw(len(notesMagic)) != notesMagic || r.num() != storeVersion {
+	r := strread.New(string(data[:len(data)-4]))
+	if r.Raw(len(notesMagic)) != notesMagic || r.Varint() != storeVersion {
 		return nil, errNotes
 	}
-	r.str() // the vault, for a person looking into HOME/index
-	notes := make([]*Note, r.count())
+	r.Str() // the vault, for a person looking into HOME/index
+	notes := make([]*Note, r.VarintCount())
 	for i := range notes {
-		n := &Note{Path: r.str()}
-		if k := r.count(); k > 0 {
+		n := &Note{Path: r.Str()}
+		if k := r.VarintCount(); k > 0 {
 			n.Front = make(map[string][]string, k)
 			for range k {
-				key := r.str()
-				n.Front[key] = r.strs()
+				key := r.Str()
+				n.Front[key] = strs(r)
 			}
 		}
-		n.Aliases, n.Tags = r.strs(), r.strs()
-		if k := r.count(); k > 0 {
+		n.Aliases, n.Tags = strs(r), strs(r)
+		if k := r.VarintCount(); k > 0 {
 			n.Links = make([]Link, k)
 			for j := range n.Links {
-				n.Links[j] = Link{Target: r.str(), Heading: r.str(), Line: int(r.num())}
+				n.Links[j] = Link{Target: r.Str(), Heading: r.Str(), Line: int(r.Varint())}
 			}
 		}
-		if k := r.count(); k > 0 {
+		if k := r.VarintCount(); k > 0 {
 			n.Headings = make([]Heading, k)
 			for j := range n.Headings {
-				n.Headings[j] = Heading{Level: int(r.num()), Text: r.str(), Line: int(r.num())}
+				n.Headings[j] = Heading{Level: int(r.Varint()), Text: r.Str(), Line: int(r.Varint())}
 			}
 		}
-		n.Encoding = Encoding(r.str())
-		n.CRLF = r.num() == 1
-		n.ModTime, n.Size = r.num(), r.num()
+		n.Encoding = Encoding(r.Str())
+		n.CRLF = r.Varint() == 1
+		n.ModTime, n.Size = r.Varint(), r.Varint()
 		notes[i] = n
 	}
-	if r.bad || r.at != len(r.all) {
+	if !r.Done() {
 		return nil, errNotes
 	}
 	return notes, nil
 }
 
-// notesReader cuts values from one string; after a failure it returns
-// zero values and bad is set.
-type notesReader struct {
-	all string
-	at  int
-	bad bool
-}
-
-func (r *notesReader) raw(n int) string {
-	if r.bad || n < 0 || n > len(r.all)-r.at {
-		r.bad = true
-		return ""
-	}
-	s := r.all[r.at : r.at+n]
-	r.at += n
-	return s
-}
-
-func (r *notesReader) num() int64 {
-	if r.bad {
-		return 0
-	}
-	v, n := binary.Varint([]byte(r.all[r.at:min(len(r.all), r.at+binary.MaxVarintLen64)]))
-	if n <= 0 {
-		r.bad = true
-		return 0
-	}
-	r.at += n
-	return v
-}
-
-// count reads a length, refusing one that the bytes left could not hold.
-func (r *notesReader) count() int {
-	v := r.num()
-	if v < 0 || v > int64(len(r.all)-r.at) {
-		r.bad = true
-		return 0
-	}
-	return int(v)
-}
-
-func (r *notesReader) str() string {
-	if r.bad {
-		return ""
-	}
-	v, n := binary.Uvarint([]byte(r.all[r.at:min(len(r.all), r.at+binary.MaxVarintLen64)]))
-	if n <= 0 || v > uint64(len(r.all)-r.at-n) {
-		r.bad = true
-		return ""
-	}
-	r.at += n
-	return r.raw(int(v))
-}
-
-func (r *notesReader) strs() []string {
-	k := r.count()
+// strs reads a list of strings, its length a signed varint.
+func strs(r *strread.Reader) []string {
+	k := r.VarintCount()
 	if k == 0 {
 		return nil
 	}
 	out := make([]string, k)
 	for i := range out {
-		out[i] = r.str()
+		out[i] = r.Str()
 	}
 	return out
 }
