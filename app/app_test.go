@@ -13,9 +13,9 @@ import (
 	"hermes/backend/agent"
 	"hermes/backend/host"
 	"hermes/backend/i18n"
-	"hermes/backend/memory"
 	"hermes/backend/runner"
 	"hermes/backend/server/servertest"
+	"hermes/backend/store"
 )
 
 // newApp opens home as the window does: a real lock and local API on
@@ -138,12 +138,12 @@ func TestApp_Language(t *testing.T) {
 // and reject a memory that is not there with memory_not_found.
 func TestApp_Memory(t *testing.T) {
 	home := t.TempDir()
-	store, err := memory.Open(runner.StorePath(home))
+	db, err := store.Open(runner.StorePath(home))
 	if err != nil {
 		t.Fatal(err)
 	}
-	written, err := store.Remember([]memory.Entry{{Kind: memory.KindFact, Text: "The budget is 4,500.", RunID: "20261130-010000-aaaaaa"}}, time.Now())
-	store.Close()
+	written, err := db.Remember([]store.Entry{{Kind: store.KindFact, Text: "The budget is 4,500.", RunID: "20261130-010000-aaaaaa"}}, time.Now())
+	db.Close()
 	if err != nil {
 		t.Fatal(err)
 	}

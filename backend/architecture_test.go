@@ -44,7 +44,7 @@ var rules = []rule{
 // its home or talks to people.
 var domain = []string{
 	"hermes/backend/agent", "hermes/backend/llm", "hermes/backend/event", "hermes/backend/contextmgr",
-	"hermes/backend/runlog", "hermes/backend/memory", "hermes/backend/skills", "hermes/backend/config",
+	"hermes/backend/runlog", "hermes/backend/store", "hermes/backend/skills", "hermes/backend/config",
 	"hermes/backend/i18n", "hermes/backend/search", "hermes/backend/atomicfile", "hermes/backend/strread", "hermes/backend/vault",
 	"hermes/backend/update",
 }

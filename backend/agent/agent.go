@@ -12,9 +12,9 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/llm"
-	"hermes/backend/memory"
 	"hermes/backend/runlog"
 	"hermes/backend/skills"
+	"hermes/backend/store"
 )
 
 // Model is what the loop asks; *llm.Client is one.
@@ -22,11 +22,11 @@ type Model interface {
 	Chat(ctx context.Context, req llm.Request) (llm.Response, error)
 }
 
-// Checkpoints persist a run's state; *memory.Store is one. A queued
+// Checkpoints persist a run's state; *store.Store is one. A queued
 // checkpoint is committed and synced in the background, so the loop never
 // waits for the disk but where it needs a checkpoint durable: at a run's end.
 type Checkpoints interface {
-	QueueCheckpoint(c memory.Checkpoint) *memory.Saving
+	QueueCheckpoint(c store.Checkpoint) *store.Saving
 	LoadCheckpoint(runID string) (state []byte, turns [][]byte, err error)
 }
 
@@ -103,7 +103,7 @@ type Setup struct {
 	Summarizer   Model
 	SummaryModel string
 	// LongTerm keeps the long-term memory runs recall and write; a
-	// *memory.Store is one. nil keeps none, whatever Memory says.
+	// *store.Store is one. nil keeps none, whatever Memory says.
 	LongTerm MemorySpaces
 	// Memory is what the run does with the long-term memory LongTerm
 	// keeps; "" leaves it alone.
@@ -187,7 +187,7 @@ type Run struct {
 	turns   []llm.Message // the conversation after the task anchor
 	resumed bool
 	// saving is the last checkpoint queued, durable once it is done.
-	saving *memory.Saving
+	saving *store.Saving
 
 	// injected holds instructions given while a decision's calls were
 	// pending; they enter the conversation after the calls' results.

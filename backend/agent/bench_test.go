@@ -16,9 +16,9 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/memory"
 	"hermes/backend/runlog"
 	"hermes/backend/skills"
+	"hermes/backend/store"
 )
 
 const benchIterations = 1000
@@ -51,13 +51,13 @@ var noop = skills.Tool{
 // timedStore is the real store that records, for each checkpoint, the time
 // from its queueing (an iteration's end) to its being durable.
 type timedStore struct {
-	*memory.Store
+	*store.Store
 	mu      sync.Mutex
 	durable []time.Duration
 	wg      sync.WaitGroup
 }
 
-func (s *timedStore) QueueCheckpoint(c memory.Checkpoint) *memory.Saving {
+func (s *timedStore) QueueCheckpoint(c store.Checkpoint) *store.Saving {
 	start := time.Now()
 	p := s.Store.QueueCheckpoint(c)
 	s.wg.Add(1)
@@ -115,7 +115,7 @@ func busyDisk(b *testing.B, dir string) {
 func benchSetup(b *testing.B, model agent.Model) agent.Setup {
 	home := b.TempDir()
 	busyDisk(b, home)
-	ms, err := memory.Open(filepath.Join(home, "hermes.db"))
+	ms, err := store.Open(filepath.Join(home, "hermes.db"))
 	if err != nil {
 		b.Fatal(err)
 	}

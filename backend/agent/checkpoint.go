@@ -10,8 +10,8 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/llm"
-	"hermes/backend/memory"
 	"hermes/backend/runlog"
+	"hermes/backend/store"
 )
 
 const stateVersion = 1
@@ -102,7 +102,7 @@ func (r *Run) save() error {
 		}
 		newTurns = append(newTurns, b)
 	}
-	r.saving = r.setup.Store.QueueCheckpoint(memory.Checkpoint{
+	r.saving = r.setup.Store.QueueCheckpoint(store.Checkpoint{
 		RunID: r.st.RunID, State: data, From: r.saved.Turns, Turns: newTurns, Before: r.log.Sync,
 	})
 	if err := r.saving.Failed(); err != nil {
@@ -135,7 +135,7 @@ func (r *Run) saveDurable() error {
 // numbering goes on from there, so no event is lost or written twice.
 func ResumeRun(s Setup, runID string, sinks ...event.Sink) (*Run, error) {
 	raw, turns, err := s.Store.LoadCheckpoint(runID)
-	if errors.Is(err, memory.ErrNoCheckpoint) {
+	if errors.Is(err, store.ErrNoCheckpoint) {
 		return nil, i18n.Wrap(err, "agent.no_checkpoint", runID)
 	}
 	if err != nil {

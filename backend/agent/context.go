@@ -12,7 +12,7 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/llm"
-	"hermes/backend/memory"
+	"hermes/backend/store"
 )
 
 // maxFoldRounds bounds the summaries one request may wait for: a fold holds
@@ -225,7 +225,7 @@ func (r *Run) ContextPreview() contextmgr.Preview {
 // corrected by the provider's last report.
 func PreviewCheckpoint(s Setup, runID string) (contextmgr.Preview, error) {
 	raw, stored, err := s.Store.LoadCheckpoint(runID)
-	if errors.Is(err, memory.ErrNoCheckpoint) {
+	if errors.Is(err, store.ErrNoCheckpoint) {
 		return contextmgr.Preview{}, i18n.Wrap(err, "agent.no_checkpoint", runID)
 	}
 	if err != nil {

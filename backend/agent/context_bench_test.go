@@ -13,9 +13,9 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/memory"
 	"hermes/backend/runlog"
 	"hermes/backend/skills"
+	"hermes/backend/store"
 )
 
 // BenchmarkContextLongTask runs the scripted long task (30 reads of 20 KB
@@ -56,7 +56,7 @@ func longTaskTokens(b *testing.B, limits agent.Limits) []int {
 	script := &longScript{pages: 30}
 	srv := llmtest.NewFuncServer(b, script.answer)
 	home, ws := b.TempDir(), b.TempDir()
-	store, err := memory.Open(filepath.Join(home, "hermes.db"))
+	store, err := store.Open(filepath.Join(home, "hermes.db"))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,13 +12,13 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/memory"
+	"hermes/backend/store"
 )
 
 // slowSyncStore is the real store whose syncs (the run log's, before each
 // commit) wait for release, as on a disk too busy to answer.
 type slowSyncStore struct {
-	*memory.Store
+	*store.Store
 	release chan struct{}
 	mu      sync.Mutex
 	// behind records a checkpoint whose log was shorter, once synced,
@@ -27,7 +27,7 @@ type slowSyncStore struct {
 	queued int
 }
 
-func (s *slowSyncStore) QueueCheckpoint(c memory.Checkpoint) *memory.Saving {
+func (s *slowSyncStore) QueueCheckpoint(c store.Checkpoint) *store.Saving {
 	s.mu.Lock()
 	s.queued++
 	s.mu.Unlock()
@@ -70,8 +70,8 @@ func TestCheckpoint_LoopDoesNotWaitForSync(t *testing.T) {
 	h := newHarness(t, llmtest.NewServer(t, steps...))
 	h.write("a.txt", "a")
 	h.write("b.txt", "b")
-	store := &slowSyncStore{Store: h.setup.Store.(*memory.Store), release: make(chan struct{})}
-	h.setup.Store = store
+	slow := &slowSyncStore{Store: h.setup.Store.(*store.Store), release: make(chan struct{})}
+	h.setup.Store = slow
 
 	reached, last := make(chan struct{}), make(chan struct{})
 	sink := sinkFunc(func(e event.Event) error {
@@ -98,7 +98,7 @@ func TestCheckpoint_LoopDoesNotWaitForSync(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the loop waited for a checkpoint's sync")
 	}
-	if _, _, err := store.LoadCheckpoint(run.ID()); !errors.Is(err, memory.ErrNoCheckpoint) {
+	if _, _, err := slow.LoadCheckpoint(run.ID()); !errors.Is(err, store.ErrNoCheckpoint) {
 		t.Fatalf("a checkpoint was durable while every sync was held: %v", err)
 	}
 	select {
@@ -111,12 +111,12 @@ func TestCheckpoint_LoopDoesNotWaitForSync(t *testing.T) {
 		t.Fatalf("Execute returned (%s) while its checkpoints were not durable", res.Status)
 	default:
 	}
-	close(store.release)
+	close(slow.release)
 	res := <-done
 	if res.Status != event.StatusFinished {
 		t.Fatalf("status %s: %s", res.Status, res.Error)
 	}
-	raw, _, err := store.LoadCheckpoint(run.ID())
+	raw, _, err := slow.LoadCheckpoint(run.ID())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestCheckpoint_LoopDoesNotWaitForSync(t *testing.T) {
 		t.Errorf("when Execute returned the checkpoint said %s at offset %d of %d bytes; want finished at the log's end",
 			st.Status, st.LogOffset, fi.Size())
 	}
-	if len(store.behind) > 0 || store.queued < 5 {
-		t.Errorf("%d of %d checkpoints were committed ahead of their log: %q", len(store.behind), store.queued, store.behind)
+	if len(slow.behind) > 0 || slow.queued < 5 {
+		t.Errorf("%d of %d checkpoints were committed ahead of their log: %q", len(slow.behind), slow.queued, slow.behind)
 	}
 }

@@ -9,16 +9,16 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/memory"
 	"hermes/backend/skills"
+	"hermes/backend/store"
 )
 
 // closingStore is the real store, closed by the first save that records the
 // run's end (its status no longer "running"), as a full disk or a store
 // taken away fails the final checkpoint.
-type closingStore struct{ *memory.Store }
+type closingStore struct{ *store.Store }
 
-func (s closingStore) QueueCheckpoint(c memory.Checkpoint) *memory.Saving {
+func (s closingStore) QueueCheckpoint(c store.Checkpoint) *store.Saving {
 	if !strings.Contains(string(c.State), `"status":"running"`) {
 		s.Store.Close()
 	}
@@ -27,9 +27,9 @@ func (s closingStore) QueueCheckpoint(c memory.Checkpoint) *memory.Saving {
 
 // failAt makes the harness's real store fail from a point of the run on:
 // at the final checkpoint, or (from a tool) at an iteration's.
-func failAt(t *testing.T, h *harness) *memory.Store {
+func failAt(t *testing.T, h *harness) *store.Store {
 	t.Helper()
-	store := h.setup.Store.(*memory.Store)
+	store := h.setup.Store.(*store.Store)
 	h.setup.Store = closingStore{store}
 	return store
 }
@@ -50,7 +50,7 @@ func TestFinish_CheckpointFailureIsToldBeforeRunFinished(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var store *memory.Store
+			var store *store.Store
 			h := newHarness(t, llmtest.NewServer(t, tt.steps...), closeStoreTool(func() { store.Close() }))
 			store = failAt(t, h)
 

@@ -13,9 +13,9 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/memory"
 	"hermes/backend/runlog"
 	"hermes/backend/skills"
+	"hermes/backend/store"
 )
 
 // testKey is the API key of every test; no log, event or error may hold it.
@@ -34,7 +34,7 @@ func newHarness(t *testing.T, server *llmtest.Server, extra ...skills.Tool) *har
 	t.Helper()
 	home := t.TempDir()
 	ws := t.TempDir()
-	store, err := memory.Open(filepath.Join(home, "hermes.db"))
+	store, err := store.Open(filepath.Join(home, "hermes.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

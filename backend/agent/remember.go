@@ -13,22 +13,22 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/llm"
-	"hermes/backend/memory"
+	"hermes/backend/store"
 )
 
 // LongTermMemory is the memory that outlives runs: a namespace of the one
-// *memory.Store keeps (memory.Space).
+// *store.Store keeps (store.Space).
 type LongTermMemory interface {
-	Recall(query string, limit int) ([]memory.Hit, error)
-	MarkRecalled(hits []memory.Hit, runID string, now time.Time) error
-	Remember(entries []memory.Entry, now time.Time) ([]memory.Entry, error)
+	Recall(query string, limit int) ([]store.Hit, error)
+	MarkRecalled(hits []store.Hit, runID string, now time.Time) error
+	Remember(entries []store.Entry, now time.Time) ([]store.Entry, error)
 	NotePreference(text, runID string, now time.Time) (recurring bool, err error)
 	Fade(cutoff time.Time) (int, error)
 }
 
-// MemorySpaces keeps long-term memory in namespaces; *memory.Store is one.
+// MemorySpaces keeps long-term memory in namespaces; *store.Store is one.
 type MemorySpaces interface {
-	In(namespace string) memory.Space
+	In(namespace string) store.Space
 }
 
 // recallCandidates is how many ranked memories are weighed against the
@@ -65,7 +65,7 @@ func (r *Run) recall() {
 	var b strings.Builder
 	b.WriteString("Long-term memory from earlier runs that may help with this task (it may be out of date; check before relying on it):")
 	header := b.Len()
-	var used []memory.Hit
+	var used []store.Hit
 	var ids []uint64
 	for _, h := range hits {
 		line := fmt.Sprintf("\n- [%s] %s", h.Kind, h.Text)
@@ -102,13 +102,13 @@ func (r *Run) remember(answer string) {
 		return
 	}
 	now := r.now()
-	entries := []memory.Entry{{
-		Kind: memory.KindOutcome, RunID: r.st.RunID, Source: memory.SourceResult,
+	entries := []store.Entry{{
+		Kind: store.KindOutcome, RunID: r.st.RunID, Source: store.SourceResult,
 		Text: "Task: " + clip(r.st.Task, 300) + "\nOutcome: " + clip(answer, 800),
 	}}
 	if paths := r.usefulPaths(); len(paths) > 0 {
-		entries = append(entries, memory.Entry{
-			Kind: memory.KindPath, RunID: r.st.RunID, Source: memory.SourceResult,
+		entries = append(entries, store.Entry{
+			Kind: store.KindPath, RunID: r.st.RunID, Source: store.SourceResult,
 			Text: fmt.Sprintf("Files used for %q in %s: %s", clip(r.st.Task, 80), r.st.Workspace, strings.Join(paths, ", ")),
 		})
 	}
@@ -116,7 +116,7 @@ func (r *Run) remember(answer string) {
 	for _, said := range r.userStatements() {
 		for _, s := range instructions(said.text) {
 			keep := statedPreference(s)
-			if !keep && said.source == memory.SourceStanding {
+			if !keep && said.source == store.SourceStanding {
 				recurring, err := mem.NotePreference(s, r.st.RunID, now)
 				if err != nil {
 					r.guard(event.GuardMemory, event.ActionWarn, i18n.T("agent.guard.memory", err.Error()))
@@ -124,9 +124,9 @@ func (r *Run) remember(answer string) {
 				}
 				keep = recurring
 			}
-			if key := memory.Normalise(s); keep && !seen[key] {
+			if key := store.Normalise(s); keep && !seen[key] {
 				seen[key] = true
-				entries = append(entries, memory.Entry{Kind: memory.KindPreference, RunID: r.st.RunID, Source: said.source, Text: s})
+				entries = append(entries, store.Entry{Kind: store.KindPreference, RunID: r.st.RunID, Source: said.source, Text: s})
 			}
 		}
 	}
@@ -146,24 +146,24 @@ func (r *Run) remember(answer string) {
 }
 
 // memoryRef is e as events show it, with where it came from.
-func memoryRef(e memory.Entry) event.MemoryRef {
+func memoryRef(e store.Entry) event.MemoryRef {
 	return event.MemoryRef{ID: e.ID, Kind: e.Kind, Text: e.Text, Source: e.Origin(), RunID: e.RunID}
 }
 
 type statement struct {
 	text   string
-	source string // memory.Source…
+	source string // store.Source…
 }
 
 // userStatements are what the user said in the run: its standing
 // instructions, its task and the instructions injected while it ran.
 func (r *Run) userStatements() []statement {
-	out := []statement{{r.st.Instr, memory.SourceStanding}, {r.st.Task, memory.SourceTask}}
+	out := []statement{{r.st.Instr, store.SourceStanding}, {r.st.Task, store.SourceTask}}
 	prefix := injectedInstruction("")
 	for _, m := range r.turns {
 		if m.Role == llm.RoleUser {
 			if text, ok := strings.CutPrefix(m.Content, prefix); ok {
-				out = append(out, statement{text, memory.SourceInstruction})
+				out = append(out, statement{text, store.SourceInstruction})
 			}
 		}
 	}

@@ -6,8 +6,8 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/memory"
 	"hermes/backend/runlog"
+	"hermes/backend/store"
 )
 
 // A run keeps its summary in the store it checkpoints to, so lists read it
@@ -22,7 +22,7 @@ func TestRun_KeepsItsSummaryInTheStore(t *testing.T) {
 	h.write("notes.txt", "buy milk")
 	_, events := h.run("Read notes.txt")
 	id := events[0].RunID
-	got, err := runlog.NewIndex(h.home, h.setup.Store.(*memory.Store)).Prefix(id, 1)
+	got, err := runlog.NewIndex(h.home, h.setup.Store.(*store.Store)).Prefix(id, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,9 +29,9 @@ import (
 	"hermes/backend/agent"
 	"hermes/backend/config"
 	"hermes/backend/i18n"
-	"hermes/backend/memory"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
+	"hermes/backend/store"
 )
 
 // Message is one text from a user, as an adapter hands it to the bot.
@@ -65,7 +65,7 @@ type Options struct {
 	Runs *runner.Manager
 	// Store keeps the message ids seen, the user-id cache and the sessions:
 	// the home's database, which Runs was given too.
-	Store *memory.Store
+	Store *store.Store
 	// Config is the [bot] section with its environment references resolved.
 	Config config.Bot
 	// HTTP is the client for the WeCom API and the webhook's replies.
@@ -85,7 +85,7 @@ type Bot struct {
 	liveMu sync.RWMutex
 	live   live // read through current()
 
-	store   *memory.Store
+	store   *store.Store
 	secrets *runlog.Redactor // [bot]'s own, for every reply; see scrub
 	log     *slog.Logger
 	now     func() time.Time

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"hermes/backend/memory"
+	"hermes/backend/store"
 )
 
 // dedup remembers the message ids seen, so a callback the platform resends
@@ -15,7 +15,7 @@ import (
 // them, and a callback never waits for the database (whose one writer the
 // runs' checkpoints keep busy).
 type dedup struct {
-	store *memory.Store
+	store *store.Store
 	now   func() time.Time
 	log   *slog.Logger
 
@@ -26,7 +26,7 @@ type dedup struct {
 	flushes  sync.WaitGroup
 }
 
-func newDedup(store *memory.Store, now func() time.Time, log *slog.Logger) (*dedup, error) {
+func newDedup(store *store.Store, now func() time.Time, log *slog.Logger) (*dedup, error) {
 	mem, err := store.SeenMessages()
 	if err != nil {
 		return nil, err

@@ -24,10 +24,10 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/memory"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
 	"hermes/backend/skills"
+	"hermes/backend/store"
 )
 
 // testKey is the model's API key.
@@ -41,7 +41,7 @@ var secrets = []string{testKey, testSecret, testToken, testAESKey, "wecomtest-to
 type harness struct {
 	t     *testing.T
 	home  string
-	store *memory.Store
+	store *store.Store
 	bus   *event.Bus
 	runs  *runner.Manager
 	bot   *bot.Bot
@@ -83,7 +83,7 @@ func newHarness(t *testing.T, home string, model *llmtest.Server, cfg config.Bot
 	if home == "" {
 		home = t.TempDir()
 	}
-	store, err := memory.Open(filepath.Join(home, "hermes.db"))
+	store, err := store.Open(filepath.Join(home, "hermes.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 
 	"hermes/backend/bot"
 	"hermes/backend/bot/wecomtest"
-	"hermes/backend/memory"
+	"hermes/backend/store"
 )
 
 const (
@@ -25,9 +25,9 @@ const (
 
 func noBackoff(int) time.Duration { return 0 }
 
-func openStore(t *testing.T, path string) *memory.Store {
+func openStore(t *testing.T, path string) *store.Store {
 	t.Helper()
-	s, err := memory.Open(path)
+	s, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestAPI_UserIDConvertedOnceAndKeptAcrossRestart(t *testing.T) {
 	srv := wecomtest.NewServer(t, testCorpID, testSecret, 0)
 	srv.MapOpenID("woAJ2GCAAAXtWyujaWJHDDGi0mACHAAA", "zhangsan")
 	path := filepath.Join(t.TempDir(), "hermes.db")
-	store, err := memory.Open(path)
+	store, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"hermes/backend/i18n"
-	"hermes/backend/memory"
 	"hermes/backend/runner"
+	"hermes/backend/store"
 )
 
 func init() { register(command{"doctor", "cli.cmd.doctor", cmdDoctor}) }
@@ -40,7 +40,7 @@ func cmdDoctor(_ context.Context, env *Env, args []string) int {
 		fmt.Fprintln(env.Stdout, i18n.T("cli.doctor.no_store", path))
 		return ExitOK
 	}
-	r, err := memory.Verify(path)
+	r, err := store.Verify(path)
 	if err != nil {
 		return fail(env, err)
 	}
@@ -57,7 +57,7 @@ func cmdDoctor(_ context.Context, env *Env, args []string) int {
 		fmt.Fprintln(env.Stdout, i18n.T("cli.doctor.how_to_salvage"))
 		return ExitFailed
 	}
-	r, err = memory.Salvage(path, time.Now())
+	r, err = store.Salvage(path, time.Now())
 	if err != nil {
 		return fail(env, i18n.Wrap(err, "cli.doctor.err.salvage", err))
 	}
@@ -72,7 +72,7 @@ func cmdDoctor(_ context.Context, env *Env, args []string) int {
 }
 
 // printDamage lists the damage, one part a line.
-func printDamage(env *Env, damage []memory.Damage) {
+func printDamage(env *Env, damage []store.Damage) {
 	for _, d := range damage {
 		var part string
 		switch {
@@ -83,11 +83,11 @@ func printDamage(env *Env, damage []memory.Damage) {
 		case d.After == nil && d.Before == nil:
 			part = i18n.T("cli.doctor.part.bucket", d.Bucket)
 		case d.Before == nil:
-			part = i18n.T("cli.doctor.part.after", d.Bucket, memory.KeyText(d.After))
+			part = i18n.T("cli.doctor.part.after", d.Bucket, store.KeyText(d.After))
 		case d.After == nil:
-			part = i18n.T("cli.doctor.part.before", d.Bucket, memory.KeyText(d.Before))
+			part = i18n.T("cli.doctor.part.before", d.Bucket, store.KeyText(d.Before))
 		default:
-			part = i18n.T("cli.doctor.part.between", d.Bucket, memory.KeyText(d.After), memory.KeyText(d.Before))
+			part = i18n.T("cli.doctor.part.between", d.Bucket, store.KeyText(d.After), store.KeyText(d.Before))
 		}
 		fmt.Fprintf(env.Stdout, "  %s: %s\n", part, d.Reason)
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"hermes/backend/cli"
-	"hermes/backend/memory/memorytest"
+	"hermes/backend/store/storetest"
 	selfupdate "hermes/backend/update"
 )
 
@@ -19,7 +19,7 @@ const doctorRuns = 30
 // storeWithRuns writes a real store in home: doctorRuns checkpoints of
 // ten turns each. It returns the file's bytes.
 func storeWithRuns(t *testing.T, home string) []byte {
-	return memorytest.Written(t, filepath.Join(home, "hermes.db"), doctorRuns, 10)
+	return storetest.Written(t, filepath.Join(home, "hermes.db"), doctorRuns, 10)
 }
 
 func TestDoctor_SalvagesADamagedStore(t *testing.T) {
@@ -33,8 +33,8 @@ func TestDoctor_SalvagesADamagedStore(t *testing.T) {
 		{
 			name: "freelist page overwritten",
 			damage: func(d []byte) []byte {
-				_, freelist, _ := memorytest.Meta(d)
-				return memorytest.Overwrite(d, freelist)
+				_, freelist, _ := storetest.Meta(d)
+				return storetest.Overwrite(d, freelist)
 			},
 			found: fmt.Sprintf("is damaged; %d keys can still be read", doctorRuns*11),
 			saved: fmt.Sprintf("saved %d keys in ", doctorRuns*11),
@@ -42,7 +42,7 @@ func TestDoctor_SalvagesADamagedStore(t *testing.T) {
 		},
 		{
 			name:   "cut in half",
-			damage: memorytest.CutInHalf,
+			damage: storetest.CutInHalf,
 			found:  "is damaged; 0 keys can still be read",
 			saved:  "saved 0 keys in 0 buckets",
 			lost:   "what is listed above as unreadable is lost",
@@ -102,7 +102,7 @@ func TestDoctor_SalvagesADamagedStore(t *testing.T) {
 func TestUpdate_HealthOpensTheStore(t *testing.T) {
 	home := t.TempDir()
 	data := storeWithRuns(t, home)
-	if err := os.WriteFile(filepath.Join(home, "hermes.db"), memorytest.CutInHalf(data), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(home, "hermes.db"), storetest.CutInHalf(data), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	o := runHermes(t, "update", "--health", "--home", home)

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"hermes/backend/i18n"
-	"hermes/backend/memory"
 	"hermes/backend/runner"
+	"hermes/backend/store"
 )
 
 func init() { register(command{"memory", "cli.cmd.memory", cmdMemory}) }
@@ -55,34 +55,34 @@ func cmdMemory(_ context.Context, env *Env, args []string) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	store, err := memory.Open(runner.StorePath(h))
+	db, err := store.Open(runner.StorePath(h))
 	if err != nil {
 		return fail(env, err)
 	}
-	defer store.Close()
+	defer db.Close()
 
 	switch sub {
 	case "list":
-		entries, err := store.Memories(max(*limit, 0))
+		entries, err := db.Memories(max(*limit, 0))
 		if err != nil {
 			return fail(env, err)
 		}
 		if *asJSON {
-			return writeJSON(env, append([]memory.Entry{}, entries...))
+			return writeJSON(env, append([]store.Entry{}, entries...))
 		}
 		if len(entries) == 0 {
 			fmt.Fprintln(env.Stdout, i18n.T("cli.memory.empty"))
 			return ExitOK
 		}
 		printMemoryTable(env, entries)
-		if total, err := store.MemoryCount(); err == nil && total > len(entries) {
+		if total, err := db.MemoryCount(); err == nil && total > len(entries) {
 			fmt.Fprintln(env.Stderr, i18n.T("cli.memory.more", len(entries), total))
 		}
 		return ExitOK
 	case "show":
-		var entries []memory.Entry
+		var entries []store.Entry
 		for _, id := range ids {
-			e, err := store.Memory(id)
+			e, err := db.Memory(id)
 			if err != nil {
 				return fail(env, memoryError(err, id))
 			}
@@ -100,7 +100,7 @@ func cmdMemory(_ context.Context, env *Env, args []string) int {
 		return ExitOK
 	case "forget":
 		for _, id := range ids {
-			if err := store.Forget(id); err != nil {
+			if err := db.Forget(id); err != nil {
 				return fail(env, memoryError(err, id))
 			}
 			fmt.Fprintln(env.Stdout, i18n.T("cli.memory.forgotten", id))
@@ -108,7 +108,7 @@ func cmdMemory(_ context.Context, env *Env, args []string) int {
 		return ExitOK
 	default: // pin
 		for _, id := range ids {
-			if err := store.PinMemory(id, !*off, time.Now()); err != nil {
+			if err := db.PinMemory(id, !*off, time.Now()); err != nil {
 				return fail(env, memoryError(err, id))
 			}
 			if *off {
@@ -122,13 +122,13 @@ func cmdMemory(_ context.Context, env *Env, args []string) int {
 }
 
 func memoryError(err error, id uint64) error {
-	if errors.Is(err, memory.ErrNoMemory) {
+	if errors.Is(err, store.ErrNoMemory) {
 		return i18n.Wrap(err, "cli.memory.not_found", id)
 	}
 	return err
 }
 
-func printMemoryTable(env *Env, entries []memory.Entry) {
+func printMemoryTable(env *Env, entries []store.Entry) {
 	color := ColorFor(env.Stdout, env.Getenv)
 	header := []string{i18n.T("cli.memory.col.id"), i18n.T("cli.memory.col.kind"), i18n.T("cli.memory.col.created"),
 		i18n.T("cli.memory.col.recalled"), i18n.T("cli.memory.col.text")}
@@ -175,7 +175,7 @@ func printMemoryTable(env *Env, entries []memory.Entry) {
 	fmt.Fprintln(env.Stderr, i18n.T("cli.memory.hint"))
 }
 
-func printMemory(env *Env, e memory.Entry) {
+func printMemory(env *Env, e store.Entry) {
 	field := func(key, value string) {
 		fmt.Fprintf(env.Stdout, "%s %s\n", padRight(i18n.T(key)+":", 10), value)
 	}
@@ -207,7 +207,7 @@ func printMemory(env *Env, e memory.Entry) {
 // memorySource says what in its run a memory was taken from.
 func memorySource(source string) string {
 	switch source {
-	case memory.SourceTask, memory.SourceInstruction, memory.SourceStanding, memory.SourceResult:
+	case store.SourceTask, store.SourceInstruction, store.SourceStanding, store.SourceResult:
 		return i18n.T("cli.memory.source." + source)
 	case "":
 		return i18n.T("cli.memory.source.unknown")
@@ -217,11 +217,11 @@ func memorySource(source string) string {
 
 // memoryReason says why a memory was recalled: pinned, a preference, or
 // the task's words it matched and how well.
-func memoryReason(w memory.Why) string {
+func memoryReason(w store.Why) string {
 	switch w.Reason {
-	case memory.ReasonPinned, memory.ReasonPreference:
+	case store.ReasonPinned, store.ReasonPreference:
 		return i18n.T("cli.memory.reason." + w.Reason)
-	case memory.ReasonMatch:
+	case store.ReasonMatch:
 		return i18n.T("cli.memory.reason.match", strings.Join(w.Terms, i18n.T("cli.memory.list_sep")), w.Score)
 	}
 	return w.Reason

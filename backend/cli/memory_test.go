@@ -9,20 +9,20 @@ import (
 	"time"
 
 	"hermes/backend/i18n"
-	"hermes/backend/memory"
+	"hermes/backend/store"
 )
 
 // memoryHome is a home whose memory holds two entries.
 func memoryHome(t *testing.T) (home string, ids []uint64) {
 	t.Helper()
 	home = t.TempDir()
-	s, err := memory.Open(filepath.Join(home, "hermes.db"))
+	s, err := store.Open(filepath.Join(home, "hermes.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	written, err := s.Remember([]memory.Entry{
-		{Kind: memory.KindOutcome, Text: "Task: Compile the Q3 report\nOutcome: revenue was 1,204,000", RunID: "20260110-090000-abcdef"},
-		{Kind: memory.KindPreference, Text: "记住：日期写成 YYYY-MM-DD"},
+	written, err := s.Remember([]store.Entry{
+		{Kind: store.KindOutcome, Text: "Task: Compile the Q3 report\nOutcome: revenue was 1,204,000", RunID: "20260110-090000-abcdef"},
+		{Kind: store.KindPreference, Text: "记住：日期写成 YYYY-MM-DD"},
 	}, time.Date(2026, 1, 10, 9, 0, 0, 0, time.UTC))
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +51,7 @@ func TestMemoryCommand(t *testing.T) {
 		t.Fatalf("memory pin = %d %s", code, out)
 	}
 	code, out, _ = runCLI(t, "memory", "list", "--json", "--home", home)
-	var entries []memory.Entry
+	var entries []store.Entry
 	if err := json.Unmarshal([]byte(out), &entries); code != ExitOK || err != nil || len(entries) != 2 || !entries[0].Pinned || entries[0].ID != ids[1] {
 		t.Fatalf("memory list --json after pin = %d %v\n%s", code, err, out)
 	}
@@ -89,11 +89,11 @@ func TestMemoryCommand_BadArguments(t *testing.T) {
 // A chat conversation's memory says whose it is, in the list and in show.
 func TestMemoryCommand_ShowsWhoseMemory(t *testing.T) {
 	home := t.TempDir()
-	s, err := memory.Open(filepath.Join(home, "hermes.db"))
+	s, err := store.Open(filepath.Join(home, "hermes.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	written, err := s.In("bot/wecom/alice/0").Remember([]memory.Entry{{Kind: memory.KindFact, Text: "The harbour code is ZX-4471"}}, time.Now())
+	written, err := s.In("bot/wecom/alice/0").Remember([]store.Entry{{Kind: store.KindFact, Text: "The harbour code is ZX-4471"}}, time.Now())
 	if err != nil || s.Close() != nil {
 		t.Fatal(err)
 	}
@@ -111,15 +111,15 @@ func TestMemoryCommand_ShowsWhoseMemory(t *testing.T) {
 // source is unknown.
 func TestMemoryCommand_ShowsSourceAndWhy(t *testing.T) {
 	home := t.TempDir()
-	s, err := memory.Open(filepath.Join(home, "hermes.db"))
+	s, err := store.Open(filepath.Join(home, "hermes.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	day := time.Date(2026, 1, 10, 9, 0, 0, 0, time.UTC)
-	written, err := s.Remember([]memory.Entry{
-		{Kind: memory.KindOutcome, Text: "Task: Compile the Q3 sales report\nOutcome: revenue was 1,204,000", RunID: "20260110-090000-aaaaaa", Source: memory.SourceResult},
-		{Kind: memory.KindPreference, Text: "Skip the daily notes; they repeat the project notes.", RunID: "20260110-090000-bbbbbb", Source: memory.SourceStanding},
-		{Kind: memory.KindFact, Text: "Office hours end at six"},
+	written, err := s.Remember([]store.Entry{
+		{Kind: store.KindOutcome, Text: "Task: Compile the Q3 sales report\nOutcome: revenue was 1,204,000", RunID: "20260110-090000-aaaaaa", Source: store.SourceResult},
+		{Kind: store.KindPreference, Text: "Skip the daily notes; they repeat the project notes.", RunID: "20260110-090000-bbbbbb", Source: store.SourceStanding},
+		{Kind: store.KindFact, Text: "Office hours end at six"},
 	}, day)
 	if err != nil {
 		t.Fatal(err)

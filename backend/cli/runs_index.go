@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"hermes/backend/memory"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
+	"hermes/backend/store"
 )
 
 // indexWait is how long a list waits for the process that holds hermes.db
@@ -19,7 +19,7 @@ const indexWait = 100 * time.Millisecond
 // date with logs that came without a summary. ok is false when another
 // process holds the store: the caller reads the logs, as before the index.
 func openIndex(home string) (x *runlog.Index, closeFn func(), syncErr error, ok bool) {
-	st, err := memory.OpenWithin(runner.StorePath(home), indexWait)
+	st, err := store.OpenWithin(runner.StorePath(home), indexWait)
 	if err != nil {
 		return nil, nil, nil, false
 	}

@@ -12,9 +12,9 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/llm"
-	"hermes/backend/memory"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
+	"hermes/backend/store"
 )
 
 // testRun is one run written as a real log through runlog.
@@ -289,7 +289,7 @@ func TestRunsShow_JSONIsTheLog(t *testing.T) {
 func TestRuns_OwnedHomeStillLists(t *testing.T) {
 	useLang(t, i18n.EN)
 	home := threeRuns(t)
-	owner, err := memory.Open(runner.StorePath(home))
+	owner, err := store.Open(runner.StorePath(home))
 	if err != nil {
 		t.Fatal(err)
 	}

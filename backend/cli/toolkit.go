@@ -4,15 +4,15 @@ import (
 	"context"
 
 	"hermes/backend/config"
-	"hermes/backend/memory"
 	"hermes/backend/runner"
 	"hermes/backend/skills"
+	"hermes/backend/store"
 )
 
 // openToolkit loads the skills, the vault's tools and the policy of home,
 // with the "always" rules kept in store (nil: the listing commands, which
 // approve nothing).
-func openToolkit(ctx context.Context, home string, cfg config.Config, store *memory.Store) (*runner.Toolkit, error) {
+func openToolkit(ctx context.Context, home string, cfg config.Config, store *store.Store) (*runner.Toolkit, error) {
 	var rules skills.RuleStore
 	if store != nil {
 		rules = runner.StoreRules(store)

@@ -11,9 +11,9 @@ import (
 
 	"hermes/backend/event"
 	"hermes/backend/i18n"
-	"hermes/backend/memory"
 	"hermes/backend/runner"
 	"hermes/backend/skills"
+	"hermes/backend/store"
 )
 
 func init() { register(command{"tools", "cli.cmd.tools", cmdTools}) }
@@ -105,7 +105,7 @@ func toolsCall(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	store, err := memory.Open(runner.StorePath(h))
+	store, err := store.Open(runner.StorePath(h))
 	if err != nil {
 		return fail(env, err)
 	}
@@ -217,7 +217,7 @@ func toolsRevoke(env *Env, args []string) int {
 
 // openRulesStore parses --home and wants positional arguments, then opens
 // hermes.db; the store is nil when the exit code says it failed.
-func openRulesStore(env *Env, name string, args []string, wants int) (*memory.Store, []string, int) {
+func openRulesStore(env *Env, name string, args []string, wants int) (*store.Store, []string, int) {
 	fs := newFlagSet(env, name)
 	home := fs.String("home", "", i18n.T("cli.flag.home"))
 	positional, err := parseInterleaved(fs, args)
@@ -236,7 +236,7 @@ func openRulesStore(env *Env, name string, args []string, wants int) (*memory.St
 	if err != nil {
 		return nil, nil, fail(env, err)
 	}
-	store, err := memory.Open(runner.StorePath(h))
+	store, err := store.Open(runner.StorePath(h))
 	if err != nil {
 		return nil, nil, fail(env, err)
 	}

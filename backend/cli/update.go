@@ -10,8 +10,8 @@ import (
 
 	"hermes/backend/config"
 	"hermes/backend/i18n"
-	"hermes/backend/memory"
 	"hermes/backend/runner"
+	"hermes/backend/store"
 	selfupdate "hermes/backend/update"
 )
 
@@ -27,7 +27,7 @@ func init() {
 // transaction. A store another Hermes holds is left out: the check then
 // opens an empty one.
 func snapshotStore(src, dst string) error {
-	if err := memory.Snapshot(src, dst); !errors.Is(err, memory.ErrLocked) {
+	if err := store.Snapshot(src, dst); !errors.Is(err, store.ErrLocked) {
 		return err
 	}
 	return nil
@@ -36,8 +36,8 @@ func snapshotStore(src, dst string) error {
 // checkStore opens the store as every command does. One that another
 // Hermes holds opens for that process, and passes.
 func checkStore(path string) error {
-	s, err := memory.Open(path)
-	if errors.Is(err, memory.ErrLocked) {
+	s, err := store.Open(path)
+	if errors.Is(err, store.ErrLocked) {
 		return nil
 	}
 	if err != nil {
@@ -166,7 +166,7 @@ func megabytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/(1<<20
 
 // updateError turns an updater failure into what the person should do.
 func updateError(err error, feedURL string) error {
-	if errors.Is(err, memory.ErrDamaged) {
+	if errors.Is(err, store.ErrDamaged) {
 		return err // it says to run hermes doctor
 	}
 	keys := []struct {

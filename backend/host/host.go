@@ -20,10 +20,10 @@ import (
 
 	"hermes/backend/config"
 	"hermes/backend/i18n"
-	"hermes/backend/memory"
 	"hermes/backend/remote"
 	"hermes/backend/runner"
 	"hermes/backend/server"
+	"hermes/backend/store"
 	"hermes/backend/update"
 )
 
@@ -99,7 +99,7 @@ type Host struct {
 	manager *runner.Manager // nil when attached
 	client  *remote.Client  // nil when owner
 	own     *remote.Owner   // nil when attached
-	store   *memory.Store
+	store   *store.Store
 
 	api    *http.Server
 	served chan error
@@ -147,7 +147,7 @@ func Open(ctx context.Context, home string, mode Mode, o Options) (*Host, error)
 		h.runs = h.client
 	} else {
 		if o.HoldStore {
-			if h.store, err = memory.Open(runner.StorePath(home)); err != nil {
+			if h.store, err = store.Open(runner.StorePath(home)); err != nil {
 				closeListener(o.Listener)
 				closeListener(lockLn)
 				h.own.Release()
@@ -235,7 +235,7 @@ func (h *Host) Home() string { return h.home }
 func (h *Host) Token() string { return h.token }
 
 // Store is hermes.db, held open with Options.HoldStore; nil otherwise.
-func (h *Host) Store() *memory.Store { return h.store }
+func (h *Host) Store() *store.Store { return h.store }
 
 // Owner is the lock of the process that owns the home: this one's, or the
 // one attached to.

@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"hermes/backend/contextmgr"
-	"hermes/backend/memory"
+	"hermes/backend/store"
 )
 
 // ContextPreview asks the owner which messages a run's next compression
@@ -17,14 +17,14 @@ func (c *Client) ContextPreview(id string) (contextmgr.Preview, error) {
 }
 
 // Memories lists the owner's long-term memories, newest first.
-func (c *Client) Memories(limit int) ([]memory.Entry, error) {
-	var out []memory.Entry
+func (c *Client) Memories(limit int) ([]store.Entry, error) {
+	var out []store.Entry
 	return out, c.quick(http.MethodGet, "/api/memory?limit="+strconv.Itoa(limit), nil, &out)
 }
 
 // Memory returns one of the owner's memories.
-func (c *Client) Memory(id uint64) (memory.Entry, error) {
-	var e memory.Entry
+func (c *Client) Memory(id uint64) (store.Entry, error) {
+	var e store.Entry
 	return e, c.quick(http.MethodGet, memoryPath(id, ""), nil, &e)
 }
 

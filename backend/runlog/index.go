@@ -12,12 +12,12 @@ import (
 	"time"
 
 	"hermes/backend/i18n"
-	"hermes/backend/memory"
+	"hermes/backend/store"
 )
 
-// SummaryStore keeps run summaries; *memory.Store is one.
+// SummaryStore keeps run summaries; *store.Store is one.
 type SummaryStore interface {
-	PutRunSummary(memory.RunSummary) error
+	PutRunSummary(store.RunSummary) error
 }
 
 // putSummary stores s with its path relative to the home (the last three
@@ -28,7 +28,7 @@ func putSummary(st SummaryStore, s Summary) error {
 	if err != nil {
 		return fmt.Errorf("encode summary of run %s: %w", s.RunID, err)
 	}
-	return st.PutRunSummary(memory.RunSummary{RunID: s.RunID, Started: s.Started, Data: data})
+	return st.PutRunSummary(store.RunSummary{RunID: s.RunID, Started: s.Started, Data: data})
 }
 
 func relLogPath(p string) string {
@@ -42,11 +42,11 @@ func relLogPath(p string) string {
 // crashed before it saved one.
 type Index struct {
 	home string
-	st   *memory.Store
+	st   *store.Store
 }
 
 // NewIndex is the index of home's runs kept in st.
-func NewIndex(home string, st *memory.Store) *Index { return &Index{home: home, st: st} }
+func NewIndex(home string, st *store.Store) *Index { return &Index{home: home, st: st} }
 
 // settle is how recent a day folder's change may be for the index to trust
 // its modification time: a log created in the same clock tick as the index
@@ -111,7 +111,7 @@ func (x *Index) indexDay(day string, mtime time.Time) ([]SkippedLog, error) {
 		return nil, fmt.Errorf("list run logs in %s: %w", dir, err)
 	}
 	var (
-		put     []memory.RunSummary
+		put     []store.RunSummary
 		skipped []SkippedLog
 		present = map[string]bool{}
 	)
@@ -136,7 +136,7 @@ func (x *Index) indexDay(day string, mtime time.Time) ([]SkippedLog, error) {
 		if err != nil {
 			return nil, fmt.Errorf("encode summary of run %s: %w", s.RunID, err)
 		}
-		put = append(put, memory.RunSummary{RunID: s.RunID, Started: s.Started, Data: data})
+		put = append(put, store.RunSummary{RunID: s.RunID, Started: s.Started, Data: data})
 	}
 	var gone []string
 	if start, err := time.Parse(time.DateOnly, day); err == nil {

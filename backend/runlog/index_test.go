@@ -10,12 +10,12 @@ import (
 	"time"
 
 	"hermes/backend/event"
-	"hermes/backend/memory"
+	"hermes/backend/store"
 )
 
-func openStore(t *testing.T, home string) *memory.Store {
+func openStore(t *testing.T, home string) *store.Store {
 	t.Helper()
-	st, err := memory.Open(filepath.Join(home, "hermes.db"))
+	st, err := store.Open(filepath.Join(home, "hermes.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,8 @@ import (
 	"hermes/backend/config"
 	"hermes/backend/i18n"
 	"hermes/backend/llm"
-	"hermes/backend/memory"
 	"hermes/backend/runlog"
+	"hermes/backend/store"
 )
 
 // APIError is how the local API shows an error, over HTTP and in the
@@ -51,7 +51,7 @@ var errorCodes = []struct {
 	{runlog.ErrRunNotFound, "run_not_found"},
 	{runlog.ErrArtifactNotFound, "artifact_not_found"},
 	{runlog.ErrBadCursor, "bad_cursor"},
-	{memory.ErrNoMemory, "memory_not_found"},
+	{store.ErrNoMemory, "memory_not_found"},
 	{ErrNoCheckpoint, "no_checkpoint"},
 	{ErrNoTask, "no_task"},
 	{ErrBadWorkspace, "bad_workspace"},
@@ -67,8 +67,8 @@ var errorCodes = []struct {
 	{ErrFinished, "finished"},
 	{ErrSample, "sample"},
 	{ErrNoApproval, "no_approval"},
-	{memory.ErrLocked, "store_locked"},
-	{memory.ErrDamaged, "store_damaged"},
+	{store.ErrLocked, "store_locked"},
+	{store.ErrDamaged, "store_damaged"},
 	{ErrClosed, "shutting_down"},
 	// The model check: the settings are wrong, or the endpoint failed.
 	{llm.ErrMissingKey, "model_key_missing"},

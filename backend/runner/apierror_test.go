@@ -10,14 +10,14 @@ import (
 
 	"hermes/backend/config"
 	"hermes/backend/i18n"
-	"hermes/backend/memory"
 	"hermes/backend/runlog"
+	"hermes/backend/store"
 )
 
 // damagedStore is the error of opening a hermes.db cut short.
 func damagedStore(t *testing.T) error {
 	path := filepath.Join(t.TempDir(), "hermes.db")
-	s, err := memory.Open(path)
+	s, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func damagedStore(t *testing.T) error {
 	if err := os.Truncate(path, 4096); err != nil {
 		t.Fatal(err)
 	}
-	_, err = memory.Open(path)
+	_, err = store.Open(path)
 	if err == nil {
 		t.Fatal("a store cut short opened")
 	}

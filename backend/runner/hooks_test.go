@@ -13,9 +13,9 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/memory"
 	"hermes/backend/runner"
 	"hermes/backend/skills"
+	"hermes/backend/store"
 )
 
 // recorder is a sink that keeps what it is given.
@@ -41,7 +41,7 @@ func TestManager_StartSetupWithAHeldStore(t *testing.T) {
 		llmtest.Step{Content: "Nothing here."},
 	)
 	home := t.TempDir()
-	store, err := memory.Open(filepath.Join(home, "hermes.db"))
+	store, err := store.Open(filepath.Join(home, "hermes.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,9 +12,9 @@ import (
 	"hermes/backend/config"
 	"hermes/backend/event"
 	"hermes/backend/i18n"
-	"hermes/backend/memory"
 	"hermes/backend/runlog"
 	"hermes/backend/skills"
+	"hermes/backend/store"
 )
 
 // Options configure a Manager.
@@ -41,7 +41,7 @@ type Options struct {
 	// Store, when set, is the home's database, held open by the caller for
 	// the manager's life; without it the manager opens the database while
 	// it needs it and lets go of it when idle.
-	Store *memory.Store
+	Store *store.Store
 	// ConfigPath is the hermes.toml runs are started from; "" is the
 	// home's.
 	ConfigPath string
@@ -481,7 +481,7 @@ func (m *Manager) Toolkit(ctx context.Context, cfg config.Config) (*Toolkit, err
 	m.kitMu.Lock()
 	defer m.kitMu.Unlock()
 	if m.kit == nil {
-		rules := storeRules{open: func() (*memory.Store, func(), error) {
+		rules := storeRules{open: func() (*store.Store, func(), error) {
 			s, err := m.store.acquire()
 			return s, m.store.release, err
 		}}

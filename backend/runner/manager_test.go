@@ -12,8 +12,8 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/memory"
 	"hermes/backend/runner"
+	"hermes/backend/store"
 )
 
 // newManager runs a home whose model is srv and whose workspace is ws.
@@ -63,7 +63,7 @@ func TestManager_ShutdownPastItsDeadline(t *testing.T) {
 	}
 	// While a run is live the database is held, so no other process can
 	// resume the run at the same time.
-	if _, err := memory.Open(filepath.Join(home, "hermes.db")); !errors.Is(err, memory.ErrLocked) {
+	if _, err := store.Open(filepath.Join(home, "hermes.db")); !errors.Is(err, store.ErrLocked) {
 		t.Fatalf("opening the database of a live run: %v", err)
 	}
 	passed, cancel := context.WithCancel(t.Context())
@@ -78,7 +78,7 @@ func TestManager_ShutdownPastItsDeadline(t *testing.T) {
 	if last := events[len(events)-1]; last.Type != event.RunFinished || !strings.Contains(string(last.Data), `"status":"stopped"`) {
 		t.Fatalf("the run ended with %s %s", last.Type, last.Data)
 	}
-	store, err := memory.Open(filepath.Join(home, "hermes.db"))
+	store, err := store.Open(filepath.Join(home, "hermes.db"))
 	if err != nil {
 		t.Fatalf("the database is still held: %v", err)
 	}

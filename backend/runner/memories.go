@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"hermes/backend/i18n"
-	"hermes/backend/memory"
+	"hermes/backend/store"
 )
 
 // DefaultMemoryLimit is how many memories a list shows when it names no limit.
@@ -13,25 +13,25 @@ const DefaultMemoryLimit = 50
 
 // Memories returns up to limit long-term memories (DefaultMemoryLimit when
 // limit is 0 or less), newest first.
-func (m *Manager) Memories(limit int) ([]memory.Entry, error) {
+func (m *Manager) Memories(limit int) ([]store.Entry, error) {
 	if limit <= 0 {
 		limit = DefaultMemoryLimit
 	}
-	var out []memory.Entry
-	err := m.withStore(func(s *memory.Store) (err error) {
+	var out []store.Entry
+	err := m.withStore(func(s *store.Store) (err error) {
 		out, err = s.Memories(limit)
 		return err
 	})
 	if out == nil {
-		out = []memory.Entry{}
+		out = []store.Entry{}
 	}
 	return out, err
 }
 
 // Memory returns one long-term memory.
-func (m *Manager) Memory(id uint64) (memory.Entry, error) {
-	var e memory.Entry
-	err := m.withStore(func(s *memory.Store) (err error) {
+func (m *Manager) Memory(id uint64) (store.Entry, error) {
+	var e store.Entry
+	err := m.withStore(func(s *store.Store) (err error) {
 		e, err = s.Memory(id)
 		return err
 	})
@@ -41,17 +41,17 @@ func (m *Manager) Memory(id uint64) (memory.Entry, error) {
 // PinMemory pins a memory (it never fades and is recalled for every task)
 // or unpins it.
 func (m *Manager) PinMemory(id uint64, pinned bool) error {
-	return memoryError(m.withStore(func(s *memory.Store) error { return s.PinMemory(id, pinned, time.Now()) }), id)
+	return memoryError(m.withStore(func(s *store.Store) error { return s.PinMemory(id, pinned, time.Now()) }), id)
 }
 
 // ForgetMemory removes a memory for good.
 func (m *Manager) ForgetMemory(id uint64) error {
-	return memoryError(m.withStore(func(s *memory.Store) error { return s.Forget(id) }), id)
+	return memoryError(m.withStore(func(s *store.Store) error { return s.Forget(id) }), id)
 }
 
 // withStore opens the home's database for fn, unless a live run holds it
 // open already, and lets it go after.
-func (m *Manager) withStore(fn func(*memory.Store) error) error {
+func (m *Manager) withStore(fn func(*store.Store) error) error {
 	s, err := m.store.acquire()
 	if err != nil {
 		return err
@@ -61,7 +61,7 @@ func (m *Manager) withStore(fn func(*memory.Store) error) error {
 }
 
 func memoryError(err error, id uint64) error {
-	if errors.Is(err, memory.ErrNoMemory) {
+	if errors.Is(err, store.ErrNoMemory) {
 		return i18n.Wrap(err, "runner.memory_not_found", id)
 	}
 	return err

@@ -7,9 +7,9 @@ import (
 	"hermes/backend/config"
 	"hermes/backend/contextmgr"
 	"hermes/backend/i18n"
-	"hermes/backend/memory"
 	"hermes/backend/runlog"
 	"hermes/backend/skills"
+	"hermes/backend/store"
 )
 
 // ContextPreview shows which messages the next compression of a run will
@@ -39,12 +39,12 @@ func (m *Manager) ContextPreview(id string) (contextmgr.Preview, error) {
 		return contextmgr.Preview{}, err
 	}
 	var p contextmgr.Preview
-	err = m.withStore(func(s *memory.Store) error {
+	err = m.withStore(func(s *store.Store) error {
 		setup.Store = s
 		p, err = agent.PreviewCheckpoint(setup, id)
 		return err
 	})
-	if errors.Is(err, memory.ErrNoCheckpoint) {
+	if errors.Is(err, store.ErrNoCheckpoint) {
 		return p, i18n.Wrap(ErrNoCheckpoint, "runner.no_checkpoint", id)
 	}
 	return p, err

@@ -15,9 +15,9 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/memory"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
+	"hermes/backend/store"
 )
 
 // The secrets of secretsHome: in hermes.toml, and in the environment that
@@ -160,9 +160,9 @@ func TestManager_MemoryHoldsNoSecret(t *testing.T) {
 	}
 }
 
-func openStore(t *testing.T, home string) *memory.Store {
+func openStore(t *testing.T, home string) *store.Store {
 	t.Helper()
-	store, err := memory.Open(filepath.Join(home, "hermes.db"))
+	store, err := store.Open(filepath.Join(home, "hermes.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package runner
 import (
 	"sync"
 
-	"hermes/backend/memory"
+	"hermes/backend/store"
 )
 
 // sharedStore opens the home's database while something needs it and closes
@@ -19,18 +19,18 @@ type sharedStore struct {
 	held  bool
 	mu    sync.Mutex
 	users int
-	store *memory.Store
+	store *store.Store
 }
 
 // acquire returns the open store; every acquire is paired with a release.
-func (s *sharedStore) acquire() (*memory.Store, error) {
+func (s *sharedStore) acquire() (*store.Store, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.held {
 		return s.store, nil
 	}
 	if s.users == 0 {
-		st, err := memory.Open(s.path)
+		st, err := store.Open(s.path)
 		if err != nil {
 			return nil, err
 		}

@@ -10,8 +10,8 @@ import (
 
 	"hermes/backend/agent"
 	"hermes/backend/config"
-	"hermes/backend/memory"
 	"hermes/backend/skills"
+	"hermes/backend/store"
 	"hermes/backend/vault"
 )
 
@@ -103,14 +103,14 @@ func openVault(home string, o config.Obsidian, watch bool) (*vault.Lazy, []skill
 }
 
 // StoreRules keeps "always" rules in an open hermes.db.
-func StoreRules(s *memory.Store) skills.RuleStore {
-	return storeRules{func() (*memory.Store, func(), error) { return s, func() {}, nil }}
+func StoreRules(s *store.Store) skills.RuleStore {
+	return storeRules{func() (*store.Store, func(), error) { return s, func() {}, nil }}
 }
 
 // storeRules reaches the database through open, which may open it for the
 // call only (the Manager holds it just while runs are live).
 type storeRules struct {
-	open func() (*memory.Store, func(), error)
+	open func() (*store.Store, func(), error)
 }
 
 func (r storeRules) Rules() ([]skills.Rule, error) {

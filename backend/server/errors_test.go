@@ -9,9 +9,9 @@ import (
 	"hermes/backend/config"
 	"hermes/backend/i18n"
 	"hermes/backend/llm"
-	"hermes/backend/memory"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
+	"hermes/backend/store"
 )
 
 // TestStatusOf: every error the runner explains is answered with the
@@ -25,7 +25,7 @@ func TestStatusOf(t *testing.T) {
 		{runlog.ErrRunNotFound, http.StatusNotFound, "run_not_found"},
 		{runlog.ErrArtifactNotFound, http.StatusNotFound, "artifact_not_found"},
 		{runlog.ErrBadCursor, http.StatusBadRequest, "bad_cursor"},
-		{memory.ErrNoMemory, http.StatusNotFound, "memory_not_found"},
+		{store.ErrNoMemory, http.StatusNotFound, "memory_not_found"},
 		{runner.ErrNoCheckpoint, http.StatusNotFound, "no_checkpoint"},
 		{runner.ErrNoTask, http.StatusBadRequest, "no_task"},
 		{runner.ErrBadWorkspace, http.StatusBadRequest, "bad_workspace"},
@@ -41,8 +41,8 @@ func TestStatusOf(t *testing.T) {
 		{runner.ErrFinished, http.StatusConflict, "finished"},
 		{runner.ErrSample, http.StatusConflict, "sample"},
 		{runner.ErrNoApproval, http.StatusConflict, "no_approval"},
-		{memory.ErrLocked, http.StatusConflict, "store_locked"},
-		{memory.ErrDamaged, http.StatusInternalServerError, "store_damaged"},
+		{store.ErrLocked, http.StatusConflict, "store_locked"},
+		{store.ErrDamaged, http.StatusInternalServerError, "store_damaged"},
 		{runner.ErrClosed, http.StatusServiceUnavailable, "shutting_down"},
 		{llm.ErrMissingKey, http.StatusBadRequest, "model_key_missing"},
 		{llm.ErrUnauthorized, http.StatusBadRequest, "model_key_refused"},

@@ -12,8 +12,8 @@ import (
 	"hermes/backend/contextmgr"
 	"hermes/backend/event"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/memory"
 	"hermes/backend/runner"
+	"hermes/backend/store"
 )
 
 // apiError decodes an {"error": …} body.
@@ -37,26 +37,26 @@ func TestServer_Memory(t *testing.T) {
 	id := h.start("where are the notes?")
 	h.watch(id, 0, nil)
 
-	var entries []memory.Entry
+	var entries []store.Entry
 	h.call("GET", "/api/memory", "", http.StatusOK, &entries)
-	var outcome memory.Entry
+	var outcome store.Entry
 	for _, e := range entries {
-		if e.Kind == memory.KindOutcome {
+		if e.Kind == store.KindOutcome {
 			outcome = e
 		}
 	}
-	if outcome.ID == 0 || outcome.RunID != id || outcome.Source != memory.SourceResult || !strings.Contains(outcome.Text, "notes/plan.md") {
+	if outcome.ID == 0 || outcome.RunID != id || outcome.Source != store.SourceResult || !strings.Contains(outcome.Text, "notes/plan.md") {
 		t.Fatalf("memory after the run: %+v", entries)
 	}
 	path := fmt.Sprintf("/api/memory/%d", outcome.ID)
 	h.call("POST", path+"/pin", `{"pinned": true}`, http.StatusNoContent, nil)
-	var shown memory.Entry
+	var shown store.Entry
 	h.call("GET", path, "", http.StatusOK, &shown)
 	if !shown.Pinned || shown.Text != outcome.Text {
 		t.Fatalf("after pin: %+v", shown)
 	}
 	h.call("POST", path+"/pin", `{"pinned": false}`, http.StatusNoContent, nil)
-	var unpinned memory.Entry
+	var unpinned store.Entry
 	h.call("GET", path, "", http.StatusOK, &unpinned)
 	if unpinned.Pinned {
 		t.Fatal("still pinned after unpinning")

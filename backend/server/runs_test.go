@@ -10,9 +10,9 @@ import (
 
 	"hermes/backend/event"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/memory"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
+	"hermes/backend/store"
 )
 
 func TestServer_ArtifactsRenameDelete(t *testing.T) {
@@ -61,13 +61,13 @@ func TestServer_ArtifactsRenameDelete(t *testing.T) {
 			t.Errorf("%s is still there: %v", p, err)
 		}
 	}
-	store, err := memory.Open(filepath.Join(h.home, "hermes.db"))
+	db, err := store.Open(filepath.Join(h.home, "hermes.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = store.LoadCheckpoint(id)
-	store.Close()
-	if !errors.Is(err, memory.ErrNoCheckpoint) {
+	_, _, err = db.LoadCheckpoint(id)
+	db.Close()
+	if !errors.Is(err, store.ErrNoCheckpoint) {
 		t.Errorf("the checkpoint outlived the run: %v", err)
 	}
 	h.call("GET", "/api/runs/"+id+"/events", "", http.StatusNotFound, nil)

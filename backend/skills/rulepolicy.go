@@ -19,7 +19,7 @@ type Rule struct {
 }
 
 // RuleStore keeps the "always allow" answers where they survive a restart
-// (the cli keeps them in hermes.db through backend/memory).
+// (the cli keeps them in hermes.db through backend/store).
 type RuleStore interface {
 	Rules() ([]Rule, error)
 	AddRule(tool, pattern string, now time.Time) (Rule, error)

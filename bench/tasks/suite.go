@@ -24,9 +24,9 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/memory"
 	"hermes/backend/runlog"
 	"hermes/backend/skills"
+	"hermes/backend/store"
 )
 
 // Task is one task of the suite.
@@ -95,7 +95,7 @@ func Run(t testing.TB, task Task, strategy agent.Strategy) Result {
 			t.Fatal(err)
 		}
 	}
-	store, err := memory.Open(filepath.Join(home, "hermes.db"))
+	store, err := store.Open(filepath.Join(home, "hermes.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

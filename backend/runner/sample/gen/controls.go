@@ -13,9 +13,9 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/memory"
 	"hermes/backend/runlog"
 	"hermes/backend/skills"
+	"hermes/backend/store"
 )
 
 // recordControls records controls.jsonl: a short run that a person steers,
@@ -76,7 +76,7 @@ func recordControls(tb *processTB, out string) error {
 		llmtest.Step{Reasoning: "Written; answer briefly.", Content: "Both items are in done.md; todo.md is unchanged.", Chunks: 3,
 			Usage: llm.Usage{PromptTokens: 940, CompletionTokens: 30}},
 	}
-	store, err := memory.Open(filepath.Join(home, "hermes.db"))
+	store, err := store.Open(filepath.Join(home, "hermes.db"))
 	if err != nil {
 		return err
 	}

@@ -27,9 +27,9 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/memory"
 	"hermes/backend/runlog"
 	"hermes/backend/skills"
+	"hermes/backend/store"
 )
 
 // Shown in place of the machine's temporary directories and the scripted
@@ -83,7 +83,7 @@ func record(tb *processTB, out string) error {
 		step.Wait = thinking(step)
 		return step
 	})
-	store, err := memory.Open(filepath.Join(home, "hermes.db"))
+	store, err := store.Open(filepath.Join(home, "hermes.db"))
 	if err != nil {
 		return err
 	}

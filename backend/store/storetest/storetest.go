@@ -1,6 +1,6 @@
-// Package memorytest writes real stores for tests and damages them the ways
+// Package storetest writes real stores for tests and damages them the ways
 // a disk does, so the store's and hermes doctor's tests meet the same files.
-package memorytest
+package storetest
 
 import (
 	"bytes"
@@ -10,15 +10,15 @@ import (
 	"strings"
 	"testing"
 
-	"hermes/backend/memory"
+	"hermes/backend/store"
 )
 
-// Written writes a real store at path through memory.Open: runs
+// Written writes a real store at path through store.Open: runs
 // checkpoints ("run-00", "run-01"…) of turns turns each, every turn
 // "run R turn I" and some 400 bytes. It returns the file's bytes.
 func Written(t *testing.T, path string, runs, turns int) []byte {
 	t.Helper()
-	s, err := memory.Open(path)
+	s, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package memory
+package store
 
 // Top-level buckets. Each name carries the version of its layout: a feature
 // that changes a layout writes a new bucket ("checkpoints.v2") and migrates

@@ -1,4 +1,4 @@
-package memory_test
+package store_test
 
 import (
 	"bytes"
@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"hermes/backend/memory"
-	"hermes/backend/memory/memorytest"
+	"hermes/backend/store"
+	"hermes/backend/store/storetest"
 )
 
 const testRuns = 40
@@ -21,7 +21,7 @@ const testRuns = 40
 // writtenStore is a real store of testRuns checkpoints of 20 turns each,
 // some hundred pages. It returns the file's bytes.
 func writtenStore(t *testing.T) []byte {
-	return memorytest.Written(t, filepath.Join(t.TempDir(), "hermes.db"), testRuns, 20)
+	return storetest.Written(t, filepath.Join(t.TempDir(), "hermes.db"), testRuns, 20)
 }
 
 // damage is one way a store file gets damaged.
@@ -31,7 +31,7 @@ type damage struct {
 }
 
 func damages(data []byte) []damage {
-	pageSize, freelist, hwm := memorytest.Meta(data)
+	pageSize, freelist, hwm := storetest.Meta(data)
 	cut := func(n int) func([]byte) []byte { return func(d []byte) []byte { return d[:n] } }
 	return []damage{
 		{"cut to 100 bytes", cut(100)},
@@ -39,10 +39,10 @@ func damages(data []byte) []damage {
 		{"cut to the meta pages", cut(2 * pageSize)},
 		{"cut to three pages", cut(3 * pageSize)},
 		{"cut mid-page", cut(5*pageSize + 123)},
-		{"cut in half", memorytest.CutInHalf},
+		{"cut in half", storetest.CutInHalf},
 		{"cut before the freelist", cut(freelist * pageSize)},
 		{"last page cut", cut(hwm*pageSize - 1)},
-		{"freelist page overwritten", func(d []byte) []byte { return memorytest.Overwrite(d, freelist) }},
+		{"freelist page overwritten", func(d []byte) []byte { return storetest.Overwrite(d, freelist) }},
 		{"not a store", func([]byte) []byte { return []byte("hello, I am a text file\n") }},
 	}
 }
@@ -57,13 +57,13 @@ func TestOpen_DamagedStore(t *testing.T) {
 				t.Fatal(err)
 			}
 			for range 2 { // the second open in this process meets no lock of the first
-				s, err := memory.Open(path)
+				s, err := store.Open(path)
 				if err == nil {
 					s.Close()
 					t.Fatal("a damaged store opened")
 				}
-				if !errors.Is(err, memory.ErrDamaged) || !strings.Contains(err.Error(), "hermes doctor --salvage") {
-					t.Fatalf("err = %v, want memory.ErrDamaged saying to run hermes doctor --salvage", err)
+				if !errors.Is(err, store.ErrDamaged) || !strings.Contains(err.Error(), "hermes doctor --salvage") {
+					t.Fatalf("err = %v, want store.ErrDamaged saying to run hermes doctor --salvage", err)
 				}
 			}
 			after, err := os.ReadFile(path)
@@ -76,7 +76,7 @@ func TestOpen_DamagedStore(t *testing.T) {
 
 // leafPage is a page in the middle of the file that holds turns.
 func leafPage(data []byte) int {
-	pageSize, _, hwm := memorytest.Meta(data)
+	pageSize, _, hwm := storetest.Meta(data)
 	for p := hwm / 2; p < hwm; p++ {
 		page := data[p*pageSize:]
 		if binary.LittleEndian.Uint16(page[8:]) == 0x02 && bytes.Contains(page[:pageSize], []byte(" turn ")) {
@@ -90,7 +90,7 @@ func TestSalvage_SavesWhatCanBeRead(t *testing.T) {
 	data := writtenStore(t)
 	leaf := leafPage(data)
 	cases := append(damages(data), damage{"a page of turns overwritten", func(d []byte) []byte {
-		return memorytest.Overwrite(d, leaf)
+		return storetest.Overwrite(d, leaf)
 	}})
 	now := time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC)
 	for _, d := range cases {
@@ -101,11 +101,11 @@ func TestSalvage_SavesWhatCanBeRead(t *testing.T) {
 			if err := os.WriteFile(path, damaged, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			before, err := memory.Verify(path)
+			before, err := store.Verify(path)
 			if err != nil || len(before.Damage) == 0 {
 				t.Fatalf("verify: %+v %v, want damage", before, err)
 			}
-			r, err := memory.Salvage(path, now)
+			r, err := store.Salvage(path, now)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -116,11 +116,11 @@ func TestSalvage_SavesWhatCanBeRead(t *testing.T) {
 			if r.Kept != kept || len(r.Damage) == 0 {
 				t.Fatalf("report %+v", r)
 			}
-			after, err := memory.Verify(path)
+			after, err := store.Verify(path)
 			if err != nil || len(after.Damage) != 0 || after.Keys != r.Keys {
 				t.Fatalf("the new store: %+v %v; salvage reported %d keys", after, err, r.Keys)
 			}
-			s, err := memory.Open(path)
+			s, err := store.Open(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -128,7 +128,7 @@ func TestSalvage_SavesWhatCanBeRead(t *testing.T) {
 			whole := 0
 			for run := range testRuns {
 				state, turns, err := s.LoadCheckpoint(fmt.Sprintf("run-%02d", run))
-				if errors.Is(err, memory.ErrNoCheckpoint) {
+				if errors.Is(err, store.ErrNoCheckpoint) {
 					continue
 				}
 				if err != nil || string(state) != "state" {
@@ -162,32 +162,32 @@ func TestVerify_HealthyStore(t *testing.T) {
 	if err := os.WriteFile(path, writtenStore(t), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r, err := memory.Verify(path)
+	r, err := store.Verify(path)
 	if err != nil || len(r.Damage) != 0 || r.Keys != testRuns*21 {
 		t.Fatalf("verify: %+v %v", r, err)
 	}
-	s, err := memory.Open(path)
+	s, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if _, err := memory.Verify(path); !errors.Is(err, memory.ErrLocked) {
-		t.Fatalf("verify of a store in use: %v, want memory.ErrLocked", err)
+	if _, err := store.Verify(path); !errors.Is(err, store.ErrLocked) {
+		t.Fatalf("verify of a store in use: %v, want store.ErrLocked", err)
 	}
 }
 
-// A page damaged past what memory.Open checks is met by a later read or write:
-// it is memory.ErrDamaged then too, never a panic that ends the process.
+// A page damaged past what store.Open checks is met by a later read or write:
+// it is store.ErrDamaged then too, never a panic that ends the process.
 func TestStore_DamageMetLaterIsAnError(t *testing.T) {
 	data := writtenStore(t)
-	data = memorytest.Overwrite(data, leafPage(data))
+	data = storetest.Overwrite(data, leafPage(data))
 	path := filepath.Join(t.TempDir(), "hermes.db")
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err := memory.Open(path)
+	s, err := store.Open(path)
 	if err != nil {
-		t.Fatalf("memory.Open checks only what is cheap, yet failed: %v", err)
+		t.Fatalf("store.Open checks only what is cheap, yet failed: %v", err)
 	}
 	defer s.Close()
 	var met error
@@ -202,7 +202,7 @@ func TestStore_DamageMetLaterIsAnError(t *testing.T) {
 			break
 		}
 	}
-	if !errors.Is(met, memory.ErrDamaged) || !strings.Contains(met.Error(), "hermes doctor --salvage") {
-		t.Fatalf("reading every checkpoint met %v, want memory.ErrDamaged saying to run hermes doctor --salvage", met)
+	if !errors.Is(met, store.ErrDamaged) || !strings.Contains(met.Error(), "hermes doctor --salvage") {
+		t.Fatalf("reading every checkpoint met %v, want store.ErrDamaged saying to run hermes doctor --salvage", met)
 	}
 }

@@ -1,6 +1,6 @@
-// Package memory is Hermes's bbolt store: checkpoints now, and later
-// long-term memory, bot sessions and caches, each in buckets of its own.
-package memory
+// Package store is hermes.db, Hermes's bbolt store: checkpoints, run summaries,
+// approval rules, long-term memory, bot sessions and caches, each in buckets of its own.
+package store
 
 import (
 	"errors"
