@@ -66,6 +66,35 @@ func (a *App) ListRuns() ([]runner.Summary, error) {
 	return runs, nil
 }
 
+// ListRunsPage is one page of ListRuns, as GET /api/runs?limit=&before=
+// pages it: up to limit logged runs (0: all) after the run before ("": from
+// the newest, with the live runs first), and the cursor of the next page ("":
+// none). The page reads only the summaries it shows, from hermes.db.
+func (a *App) ListRunsPage(before string, limit int) (runner.RunPage, error) {
+	pager, ok := a.runs.(runner.Pager)
+	if !ok {
+		// Both Runs a host gives (the Manager, the owner's client) page;
+		// another is listed whole, as one page.
+		runs, err := a.ListRuns()
+		if before != "" {
+			runs = []runner.Summary{}
+		}
+		return runner.RunPage{Runs: runs}, err
+	}
+	page, err := pager.ListPage(runner.ListQuery{Before: before, Limit: limit})
+	if errors.Is(err, runlog.ErrUnreadableLog) {
+		log.Print(err)
+		err = nil
+	}
+	if err != nil {
+		return runner.RunPage{}, apiError(err)
+	}
+	if page.Runs == nil {
+		page.Runs = []runner.Summary{}
+	}
+	return page, nil
+}
+
 // RunEvents returns the events of one run so far, in seq order.
 func (a *App) RunEvents(runID string) ([]event.Event, error) {
 	events, err := a.runs.Events(runID)

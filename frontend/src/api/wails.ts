@@ -13,6 +13,7 @@ import type {
   ModelCheckRequest,
   Notice,
   ResumeRequest,
+  RunPage,
   RunSummary,
   Settings,
   StartRunRequest,
@@ -21,6 +22,7 @@ import type {
 /** The methods app.App binds into the window (docs/api.md, "Inside the window"). */
 export interface AppBindings {
   ListRuns(): Promise<RunSummary[] | null>
+  ListRunsPage?(before: string, limit: number): Promise<Partial<RunPage> | null>
   RunEvents(runId: string): Promise<HermesEvent[] | null>
   Language(): Promise<string>
   StartRun?(req: StartRunRequest): Promise<unknown>
@@ -74,8 +76,15 @@ export function createWailsApi(win: WailsWindow): Api {
   }
   return {
     listRuns: () => call(async () => (await app().ListRuns()) ?? []),
-    // The window's binding lists every run; the page is cut here.
-    listRunsPage: (before, limit) => call(async () => pageOf((await app().ListRuns()) ?? [], before, limit)),
+    // The window pages as GET /api/runs does; an older window's binding lists
+    // every run and the page is cut here.
+    listRunsPage: (before, limit) =>
+      call(async () => {
+        const b = app()
+        if (!b.ListRunsPage) return pageOf((await b.ListRuns()) ?? [], before, limit)
+        const page = await b.ListRunsPage(before, limit)
+        return { runs: page?.runs ?? [], next: page?.next ?? '' }
+      }),
     runEvents: (id) => call(async () => (await app().RunEvents(id)) ?? []),
     language: () => call(() => app().Language()),
     startRun: (req) => call(async () => runId(await method('StartRun')(req))),

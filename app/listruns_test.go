@@ -1,0 +1,48 @@
+package app_test
+
+import (
+	"testing"
+	"time"
+
+	"hermes/app"
+	"hermes/backend/server/servertest"
+)
+
+// TestApp_ListRunsPage: the window pages the runs as GET /api/runs does,
+// both as the home's owner and attached to another process that owns it.
+func TestApp_ListRunsPage(t *testing.T) {
+	home := t.TempDir()
+	written, err := servertest.WriteSample(home, time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner := newApp(t, home)
+	attached := newApp(t, home)
+	for name, a := range map[string]*app.App{"owner": owner, "attached": attached} {
+		var got []string
+		before := ""
+		for range len(written) + 1 {
+			page, err := a.ListRunsPage(before, 1)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if len(page.Runs) > 1 {
+				t.Fatalf("%s: a page of 1 holds %d runs", name, len(page.Runs))
+			}
+			for _, r := range page.Runs {
+				got = append(got, r.RunID)
+			}
+			if before = page.Next; before == "" {
+				break
+			}
+		}
+		if len(got) != len(written) {
+			t.Fatalf("%s: paged %v, want %d runs", name, got, len(written))
+		}
+		for i, w := range written {
+			if got[i] != w.RunID {
+				t.Errorf("%s: run %d is %s, want %s", name, i, got[i], w.RunID)
+			}
+		}
+	}
+}
