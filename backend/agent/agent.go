@@ -124,6 +124,9 @@ type Setup struct {
 	// Temperatures of each stage's requests; nil sends none, so the
 	// provider's default applies.
 	Temperatures *Temperatures
+	// TopP is each stage's top_p, in the shape of Temperatures; nil or a
+	// stage's 0 sends none.
+	TopP *Temperatures
 }
 
 // MemoryUse says what a run does with long-term memory. Its values are

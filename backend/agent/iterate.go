@@ -232,6 +232,7 @@ func (r *Run) ask(ctx context.Context, msgs []llm.Message, defs []llm.ToolDef, t
 		Messages:    msgs,
 		Tools:       defs,
 		Temperature: r.temperature(temp),
+		TopP:        r.topP(temp),
 		OnDelta:     gather(&pending),
 		OnReasoning: gather(&thought),
 		OnRetry: func(rt llm.Retry) {

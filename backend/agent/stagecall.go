@@ -43,7 +43,7 @@ func (r *Run) stageCall(ctx context.Context, temp tempKind, system, user string,
 			return rep, err
 		}
 		resp, err := r.setup.Model.Chat(ctx, llm.Request{
-			Model: r.setup.ModelName, Messages: msgs, Temperature: r.temperature(temp),
+			Model: r.setup.ModelName, Messages: msgs, Temperature: r.temperature(temp), TopP: r.topP(temp),
 			OnRetry: func(rt llm.Retry) {
 				r.publish(event.ModelRetried, event.ModelRetriedData{Attempt: rt.Attempt, WaitMS: rt.Wait.Milliseconds(), Error: rt.Err, Stage: r.stage})
 			},

@@ -62,6 +62,19 @@ func (r *Run) temperature(kind tempKind) *float32 {
 	return &v
 }
 
+// topP is the top_p to send for kind, nil when none is set.
+func (r *Run) topP(kind tempKind) *float32 {
+	t := r.setup.TopP
+	if t == nil {
+		return nil
+	}
+	v := [...]float32{t.Route, t.Plan, t.Decide, t.Evaluate, t.Answer}[kind]
+	if v == 0 {
+		return nil
+	}
+	return &v
+}
+
 // planned reports whether the run works to a plan: the plan strategy, and
 // a plan was made.
 func (r *Run) planned() bool { return r.st.Strategy == StrategyPlan && r.st.Plan != nil }

@@ -65,6 +65,8 @@ type Agent struct {
 	Protocol string `toml:"protocol"`
 	// Temperature is the sampling temperature of each stage's requests.
 	Temperature Temperatures `toml:"temperature"`
+	// TopP is the top_p of each stage's requests; a stage's 0 sends none.
+	TopP Temperatures `toml:"top_p"`
 }
 
 // Model configures the OpenAI-compatible endpoint.

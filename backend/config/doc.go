@@ -59,6 +59,13 @@ var docs = map[string]keyDoc{
 	"agent.temperature.decide":   doc("Choosing the next tool calls.", "选择下一步的工具调用。"),
 	"agent.temperature.evaluate": doc("Checking a step's results and the answer's confidence.", "检查步骤结果和答案的把握。"),
 	"agent.temperature.answer":   doc("Wording the final answer, once every step has passed.", "所有步骤通过后，撰写最终答案。"),
+	"agent.top_p": doc("The top_p (nucleus sampling, above 0 and at most 1) of each stage's requests; 0 sends none, so the provider's default applies.",
+		"各阶段请求的 top_p（核采样，大于 0 且不超过 1）；0 表示不发送，使用服务商的默认值。"),
+	"agent.top_p.route":    doc("Deciding whether a message needs the loop.", "判断消息是否需要进入循环。"),
+	"agent.top_p.plan":     doc("Writing and revising the plan.", "编写和修订计划。"),
+	"agent.top_p.decide":   doc("Choosing the next tool calls.", "选择下一步的工具调用。"),
+	"agent.top_p.evaluate": doc("Checking a step's results and the answer's confidence.", "检查步骤结果和答案的把握。"),
+	"agent.top_p.answer":   doc("Wording the final answer, once every step has passed.", "所有步骤通过后，撰写最终答案。"),
 
 	"model": doc("The OpenAI-compatible endpoint: OpenAI, DeepSeek, Qwen, Ollama, LM Studio, vLLM.",
 		"OpenAI 兼容的模型服务：OpenAI、DeepSeek、通义千问、Ollama、LM Studio、vLLM。"),

@@ -20,5 +20,9 @@ func init() {
 			EN: "[agent.temperature] %s is %v; write a number from 0 to 2",
 			ZH: "[agent.temperature] %s 为 %v；请写 0 到 2 之间的数",
 		},
+		"config.agent.top_p": {
+			EN: "[agent.top_p] %s is %v; write a number above 0 and at most 1, or 0 to send none",
+			ZH: "[agent.top_p] %s 为 %v；请写大于 0 且不超过 1 的数，或写 0 表示不发送",
+		},
 	})
 }

@@ -35,6 +35,9 @@ func (c *Client) chatRequest(req Request) openai.ChatCompletionRequest {
 			out.Temperature = math.SmallestNonzeroFloat32
 		}
 	}
+	if req.TopP != nil {
+		out.TopP = *req.TopP
+	}
 	out.Messages = make([]openai.ChatCompletionMessage, len(req.Messages))
 	for i, m := range req.Messages {
 		om := openai.ChatCompletionMessage{Role: m.Role, Content: m.Content, Name: m.Name, ToolCallID: m.ToolCallID}

@@ -60,6 +60,9 @@ type Request struct {
 	Messages    []Message
 	Tools       []ToolDef
 	Temperature *float32
+	// TopP is the nucleus sampling cutoff; nil sends none, so the
+	// provider's default applies.
+	TopP *float32
 	// OnDelta receives streamed text as it arrives; nil means no streaming
 	// callback (the request may still be streamed).
 	OnDelta func(text string)

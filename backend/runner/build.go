@@ -98,6 +98,10 @@ func Build(ctx context.Context, home string, cfg config.Config, getenv func(stri
 			Route: float32(temp.Route), Plan: float32(temp.Plan), Decide: float32(temp.Decide),
 			Evaluate: float32(temp.Evaluate), Answer: float32(temp.Answer),
 		},
+		TopP: &agent.Temperatures{
+			Route: float32(a.TopP.Route), Plan: float32(a.TopP.Plan), Decide: float32(a.TopP.Decide),
+			Evaluate: float32(a.TopP.Evaluate), Answer: float32(a.TopP.Answer),
+		},
 		Limits: agent.Limits{
 			MaxIterations: a.MaxIterations, TokenBudget: a.TokenBudget, RepeatLimit: a.RepeatLimit,
 			FailureLimit: a.FailureLimit, NoProgressLimit: a.NoProgressLimit,

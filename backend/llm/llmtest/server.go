@@ -59,6 +59,10 @@ type Request struct {
 	// sent (0: none).
 	MaxTokens           int
 	MaxCompletionTokens int
+	// Temperature and TopP are what the client sent; nil when the request
+	// had none.
+	Temperature *float64
+	TopP        *float64
 }
 
 // Server is a scripted model endpoint. URL is its base URL, ending in /v1.

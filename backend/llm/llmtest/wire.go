@@ -17,7 +17,10 @@ type wireRequest struct {
 	MaxTokens int           `json:"max_tokens"`
 	// MaxCompletionTokens is what reasoning models take instead of MaxTokens.
 	MaxCompletionTokens int `json:"max_completion_tokens"`
-	StreamOptions       *struct {
+	// Temperature and TopP are nil when the request left them out.
+	Temperature   *float64 `json:"temperature"`
+	TopP          *float64 `json:"top_p"`
+	StreamOptions *struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
 }
@@ -156,6 +159,7 @@ func (w *wireRequest) toRequest() Request {
 	r := Request{
 		Model: w.Model, Stream: w.Stream, Messages: make([]llm.Message, len(w.Messages)),
 		MaxTokens: w.MaxTokens, MaxCompletionTokens: w.MaxCompletionTokens,
+		Temperature: w.Temperature, TopP: w.TopP,
 	}
 	for i, m := range w.Messages {
 		msg := llm.Message{Role: m.Role, Content: string(m.Content), ToolCallID: m.ToolCallID, Name: m.Name, Reasoning: m.ReasoningContent}
