@@ -13,6 +13,7 @@ import (
 	"hermes/backend/agent"
 	"hermes/backend/host"
 	"hermes/backend/i18n"
+	"hermes/backend/longterm"
 	"hermes/backend/runner"
 	"hermes/backend/server/servertest"
 	"hermes/backend/store"
@@ -142,7 +143,7 @@ func TestApp_Memory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	written, err := db.Remember([]store.Entry{{Kind: store.KindFact, Text: "The budget is 4,500.", RunID: "20261130-010000-aaaaaa"}}, time.Now())
+	written, err := longterm.New(db).Remember([]longterm.Entry{{Kind: longterm.KindFact, Text: "The budget is 4,500.", RunID: "20261130-010000-aaaaaa"}}, time.Now())
 	db.Close()
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,7 @@ package app
 
 import (
 	"hermes/backend/contextmgr"
-	"hermes/backend/store"
+	"hermes/backend/longterm"
 )
 
 // ContextPreview says which messages a run's next compression will fold.
@@ -12,19 +12,19 @@ func (a *App) ContextPreview(runID string) (contextmgr.Preview, error) {
 }
 
 // Memories lists up to limit long-term memories (0: 50), newest first.
-func (a *App) Memories(limit int) ([]store.Entry, error) {
+func (a *App) Memories(limit int) ([]longterm.Entry, error) {
 	entries, err := a.runs.Memories(limit)
 	if err != nil {
 		return nil, apiError(err)
 	}
 	if entries == nil {
-		entries = []store.Entry{}
+		entries = []longterm.Entry{}
 	}
 	return entries, nil
 }
 
 // Memory returns one long-term memory.
-func (a *App) Memory(id uint64) (store.Entry, error) {
+func (a *App) Memory(id uint64) (longterm.Entry, error) {
 	e, err := a.runs.Memory(id)
 	return e, apiError(err)
 }

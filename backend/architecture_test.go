@@ -38,13 +38,14 @@ var rules = []rule{
 	{from: "hermes/backend/bot", to: "hermes/backend/remote", why: "the bot owns its home and uses its runs (runner.Runs)"},
 	{from: "hermes/backend/runner", to: "hermes/backend/remote", why: "runner is the runs of one process; remote builds on it"},
 	{from: "hermes/backend/runner", to: "hermes/backend/bot", why: "the bot builds on runner"},
+	{from: "hermes/backend/store/...", to: "hermes/backend/longterm", why: "long-term memory keeps its buckets in the store; the store knows nothing of it"},
 }
 
 // The domain: what a run is made of. None of it knows how a process holds
 // its home or talks to people.
 var domain = []string{
 	"hermes/backend/agent", "hermes/backend/llm", "hermes/backend/event", "hermes/backend/contextmgr",
-	"hermes/backend/runlog", "hermes/backend/store", "hermes/backend/skills", "hermes/backend/config",
+	"hermes/backend/runlog", "hermes/backend/store", "hermes/backend/longterm", "hermes/backend/skills", "hermes/backend/config",
 	"hermes/backend/i18n", "hermes/backend/search", "hermes/backend/atomicfile", "hermes/backend/strread", "hermes/backend/vault",
 	"hermes/backend/update",
 }

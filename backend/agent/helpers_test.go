@@ -13,6 +13,7 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
+	"hermes/backend/longterm"
 	"hermes/backend/runlog"
 	"hermes/backend/skills"
 	"hermes/backend/store"
@@ -50,7 +51,7 @@ func newHarness(t *testing.T, server *llmtest.Server, extra ...skills.Tool) *har
 		MaxRetries: 3, Backoff: func(int) time.Duration { return 0 },
 	})
 	return &harness{t: t, home: home, ws: ws, server: server, setup: agent.Setup{
-		Home: home, Store: store, LongTerm: store, Bus: event.NewBus(), Redactor: runlog.NewRedactor(testKey),
+		Home: home, Store: store, LongTerm: longterm.New(store), Bus: event.NewBus(), Redactor: runlog.NewRedactor(testKey),
 		Model: client, ModelName: "test-model", BaseURL: server.URL, Tools: reg,
 	}}
 }

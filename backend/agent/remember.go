@@ -13,22 +13,17 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/llm"
-	"hermes/backend/store"
+	"hermes/backend/longterm"
 )
 
-// LongTermMemory is the memory that outlives runs: a namespace of the one
-// *store.Store keeps (store.Space).
+// LongTermMemory is the memory that outlives runs: the run's namespace of
+// Setup.LongTerm (a longterm.Space).
 type LongTermMemory interface {
-	Recall(query string, limit int) ([]store.Hit, error)
-	MarkRecalled(hits []store.Hit, runID string, now time.Time) error
-	Remember(entries []store.Entry, now time.Time) ([]store.Entry, error)
+	Recall(query string, limit int) ([]longterm.Hit, error)
+	MarkRecalled(hits []longterm.Hit, runID string, now time.Time) error
+	Remember(entries []longterm.Entry, now time.Time) ([]longterm.Entry, error)
 	NotePreference(text, runID string, now time.Time) (recurring bool, err error)
 	Fade(cutoff time.Time) (int, error)
-}
-
-// MemorySpaces keeps long-term memory in namespaces; *store.Store is one.
-type MemorySpaces interface {
-	In(namespace string) store.Space
 }
 
 // recallCandidates is how many ranked memories are weighed against the
@@ -65,7 +60,7 @@ func (r *Run) recall() {
 	var b strings.Builder
 	b.WriteString("Long-term memory from earlier runs that may help with this task (it may be out of date; check before relying on it):")
 	header := b.Len()
-	var used []store.Hit
+	var used []longterm.Hit
 	var ids []uint64
 	for _, h := range hits {
 		line := fmt.Sprintf("\n- [%s] %s", h.Kind, h.Text)
@@ -102,13 +97,13 @@ func (r *Run) remember(answer string) {
 		return
 	}
 	now := r.now()
-	entries := []store.Entry{{
-		Kind: store.KindOutcome, RunID: r.st.RunID, Source: store.SourceResult,
+	entries := []longterm.Entry{{
+		Kind: longterm.KindOutcome, RunID: r.st.RunID, Source: longterm.SourceResult,
 		Text: "Task: " + clip(r.st.Task, 300) + "\nOutcome: " + clip(answer, 800),
 	}}
 	if paths := r.usefulPaths(); len(paths) > 0 {
-		entries = append(entries, store.Entry{
-			Kind: store.KindPath, RunID: r.st.RunID, Source: store.SourceResult,
+		entries = append(entries, longterm.Entry{
+			Kind: longterm.KindPath, RunID: r.st.RunID, Source: longterm.SourceResult,
 			Text: fmt.Sprintf("Files used for %q in %s: %s", clip(r.st.Task, 80), r.st.Workspace, strings.Join(paths, ", ")),
 		})
 	}
@@ -116,7 +111,7 @@ func (r *Run) remember(answer string) {
 	for _, said := range r.userStatements() {
 		for _, s := range instructions(said.text) {
 			keep := statedPreference(s)
-			if !keep && said.source == store.SourceStanding {
+			if !keep && said.source == longterm.SourceStanding {
 				recurring, err := mem.NotePreference(s, r.st.RunID, now)
 				if err != nil {
 					r.guard(event.GuardMemory, event.ActionWarn, i18n.T("agent.guard.memory", err.Error()))
@@ -124,9 +119,9 @@ func (r *Run) remember(answer string) {
 				}
 				keep = recurring
 			}
-			if key := store.Normalise(s); keep && !seen[key] {
+			if key := longterm.Normalise(s); keep && !seen[key] {
 				seen[key] = true
-				entries = append(entries, store.Entry{Kind: store.KindPreference, RunID: r.st.RunID, Source: said.source, Text: s})
+				entries = append(entries, longterm.Entry{Kind: longterm.KindPreference, RunID: r.st.RunID, Source: said.source, Text: s})
 			}
 		}
 	}
@@ -146,24 +141,24 @@ func (r *Run) remember(answer string) {
 }
 
 // memoryRef is e as events show it, with where it came from.
-func memoryRef(e store.Entry) event.MemoryRef {
+func memoryRef(e longterm.Entry) event.MemoryRef {
 	return event.MemoryRef{ID: e.ID, Kind: e.Kind, Text: e.Text, Source: e.Origin(), RunID: e.RunID}
 }
 
 type statement struct {
 	text   string
-	source string // store.Source…
+	source string // longterm.Source…
 }
 
 // userStatements are what the user said in the run: its standing
 // instructions, its task and the instructions injected while it ran.
 func (r *Run) userStatements() []statement {
-	out := []statement{{r.st.Instr, store.SourceStanding}, {r.st.Task, store.SourceTask}}
+	out := []statement{{r.st.Instr, longterm.SourceStanding}, {r.st.Task, longterm.SourceTask}}
 	prefix := injectedInstruction("")
 	for _, m := range r.turns {
 		if m.Role == llm.RoleUser {
 			if text, ok := strings.CutPrefix(m.Content, prefix); ok {
-				out = append(out, statement{text, store.SourceInstruction})
+				out = append(out, statement{text, longterm.SourceInstruction})
 			}
 		}
 	}

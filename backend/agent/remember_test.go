@@ -10,7 +10,7 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/store"
+	"hermes/backend/longterm"
 )
 
 // memoryRun runs task with standing instructions to its end.
@@ -58,11 +58,11 @@ func TestMemory_WrittenAndRecalledAcrossRuns(t *testing.T) {
 	}
 	firstRun := res.RunID
 	refs := written(t, events)
-	if !hasEntry(refs, store.KindOutcome, "Outcome: Q3 revenue was 1,204,000") || !hasEntry(refs, store.KindPath, "sales.csv") ||
-		!hasEntry(refs, store.KindPreference, "Remember that I prefer Markdown tables.") {
+	if !hasEntry(refs, longterm.KindOutcome, "Outcome: Q3 revenue was 1,204,000") || !hasEntry(refs, longterm.KindPath, "sales.csv") ||
+		!hasEntry(refs, longterm.KindPreference, "Remember that I prefer Markdown tables.") {
 		t.Fatalf("memory.written = %+v", refs)
 	}
-	if hasEntry(refs, store.KindPreference, "YYYY-MM-DD") {
+	if hasEntry(refs, longterm.KindPreference, "YYYY-MM-DD") {
 		t.Fatal("an instruction given once became a preference")
 	}
 	types := ofType(events, event.MemoryWritten)
@@ -84,11 +84,10 @@ func TestMemory_WrittenAndRecalledAcrossRuns(t *testing.T) {
 	if c.Layers.Memory == 0 || c.Layers.Memory > 1000 {
 		t.Errorf("memory layer = %d tokens", c.Layers.Memory)
 	}
-	if !hasEntry(written(t, events), store.KindPreference, "Write dates as YYYY-MM-DD.") {
+	if !hasEntry(written(t, events), longterm.KindPreference, "Write dates as YYYY-MM-DD.") {
 		t.Errorf("a recurring instruction did not become a preference: %+v", written(t, events))
 	}
-	db := h.setup.Store.(*store.Store)
-	list, err := db.Memories(0)
+	list, err := h.setup.LongTerm.Memories(0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +160,7 @@ func TestMemory_InjectedInstructionStaysWithItsRun(t *testing.T) {
 	}{{first, "Summarise my project notes"}, {second, "List my projects"}} {
 		events := injectRun(t, h, c.release, c.task, inject)
 		for _, ref := range written(t, events) {
-			if ref.Kind == store.KindPreference {
+			if ref.Kind == longterm.KindPreference {
 				t.Fatalf("%q wrote the preference %q", c.task, ref.Text)
 			}
 		}
@@ -202,19 +201,19 @@ func TestMemory_PreferencesWholeAndDeduplicated(t *testing.T) {
 			t.Fatalf("run %d = %+v", i, res)
 		}
 		for _, ref := range written(t, events) {
-			if ref.Kind == store.KindPreference {
+			if ref.Kind == longterm.KindPreference {
 				prefs = append(prefs, ref)
-			} else if ref.Source != store.SourceResult || ref.RunID != res.RunID {
+			} else if ref.Source != longterm.SourceResult || ref.RunID != res.RunID {
 				t.Errorf("run %d wrote %+v; an outcome or path comes from the run's result", i, ref)
 			}
 		}
 	}
 	want := []struct{ text, source string }{
-		{"以后日期都写成 YYYY-MM-DD。", store.SourceStanding},
-		{"skip the daily notes — they repeat the project notes", store.SourceStanding},
-		{"Always answer in British English. It is what my readers expect.", store.SourceStanding},
-		{"总是用表格列出项目。", store.SourceStanding},
-		{"Remember to skip the daily notes; they repeat the project notes", store.SourceTask},
+		{"以后日期都写成 YYYY-MM-DD。", longterm.SourceStanding},
+		{"skip the daily notes — they repeat the project notes", longterm.SourceStanding},
+		{"Always answer in British English. It is what my readers expect.", longterm.SourceStanding},
+		{"总是用表格列出项目。", longterm.SourceStanding},
+		{"Remember to skip the daily notes; they repeat the project notes", longterm.SourceTask},
 	}
 	if len(prefs) != len(want) {
 		t.Fatalf("preferences written: %+v", prefs)
@@ -235,9 +234,9 @@ func TestMemory_RecallSaysWhy(t *testing.T) {
 	)
 	h := newHarness(t, srv)
 	h.setup.Memory = agent.MemoryOn
-	db := h.setup.Store.(*store.Store)
-	pinned, err := db.Remember([]store.Entry{{Kind: store.KindFact, Text: "The office closes at six on Fridays"}}, time.Now())
-	if err != nil || db.PinMemory(pinned[0].ID, true, time.Now()) != nil {
+	db := h.setup.LongTerm
+	pinned, err := db.Remember([]longterm.Entry{{Kind: longterm.KindFact, Text: "The office closes at six on Fridays"}}, time.Now())
+	if err != nil || db.Pin(pinned[0].ID, true, time.Now()) != nil {
 		t.Fatal(err)
 	}
 	first, _ := memoryRun(t, h, "Compile the Q3 sales report", "Remember that I prefer Markdown tables.")
@@ -254,15 +253,15 @@ func TestMemory_RecallSaysWhy(t *testing.T) {
 	for _, r := range refs {
 		byReason[r.Reason] = r
 	}
-	pin, pref, match := byReason[store.ReasonPinned], byReason[store.ReasonPreference], byReason[store.ReasonMatch]
-	if pin.ID != pinned[0].ID || pref.Text != "Remember that I prefer Markdown tables." || pref.Source != store.SourceStanding || pref.RunID != first.RunID {
+	pin, pref, match := byReason[longterm.ReasonPinned], byReason[longterm.ReasonPreference], byReason[longterm.ReasonMatch]
+	if pin.ID != pinned[0].ID || pref.Text != "Remember that I prefer Markdown tables." || pref.Source != longterm.SourceStanding || pref.RunID != first.RunID {
 		t.Fatalf("recalled = %+v", refs)
 	}
-	if !strings.Contains(match.Text, "Q3 revenue") || match.Score <= 0 || !slices.Contains(match.Terms, "q3") || match.Source != store.SourceResult {
+	if !strings.Contains(match.Text, "Q3 revenue") || match.Score <= 0 || !slices.Contains(match.Terms, "q3") || match.Source != longterm.SourceResult {
 		t.Fatalf("the matched memory = %+v", match)
 	}
-	e, err := db.Memory(match.ID)
-	if err != nil || e.LastRecall == nil || e.LastRecall.RunID != second.RunID || e.LastRecall.Reason != store.ReasonMatch || !slices.Equal(e.LastRecall.Terms, match.Terms) {
+	e, err := db.Get(match.ID)
+	if err != nil || e.LastRecall == nil || e.LastRecall.RunID != second.RunID || e.LastRecall.Reason != longterm.ReasonMatch || !slices.Equal(e.LastRecall.Terms, match.Terms) {
 		t.Fatalf("the memory keeps %+v, %v", e.LastRecall, err)
 	}
 }
@@ -284,7 +283,7 @@ func TestMemory_KeptWhenCheckpointsAreWrapped(t *testing.T) {
 	if res.Status != event.StatusFinished {
 		t.Fatalf("run = %+v", res)
 	}
-	if refs := written(t, events); !hasEntry(refs, store.KindPreference, "Markdown tables") {
+	if refs := written(t, events); !hasEntry(refs, longterm.KindPreference, "Markdown tables") {
 		t.Fatalf("memory.written = %+v, want the preference", refs)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hermes/backend/i18n"
+	"hermes/backend/longterm"
 	"hermes/backend/runner"
 	"hermes/backend/store"
 )
@@ -60,29 +61,30 @@ func cmdMemory(_ context.Context, env *Env, args []string) int {
 		return fail(env, err)
 	}
 	defer db.Close()
+	mem := longterm.New(db)
 
 	switch sub {
 	case "list":
-		entries, err := db.Memories(max(*limit, 0))
+		entries, err := mem.Memories(max(*limit, 0))
 		if err != nil {
 			return fail(env, err)
 		}
 		if *asJSON {
-			return writeJSON(env, append([]store.Entry{}, entries...))
+			return writeJSON(env, append([]longterm.Entry{}, entries...))
 		}
 		if len(entries) == 0 {
 			fmt.Fprintln(env.Stdout, i18n.T("cli.memory.empty"))
 			return ExitOK
 		}
 		printMemoryTable(env, entries)
-		if total, err := db.MemoryCount(); err == nil && total > len(entries) {
+		if total, err := mem.Count(); err == nil && total > len(entries) {
 			fmt.Fprintln(env.Stderr, i18n.T("cli.memory.more", len(entries), total))
 		}
 		return ExitOK
 	case "show":
-		var entries []store.Entry
+		var entries []longterm.Entry
 		for _, id := range ids {
-			e, err := db.Memory(id)
+			e, err := mem.Get(id)
 			if err != nil {
 				return fail(env, memoryError(err, id))
 			}
@@ -100,7 +102,7 @@ func cmdMemory(_ context.Context, env *Env, args []string) int {
 		return ExitOK
 	case "forget":
 		for _, id := range ids {
-			if err := db.Forget(id); err != nil {
+			if err := mem.Forget(id); err != nil {
 				return fail(env, memoryError(err, id))
 			}
 			fmt.Fprintln(env.Stdout, i18n.T("cli.memory.forgotten", id))
@@ -108,7 +110,7 @@ func cmdMemory(_ context.Context, env *Env, args []string) int {
 		return ExitOK
 	default: // pin
 		for _, id := range ids {
-			if err := db.PinMemory(id, !*off, time.Now()); err != nil {
+			if err := mem.Pin(id, !*off, time.Now()); err != nil {
 				return fail(env, memoryError(err, id))
 			}
 			if *off {
@@ -122,13 +124,13 @@ func cmdMemory(_ context.Context, env *Env, args []string) int {
 }
 
 func memoryError(err error, id uint64) error {
-	if errors.Is(err, store.ErrNoMemory) {
+	if errors.Is(err, longterm.ErrNoMemory) {
 		return i18n.Wrap(err, "cli.memory.not_found", id)
 	}
 	return err
 }
 
-func printMemoryTable(env *Env, entries []store.Entry) {
+func printMemoryTable(env *Env, entries []longterm.Entry) {
 	color := ColorFor(env.Stdout, env.Getenv)
 	header := []string{i18n.T("cli.memory.col.id"), i18n.T("cli.memory.col.kind"), i18n.T("cli.memory.col.created"),
 		i18n.T("cli.memory.col.recalled"), i18n.T("cli.memory.col.text")}
@@ -175,7 +177,7 @@ func printMemoryTable(env *Env, entries []store.Entry) {
 	fmt.Fprintln(env.Stderr, i18n.T("cli.memory.hint"))
 }
 
-func printMemory(env *Env, e store.Entry) {
+func printMemory(env *Env, e longterm.Entry) {
 	field := func(key, value string) {
 		fmt.Fprintf(env.Stdout, "%s %s\n", padRight(i18n.T(key)+":", 10), value)
 	}
@@ -207,7 +209,7 @@ func printMemory(env *Env, e store.Entry) {
 // memorySource says what in its run a memory was taken from.
 func memorySource(source string) string {
 	switch source {
-	case store.SourceTask, store.SourceInstruction, store.SourceStanding, store.SourceResult:
+	case longterm.SourceTask, longterm.SourceInstruction, longterm.SourceStanding, longterm.SourceResult:
 		return i18n.T("cli.memory.source." + source)
 	case "":
 		return i18n.T("cli.memory.source.unknown")
@@ -217,11 +219,11 @@ func memorySource(source string) string {
 
 // memoryReason says why a memory was recalled: pinned, a preference, or
 // the task's words it matched and how well.
-func memoryReason(w store.Why) string {
+func memoryReason(w longterm.Why) string {
 	switch w.Reason {
-	case store.ReasonPinned, store.ReasonPreference:
+	case longterm.ReasonPinned, longterm.ReasonPreference:
 		return i18n.T("cli.memory.reason." + w.Reason)
-	case store.ReasonMatch:
+	case longterm.ReasonMatch:
 		return i18n.T("cli.memory.reason.match", strings.Join(w.Terms, i18n.T("cli.memory.list_sep")), w.Score)
 	}
 	return w.Reason

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"hermes/backend/i18n"
+	"hermes/backend/longterm"
 	"hermes/backend/store"
 )
 
@@ -20,9 +21,9 @@ func memoryHome(t *testing.T) (home string, ids []uint64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	written, err := s.Remember([]store.Entry{
-		{Kind: store.KindOutcome, Text: "Task: Compile the Q3 report\nOutcome: revenue was 1,204,000", RunID: "20260110-090000-abcdef"},
-		{Kind: store.KindPreference, Text: "记住：日期写成 YYYY-MM-DD"},
+	written, err := longterm.New(s).Remember([]longterm.Entry{
+		{Kind: longterm.KindOutcome, Text: "Task: Compile the Q3 report\nOutcome: revenue was 1,204,000", RunID: "20260110-090000-abcdef"},
+		{Kind: longterm.KindPreference, Text: "记住：日期写成 YYYY-MM-DD"},
 	}, time.Date(2026, 1, 10, 9, 0, 0, 0, time.UTC))
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +52,7 @@ func TestMemoryCommand(t *testing.T) {
 		t.Fatalf("memory pin = %d %s", code, out)
 	}
 	code, out, _ = runCLI(t, "memory", "list", "--json", "--home", home)
-	var entries []store.Entry
+	var entries []longterm.Entry
 	if err := json.Unmarshal([]byte(out), &entries); code != ExitOK || err != nil || len(entries) != 2 || !entries[0].Pinned || entries[0].ID != ids[1] {
 		t.Fatalf("memory list --json after pin = %d %v\n%s", code, err, out)
 	}
@@ -93,7 +94,7 @@ func TestMemoryCommand_ShowsWhoseMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	written, err := s.In("bot/wecom/alice/0").Remember([]store.Entry{{Kind: store.KindFact, Text: "The harbour code is ZX-4471"}}, time.Now())
+	written, err := longterm.New(s).In("bot/wecom/alice/0").Remember([]longterm.Entry{{Kind: longterm.KindFact, Text: "The harbour code is ZX-4471"}}, time.Now())
 	if err != nil || s.Close() != nil {
 		t.Fatal(err)
 	}
@@ -116,16 +117,16 @@ func TestMemoryCommand_ShowsSourceAndWhy(t *testing.T) {
 		t.Fatal(err)
 	}
 	day := time.Date(2026, 1, 10, 9, 0, 0, 0, time.UTC)
-	written, err := s.Remember([]store.Entry{
-		{Kind: store.KindOutcome, Text: "Task: Compile the Q3 sales report\nOutcome: revenue was 1,204,000", RunID: "20260110-090000-aaaaaa", Source: store.SourceResult},
-		{Kind: store.KindPreference, Text: "Skip the daily notes; they repeat the project notes.", RunID: "20260110-090000-bbbbbb", Source: store.SourceStanding},
-		{Kind: store.KindFact, Text: "Office hours end at six"},
+	written, err := longterm.New(s).Remember([]longterm.Entry{
+		{Kind: longterm.KindOutcome, Text: "Task: Compile the Q3 sales report\nOutcome: revenue was 1,204,000", RunID: "20260110-090000-aaaaaa", Source: longterm.SourceResult},
+		{Kind: longterm.KindPreference, Text: "Skip the daily notes; they repeat the project notes.", RunID: "20260110-090000-bbbbbb", Source: longterm.SourceStanding},
+		{Kind: longterm.KindFact, Text: "Office hours end at six"},
 	}, day)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hits, err := s.Recall("Update the Q3 sales report", 5)
-	if err != nil || s.MarkRecalled(hits, "20260111-090000-cccccc", day.AddDate(0, 0, 1)) != nil || s.Close() != nil {
+	hits, err := longterm.New(s).Recall("Update the Q3 sales report", 5)
+	if err != nil || longterm.New(s).MarkRecalled(hits, "20260111-090000-cccccc", day.AddDate(0, 0, 1)) != nil || s.Close() != nil {
 		t.Fatal(err)
 	}
 	show := func(id uint64) string {

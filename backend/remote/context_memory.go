@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"hermes/backend/contextmgr"
-	"hermes/backend/store"
+	"hermes/backend/longterm"
 )
 
 // ContextPreview asks the owner which messages a run's next compression
@@ -17,14 +17,14 @@ func (c *Client) ContextPreview(id string) (contextmgr.Preview, error) {
 }
 
 // Memories lists the owner's long-term memories, newest first.
-func (c *Client) Memories(limit int) ([]store.Entry, error) {
-	var out []store.Entry
+func (c *Client) Memories(limit int) ([]longterm.Entry, error) {
+	var out []longterm.Entry
 	return out, c.quick(http.MethodGet, "/api/memory?limit="+strconv.Itoa(limit), nil, &out)
 }
 
 // Memory returns one of the owner's memories.
-func (c *Client) Memory(id uint64) (store.Entry, error) {
-	var e store.Entry
+func (c *Client) Memory(id uint64) (longterm.Entry, error) {
+	var e longterm.Entry
 	return e, c.quick(http.MethodGet, memoryPath(id, ""), nil, &e)
 }
 

@@ -8,6 +8,7 @@ import (
 	"hermes/backend/config"
 	"hermes/backend/i18n"
 	"hermes/backend/llm"
+	"hermes/backend/longterm"
 	"hermes/backend/runlog"
 	"hermes/backend/store"
 )
@@ -51,7 +52,7 @@ var errorCodes = []struct {
 	{runlog.ErrRunNotFound, "run_not_found"},
 	{runlog.ErrArtifactNotFound, "artifact_not_found"},
 	{runlog.ErrBadCursor, "bad_cursor"},
-	{store.ErrNoMemory, "memory_not_found"},
+	{longterm.ErrNoMemory, "memory_not_found"},
 	{ErrNoCheckpoint, "no_checkpoint"},
 	{ErrNoTask, "no_task"},
 	{ErrBadWorkspace, "bad_workspace"},

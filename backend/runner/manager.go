@@ -12,6 +12,7 @@ import (
 	"hermes/backend/config"
 	"hermes/backend/event"
 	"hermes/backend/i18n"
+	"hermes/backend/longterm"
 	"hermes/backend/runlog"
 	"hermes/backend/skills"
 	"hermes/backend/store"
@@ -249,7 +250,7 @@ func (m *Manager) launch(setup agent.Setup, id string,
 	if err != nil {
 		return "", err
 	}
-	setup.Store, setup.LongTerm, setup.Bus = store, store, m.bus
+	setup.Store, setup.LongTerm, setup.Bus = store, longterm.New(store), m.bus
 	l := newLiveRun(m.publish)
 	// The manager's record of the run takes each event before the
 	// starter's sink does.

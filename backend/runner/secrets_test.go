@@ -15,6 +15,7 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
+	"hermes/backend/longterm"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
 	"hermes/backend/store"
@@ -143,7 +144,7 @@ func TestManager_MemoryHoldsNoSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertNoSecret(t, "the checkpoint's state", state)
-	entries, err := store.Memories(0)
+	entries, err := longterm.New(store).Memories(0)
 	if err != nil {
 		t.Fatal(err)
 	}

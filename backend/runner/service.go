@@ -6,7 +6,7 @@ import (
 	"hermes/backend/agent"
 	"hermes/backend/contextmgr"
 	"hermes/backend/event"
-	"hermes/backend/store"
+	"hermes/backend/longterm"
 )
 
 // Runs is the runs of a home as the window and the local API use them: one
@@ -33,8 +33,8 @@ type Runs interface {
 	Artifact(id, ref string, offset, limit int) ([]byte, int, error)
 	ContextPreview(id string) (contextmgr.Preview, error)
 
-	Memories(limit int) ([]store.Entry, error)
-	Memory(id uint64) (store.Entry, error)
+	Memories(limit int) ([]longterm.Entry, error)
+	Memory(id uint64) (longterm.Entry, error)
 	PinMemory(id uint64, pinned bool) error
 	ForgetMemory(id uint64) error
 

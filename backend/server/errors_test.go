@@ -9,6 +9,7 @@ import (
 	"hermes/backend/config"
 	"hermes/backend/i18n"
 	"hermes/backend/llm"
+	"hermes/backend/longterm"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
 	"hermes/backend/store"
@@ -25,7 +26,7 @@ func TestStatusOf(t *testing.T) {
 		{runlog.ErrRunNotFound, http.StatusNotFound, "run_not_found"},
 		{runlog.ErrArtifactNotFound, http.StatusNotFound, "artifact_not_found"},
 		{runlog.ErrBadCursor, http.StatusBadRequest, "bad_cursor"},
-		{store.ErrNoMemory, http.StatusNotFound, "memory_not_found"},
+		{longterm.ErrNoMemory, http.StatusNotFound, "memory_not_found"},
 		{runner.ErrNoCheckpoint, http.StatusNotFound, "no_checkpoint"},
 		{runner.ErrNoTask, http.StatusBadRequest, "no_task"},
 		{runner.ErrBadWorkspace, http.StatusBadRequest, "bad_workspace"},

@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"hermes/backend/i18n"
-	"hermes/backend/store"
+	"hermes/backend/longterm"
 )
 
 // contextPreview answers GET /api/runs/{id}/context/preview: which messages
@@ -32,7 +32,7 @@ func (s *server) listMemory(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if entries == nil {
-		entries = []store.Entry{}
+		entries = []longterm.Entry{}
 	}
 	writeJSON(w, http.StatusOK, entries)
 }
@@ -73,7 +73,7 @@ func memoryID(w http.ResponseWriter, r *http.Request) (uint64, bool) {
 	raw := r.PathValue("id")
 	id, err := strconv.ParseUint(raw, 10, 64)
 	if err != nil || id == 0 {
-		writeError(w, i18n.Wrap(store.ErrNoMemory, "server.bad_memory_id", raw))
+		writeError(w, i18n.Wrap(longterm.ErrNoMemory, "server.bad_memory_id", raw))
 		return 0, false
 	}
 	return id, true

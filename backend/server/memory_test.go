@@ -12,8 +12,8 @@ import (
 	"hermes/backend/contextmgr"
 	"hermes/backend/event"
 	"hermes/backend/llm/llmtest"
+	"hermes/backend/longterm"
 	"hermes/backend/runner"
-	"hermes/backend/store"
 )
 
 // apiError decodes an {"error": …} body.
@@ -37,26 +37,26 @@ func TestServer_Memory(t *testing.T) {
 	id := h.start("where are the notes?")
 	h.watch(id, 0, nil)
 
-	var entries []store.Entry
+	var entries []longterm.Entry
 	h.call("GET", "/api/memory", "", http.StatusOK, &entries)
-	var outcome store.Entry
+	var outcome longterm.Entry
 	for _, e := range entries {
-		if e.Kind == store.KindOutcome {
+		if e.Kind == longterm.KindOutcome {
 			outcome = e
 		}
 	}
-	if outcome.ID == 0 || outcome.RunID != id || outcome.Source != store.SourceResult || !strings.Contains(outcome.Text, "notes/plan.md") {
+	if outcome.ID == 0 || outcome.RunID != id || outcome.Source != longterm.SourceResult || !strings.Contains(outcome.Text, "notes/plan.md") {
 		t.Fatalf("memory after the run: %+v", entries)
 	}
 	path := fmt.Sprintf("/api/memory/%d", outcome.ID)
 	h.call("POST", path+"/pin", `{"pinned": true}`, http.StatusNoContent, nil)
-	var shown store.Entry
+	var shown longterm.Entry
 	h.call("GET", path, "", http.StatusOK, &shown)
 	if !shown.Pinned || shown.Text != outcome.Text {
 		t.Fatalf("after pin: %+v", shown)
 	}
 	h.call("POST", path+"/pin", `{"pinned": false}`, http.StatusNoContent, nil)
-	var unpinned store.Entry
+	var unpinned longterm.Entry
 	h.call("GET", path, "", http.StatusOK, &unpinned)
 	if unpinned.Pinned {
 		t.Fatal("still pinned after unpinning")

@@ -19,6 +19,3 @@ var (
 	// the run resumes from its last checkpoint that was saved.
 	ErrCheckpointGap = errors.New("the checkpoint's turns do not follow the stored ones")
 )
-
-// ErrNoMemory is returned for a long-term memory id that does not exist.
-var ErrNoMemory = errors.New("no such memory")

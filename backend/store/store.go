@@ -1,5 +1,6 @@
 // Package store is hermes.db, Hermes's bbolt store: checkpoints, run summaries,
-// approval rules, long-term memory, bot sessions and caches, each in buckets of its own.
+// approval rules, bot sessions and caches, each in buckets of its own; long-term memory
+// (backend/longterm) keeps its buckets here too, through Register, View and Update.
 package store
 
 import (

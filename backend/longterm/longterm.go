@@ -1,4 +1,8 @@
-package store
+// Package longterm is Hermes's long-term memory: what runs learnt, kept across
+// runs and recalled for new tasks (BM25 over its own inverted index). It keeps
+// its buckets in hermes.db (backend/store), in transactions of the store's,
+// so its commits are synced and a damaged page is store.ErrDamaged like any.
+package longterm
 
 import (
 	"bytes"
@@ -11,6 +15,8 @@ import (
 	"unicode"
 
 	bolt "go.etcd.io/bbolt"
+
+	"hermes/backend/store"
 )
 
 // Long-term memory: what runs learnt, kept across runs and recalled for new
@@ -43,11 +49,18 @@ var (
 )
 
 func init() {
-	buckets = append(buckets, memEntriesBucket, memTermsBucket, memUsedBucket, memPinnedBucket, memPrefsBucket,
+	store.Register(memEntriesBucket, memTermsBucket, memUsedBucket, memPinnedBucket, memPrefsBucket,
 		memTextsBucket, memCandidatesBucket, memStatsBucket)
 }
 
 var statsKey = []byte("stats")
+
+// Memory is the long-term memory kept in a store. It is safe for concurrent
+// use, as the store is.
+type Memory struct{ s *store.Store }
+
+// New is the long-term memory of s.
+func New(s *store.Store) *Memory { return &Memory{s: s} }
 
 // Kinds of memory entries.
 const (
@@ -147,9 +160,9 @@ func textKey(namespace, text string) []byte {
 // Remember writes the entries that are not already in memory (by their
 // normalised text) and returns them with their ids. An entry without a
 // Created time is created now.
-func (s *Store) Remember(entries []Entry, now time.Time) ([]Entry, error) {
+func (m *Memory) Remember(entries []Entry, now time.Time) ([]Entry, error) {
 	var written []Entry
-	err := s.update(func(tx *bolt.Tx) error {
+	err := m.s.Update(func(tx *bolt.Tx) error {
 		written = written[:0]
 		texts := tx.Bucket(memTextsBucket)
 		for _, e := range entries {
@@ -208,10 +221,10 @@ func putEntry(tx *bolt.Tx, e Entry, index bool) error {
 	return indexEntry(tx, e, +1)
 }
 
-// Memory returns the entry with this id, or ErrNoMemory.
-func (s *Store) Memory(id uint64) (Entry, error) {
+// Get returns the entry with this id, or ErrNoMemory.
+func (m *Memory) Get(id uint64) (Entry, error) {
 	var e Entry
-	err := s.view(func(tx *bolt.Tx) error {
+	err := m.s.View(func(tx *bolt.Tx) error {
 		var err error
 		e, err = getEntry(tx, id)
 		return err
@@ -232,9 +245,9 @@ func getEntry(tx *bolt.Tx, id uint64) (Entry, error) {
 }
 
 // Memories returns up to limit entries (all when limit <= 0), newest first.
-func (s *Store) Memories(limit int) ([]Entry, error) {
+func (m *Memory) Memories(limit int) ([]Entry, error) {
 	var out []Entry
-	err := s.view(func(tx *bolt.Tx) error {
+	err := m.s.View(func(tx *bolt.Tx) error {
 		c := tx.Bucket(memEntriesBucket).Cursor()
 		for k, v := c.Last(); k != nil && (limit <= 0 || len(out) < limit); k, v = c.Prev() {
 			var e Entry
@@ -251,10 +264,10 @@ func (s *Store) Memories(limit int) ([]Entry, error) {
 	return out, nil
 }
 
-// MemoryCount is how many entries the memory holds.
-func (s *Store) MemoryCount() (int, error) {
+// Count is how many entries the memory holds.
+func (m *Memory) Count() (int, error) {
 	var n int
-	err := s.view(func(tx *bolt.Tx) error {
+	err := m.s.View(func(tx *bolt.Tx) error {
 		n = int(readStats(tx).docs)
 		return nil
 	})
@@ -262,8 +275,8 @@ func (s *Store) MemoryCount() (int, error) {
 }
 
 // Forget removes an entry and everything that finds it.
-func (s *Store) Forget(id uint64) error {
-	err := s.update(func(tx *bolt.Tx) error {
+func (m *Memory) Forget(id uint64) error {
+	err := m.s.Update(func(tx *bolt.Tx) error {
 		e, err := getEntry(tx, id)
 		if err != nil {
 			return err
@@ -296,10 +309,10 @@ func deleteEntry(tx *bolt.Tx, e Entry) error {
 	return nil
 }
 
-// PinMemory pins an entry (it never fades and is recalled for every task)
+// Pin pins an entry (it never fades and is recalled for every task)
 // or unpins it (it fades like the others, counting from now).
-func (s *Store) PinMemory(id uint64, pinned bool, now time.Time) error {
-	err := s.update(func(tx *bolt.Tx) error {
+func (m *Memory) Pin(id uint64, pinned bool, now time.Time) error {
+	err := m.s.Update(func(tx *bolt.Tx) error {
 		e, err := getEntry(tx, id)
 		if err != nil {
 			return err
@@ -328,9 +341,9 @@ func (s *Store) PinMemory(id uint64, pinned bool, now time.Time) error {
 // Fade forgets the unpinned entries last written or recalled before cutoff,
 // and the preferences stated only once before it; it returns how many
 // entries it forgot. It reads only what it removes.
-func (s *Store) Fade(cutoff time.Time) (int, error) {
+func (m *Memory) Fade(cutoff time.Time) (int, error) {
 	n := 0
-	err := s.update(func(tx *bolt.Tx) error {
+	err := m.s.Update(func(tx *bolt.Tx) error {
 		n = 0
 		c := tx.Bucket(memUsedBucket).Cursor()
 		var ids []uint64
@@ -365,11 +378,11 @@ type candidate struct {
 // NotePreference records that run stated text as an instruction. It reports
 // whether an earlier, different run stated it too: then it is a preference
 // worth remembering, and the caller writes it.
-func (s *Store) NotePreference(text, runID string, now time.Time) (recurring bool, err error) {
-	return s.In("").NotePreference(text, runID, now)
+func (m *Memory) NotePreference(text, runID string, now time.Time) (recurring bool, err error) {
+	return m.In("").NotePreference(text, runID, now)
 }
 
-// NotePreference is Store.NotePreference among the runs of the namespace.
+// NotePreference is Memory.NotePreference among the runs of the namespace.
 func (sp Space) NotePreference(text, runID string, now time.Time) (recurring bool, err error) {
 	text = sp.clean(text)
 	key := []byte(Normalise(text))
@@ -379,8 +392,7 @@ func (sp Space) NotePreference(text, runID string, now time.Time) (recurring boo
 	if sp.namespace != "" {
 		key = append([]byte(sp.namespace+"\x00"), key...)
 	}
-	s := sp.s
-	err = s.update(func(tx *bolt.Tx) error {
+	err = sp.m.s.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(memCandidatesBucket)
 		var c candidate
 		if data := b.Get(key); data != nil {

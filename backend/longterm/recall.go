@@ -1,4 +1,4 @@
-package store
+package longterm
 
 import (
 	"bytes"
@@ -132,21 +132,21 @@ type Hit struct {
 // at most limit), which hold whatever the task, then up to limit others that
 // match query best by BM25 (words, and character pairs for Chinese), best
 // first. It does not mark them recalled: the caller marks those it uses.
-func (s *Store) Recall(query string, limit int) ([]Hit, error) {
-	return s.In("").Recall(query, limit)
+func (m *Memory) Recall(query string, limit int) ([]Hit, error) {
+	return m.In("").Recall(query, limit)
 }
 
 // Space is one namespace of the long-term memory: what a run recalls and
 // writes there is its namespace's only, so a chat user never sees another's
 // (or the desktop's) memories.
 type Space struct {
-	s         *Store
+	m         *Memory
 	namespace string
 	scrub     func(string) string // nil: texts are written as given
 }
 
 // In is the namespace's part of the memory; "" is the desktop's.
-func (s *Store) In(namespace string) Space { return Space{s: s, namespace: namespace} }
+func (m *Memory) In(namespace string) Space { return Space{m: m, namespace: namespace} }
 
 // Scrubbed is sp with every text passed through scrub before it is written
 // (Remember, NotePreference), so that a secret a run saw is never kept:
@@ -163,27 +163,26 @@ func (sp Space) clean(text string) string {
 	return sp.scrub(text)
 }
 
-// Remember is Store.Remember with the entries put in the namespace.
+// Remember is Memory.Remember with the entries put in the namespace.
 func (sp Space) Remember(entries []Entry, now time.Time) ([]Entry, error) {
 	entries = slices.Clone(entries)
 	for i := range entries {
 		entries[i].Namespace = sp.namespace
 		entries[i].Text = sp.clean(entries[i].Text)
 	}
-	return sp.s.Remember(entries, now)
+	return sp.m.Remember(entries, now)
 }
 
-// MarkRecalled is Store.MarkRecalled.
+// MarkRecalled is Memory.MarkRecalled.
 func (sp Space) MarkRecalled(hits []Hit, runID string, now time.Time) error {
-	return sp.s.MarkRecalled(hits, runID, now)
+	return sp.m.MarkRecalled(hits, runID, now)
 }
 
-// Fade is Store.Fade: memories fade by age in every namespace alike.
-func (sp Space) Fade(cutoff time.Time) (int, error) { return sp.s.Fade(cutoff) }
+// Fade is Memory.Fade: memories fade by age in every namespace alike.
+func (sp Space) Fade(cutoff time.Time) (int, error) { return sp.m.Fade(cutoff) }
 
-// Recall is Store.Recall among the namespace's entries.
+// Recall is Memory.Recall among the namespace's entries.
 func (sp Space) Recall(query string, limit int) ([]Hit, error) {
-	s := sp.s
 	counts, _ := termCounts(query)
 	terms := make([]string, 0, len(counts))
 	for t := range counts {
@@ -195,7 +194,7 @@ func (sp Space) Recall(query string, limit int) ([]Hit, error) {
 	terms = terms[:min(len(terms), maxQueryTerms)]
 
 	var hits []Hit
-	err := s.view(func(tx *bolt.Tx) error {
+	err := sp.m.s.View(func(tx *bolt.Tx) error {
 		err := tx.Bucket(memPinnedBucket).ForEach(func(k, _ []byte) error {
 			e, err := getEntry(tx, binary.BigEndian.Uint64(k))
 			if err != nil {
@@ -295,8 +294,8 @@ func (sp Space) Recall(query string, limit int) ([]Hit, error) {
 
 // MarkRecalled records that the hits were given to run now, and why, which
 // keeps them from fading.
-func (s *Store) MarkRecalled(hits []Hit, runID string, now time.Time) error {
-	err := s.update(func(tx *bolt.Tx) error {
+func (m *Memory) MarkRecalled(hits []Hit, runID string, now time.Time) error {
+	err := m.s.Update(func(tx *bolt.Tx) error {
 		for _, h := range hits {
 			e, err := getEntry(tx, h.ID)
 			if errors.Is(err, ErrNoMemory) {

@@ -1,4 +1,4 @@
-package store
+package longterm
 
 import (
 	"encoding/json"
@@ -18,7 +18,7 @@ func TestRecall_SaysWhy(t *testing.T) {
 		Entry{Kind: KindPreference, Text: "Remember that I prefer Markdown tables", Source: SourceStanding, RunID: "r1"},
 		Entry{Kind: KindOutcome, Text: "Task: Compile the Q3 sales report\nOutcome: revenue was 1,204,000", Source: SourceResult, RunID: "r2"},
 	)
-	if err := s.PinMemory(got[0].ID, true, day0); err != nil {
+	if err := s.Pin(got[0].ID, true, day0); err != nil {
 		t.Fatal(err)
 	}
 	hits, err := s.Recall("Update the Q3 sales report", 5)
@@ -40,7 +40,7 @@ func TestRecall_SaysWhy(t *testing.T) {
 	if err := s.MarkRecalled(hits, "r3", later); err != nil {
 		t.Fatal(err)
 	}
-	e, err := s.Memory(match.ID)
+	e, err := s.Get(match.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestRecall_SaysWhy(t *testing.T) {
 		!slices.Equal(e.LastRecall.Terms, match.Terms) || e.Recalls != 1 || !e.Recalled.Equal(later) {
 		t.Fatalf("after MarkRecalled: %+v (last recall %+v)", e, e.LastRecall)
 	}
-	if p, _ := s.Memory(hits[0].ID); p.LastRecall == nil || p.LastRecall.Reason != ReasonPinned {
+	if p, _ := s.Get(hits[0].ID); p.LastRecall == nil || p.LastRecall.Reason != ReasonPinned {
 		t.Fatalf("the pinned memory's last recall = %+v", p.LastRecall)
 	}
 }
@@ -66,7 +66,7 @@ func TestMemory_OldEntriesReadable(t *testing.T) {
 		written[0].ID: `{"id":1,"kind":"outcome","text":"Task: old task\nOutcome: old answer","run_id":"r0","created":"2026-01-10T09:00:00Z","recalls":2}`,
 		written[1].ID: `{"id":2,"kind":"preference","text":"Use tabs","created":"2026-01-10T09:00:00Z"}`,
 	}
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.s.Update(func(tx *bolt.Tx) error {
 		for id, data := range old {
 			if err := tx.Bucket(memEntriesBucket).Put(idKey(id), []byte(data)); err != nil {
 				return err
@@ -77,11 +77,11 @@ func TestMemory_OldEntriesReadable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	outcome, err := s.Memory(written[0].ID)
+	outcome, err := s.Get(written[0].ID)
 	if err != nil || outcome.Origin() != SourceResult || outcome.RunID != "r0" || outcome.Recalls != 2 || outcome.LastRecall != nil {
 		t.Fatalf("old outcome = %+v, %v", outcome, err)
 	}
-	pref, err := s.Memory(written[1].ID)
+	pref, err := s.Get(written[1].ID)
 	if err != nil || pref.Origin() != "" {
 		t.Fatalf("old preference = %+v (origin %q), %v; its origin is unknown", pref, pref.Origin(), err)
 	}

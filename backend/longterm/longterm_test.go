@@ -1,4 +1,4 @@
-package store
+package longterm
 
 import (
 	"errors"
@@ -7,11 +7,24 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"hermes/backend/store"
 )
 
 var day0 = time.Date(2026, 1, 10, 9, 0, 0, 0, time.UTC)
 
-func remember(t testing.TB, s *Store, now time.Time, entries ...Entry) []Entry {
+// openTemp is the long-term memory of a real store in a temporary directory.
+func openTemp(t testing.TB) *Memory {
+	t.Helper()
+	s, err := store.Open(filepath.Join(t.TempDir(), "hermes.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return New(s)
+}
+
+func remember(t testing.TB, s *Memory, now time.Time, entries ...Entry) []Entry {
 	t.Helper()
 	got, err := s.Remember(entries, now)
 	if err != nil {
@@ -86,7 +99,7 @@ func TestMemory_RememberForgetPin(t *testing.T) {
 		t.Fatalf("the same memory was written twice: %+v", again)
 	}
 	second := remember(t, s, day0, Entry{Kind: KindFact, Text: "The API key rotates every 30 days"})
-	if n, _ := s.MemoryCount(); n != 2 {
+	if n, _ := s.Count(); n != 2 {
 		t.Fatalf("count = %d, want 2", n)
 	}
 	list, err := s.Memories(0)
@@ -94,7 +107,7 @@ func TestMemory_RememberForgetPin(t *testing.T) {
 		t.Fatalf("Memories = %+v, %v; want the newest first", list, err)
 	}
 
-	if err := s.PinMemory(second[0].ID, true, day0); err != nil {
+	if err := s.Pin(second[0].ID, true, day0); err != nil {
 		t.Fatal(err)
 	}
 	hits, _ := s.Recall("weather tomorrow", 5)
@@ -105,7 +118,7 @@ func TestMemory_RememberForgetPin(t *testing.T) {
 	if err := s.Forget(first[0].ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Memory(first[0].ID); !errors.Is(err, ErrNoMemory) {
+	if _, err := s.Get(first[0].ID); !errors.Is(err, ErrNoMemory) {
 		t.Fatalf("read after forget: %v, want ErrNoMemory", err)
 	}
 	if hits, _ := s.Recall("where does the api live", 5); len(hits) != 1 || hits[0].ID != second[0].ID {
@@ -128,7 +141,7 @@ func TestMemory_FadeKeepsRecalledAndPinned(t *testing.T) {
 		Entry{Kind: KindFact, Text: "pinned fact about holidays"},
 	)
 	never, recalled, pinned := got[0], got[1], got[2]
-	if err := s.PinMemory(pinned.ID, true, day0); err != nil {
+	if err := s.Pin(pinned.ID, true, day0); err != nil {
 		t.Fatal(err)
 	}
 	later := day0.Add(60 * 24 * time.Hour)
@@ -139,14 +152,14 @@ func TestMemory_FadeKeepsRecalledAndPinned(t *testing.T) {
 	if err != nil || n != 1 {
 		t.Fatalf("Fade = %d, %v; want 1", n, err)
 	}
-	if _, err := s.Memory(never.ID); !errors.Is(err, ErrNoMemory) {
+	if _, err := s.Get(never.ID); !errors.Is(err, ErrNoMemory) {
 		t.Errorf("the never-recalled entry did not fade: %v", err)
 	}
-	e, err := s.Memory(recalled.ID)
+	e, err := s.Get(recalled.ID)
 	if err != nil || e.Recalls != 1 || !e.Recalled.Equal(later) {
 		t.Errorf("recalled entry = %+v, %v", e, err)
 	}
-	if _, err := s.Memory(pinned.ID); err != nil {
+	if _, err := s.Get(pinned.ID); err != nil {
 		t.Errorf("the pinned entry faded: %v", err)
 	}
 	if hits, _ := s.Recall("invoices", 5); len(hits) != 2 {
@@ -156,7 +169,7 @@ func TestMemory_FadeKeepsRecalledAndPinned(t *testing.T) {
 	if n, _ := s.Fade(later.Add(time.Hour)); n != 1 {
 		t.Errorf("second fade removed %d, want 1", n)
 	}
-	if c, _ := s.MemoryCount(); c != 1 {
+	if c, _ := s.Count(); c != 1 {
 		t.Errorf("%d entries left, want the pinned one", c)
 	}
 }
@@ -194,10 +207,11 @@ func TestNotePreference_RecursAcrossRuns(t *testing.T) {
 // (the target is under 100 ms), and recalls from it.
 func BenchmarkOpenWithMemories(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "hermes.db")
-	s, err := Open(path)
+	db, err := store.Open(path)
 	if err != nil {
 		b.Fatal(err)
 	}
+	s := New(db)
 	words := []string{"invoice", "garden", "report", "database", "deploy", "tomato", "budget", "meeting", "travel", "recipe",
 		"销售", "报告", "数据库", "番茄", "预算", "会议"}
 	const total, batch = 100_000, 5000
@@ -210,17 +224,18 @@ func BenchmarkOpenWithMemories(b *testing.B) {
 		}
 		remember(b, s, day0, entries...)
 	}
-	if err := s.Close(); err != nil {
+	if err := db.Close(); err != nil {
 		b.Fatal(err)
 	}
 	var open, recall time.Duration
 	for b.Loop() {
 		start := time.Now()
-		s, err := Open(path)
+		db, err := store.Open(path)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if n, _ := s.MemoryCount(); n != total {
+		s := New(db)
+		if n, _ := s.Count(); n != total {
 			b.Fatalf("%d entries, want %d", n, total)
 		}
 		open += time.Since(start)
@@ -229,7 +244,7 @@ func BenchmarkOpenWithMemories(b *testing.B) {
 			b.Fatalf("recall: %d hits, %v", len(hits), err)
 		}
 		recall += time.Since(start)
-		s.Close()
+		db.Close()
 	}
 	b.ReportMetric(float64(open.Microseconds())/float64(b.N)/1000, "ms/open")
 	b.ReportMetric(float64(recall.Microseconds())/float64(b.N)/1000, "ms/recall")
@@ -249,7 +264,7 @@ func TestSpace_KeepsNamespacesApart(t *testing.T) {
 		}
 	}
 	desktop := remember(t, s, day0, Entry{Kind: KindFact, Text: "Zorgland harbour visits need a permit"})
-	if err := s.PinMemory(desktop[0].ID, true, day0); err != nil {
+	if err := s.Pin(desktop[0].ID, true, day0); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
