@@ -12,6 +12,7 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/llm"
+	"hermes/backend/longterm"
 	"hermes/backend/runlog"
 	"hermes/backend/skills"
 	"hermes/backend/store"
@@ -102,9 +103,9 @@ type Setup struct {
 	// is the model it asks; "" means ModelName.
 	Summarizer   Model
 	SummaryModel string
-	// LongTerm keeps the long-term memory runs recall and write; a
-	// *store.Store is one. nil keeps none, whatever Memory says.
-	LongTerm MemorySpaces
+	// LongTerm is the long-term memory runs recall and write (in the
+	// namespace MemoryNamespace). nil keeps none, whatever Memory says.
+	LongTerm *longterm.Memory
 	// Memory is what the run does with the long-term memory LongTerm
 	// keeps; "" leaves it alone.
 	Memory MemoryUse
