@@ -9,10 +9,14 @@
 package search
 
 import (
+	"encoding/binary"
+	"maps"
 	"math"
 	"slices"
 	"strings"
 	"sync"
+
+	"hermes/backend/strread"
 )
 
 // Document is one thing to find.
@@ -53,12 +57,17 @@ type Index struct {
 	// totalLen is the sum of live documents' weighted lengths, for BM25's
 	// average document length.
 	totalLen float64
+	// fileSum is the checksum of the file last opened or saved.
+	fileSum uint32
 }
 
 type doc struct {
-	id       string
-	length   uint32 // weighted number of terms
-	keywords map[string][]string
+	id     string
+	length uint32 // weighted number of terms
+	// keywords are encoded (see encodeKeywords): a saved index opens
+	// without building a map per document, and a filter reads them in
+	// place.
+	keywords string
 	live     bool
 }
 
@@ -118,7 +127,7 @@ func (ix *Index) Put(d Document) {
 		p.tfs = append(p.tfs, tf)
 		length += uint32(tf)
 	}
-	ix.docs = append(ix.docs, doc{id: d.ID, length: length, keywords: cloneKeywords(d.Keywords), live: true})
+	ix.docs = append(ix.docs, doc{id: d.ID, length: length, keywords: encodeKeywords(d.Keywords), live: true})
 	ix.byID[d.ID] = n
 	ix.live++
 	ix.totalLen += float64(length)
@@ -177,7 +186,7 @@ func (ix *Index) deleteLocked(id string) bool {
 	}
 	d := &ix.docs[n]
 	d.live = false
-	d.keywords = nil
+	d.keywords = ""
 	delete(ix.byID, id)
 	ix.live--
 	ix.totalLen -= float64(d.length)
@@ -295,28 +304,86 @@ func (ix *Index) Keywords(id string) (map[string][]string, bool) {
 	if !ok {
 		return nil, false
 	}
-	return cloneKeywords(ix.docs[n].keywords), true
+	return decodeKeywords(ix.docs[n].keywords), true
 }
 
-func cloneKeywords(k map[string][]string) map[string][]string {
-	if k == nil {
+// FileSum is the checksum of the file the index was last opened from or
+// saved to, 0 before either: a file saved beside the index can record it,
+// to tell later that the two were saved together.
+func (ix *Index) FileSum() uint32 {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.fileSum
+}
+
+// encodeKeywords writes k as its number of keys, then each key in order
+// with its number of values and the values, every string preceded by its
+// length; no keywords are "".
+func encodeKeywords(k map[string][]string) string {
+	if len(k) == 0 {
+		return ""
+	}
+	b := binary.AppendUvarint(nil, uint64(len(k)))
+	for _, key := range slices.Sorted(maps.Keys(k)) {
+		b = appendString(b, key)
+		b = binary.AppendUvarint(b, uint64(len(k[key])))
+		for _, v := range k[key] {
+			b = appendString(b, v)
+		}
+	}
+	return string(b)
+}
+
+func appendString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+// eachKeyword calls f with every key and its values as encoded, until f
+// returns false; it reports whether s was whole.
+func eachKeyword(s string, f func(key string, r *strread.Reader, n int) bool) bool {
+	r := strread.New(s)
+	if s == "" {
+		return true
+	}
+	for range r.Count() {
+		key, n := r.Str(), r.Count()
+		if r.Bad() || !f(key, r, n) {
+			return !r.Bad()
+		}
+	}
+	return r.Done()
+}
+
+// decodeKeywords reads what encodeKeywords wrote; its strings share s.
+func decodeKeywords(s string) map[string][]string {
+	if s == "" {
 		return nil
 	}
-	out := make(map[string][]string, len(k))
-	for key, vs := range k {
-		out[key] = slices.Clone(vs)
-	}
+	out := map[string][]string{}
+	eachKeyword(s, func(key string, r *strread.Reader, n int) bool {
+		vs := make([]string, n)
+		for i := range vs {
+			vs[i] = r.Str()
+		}
+		out[key] = vs
+		return true
+	})
 	return out
 }
 
-// hasKeyword reports whether d has one of values under key.
+// hasKeyword reports whether d has one of values under key, reading the
+// encoded keywords without decoding them.
 func (d *doc) hasKeyword(key string, values []string) bool {
-	for _, v := range d.keywords[key] {
-		for _, want := range values {
-			if strings.EqualFold(v, want) {
-				return true
+	found := false
+	eachKeyword(d.keywords, func(k string, r *strread.Reader, n int) bool {
+		for range n {
+			v := r.Str()
+			if k == key && slices.ContainsFunc(values, func(want string) bool { return strings.EqualFold(v, want) }) {
+				found = true
+				return false
 			}
 		}
-	}
-	return false
+		return true
+	})
+	return found
 }

@@ -11,7 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
+	"runtime"
 
 	"hermes/backend/atomicfile"
 
@@ -23,7 +23,7 @@ const (
 	// magic and formatVersion open the file; a file of another version is
 	// ErrCorrupt, and the caller rebuilds.
 	magic         = "HRMSIDX\n"
-	formatVersion = 3
+	formatVersion = 4
 )
 
 // Save writes the index to dir/index.bin, replacing the previous file
@@ -33,8 +33,9 @@ func (ix *Index) Save(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("save index to %s: %w", dir, err)
 	}
+	sum := crc32.NewIEEE()
 	err := atomicfile.Write(filepath.Join(dir, fileName), 0o600, func(f io.Writer) error {
-		sum := crc32.NewIEEE()
+		sum.Reset()
 		w := &writer{w: bufio.NewWriterSize(io.MultiWriter(f, sum), 1<<20)}
 		ix.mu.RLock()
 		ix.encode(w)
@@ -50,6 +51,9 @@ func (ix *Index) Save(dir string) error {
 	if err != nil {
 		return fmt.Errorf("save index to %s: %w", dir, err)
 	}
+	ix.mu.Lock()
+	ix.fileSum = sum.Sum32()
+	ix.mu.Unlock()
 	return nil
 }
 
@@ -121,19 +125,7 @@ func (ix *Index) encodeDocs(w *writer) []uint32 {
 		next++
 		w.string(d.id)
 		w.uvarint(uint64(d.length))
-		keys := make([]string, 0, len(d.keywords))
-		for k := range d.keywords {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		w.uvarint(uint64(len(keys)))
-		for _, k := range keys {
-			w.string(k)
-			w.uvarint(uint64(len(d.keywords[k])))
-			for _, v := range d.keywords[k] {
-				w.string(v)
-			}
-		}
+		w.string(d.keywords)
 	}
 	return renum
 }
@@ -143,25 +135,38 @@ func (ix *Index) encodeDocs(w *writer) []uint32 {
 // with ErrNoIndex when there is none and with ErrCorrupt when the file is
 // damaged.
 func Open(dir string, opts Options) (*Index, error) {
-	path := filepath.Join(dir, fileName)
-	data, err := os.ReadFile(path)
+	data, unmap, err := readFile(filepath.Join(dir, fileName))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("open index %s: %w", dir, ErrNoIndex)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", dir, err)
 	}
-	if len(data) < 4 || crc32.ChecksumIEEE(data[:len(data)-4]) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
-		return nil, fmt.Errorf("open index %s: checksum mismatch: %w", dir, ErrCorrupt)
+	ix, err := open(data, opts)
+	if err != nil {
+		unmap()
+		return nil, fmt.Errorf("open index %s: %w", dir, err)
 	}
-	data = data[:len(data)-4]
+	// Documents and terms are copied out of data as they are read: only
+	// the dictionary refers to it, and the file is released with it.
+	runtime.AddCleanup(ix.base, func(unmap func()) { unmap() }, unmap)
+	return ix, nil
+}
+
+func open(data []byte, opts Options) (*Index, error) {
+	if len(data) < 4 || crc32.ChecksumIEEE(data[:len(data)-4]) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+		return nil, fmt.Errorf("checksum mismatch: %w", ErrCorrupt)
+	}
 	ix := New(opts)
+	ix.fileSum = binary.LittleEndian.Uint32(data[len(data)-4:])
+	data = data[:len(data)-4]
 	r := &reader{b: data}
 	if err := ix.decodeDocs(r); err != nil {
-		return nil, fmt.Errorf("open index %s: %w: %w", dir, ErrCorrupt, err)
+		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
+	var err error
 	if ix.base, err = openSegment(data, len(data)-len(r.b), len(ix.docs)); err != nil {
-		return nil, fmt.Errorf("open index %s: %w: %w", dir, ErrCorrupt, err)
+		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
 	return ix, nil
 }
@@ -175,18 +180,7 @@ func (ix *Index) decodeDocs(r *reader) error {
 	ix.docs = make([]doc, 0, ndocs)
 	ix.byID = make(map[string]uint32, ndocs)
 	for n := 0; n < ndocs && !sr.Bad(); n++ {
-		d := doc{id: sr.Str(), length: uint32(sr.Uvarint()), live: true}
-		if nkeys := sr.Count(); nkeys > 0 {
-			d.keywords = make(map[string][]string, nkeys)
-			for range nkeys {
-				k := sr.Str()
-				vs := make([]string, sr.Count())
-				for i := range vs {
-					vs[i] = sr.Str()
-				}
-				d.keywords[k] = vs
-			}
-		}
+		d := doc{id: sr.Str(), length: uint32(sr.Uvarint()), keywords: sr.Str(), live: true}
 		ix.byID[d.id] = uint32(n)
 		ix.totalLen += float64(d.length)
 		ix.docs = append(ix.docs, d)

@@ -104,7 +104,7 @@ func (ix *Index) Search(q Query) Result {
 	})
 	res := Result{Total: len(found)}
 	for _, d := range found[:min(limit, len(found))] {
-		h := Hit{ID: ix.docs[d].id, Score: scores[d], Keywords: cloneKeywords(ix.docs[d].keywords)}
+		h := Hit{ID: ix.docs[d].id, Score: scores[d], Keywords: decodeKeywords(ix.docs[d].keywords)}
 		for i, term := range terms {
 			if i < 64 && matched[d]&(1<<i) != 0 {
 				h.Matched = append(h.Matched, term)
@@ -166,7 +166,7 @@ func (ix *Index) unranked(allowed []bool, limit int) Result {
 	slices.SortFunc(ids, func(x, y uint32) int { return cmp.Compare(ix.docs[x].id, ix.docs[y].id) })
 	res := Result{Total: len(ids)}
 	for _, n := range ids[:min(limit, len(ids))] {
-		res.Hits = append(res.Hits, Hit{ID: ix.docs[n].id, Keywords: cloneKeywords(ix.docs[n].keywords)})
+		res.Hits = append(res.Hits, Hit{ID: ix.docs[n].id, Keywords: decodeKeywords(ix.docs[n].keywords)})
 	}
 	return res
 }

@@ -2,7 +2,9 @@ package vault
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"flag"
 	"os"
 	"path/filepath"
@@ -165,19 +167,27 @@ func TestSearch_Golden(t *testing.T) {
 // parsed, and a damaged file is refused (the index is then rebuilt).
 func TestNotesFile_RoundTrip(t *testing.T) {
 	v := makeVault(t).open(t, false)
+	v.rlockAll()
+	notes := v.notes
+	v.mu.RUnlock()
 	var buf bytes.Buffer
-	if err := writeNotes(&buf, v.dir, v.notes); err != nil {
+	if err := writeNotes(&buf, v.dir, 42, notes); err != nil {
 		t.Fatal(err)
 	}
-	back, err := readNotes(buf.Bytes())
+	saved, err := readNotes(buf.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(back) != len(v.notes) {
-		t.Fatalf("%d notes back, want %d", len(back), len(v.notes))
+	if saved.len() != len(notes) || saved.indexSum != 42 {
+		t.Fatalf("%d notes back (index sum %d), want %d", saved.len(), saved.indexSum, len(notes))
 	}
-	for _, n := range back {
-		want := *v.notes[n.Path]
+	for p, note := range notes {
+		n, ok := saved.lookup(p)
+		if !ok {
+			t.Errorf("%s: not found", p)
+			continue
+		}
+		want := *note
 		for _, list := range []*[]string{&want.Aliases, &want.Tags} {
 			if len(*list) == 0 {
 				*list = nil
@@ -195,6 +205,9 @@ func TestNotesFile_RoundTrip(t *testing.T) {
 		if !reflect.DeepEqual(*n, want) {
 			t.Errorf("%s:\n got %+v\nwant %+v", n.Path, *n, want)
 		}
+	}
+	if _, ok := saved.lookup("Nowhere.md"); ok {
+		t.Error("a note that was never saved was found")
 	}
 	damaged := bytes.Clone(buf.Bytes())
 	damaged[len(damaged)/2] ^= 1
@@ -243,5 +256,85 @@ func TestLazy_WatchesOnlyWhenAsked(t *testing.T) {
 		if out := mustCall(t, v, "search_notes", `{"query":"okapi"}`); strings.Contains(out, "Projects/Gamma.md") {
 			return
 		}
+	}
+}
+
+// TestOpen_DecodesNotesOnUse: reopening an unchanged vault decodes no
+// note; search_notes decodes only the notes it shows; a tool that looks at
+// every note decodes them all, and every tool answers as it did with the
+// index just built.
+func TestOpen_DecodesNotesOnUse(t *testing.T) {
+	tv := makeVault(t)
+	calls := [][2]string{
+		{"search_notes", `{"query":"alpha goals"}`},
+		{"search_notes", `{"tag":"project"}`},
+		{"read_note", `{"note":"[[Alpha#Goals]]"}`},
+		{"list_notes", `{"depth":3}`},
+		{"get_backlinks", `{"note":"Welcome.md"}`},
+		{"list_tags", `{}`},
+	}
+	answers := func(v *Vault) []string {
+		var out []string
+		for _, c := range calls {
+			out = append(out, mustCall(t, v, c[0], c[1]))
+		}
+		return out
+	}
+	built := tv.open(t, false)
+	want := answers(built)
+	built.Close()
+
+	v := tv.open(t, false)
+	if v.saved == nil || len(v.notes) != 0 || v.Len() != built.Len() {
+		t.Fatalf("reopening decoded the notes: saved %v, %d decoded, len %d", v.saved != nil, len(v.notes), v.Len())
+	}
+	mustCall(t, v, "search_notes", `{"query":"alpha"}`)
+	if v.saved == nil {
+		t.Fatal("search_notes decoded every note")
+	}
+	if got := answers(v); !reflect.DeepEqual(got, want) {
+		t.Errorf("reopened:\n%q\nwant\n%q", got, want)
+	}
+	if v.saved != nil || len(v.notes) != built.Len() {
+		t.Errorf("after list_notes and get_backlinks: saved %v, %d decoded", v.saved != nil, len(v.notes))
+	}
+}
+
+// TestOpen_NotesSavedApartAreRebuilt: a notes.bin that was not saved with
+// the index beside it (another vault's, an older one, or an older
+// version's) is not trusted: the index is rebuilt.
+func TestOpen_NotesSavedApartAreRebuilt(t *testing.T) {
+	tv := makeVault(t)
+	v := tv.open(t, false)
+	notesPath := filepath.Join(v.IndexDir(), notesFile)
+	v.Close()
+	older, err := os.ReadFile(notesPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(tv.dir, "Later.md"), []byte("Written later: lemurs.\n"))
+	tv.open(t, false).Close() // the index and notes.bin now hold Later.md
+	oldVersion := func() []byte {
+		var b bytes.Buffer
+		if err := writeNotes(&b, tv.dir, 0, nil); err != nil {
+			t.Fatal(err)
+		}
+		// Version 2, zigzag-encoded, under a checksum that matches.
+		data := bytes.Replace(b.Bytes(), []byte(notesMagic+"\x06"), []byte(notesMagic+"\x04"), 1)
+		body := data[:len(data)-4]
+		return binary.LittleEndian.AppendUint32(body, crc32.ChecksumIEEE(body))
+	}()
+	for name, data := range map[string][]byte{"saved apart": older, "older version": oldVersion} {
+		if err := os.WriteFile(notesPath, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		v := tv.open(t, false)
+		if v.saved != nil {
+			t.Errorf("%s: notes.bin was trusted", name)
+		}
+		if out := mustCall(t, v, "search_notes", `{"query":"lemurs"}`); !strings.Contains(out, "Later.md") {
+			t.Errorf("%s: not rebuilt:\n%s", name, out)
+		}
+		v.Close()
 	}
 }

@@ -114,7 +114,7 @@ func distance(a, b string) int {
 // Resolve finds the note a wikilink target ("Plan", "Projects/Plan",
 // "Plan.md", an alias) names, as seen from the note at from ("" for none).
 func (v *Vault) Resolve(target, from string) (string, bool) {
-	v.mu.RLock()
+	v.rlockAll()
 	defer v.mu.RUnlock()
 	return v.names.resolve(target, from)
 }
@@ -128,7 +128,7 @@ type Backlink struct {
 // Backlinks lists the links that resolve to the note at p, by linking note
 // and line.
 func (v *Vault) Backlinks(p string) []Backlink {
-	v.mu.RLock()
+	v.rlockAll()
 	defer v.mu.RUnlock()
 	var out []Backlink
 	for from, n := range v.notes {

@@ -44,7 +44,7 @@ func (v *Vault) listNotes(a listNotesArgs) (string, error) {
 	}
 	var notes []string
 	folders := map[string]int{} // shown folder → notes below it
-	v.mu.RLock()
+	v.rlockAll()
 	for p := range v.notes {
 		rest, ok := strings.CutPrefix(p, prefix)
 		if !ok {

@@ -34,7 +34,7 @@ func (v *Vault) listTags(a listTagsArgs) string {
 	prefix := strings.ToLower(strings.Trim(strings.TrimSpace(a.Prefix), "#/"))
 	counts := map[string]int{}
 	shown := map[string]string{} // lower case → as first written
-	v.mu.RLock()
+	v.rlockAll()
 	for _, n := range v.notes {
 		seen := map[string]bool{}
 		for _, t := range n.Tags {

@@ -43,7 +43,11 @@ type Vault struct {
 	exclude  []string
 	indexDir string
 
-	mu    sync.RWMutex
+	mu sync.RWMutex
+	// saved is the notes as read from disk, decoded one at a time until
+	// a change or a tool that needs them all decodes them into notes and
+	// names (see decodeAllLocked); nil after that, or when there were none.
+	saved *savedNotes
 	notes map[string]*Note
 	names nameIndex
 	idx   *search.Index
@@ -138,6 +142,9 @@ func (v *Vault) Close() error {
 func (v *Vault) Note(p string) (*Note, bool) {
 	v.mu.RLock()
 	defer v.mu.RUnlock()
+	if v.saved != nil {
+		return v.saved.lookup(p)
+	}
 	n, ok := v.notes[p]
 	return n, ok
 }
@@ -146,6 +153,9 @@ func (v *Vault) Note(p string) (*Note, bool) {
 func (v *Vault) Len() int {
 	v.mu.RLock()
 	defer v.mu.RUnlock()
+	if v.saved != nil {
+		return v.saved.len()
+	}
 	return len(v.notes)
 }
 
@@ -198,6 +208,11 @@ func (v *Vault) scan() (map[string]stamp, error) {
 func (v *Vault) sync(onDisk map[string]stamp) {
 	var stale []string
 	v.mu.Lock()
+	if v.saved != nil && v.saved.unchanged(onDisk) {
+		v.mu.Unlock()
+		return
+	}
+	v.decodeAllLocked()
 	for p := range v.notes {
 		if _, ok := onDisk[p]; !ok {
 			v.forgetLocked(p)
@@ -261,6 +276,7 @@ func (v *Vault) indexNote(p string) bool {
 	v.idx.Put(document(n, t.Text))
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	v.decodeAllLocked()
 	if old := v.notes[p]; old != nil {
 		v.names.remove(old)
 	}
@@ -272,6 +288,7 @@ func (v *Vault) indexNote(p string) bool {
 
 // forgetLocked drops the note at p; v.mu is held.
 func (v *Vault) forgetLocked(p string) bool {
+	v.decodeAllLocked()
 	n, ok := v.notes[p]
 	if !ok {
 		return false

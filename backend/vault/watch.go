@@ -161,7 +161,7 @@ func (v *Vault) notesUnder(p string, onDisk bool) []string {
 			return out
 		}
 	}
-	v.mu.RLock()
+	v.rlockAll()
 	defer v.mu.RUnlock()
 	for q := range v.notes {
 		if p == "" || q == p || strings.HasPrefix(q, p+"/") {
