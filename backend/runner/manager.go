@@ -133,6 +133,8 @@ type StartRequest struct {
 	BaseURL      string `json:"base_url,omitempty"`
 	// MaxIterations, when above 0, replaces [agent] max_iterations for the run.
 	MaxIterations int `json:"max_iterations,omitempty"`
+	// Strategy, when set ("plan" or "react"), replaces [agent] strategy for the run.
+	Strategy string `json:"strategy,omitempty"`
 }
 
 // Start checks the model endpoint and starts a run of req; it returns the
@@ -149,6 +151,10 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (string, error) {
 	ws, err := m.resolveWorkspace(req.Workspace, cfg)
 	if err != nil {
 		return "", err
+	}
+	if req.Strategy != "" {
+		// build validates it with the rest of the config.
+		cfg.Agent.Strategy = req.Strategy
 	}
 	setup, err := m.build(ctx, cfg, Overrides{Model: req.Model, BaseURL: req.BaseURL, MaxIterations: req.MaxIterations})
 	if err != nil {

@@ -36,3 +36,10 @@ export function prevIterationStart(events: readonly HermesEvent[], shown: number
   }
   return 0
 }
+
+/** replayIteration is the card a replay stands at: the iteration of its last event shown, if the view has that card. */
+export function replayIteration(view: RunView, events: readonly HermesEvent[], shown: number): number | null {
+  if (shown <= 0) return null
+  const n = events[shown - 1].iteration
+  return view.iterations.some((it) => it.n === n) ? n : null
+}

@@ -53,6 +53,8 @@ export interface AppStore extends Store<AppState> {
   /** startRun starts a run and resolves with its id. */
   startRun(req: StartRunRequest): Promise<string>
   artifact: Api['artifact']
+  /** runEvents reads another run's events, as a fork's page does its source's. */
+  runEvents: Api['runEvents']
 }
 
 const langKey = 'hermes.lang'
@@ -124,5 +126,6 @@ export function createAppStore({ api, storage, browserLanguages, ticker = interv
     },
     startRun: (req) => api.startRun(req),
     artifact: (runId, ref, offset, limit) => api.artifact(runId, ref, offset, limit),
+    runEvents: (runId) => api.runEvents(runId),
   }
 }

@@ -1,4 +1,5 @@
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
+import { splitCallMeta } from '../lib/compare'
 import { diffJSON } from '../lib/diff'
 import { formatBytes, formatDuration } from '../lib/format'
 import { hitIn, type CardHit } from '../lib/search'
@@ -26,21 +27,29 @@ export function CallBlock({ call, onArtifact, pins, resultIndex, hit }: { call: 
   const clamped = long && !resultOpen && !(seenHit && seenHit.end > previewChars)
   const a = call.approval
   const pinned = resultIndex !== undefined && !!pins?.pinned.includes(resultIndex)
+  // Under a plan the model's _meta (the step a call serves) rides in its
+  // arguments; the tool never got it, so it is a tag here, not arguments.
+  const { rest: args, meta } = useMemo(() => splitCallMeta(call.arguments), [call.arguments])
 
   return (
     <div className={`call call-${call.status}`} data-testid="call" data-call-id={call.id} data-status={call.status}>
       <div className="call-head">
         <button type="button" className="call-name" aria-expanded={argsOpen} onClick={() => setArgsOpen(!argsOpen)} title={t('call.args_toggle')}>
           {argsOpen ? '▾' : '▸'} <b>{call.name}</b>
-          {!argsOpen && <span className="call-args-preview">{call.arguments}</span>}
+          {!argsOpen && <span className="call-args-preview">{args}</span>}
         </button>
+        {meta && (
+          <span className="meta-tag" title={t('call.meta_hint', { text: meta.text })} data-testid="call-meta">
+            {meta.step ? t('call.meta_tag', { step: meta.step }) : '_meta'}
+          </span>
+        )}
         <span className={`call-status status-${call.status}`} data-testid="call-status">
           {t(`call.status.${call.status}`)}
         </span>
         {call.durationMs > 0 && <span className="muted">{formatDuration(call.durationMs)}</span>}
         {call.attempts > 1 && <span className="tag warn">{t('call.attempts', { n: call.attempts })}</span>}
         {call.repaired && <span className="tag" title={t('call.repaired_hint')}>{t('call.repaired')}</span>}
-        {call.arguments && <CopyButton text={call.arguments} title={t('copy.arguments')} testId="copy-arguments" />}
+        {call.arguments && <CopyButton text={args} title={t('copy.arguments')} testId="copy-arguments" />}
       </div>
       {argsHit && !argsOpen && (
         <pre className="call-args-hit" data-testid="call-args-hit">
@@ -58,7 +67,7 @@ export function CallBlock({ call, onArtifact, pins, resultIndex, hit }: { call: 
       )}
       {argsOpen && (
         <div className="call-args" data-testid="call-args">
-          <JsonText text={call.arguments} open={2} />
+          <JsonText text={args} open={2} />
         </div>
       )}
       {call.edit && (

@@ -15,7 +15,7 @@ export interface ControlsProps {
   onHelp: () => void
 }
 
-/** Controls steer a live run (pause, resume, edit, inject, stop) or open a past one (replay, fork, resume). */
+/** Controls steer a live run (pause, resume, edit, inject, stop) or open a past one (replay, fork, resume); the run's state is the header's badge (RunStatusBadge). */
 export function Controls({ view, live, canResume, canFork, injectRef, onEdit, onFork, onApproval, onHelp }: ControlsProps) {
   const { run } = useAppStore()
   const t = useT()
@@ -36,16 +36,8 @@ export function Controls({ view, live, canResume, canFork, injectRef, onEdit, on
     if (text.trim() && (await run.inject(text.trim()))) setText('')
   }
 
-  let state = ''
-  if (live) state = stopping ? 'stopping' : paused ? 'paused' : pausing ? 'pausing' : view.pendingApproval ? 'approval' : 'running'
-
   return (
     <div className="controls" data-testid="controls">
-      {state && (
-        <span className={`run-state state-${state}`} data-testid="run-state" data-state={state}>
-          {t(`state.${state as 'running'}`)}
-        </span>
-      )}
       {live && !paused && (
         <button type="button" onClick={() => void run.pause()} disabled={pausing || stopping} data-testid="pause" title="Space">
           <Icon name="pause" /> {t('control.pause')}
@@ -92,7 +84,8 @@ export function Controls({ view, live, canResume, canFork, injectRef, onEdit, on
           ■ {t('control.stop')}
         </button>
       )}
-      {!live && canResume && (
+      {/* A stopped run without an answer offers Resume where it says where it stopped. */}
+      {!live && canResume && view.answer !== '' && (
         <button type="button" className="primary" onClick={() => void run.resumeRun()} data-testid="resume-run">
           <Icon name="play" /> {t('control.resume_run')}
         </button>

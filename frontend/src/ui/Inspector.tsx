@@ -3,13 +3,17 @@ import type { ChatMessage, HermesEvent } from '../api/types'
 import { budgetSplit } from '../lib/budget'
 import { curlCommand } from '../lib/curl'
 import { diffContexts, messagesOf, previousContext, type RequestContext } from '../lib/context'
+import { pairEdits, type Paired } from '../lib/diff'
 import { conversationIndex } from '../lib/pins'
 import { summarizeEvent } from '../lib/events'
-import { formatCount, formatPercent, formatTokens } from '../lib/format'
+import { formatCount, formatPercent, formatTokens, oneLine } from '../lib/format'
+import { sameMessage } from '../lib/compare'
 import type { IterationView } from '../lib/timeline'
+import { CompareView, ForkView } from './CompareView'
 import { CompressionPreview } from './CompressionPreview'
 import { CopyButton } from './CopyButton'
-import { useAppState, useT } from './context'
+import { TextDiffView } from './DiffView'
+import { useAppState, useRunState, useT } from './context'
 
 /** Pins say which messages are pinned, and pin one while the run is live. */
 export interface Pins {
@@ -38,8 +42,7 @@ export interface Endpoint {
   tools: readonly string[]
 }
 
-type Tab = 'messages' | 'changes' | 'budget' | 'events'
-const tabs: Tab[] = ['messages', 'changes', 'budget', 'events']
+type Tab = 'messages' | 'changes' | 'compare' | 'fork' | 'budget' | 'events'
 
 /**
  * Inspector shows what one iteration sent to the model (with a pin on each
@@ -49,6 +52,8 @@ const tabs: Tab[] = ['messages', 'changes', 'budget', 'events']
 export function Inspector({ it, events, contexts, pins, endpoint }: { it: IterationView | undefined; events: HermesEvent[]; contexts: Map<number, RequestContext>; pins: Pins; endpoint?: Endpoint }) {
   const t = useT()
   const [tab, setTab] = useState<Tab>('messages')
+  const forked = useRunState((s) => s.view.forkedFrom !== null)
+  const tabs: Tab[] = ['messages', 'changes', 'compare', ...(forked ? (['fork'] as const) : []), 'budget', 'events']
   if (!it) return <aside className="inspector empty-inspector muted">{t('inspector.none')}</aside>
   const ctx = contexts.get(it.n)
   const prev = previousContext(contexts, it.n)
@@ -60,7 +65,7 @@ export function Inspector({ it, events, contexts, pins, endpoint }: { it: Iterat
         <div className="tabs" role="tablist">
           {tabs.map((x) => (
             <button key={x} type="button" role="tab" aria-selected={tab === x} className={tab === x ? 'active' : ''} onClick={() => setTab(x)} data-testid={`tab-${x}`}>
-              {t(`inspector.tab.${x}`)}
+              {x === 'compare' ? t('compare.tab') : x === 'fork' ? t('fork.tab') : t(`inspector.tab.${x}`)}
             </button>
           ))}
         </div>
@@ -68,6 +73,8 @@ export function Inspector({ it, events, contexts, pins, endpoint }: { it: Iterat
       <div className="inspector-body">
         {tab === 'messages' && (ctx ? <Messages ctx={ctx} pins={pins} endpoint={endpoint} /> : <p className="muted">{t('inspector.no_context')}</p>)}
         {tab === 'changes' && <Changes prev={prev} next={ctx} />}
+        {tab === 'compare' && <CompareView key={it.n} n={it.n} contexts={contexts} />}
+        {tab === 'fork' && forked && <ForkView />}
         {tab === 'budget' && (
           <>
             <Budget it={it} />
@@ -80,50 +87,97 @@ export function Inspector({ it, events, contexts, pins, endpoint }: { it: Iterat
   )
 }
 
+const roles = ['system', 'user', 'assistant', 'tool'] as const
+
 // Memoised on the request, which keeps its identity while the run goes on.
+// The messages are in one scroll, each as tall as it is; a role's messages
+// fold and unfold together, and each one on its own.
 const Messages = memo(function Messages({ ctx, pins, endpoint }: { ctx: RequestContext; pins: Pins; endpoint?: Endpoint }) {
   const t = useT()
   const messages = useMemo(() => messagesOf(ctx), [ctx])
+  const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set(roles))
+  // Each change of the roles opened redraws the messages with it as their start.
+  const [version, setVersion] = useState(0)
+  const setRoles = (next: ReadonlySet<string>) => {
+    setOpen(next)
+    setVersion(version + 1)
+  }
   const curl = () => curlCommand({ model: endpoint?.model ?? '', baseUrl: endpoint?.baseUrl ?? '', messages, tools: ctx.data.tool_names ?? endpoint?.tools ?? [] })
   return (
     <ol className="messages" data-testid="messages">
       <li className="muted messages-head">
         {t('inspector.message_count', { n: messages.length })} <CopyButton text={curl} label={t('copy.curl')} title={t('copy.curl_hint')} testId="copy-curl" />
       </li>
+      <li className="role-toggles" data-testid="role-toggles">
+        <span className="muted">{t('inspector.roles')}</span>
+        {roles.map((r) => (
+          <button
+            key={r}
+            type="button"
+            className={`chip${open.has(r) ? ' active' : ''}`}
+            aria-pressed={open.has(r)}
+            data-testid="role-toggle"
+            data-role={r}
+            onClick={() => {
+              const next = new Set(open)
+              if (!next.delete(r)) next.add(r)
+              setRoles(next)
+            }}
+          >
+            {r}
+          </button>
+        ))}
+        <button type="button" className="link" onClick={() => setRoles(new Set(roles))}>
+          {t('inspector.role_all')}
+        </button>
+        <button type="button" className="link" onClick={() => setRoles(new Set())}>
+          {t('inspector.role_none')}
+        </button>
+      </li>
       {messages.map((m, i) => (
-        <MessageView key={i} m={m} index={conversationIndex(ctx, i)} pins={pins} />
+        <MessageView key={`${version}-${i}`} m={m} index={conversationIndex(ctx, i)} pins={pins} open={open.has(m.role ?? '') || !(roles as readonly string[]).includes(m.role ?? '')} />
       ))}
     </ol>
   )
 })
 
-function MessageView({ m, op, index = null, pins }: { m: ChatMessage; op?: string; index?: number | null; pins?: Pins }) {
+export function MessageView({ m, op, from, index = null, pins, open: startOpen = true }: { m: ChatMessage; op?: Paired<ChatMessage>['op']; from?: ChatMessage; index?: number | null; pins?: Pins; open?: boolean }) {
   const t = useT()
+  const [open, setOpen] = useState(startOpen)
   const pinned = index !== null && !!pins?.pinned.includes(index)
   return (
-    <li className={`message role-${m.role}${op ? ` diff-${op}` : ''}${pinned ? ' pinned' : ''}`} data-testid="message" data-role={m.role} data-index={index ?? ''}>
-      <div className="message-role">
-        {op === 'added' ? '+ ' : op === 'removed' ? '− ' : ''}
-        {m.role}
-        {m.name ? ` · ${m.name}` : ''}
-        {m.tool_call_id ? ` · ${m.tool_call_id}` : ''}
-        {index !== null && <span className="muted"> · #{index}</span>}
-        {pinned && <span className="tag pin-tag">{t('pin.pinned')}</span>}
-        {index !== null && !pinned && pins?.live && <PinButton pins={pins} index={index} hint={t('pin.message_hint')} testId="message-pin" />}
-        <CopyButton text={() => messageText(m)} title={t('copy.message')} testId="copy-message" />
-      </div>
-      {m.content && <pre className="message-content">{m.content}</pre>}
-      {m.tool_calls?.map((c) => (
-        <pre key={c.id} className="message-call">
-          → {c.name}({c.arguments}) <span className="muted">{c.id}</span>
-        </pre>
-      ))}
+    <li className={`message role-${m.role}${op ? ` diff-${op}` : ''}${pinned ? ' pinned' : ''}`} data-testid="message" data-role={m.role} data-index={index ?? ''} data-op={op}>
+      <details open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+        <summary className="message-role">
+          {op === 'added' ? '+ ' : op === 'removed' ? '− ' : op === 'edited' ? '✎ ' : ''}
+          {m.role}
+          {m.name ? ` · ${m.name}` : ''}
+          {m.tool_call_id ? ` · ${m.tool_call_id}` : ''}
+          {index !== null && <span className="muted"> · #{index}</span>}
+          {pinned && <span className="tag pin-tag">{t('pin.pinned')}</span>}
+          {index !== null && !pinned && pins?.live && <PinButton pins={pins} index={index} hint={t('pin.message_hint')} testId="message-pin" />}
+          <CopyButton text={() => messageText(m)} title={t('copy.message')} testId="copy-message" />
+          {!open && <span className="muted message-preview">{oneLine(messageText(m), 80)}</span>}
+        </summary>
+        {op === 'edited' && from ? (
+          <TextDiffView a={messageText(from)} b={messageText(m)} testId="message-diff" />
+        ) : (
+          <>
+            {m.content && <pre className="message-content">{m.content}</pre>}
+            {m.tool_calls?.map((c) => (
+              <pre key={c.id} className="message-call">
+                → {c.name}({c.arguments}) <span className="muted">{c.id}</span>
+              </pre>
+            ))}
+          </>
+        )}
+      </details>
     </li>
   )
 }
 
 /** messageText is a message as a person would paste it: its text, then its calls. */
-function messageText(m: ChatMessage): string {
+export function messageText(m: ChatMessage): string {
   const calls = (m.tool_calls ?? []).map((c) => `${c.name}(${c.arguments})`)
   return [m.content, ...calls].filter(Boolean).join('\n')
 }
@@ -139,14 +193,21 @@ const Changes = memo(function Changes({ prev, next }: { prev: RequestContext | u
   return (
     <div data-testid="changes">
       <p className="muted">{t('inspector.changes', { n: prevN, added: diff.filter((d) => d.op === 'added').length, removed: diff.filter((d) => d.op === 'removed').length, same })}</p>
-      <ol className="messages">
-        {changed.map((d, i) => (
-          <MessageView key={i} m={d.value} op={d.op} />
-        ))}
-      </ol>
+      <MessageDiff ops={pairEdits(changed, sameMessage)} />
     </div>
   )
 })
+
+/** MessageDiff lists the messages a diff added, removed and edited; an edited one shows the words that changed. */
+export function MessageDiff({ ops }: { ops: Paired<ChatMessage>[] }) {
+  return (
+    <ol className="messages">
+      {ops.map((d, i) => (
+        <MessageView key={i} m={d.value} op={d.op === 'same' ? undefined : d.op} from={d.op === 'edited' ? d.from : undefined} open={d.op !== 'same'} />
+      ))}
+    </ol>
+  )
+}
 
 function Budget({ it }: { it: IterationView }) {
   const t = useT()

@@ -1,5 +1,4 @@
-import { memo, useEffect, useRef } from 'react'
-import { diffLines } from '../lib/diff'
+import { memo, useEffect, useMemo, useRef, useState } from 'react'
 import { shownEntities } from '../lib/entities'
 import { statusLabel } from '../lib/events'
 import { formatDuration, formatPercent, formatTokens, oneLine, parseTime } from '../lib/format'
@@ -13,10 +12,12 @@ import type { Lang } from '../i18n/i18n'
 import { CallBlock, approvalText } from './CallBlock'
 import { CopyButton } from './CopyButton'
 import { Highlight } from './Highlight'
-import { DiffView } from './DiffView'
+import { TextDiffView } from './DiffView'
 import { Icon } from './Icon'
 import { CompletionLine, PlanDiffView } from './PlanPanel'
 import type { Pins } from './Inspector'
+import { useRunState, useRunsState } from './context'
+import { sourceNumber } from '../lib/compare'
 
 interface CardProps {
   it: IterationView
@@ -47,7 +48,14 @@ export const IterationCard = memo(function IterationCard({ it, lang, t, selected
     <article className={`card${selected ? ' selected' : ''}${it.n === 0 ? ' card-start' : ''}`} data-testid="iteration-card" data-iteration={it.n} data-hit={hit ? hit.field : undefined}>
       <header className="card-head" onClick={() => onSelect(it.n)}>
         <span className="iter-n">{it.n === 0 ? t('card.start') : `#${it.n}`}</span>
-        {it.n > 0 && start && end && <span className="muted" title={t('card.duration')}>{formatDuration(end.getTime() - start.getTime())}</span>}
+        {it.n > 0 && <SourceNumber n={it.n} t={t} />}
+        {/* The latest card of a live run is still going: its time runs on. */}
+        {it.n > 0 && start && streaming && <Elapsed since={start.getTime()} t={t} />}
+        {it.n > 0 && start && end && !streaming && (
+          <span className="muted" title={t('card.duration')} data-testid="card-duration">
+            {formatDuration(end.getTime() - start.getTime())}
+          </span>
+        )}
         {it.n > 0 && (it.tokensIn > 0 || it.tokensOut > 0) && (
           <span className="muted tokens" title={t('card.tokens_hint')}>
             ↑{formatTokens(it.tokensIn, lang)} ↓{formatTokens(it.tokensOut, lang)}
@@ -100,6 +108,8 @@ export const IterationCard = memo(function IterationCard({ it, lang, t, selected
             return c ? <CallBlock key={`call-${item.id}`} call={c} onArtifact={onArtifact} pins={pins} resultIndex={resultIndexes.get(c.id)} hit={hit?.callId === c.id ? hit : null} /> : null
           }
           const markHit = hit && hit.seq === item.seq ? hit : null
+          // A call of this card shows its own approval; the mark would say it twice.
+          if (!markHit && item.mark.kind === 'approval' && calls.has(item.mark.callId)) return null
           // Guards and the task mark their match; other marks are marked whole.
           if (markHit && item.mark.kind !== 'guard' && item.mark.kind !== 'started' && item.mark.kind !== 'summary') {
             return (
@@ -110,10 +120,69 @@ export const IterationCard = memo(function IterationCard({ it, lang, t, selected
           }
           return <MarkLine key={item.seq} mark={item.mark} t={t} lang={lang} hit={markHit} />
         })}
+        {it.n > 0 && <ForksHere n={it.n} t={t} />}
       </div>
     </article>
   )
 })
+
+/** Elapsed is a running iteration's time so far, ticking each second. */
+function Elapsed({ since, t }: { since: number; t: Translate }) {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    const id = setInterval(() => setNow(Date.now()), 1000)
+    return () => clearInterval(id)
+  }, [])
+  const ms = Math.max(0, now - since)
+  return (
+    <span className="muted elapsed" title={t('card.running_for', { time: formatDuration(ms) })} data-testid="card-elapsed">
+      ⏱ {formatDuration(Math.floor(ms / 1000) * 1000)}
+    </span>
+  )
+}
+
+/** SourceNumber is, on a fork's card, the number the iteration has in the source run: a fork counts from #1 at its fork point. */
+function SourceNumber({ n, t }: { n: number; t: Translate }) {
+  const at = useRunState((s) => (s.replay?.view ?? s.view).forkedFrom?.iteration ?? 0)
+  if (at <= 0) return null
+  const sn = sourceNumber(at, n)
+  return (
+    <span className="meta-tag" title={t('fork.source_n_hint', { n: sn })} data-testid="card-source-n">
+      {t('fork.source_n', { n: sn })}
+    </span>
+  )
+}
+
+/** ForksHere links the runs forked from this iteration. */
+function ForksHere({ n, t }: { n: number; t: Translate }) {
+  const runId = useRunState((s) => s.runId)
+  const index = useRunsState((s) => s.index)
+  const forks = useMemo(() => index.ids.filter((id) => index.byId[id].forked_from?.run_id === runId && index.byId[id].forked_from?.iteration === n), [index, runId, n])
+  if (forks.length === 0) return null
+  return (
+    <div className="fork-links" data-testid="card-forks">
+      <Icon name="fork" /> {t('fork.forks_here')}
+      {forks.map((id) => (
+        <a key={id} href={runHref(id)} data-testid="card-fork-link" title={index.byId[id].task}>
+          {oneLine(index.byId[id].title || index.byId[id].task, 40) || id}
+        </a>
+      ))}
+    </div>
+  )
+}
+
+/** ForkedFrom says which run and iteration a fork started from, by the source's title. */
+function ForkedFrom({ runId, n, t }: { runId: string; n: number; t: Translate }) {
+  const title = useRunsState((s) => s.index.byId[runId]?.title || s.index.byId[runId]?.task || '')
+  return (
+    <div data-testid="forked-from">
+      <Icon name="fork" /> {t('fork.at', { n })}{' '}
+      <a href={runHref(runId)} data-testid="forked-from-link" title={runId}>
+        {oneLine(title, 60) || runId}
+      </a>
+    </div>
+  )
+}
 
 function ModelBlock({ it, t, lang, streaming, hit }: { it: IterationView; t: Translate; lang: Lang; streaming: boolean; hit: CardHit | null }) {
   const reasoningHit = hitIn(hit, 'reasoning') ? hit : null
@@ -259,14 +328,7 @@ function MarkLine({ mark: m, t, lang, hit = null }: { mark: Mark; t: Translate; 
           <div className="muted">
             {m.data.model} · {t('card.tools')}: {(m.data.tools ?? []).join(', ') || '–'} · {t('card.max_iterations', { n: m.data.max_iterations ?? 0 })}
           </div>
-          {m.data.forked_from && (
-            <div>
-              <Icon name="fork" /> {t('card.forked_from')}{' '}
-              <a href={runHref(m.data.forked_from.run_id)} data-testid="forked-from-link">
-                {m.data.forked_from.run_id} #{m.data.forked_from.iteration}
-              </a>
-            </div>
-          )}
+          {m.data.forked_from && <ForkedFrom runId={m.data.forked_from.run_id ?? ''} n={m.data.forked_from.iteration ?? 0} t={t} />}
         </div>
       )
     case 'guard':
@@ -303,11 +365,11 @@ function MarkLine({ mark: m, t, lang, hit = null }: { mark: Mark; t: Translate; 
       return (
         <div className="mark mark-control" data-testid="mark" data-kind={m.kind}>
           <span className="mark-label">✎ {t('card.task_edited')}</span>
-          {d.old_task !== d.new_task && <DiffView ops={diffLines(d.old_task ?? '', d.new_task ?? '')} testId="task-diff" />}
+          {d.old_task !== d.new_task && <TextDiffView a={d.old_task ?? ''} b={d.new_task ?? ''} testId="task-diff" />}
           {(d.old_instructions ?? '') !== (d.new_instructions ?? '') && (
             <>
               <span className="muted">{t('card.instructions')}</span>
-              <DiffView ops={diffLines(d.old_instructions ?? '', d.new_instructions ?? '')} />
+              <TextDiffView a={d.old_instructions ?? ''} b={d.new_instructions ?? ''} />
             </>
           )}
         </div>
@@ -365,7 +427,7 @@ function MarkLine({ mark: m, t, lang, hit = null }: { mark: Mark; t: Translate; 
               <li key={e.id} data-testid="recalled-memory" data-reason={e.reason}>
                 <span className="recalled-text">{oneLine(e.text, 200)}</span>{' '}
                 <span className="muted" data-testid="recalled-why">
-                  {whyRecalled(e, lang)} · {memorySource(e, lang)}
+                  {whyRecalled(e, lang)} · {memorySource({ kind: e.kind ?? '', source: e.source ?? '' }, lang)}
                   {e.run_id && (
                     <>
                       {' '}

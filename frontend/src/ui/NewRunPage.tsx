@@ -14,13 +14,16 @@ function isLoopback(url: string): boolean {
   }
 }
 
-/** The New run form: what to run, with what model, checked before it starts. */
+/** The form's fields; max_iterations is kept as typed and sent as a number. strategy is what StartRequest takes beside them. */
+type Form = Omit<StartRunRequest, 'max_iterations'> & { max_iterations?: string; strategy?: string }
+
+/** The New run form: what to run, with what model, under which strategy and limit, checked before it starts. */
 export function NewRunPage() {
   const store = useAppStore()
   const t = useT()
   const lang = useAppState((s) => s.lang)
   const settings = useAppState((s) => s.settings)
-  const [form, setForm] = useState<StartRunRequest>({ task: '', instructions: '', workspace: '', model: '', base_url: '' })
+  const [form, setForm] = useState<Form>({ task: '', instructions: '', workspace: '', model: '', base_url: '', max_iterations: '', strategy: '' })
   const [check, setCheck] = useState<ModelCheck | null>(null)
   const [busy, setBusy] = useState<'' | 'check' | 'start'>('')
   const [startError, setStartError] = useState('')
@@ -35,7 +38,7 @@ export function NewRunPage() {
   const needsKey = s !== null && !s.has_key && !isLoopback(baseUrl)
   const typedUrl = form.base_url?.trim() ?? ''
   const other = s !== null && otherEndpoint(typedUrl, s.base_url)
-  const set = (k: keyof StartRunRequest) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+  const set = (k: keyof Form) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => {
     setForm({ ...form, [k]: e.target.value })
     if (k === 'model' || k === 'base_url') setCheck(null)
   }
@@ -54,11 +57,13 @@ export function NewRunPage() {
     if (!(await runCheck())) return
     setBusy('start')
     try {
-      const req: StartRunRequest = { task: form.task.trim() }
-      for (const k of ['instructions', 'workspace', 'model', 'base_url'] as const) {
+      const req: StartRunRequest & { strategy?: string } = { task: form.task.trim() }
+      for (const k of ['instructions', 'workspace', 'model', 'base_url', 'strategy'] as const) {
         const v = form[k]?.trim()
         if (v) req[k] = v
       }
+      const max = Number(form.max_iterations)
+      if (Number.isInteger(max) && max > 0) req.max_iterations = max
       const id = await store.startRun(req)
       window.location.hash = runHref(id)
     } catch (err) {
@@ -98,6 +103,20 @@ export function NewRunPage() {
             <label>
               <span>{t('new.base_url')}</span>
               <input data-testid="new-base-url" value={form.base_url} onChange={set('base_url')} placeholder={s?.base_url || ''} />
+            </label>
+          </div>
+          <div className="row2">
+            <label>
+              <span>{t('new.strategy')}</span>
+              <select data-testid="new-strategy" value={form.strategy} onChange={set('strategy')}>
+                <option value="">{t('new.strategy_default')}</option>
+                <option value="plan">{t('new.strategy_plan')}</option>
+                <option value="react">{t('new.strategy_react')}</option>
+              </select>
+            </label>
+            <label>
+              <span>{t('new.max_iterations')}</span>
+              <input data-testid="new-max-iterations" type="number" min={1} step={1} value={form.max_iterations} onChange={set('max_iterations')} placeholder={t('new.max_iterations_hint')} />
             </label>
           </div>
           {other ? (
@@ -154,7 +173,12 @@ export function NewRunPage() {
               <p className="muted">{t('new.no_key_local')}</p>
             </div>
           )}
-          <p className="muted">{t('new.sample_hint')}</p>
+          {/* The free sample is for who has no model to run yet. */}
+          {s && (!s.model || needsKey) && (
+            <p className="muted" data-testid="new-sample-hint">
+              {t('new.sample_hint')}
+            </p>
+          )}
         </aside>
       </div>
     </section>

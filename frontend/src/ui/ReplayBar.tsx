@@ -1,3 +1,5 @@
+import { useEffect } from 'react'
+import { replayIteration } from '../lib/replay'
 import { Icon } from './Icon'
 import { useAppStore, useRunState, useT } from './context'
 
@@ -10,6 +12,12 @@ export function ReplayBar() {
   const replay = useRunState((s) => s.replay)
   const total = useRunState((s) => s.events.length)
   const events = useRunState((s) => s.events)
+  const n = replay ? replayIteration(replay.view, events, replay.shown) : null
+  // The replay's card is selected as it moves, so the timeline scrolls to
+  // it and the inspector shows it.
+  useEffect(() => {
+    if (n !== null) run.select(n)
+  }, [run, n])
   if (!replay) return null
   const at = replay.shown > 0 ? events[replay.shown - 1] : undefined
   return (

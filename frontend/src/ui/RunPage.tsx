@@ -18,7 +18,7 @@ import { Inspector, type Pins } from './Inspector'
 import { PlanPanel } from './PlanPanel'
 import { ReplayBar } from './ReplayBar'
 import { RunSearch } from './RunSearch'
-import { StatusBadge } from './StatusBadge'
+import { RunStatusBadge } from './StatusBadge'
 import { Timeline, type Reveal } from './Timeline'
 
 type Dialog = { kind: 'edit' } | { kind: 'fork'; n: number } | { kind: 'artifact'; call: CallView } | { kind: 'help' } | null
@@ -181,7 +181,7 @@ export function RunPage({ runId }: { runId: string }) {
             <h1 className="run-task" data-testid="run-title" title={view.task}>
               {title || t('runs.untitled')}
             </h1>
-            <StatusBadge status={view.status} />
+            <RunStatusBadge view={liveView} live={live} />
             {summary?.sample && <span className="tag">{t('runs.sample')}</span>}
             <span className="spacer" />
             <Controls

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { Icon } from './Icon'
 import { runStatuses, type RunSummary } from '../api/types'
+import { formatCost, type Priced } from '../lib/cost'
 import { statusLabel } from '../lib/events'
 import { formatDateTime, formatTokens, oneLine } from '../lib/format'
 import { newRunHref, runHref } from '../lib/route'
@@ -87,6 +88,7 @@ export function RunsPage() {
               <th>{t('runs.col.started')}</th>
               <th className="num">{t('runs.col.iterations')}</th>
               <th className="num">{t('runs.col.tokens')}</th>
+              <th className="num">{t('runs.col.cost')}</th>
               <th className="col-actions" aria-label={t('runs.col.actions')} />
             </tr>
           </thead>
@@ -164,7 +166,7 @@ function RunRow({ run: r }: { run: RunSummary }) {
         <div className="run-sub muted">
           {r.live && <span className="live-dot" title={t('runs.live')} />}
           {r.sample && <span className="tag">{t('runs.sample')}</span>}
-          {r.forked_from && <span className="tag">{t('runs.forked', { n: r.forked_from.iteration })}</span>}
+          {r.forked_from && <ForkOf from={r.forked_from} />}
           {r.origin && (
             <span className="tag" data-testid="run-origin" title={t('runs.origin_hint')}>
               {t('runs.origin', { origin: r.origin })}
@@ -183,6 +185,10 @@ function RunRow({ run: r }: { run: RunSummary }) {
       <td className="num" data-testid="run-iterations">{r.iterations}</td>
       <td className="num" data-testid="run-tokens" title={String(r.tokens)}>
         {formatTokens(r.tokens, lang)}
+      </td>
+      {/* The cost the run's events priced (backend/price); "—" when its model has no price. */}
+      <td className="num nowrap" data-testid="run-cost" title={(r as Priced).cost === undefined ? t('cost.none') : undefined}>
+        {formatCost(r as Priced)}
       </td>
       <td className="col-actions nowrap" onClick={stop}>
         {!r.sample && renaming === null && !confirming && (
@@ -208,5 +214,18 @@ function RunRow({ run: r }: { run: RunSummary }) {
         )}
       </td>
     </tr>
+  )
+}
+
+/** ForkOf names the run a fork came from, by its title when the list holds it, and links it. */
+function ForkOf({ from }: { from: NonNullable<RunSummary['forked_from']> }) {
+  const t = useT()
+  const id = from.run_id ?? ''
+  const parent = useRunsState((s) => s.index.byId[id])
+  const title = oneLine(parent?.title || parent?.task || id, 40)
+  return (
+    <a className="tag" href={runHref(id)} title={id} data-testid="run-fork-of" onClick={(e) => e.stopPropagation()}>
+      {t('runs.fork_of', { title, n: from.iteration ?? 0 })}
+    </a>
   )
 }
