@@ -4,15 +4,28 @@ import { openQuestion, type PlanState, type QuestionView, type Revision } from '
 import { formatPercent } from '../lib/format'
 import type { Lang } from '../i18n/i18n'
 import { useAppState, useAppStore, useT } from './context'
+import { Panel } from './Panel'
 
-/** PlanPanel sits above the cards of a plan run: the route, the checklist, its revisions, the completion check and an open question. */
+/**
+ * PlanPanel sits beside the cards of a plan run: the route, the checklist,
+ * its revisions, the completion check and an open question. It collapses to
+ * its header (the progress stays in view); an open question shows either way.
+ */
 export function PlanPanel({ plan, live }: { plan: PlanState; live: boolean }) {
   const t = useT()
   const lang = useAppState((s) => s.lang)
   const question = live ? openQuestion(plan) : null
   if (!plan.route && !plan.plan && !question) return null
   return (
-    <section className="plan-panel" data-testid="plan-panel">
+    <Panel
+      id="plan"
+      className="plan-panel"
+      testId="plan-panel"
+      name={t('plan.heading')}
+      title={t('plan.heading')}
+      summary={plan.plan && t('plan.progress', { passed: plan.plan.steps.filter((s) => s.status === 'passed').length, total: plan.plan.steps.length })}
+      always={question && <QuestionCard q={question} />}
+    >
       {plan.route && (
         <p className="plan-route" data-testid="plan-route" data-route={plan.route.route}>
           <span className={`tag stage stage-intake`}>{t('stage.intake')}</span> <b>{t(plan.route.route === 'direct' ? 'plan.route_direct' : 'plan.route_loop')}</b>{' '}
@@ -21,15 +34,8 @@ export function PlanPanel({ plan, live }: { plan: PlanState; live: boolean }) {
           </span>
         </p>
       )}
-      {question && <QuestionCard q={question} />}
       {plan.plan && (
         <>
-          <h3>
-            {t('plan.heading')}{' '}
-            <span className="muted">
-              {t('plan.progress', { passed: plan.plan.steps.filter((s) => s.status === 'passed').length, total: plan.plan.steps.length })}
-            </span>
-          </h3>
           <ol className="plan-steps" data-testid="plan-steps" aria-label={t('plan.heading')}>
             {plan.plan.steps.map((s) => (
               <StepRow key={s.id} step={s} current={s.id === plan.plan?.current} />
@@ -42,7 +48,7 @@ export function PlanPanel({ plan, live }: { plan: PlanState; live: boolean }) {
         </>
       )}
       {plan.completion && <CompletionLine c={plan.completion} lang={lang} />}
-    </section>
+    </Panel>
   )
 }
 
@@ -99,11 +105,11 @@ export function PlanDiffView({ diff }: { diff: PlanDiff }) {
           − {t('plan.diff.removed')}: {line(s)}
         </li>
       ))}
-      {diff.changed?.map((c) => (
-        <li key={`c${c.after.id}`} data-kind="changed">
-          ~ {t('plan.diff.changed')}: {line(c.after)}
-          <div className="diff-del">− {[c.before.tools?.join(', '), c.before.acceptance].filter(Boolean).join(' · ')}</div>
-          <div className="diff-add">+ {[c.after.tools?.join(', '), c.after.acceptance].filter(Boolean).join(' · ')}</div>
+      {diff.changed?.map((c, i) => (
+        <li key={`c${c.after?.id ?? i}`} data-kind="changed">
+          ~ {t('plan.diff.changed')}: {c.after && line(c.after)}
+          <div className="diff-del">− {[c.before?.tools?.join(', '), c.before?.acceptance].filter(Boolean).join(' · ')}</div>
+          <div className="diff-add">+ {[c.after?.tools?.join(', '), c.after?.acceptance].filter(Boolean).join(' · ')}</div>
         </li>
       ))}
       {(diff.kept?.length ?? 0) > 0 && (

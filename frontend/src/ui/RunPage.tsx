@@ -15,6 +15,8 @@ import { ApprovalDialog, ArtifactDialog, EditDialog, ForkDialog, HelpOverlay } f
 import { EventList } from './EventList'
 import { Icon } from './Icon'
 import { Inspector, type Pins } from './Inspector'
+import { Markdown } from './Markdown'
+import { Panel } from './Panel'
 import { PlanPanel } from './PlanPanel'
 import { ReplayBar } from './ReplayBar'
 import { RunSearch } from './RunSearch'
@@ -164,20 +166,26 @@ export function RunPage({ runId }: { runId: string }) {
 
   return (
     <section className="page run-page" data-testid="run-page" data-run-id={runId}>
-      <div className="run-top">
-        <a className="back" href={runsHref} data-testid="run-back">
-          ← {t('run.back')}
-        </a>
-        {status === 'loading' && <p className="muted">{t('run.loading')}</p>}
-        {status === 'error' && error && (
-          <div className="notice notice-error" role="alert" data-testid="run-error">
-            {t('run.error', { error: error.messageIn(lang) })}
-          </div>
-        )}
-      </div>
+      {status !== 'ready' && (
+        <div className="run-top">
+          <a className="back" href={runsHref} data-testid="run-back">
+            ← {t('run.back')}
+          </a>
+          {status === 'loading' && <p className="muted">{t('run.loading')}</p>}
+          {status === 'error' && error && (
+            <div className="notice notice-error" role="alert" data-testid="run-error">
+              {t('run.error', { error: error.messageIn(lang) })}
+            </div>
+          )}
+        </div>
+      )}
       {status === 'ready' && (
         <>
           <header className="run-head">
+            {/* The way back shares the title's row, so the timeline keeps the height. */}
+            <a className="back" href={runsHref} data-testid="run-back">
+              ← {t('run.back')}
+            </a>
             <h1 className="run-task" data-testid="run-title" title={view.task}>
               {title || t('runs.untitled')}
             </h1>
@@ -219,7 +227,7 @@ export function RunPage({ runId }: { runId: string }) {
               <div className="meta">
                 <dt>{t('run.forked_from')}</dt>
                 <dd>
-                  <a href={runHref(view.forkedFrom.run_id)} data-testid="run-forked-from">
+                  <a href={runHref(view.forkedFrom.run_id ?? '')} data-testid="run-forked-from">
                     {view.forkedFrom.run_id} #{view.forkedFrom.iteration}
                   </a>
                 </dd>
@@ -244,11 +252,18 @@ export function RunPage({ runId }: { runId: string }) {
             </div>
           )}
           {replay && <ReplayBar />}
-          {!replay && <Outcome view={liveView} live={live} canResume={canResume} />}
           <div className="run-main">
-            <div className="timeline-col">
+            {/* The panels sit above the timeline, or beside it on a wide window (run.css); each collapses. */}
+            <aside className="run-panels" data-testid="run-panels">
+              {!replay && <Outcome view={liveView} live={live} canResume={canResume} />}
               <PlanPanel plan={view.plan} live={live && !replay} />
-              <BudgetChart view={view} onSelect={goTo} />
+              {view.iterations.some((it) => it.context) && (
+                <Panel id="budget" className="budget-panel" name={t('chart.title')} title={t('chart.title')}>
+                  <BudgetChart view={view} onSelect={goTo} />
+                </Panel>
+              )}
+            </aside>
+            <div className="timeline-col">
               <div className="view-tabs" role="tablist">
                 <button type="button" role="tab" aria-selected={tab === 'timeline'} className={tab === 'timeline' ? 'active' : ''} onClick={() => setTab('timeline')} data-testid="tab-timeline">
                   {t('run.timeline')}
@@ -307,11 +322,15 @@ function Outcome({ view, live, canResume }: { view: RunView; live: boolean; canR
   const lastCall = lastIt?.calls.at(-1)
   if (view.answer) {
     return (
-      <div className="answer" data-testid="run-answer">
-        <h2>
-          {t('run.answer')} <CopyButton text={view.answer} title={t('copy.answer')} testId="copy-answer" />
-        </h2>
-        <p>{view.answer}</p>
+      <Panel
+        id="answer"
+        className="answer"
+        testId="run-answer"
+        name={t('run.answer')}
+        title={t('run.answer')}
+        actions={<CopyButton text={view.answer} title={t('copy.answer')} testId="copy-answer" />}
+      >
+        <Markdown text={view.answer} testId="answer-text" />
         {!view.verified && <p className="warn">{t('run.unverified')}</p>}
         {(view.bestEffort || view.confidence > 0) && (
           <p data-testid="run-confidence">
@@ -328,12 +347,12 @@ function Outcome({ view, live, canResume }: { view: RunView; live: boolean; canR
             )}
           </p>
         )}
-      </div>
+      </Panel>
     )
   }
   if (view.status === 'running' || view.status === 'finished') return null
   return (
-    <div className={`outcome outcome-${view.status}`} data-testid="run-outcome" data-status={view.status}>
+    <Panel id="outcome" className={`outcome outcome-${view.status}`} testId="run-outcome" attrs={{ 'data-status': view.status }} name={t('panel.outcome')} title={t('panel.outcome')}>
       <p>
         <b>{t('outcome.where', { n: lastIt?.n ?? 0, calls: view.toolCalls, tokens: formatTokens(view.tokens, lang) })}</b>{' '}
         {view.error && <span>{view.error}</span>}
@@ -345,13 +364,14 @@ function Outcome({ view, live, canResume }: { view: RunView; live: boolean; canR
           <Icon name="play" /> {t('control.resume_run')}
         </button>
       )}
-    </div>
+    </Panel>
   )
 }
 
 function Meta({ label, value, testId, title }: { label: string; value: string; testId?: string; title?: string }) {
+  // A value cut short to keep the line shows whole on hover.
   return (
-    <div className="meta" title={title}>
+    <div className="meta" title={title ?? `${label}: ${value}`}>
       <dt>{label}</dt>
       <dd data-testid={testId}>{value}</dd>
     </div>
