@@ -12,6 +12,7 @@ import type { Lang } from '../i18n/i18n'
 import { CallBlock, approvalText } from './CallBlock'
 import { CopyButton } from './CopyButton'
 import { Highlight } from './Highlight'
+import { Markdown } from './Markdown'
 import { TextDiffView } from './DiffView'
 import { Icon } from './Icon'
 import { CompletionLine, PlanDiffView } from './PlanPanel'
@@ -208,7 +209,8 @@ function ModelBlock({ it, t, lang, streaming, hit }: { it: IterationView; t: Tra
       {it.answer && (
         <div className="model answer-block" data-testid="final-answer">
           <span className="mark-label">{t('card.final_answer')}</span> <CopyButton text={it.answer} title={t('copy.answer')} testId="copy-card-answer" />
-          <Highlight text={it.answer} hit={hitIn(hit, 'answer') ? hit : null} />
+          {/* Markdown, unless a search hit is marked in it. */}
+          {hitIn(hit, 'answer') ? <Highlight text={it.answer} hit={hit} /> : <Markdown text={it.answer} />}
         </div>
       )}
       {!it.thought && !it.answer && it.calls.length === 0 && <div className="model muted">{t('card.empty_answer')}</div>}
@@ -233,7 +235,7 @@ function ReasoningBlock({ it, t, lang, hit }: { it: IterationView; t: Translate;
         <span className="mark-label">{t('card.reasoning')}</span> <span className="muted">{size}</span>
       </summary>
       <div className="reasoning-text">
-        <Highlight text={it.reasoning} hit={hit} />
+        {hit ? <Highlight text={it.reasoning} hit={hit} /> : <Markdown text={it.reasoning} lines={12} />}
       </div>
     </details>
   )
