@@ -5,6 +5,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // neverRead are folders whose files are not notes: Obsidian's settings and
@@ -67,7 +69,11 @@ func (v *Vault) clean(p string) (string, error) {
 // macOS and Windows ".OBSIDIAN" and ".obsidian." are Obsidian's own folder.
 func (v *Vault) excluded(name string) bool {
 	name, _, _ = strings.Cut(name, ":")
-	name = fold(strings.TrimRight(name, ". "))
+	name = strings.TrimRight(name, ". ")
+	if len(v.exclude) == 0 && !foldsToASCII(name) {
+		return false // folding, the scan's cost per note, cannot make it one of neverRead
+	}
+	name = fold(name)
 	if slices.Contains(neverRead, name) {
 		return true
 	}
@@ -83,6 +89,18 @@ func (v *Vault) excluded(name string) bool {
 // that "K" (Kelvin) and "ſ" (long s) meet "k" and "s" as file systems that
 // ignore case make them meet.
 func fold(s string) string { return strings.ToLower(strings.ToUpper(s)) }
+
+// foldsToASCII reports whether fold(s) may be ASCII: false when s holds a
+// rune beyond ASCII that has no case (a Chinese character), which fold
+// keeps as it is.
+func foldsToASCII(s string) bool {
+	for _, r := range s {
+		if r >= utf8.RuneSelf && unicode.ToUpper(r) == r && unicode.ToLower(r) == r {
+			return false
+		}
+	}
+	return true
+}
 
 func isASCIILetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 

@@ -113,3 +113,24 @@ func listTree(t testing.TB, dir string) []string {
 	})
 	return out
 }
+
+// TestExcluded_SkipsFoldingOnlyWhereItCannotMatch: the scan's shortcut
+// (a name holding a caseless rune such as a Chinese character is never
+// folded) answers as folding every name does.
+func TestExcluded_SkipsFoldingOnlyWhereItCannotMatch(t *testing.T) {
+	v := &Vault{}
+	for name, want := range map[string]bool{
+		".obsidian": true, ".OBSIDIAN.": true, ".obſidian": true, "node_modules:x": true,
+		"NODE_MODULES ": true, ".git": true, ".ßtrash": false, "说.obsidian": false,
+		"lantern 说求几 04973.md": false, "Plan.md": false, ".obsİdian": true,
+	} {
+		if got := v.excluded(name); got != want {
+			t.Errorf("excluded(%q) = %v, want %v", name, got, want)
+		}
+		folded, _, _ := strings.Cut(name, ":")
+		folded = fold(strings.TrimRight(folded, ". "))
+		if slow := slices.Contains(neverRead, folded); slow != want {
+			t.Errorf("fold(%q) = %q: the table is wrong", name, folded)
+		}
+	}
+}

@@ -165,42 +165,77 @@ type stamp struct{ size, modTime int64 }
 // scan lists the notes in the vault with their stamps. The rule that keeps
 // the index true to notes changed while no Hermes ran: every folder is
 // read once and every note's stamp is compared with the index's, an lstat
-// from the folder's listing (not a walk of its path through os.Root), so
+// relative to the open folder (not a walk of its path through os.Root), so
 // that an edit in place, which leaves its folder's time as it was, is seen
-// too.
+// too. Folders are read several at a time.
 func (v *Vault) scan() (map[string]stamp, error) {
-	out := map[string]stamp{}
-	err := fs.WalkDir(v.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+	type found struct {
+		path string
+		stamp
+	}
+	var (
+		wg    sync.WaitGroup
+		slots = make(chan struct{}, runtime.GOMAXPROCS(0))
+		mu    sync.Mutex
+		lists [][]found
+		total int
+		read  func(dir string) error
+	)
+	read = func(dir string) error {
+		slots <- struct{}{}
+		entries, err := v.readDir(dir)
+		<-slots
 		if err != nil {
-			if p == "." {
-				return err
+			return err
+		}
+		var notes []found
+		for _, e := range entries {
+			name := e.Name()
+			p := path.Join(dir, name)
+			switch {
+			case v.excluded(name):
+			case e.IsDir():
+				wg.Go(func() { _ = read(p) }) // an unreadable folder is skipped, not fatal
+			case isNote(name):
+				fi, err := e.Info()
+				if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+					// Followed through the root, which refuses a link that
+					// leads out.
+					fi, err = v.root.Stat(p)
+				}
+				if err == nil && fi.Mode().IsRegular() {
+					notes = append(notes, found{p, stamp{fi.Size(), fi.ModTime().UnixNano()}})
+				}
 			}
-			return nil // an unreadable folder is skipped, not fatal
 		}
-		if p != "." && v.excluded(d.Name()) {
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if d.IsDir() || !isNote(d.Name()) {
-			return nil
-		}
-		fi, err := d.Info()
-		if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			// Followed through the root, which refuses a link that leads
-			// out.
-			fi, err = v.root.Stat(p)
-		}
-		if err == nil && fi.Mode().IsRegular() {
-			out[p] = stamp{fi.Size(), fi.ModTime().UnixNano()}
-		}
+		mu.Lock()
+		lists, total = append(lists, notes), total+len(notes)
+		mu.Unlock()
 		return nil
-	})
+	}
+	err := read(".")
+	wg.Wait()
 	if err != nil {
 		return nil, fmt.Errorf("scan vault %s: %w", v.dir, err)
 	}
+	out := make(map[string]stamp, total)
+	for _, notes := range lists {
+		for _, n := range notes {
+			out[n.path] = n.stamp
+		}
+	}
 	return out, nil
+}
+
+// readDir lists the folder at slash path dir, in no order. A folder opened
+// through os.Root lists each entry with its lstat.
+func (v *Vault) readDir(dir string) ([]fs.DirEntry, error) {
+	f, err := v.root.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
 }
 
 // sync indexes every note of onDisk that is new or changed since the index
