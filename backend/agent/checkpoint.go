@@ -103,7 +103,7 @@ func (r *Run) save() error {
 		newTurns = append(newTurns, b)
 	}
 	r.saving = r.setup.Store.QueueCheckpoint(store.Checkpoint{
-		RunID: r.st.RunID, State: data, From: r.saved.Turns, Turns: newTurns, Before: r.log.Sync,
+		RunID: r.st.RunID, State: data, From: r.saved.Turns, Turns: newTurns, Before: r.log.Sync, Summary: r.log.TakeSummary,
 	})
 	if err := r.saving.Failed(); err != nil {
 		return fmt.Errorf("save checkpoint: %w", err)

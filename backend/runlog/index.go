@@ -20,15 +20,25 @@ type SummaryStore interface {
 	PutRunSummary(store.RunSummary) error
 }
 
-// putSummary stores s with its path relative to the home (the last three
-// elements, logs/DAY/run_ID.jsonl), so a home that moves still lists.
+// putSummary stores s (encodeSummary).
 func putSummary(st SummaryStore, s Summary) error {
+	r, err := encodeSummary(s)
+	if err != nil {
+		return err
+	}
+	return st.PutRunSummary(r)
+}
+
+// encodeSummary is s as the store keeps it, with its path relative to the
+// home (the last three elements, logs/DAY/run_ID.jsonl), so a home that
+// moves still lists.
+func encodeSummary(s Summary) (store.RunSummary, error) {
 	s.Path = relLogPath(s.Path)
 	data, err := json.Marshal(s)
 	if err != nil {
-		return fmt.Errorf("encode summary of run %s: %w", s.RunID, err)
+		return store.RunSummary{}, fmt.Errorf("encode summary of run %s: %w", s.RunID, err)
 	}
-	return st.PutRunSummary(store.RunSummary{RunID: s.RunID, Started: s.Started, Data: data})
+	return store.RunSummary{RunID: s.RunID, Started: s.Started, Data: data}, nil
 }
 
 func relLogPath(p string) string {

@@ -198,8 +198,13 @@ func TestIndex_WriterKeepsSummaryAndSyncFindsTheRest(t *testing.T) {
 	em := event.NewEmitter("20261130-023501-kept00", event.EmitterOptions{Sinks: []event.Sink{w}, Now: func() time.Time { return started }})
 	emitStart(t, em, "kept task")
 	emitIteration(t, em, 1, 40)
-	// A checkpoint: the loop flushes, the store's writer syncs.
-	if err := errors.Join(w.Flush(), w.Sync()); err != nil {
+	// A checkpoint: the loop flushes, the store's writer syncs the log and
+	// commits the summary with the checkpoint.
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	saving := st.QueueCheckpoint(store.Checkpoint{RunID: "20261130-023501-kept00", Before: w.Sync, Summary: w.TakeSummary})
+	if err := saving.Wait(); err != nil {
 		t.Fatal(err)
 	}
 	live, _ := x.Prefix("20261130-023501-kept", 1)

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"hermes/backend/event"
+	"hermes/backend/store"
 )
 
 // Writer appends a run's events to its log, one JSON object per line. It is
@@ -39,9 +40,10 @@ type Writer struct {
 	syncMu    sync.Mutex
 	dirSynced bool
 	// sums, when set, keeps the run's summary, folded from the events
-	// written: the summary of the lines flushed is saved at Sync, which the
-	// store's writer calls off the loop's path, and at Close (after
-	// run.finished). sumMu orders the saves, so an older summary never
+	// written: the summary of the lines flushed goes into each checkpoint's
+	// commit (TakeSummary, which the store's writer calls off the loop's
+	// path after Sync), and is saved at Close (after run.finished) if it
+	// changed since. sumMu orders the saves, so an older summary never
 	// lands after a newer one.
 	sums    SummaryStore
 	fold    Folder
@@ -166,7 +168,9 @@ func (w *Writer) Flush() error {
 
 // Sync makes the lines flushed so far durable: the file's data, and for a
 // new log once its directory's entry too. It does not hold the lock that
-// Write takes, so events go on being written while the disk syncs.
+// Write takes, so events go on being written while the disk syncs. The
+// summary of those lines goes into the checkpoint's commit that follows
+// (TakeSummary).
 func (w *Writer) Sync() error {
 	w.syncMu.Lock()
 	defer w.syncMu.Unlock()
@@ -181,7 +185,7 @@ func (w *Writer) Sync() error {
 		}
 		w.dirSynced = true
 	}
-	return w.saveSummary()
+	return nil
 }
 
 // syncDir makes a directory's entries durable. Windows has no such call; its
@@ -248,6 +252,27 @@ func (w *Writer) markFlushed() {
 	w.sumMu.Lock()
 	w.flushed, w.dirty = w.fold.Summary(), true
 	w.sumMu.Unlock()
+}
+
+// TakeSummary is the run's summary as of the lines flushed, encoded for the
+// store, when it changed since it was last taken or saved: the checkpoint
+// that follows the log's Sync keeps it in its own commit
+// (store.Checkpoint.Summary). nil when unchanged or when the writer keeps no
+// summary.
+func (w *Writer) TakeSummary() *store.RunSummary {
+	w.sumMu.Lock()
+	defer w.sumMu.Unlock()
+	if w.sums == nil || !w.dirty || w.flushed.Started.IsZero() {
+		return nil
+	}
+	s := w.flushed
+	s.Path = w.path
+	r, err := encodeSummary(s)
+	if err != nil {
+		return nil // a Summary always encodes; Close tries again
+	}
+	w.dirty = false
+	return &r
 }
 
 // saveSummary stores the summary of the lines flushed, when it changed

@@ -20,6 +20,11 @@ type Checkpoint struct {
 	// checkpoint: the run log's fsync, so the log is never behind a durable
 	// checkpoint that points into it.
 	Before func() error
+	// Summary, when set, is called in the writer after Before: the run's
+	// summary as of the log just synced (runlog.Writer.TakeSummary), kept in
+	// the checkpoint's own commit, so an iteration costs one synced commit.
+	// nil from it: the summary has not changed.
+	Summary func() *RunSummary
 }
 
 // Saving is a queued checkpoint. Wait returns once it is durable, or why it
@@ -129,49 +134,79 @@ func (s *Store) stopWriter() {
 	<-w.done
 }
 
-// commit runs each run's Before (the last one queued covers the earlier),
-// then saves the batch in one synced transaction. If that fails, each
-// checkpoint is tried alone, so one run's failure is not another's.
+// commit runs each run's Before (the last one queued covers the earlier)
+// and takes its summary, then saves the batch in one synced transaction. If
+// that fails, each checkpoint is tried alone, so one run's failure is not
+// another's; a run's summary goes with its last checkpoint.
 func (s *Store) commit(batch []queued) {
 	failed := map[string]error{}
 	last := map[string]int{}
 	for i, q := range batch {
 		last[q.c.RunID] = i
 	}
+	sums := map[int]*RunSummary{}
 	for run, i := range last {
-		if before := batch[i].c.Before; before != nil {
-			if err := before(); err != nil {
+		c := batch[i].c
+		if c.Before != nil {
+			if err := c.Before(); err != nil {
 				failed[run] = err
+				continue
+			}
+		}
+		if c.Summary != nil {
+			if sum := c.Summary(); sum != nil {
+				sums[i] = sum
 			}
 		}
 	}
-	var ok []queued
-	for _, q := range batch {
+	var ok []int
+	for i, q := range batch {
 		if err := failed[q.c.RunID]; err != nil {
 			q.p.end(fmt.Errorf("save checkpoint of run %s: %w", q.c.RunID, err))
 		} else {
-			ok = append(ok, q)
+			ok = append(ok, i)
 		}
 	}
+	put := func(tx *bolt.Tx, i int) error {
+		if err := putCheckpoint(tx, batch[i].c); err != nil {
+			return err
+		}
+		if sum := sums[i]; sum != nil {
+			return putRun(tx, *sum)
+		}
+		return nil
+	}
 	err := s.update(func(tx *bolt.Tx) error {
-		for _, q := range ok {
-			if err := putCheckpoint(tx, q.c); err != nil {
+		for _, i := range ok {
+			if err := put(tx, i); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
 	if err == nil {
-		for _, q := range ok {
-			q.p.end(nil)
+		for _, i := range ok {
+			batch[i].p.end(nil)
 		}
 		return
 	}
-	for _, q := range ok {
-		err := s.update(func(tx *bolt.Tx) error { return putCheckpoint(tx, q.c) })
+	for _, i := range ok {
+		err := s.update(func(tx *bolt.Tx) error { return put(tx, i) })
 		if err != nil {
-			err = fmt.Errorf("save checkpoint of run %s: %w", q.c.RunID, err)
+			err = fmt.Errorf("save checkpoint of run %s: %w", batch[i].c.RunID, err)
 		}
-		q.p.end(err)
+		batch[i].p.end(err)
 	}
+}
+
+// Commits is the id of the store's last committed write transaction: it
+// grows by one at every commit, and every commit is synced, so its growth
+// over a run counts the run's fsyncs of hermes.db.
+func (s *Store) Commits() (int, error) {
+	var id int
+	err := s.view(func(tx *bolt.Tx) error {
+		id = tx.ID()
+		return nil
+	})
+	return id, err
 }

@@ -151,3 +151,44 @@ func TestQueueCheckpoint_CloseCommitsQueued(t *testing.T) {
 		t.Errorf("after Close: %d turns, %v; want 10", len(turns), err)
 	}
 }
+
+// A checkpoint's summary is kept in the checkpoint's own commit: an
+// iteration costs one synced commit of hermes.db, not two.
+func TestQueueCheckpoint_SummaryInTheSameCommit(t *testing.T) {
+	s := openTemp(t)
+	before, err := s.Commits()
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	synced := false
+	for i := range 3 {
+		p := s.QueueCheckpoint(Checkpoint{
+			RunID: "run", State: fmt.Appendf(nil, "state %d", i), From: i, Turns: [][]byte{[]byte("turn")},
+			Before: func() error { synced = true; return nil },
+			Summary: func() *RunSummary {
+				if !synced {
+					t.Error("the summary was taken before the log was synced")
+				}
+				return &RunSummary{RunID: "run", Started: started, Data: fmt.Appendf(nil, `{"iterations":%d}`, i+1)}
+			},
+		})
+		if err := p.Wait(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after, err := s.Commits()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after-before != 3 {
+		t.Errorf("3 checkpoints with their summaries took %d commits, want 3", after-before)
+	}
+	var got []string
+	if _, err := s.RunSummaries("", func(id string, data []byte) bool { got = append(got, id+" "+string(data)); return true }); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{`run {"iterations":3}`}; !reflect.DeepEqual(got, want) {
+		t.Errorf("summaries %q, want %q", got, want)
+	}
+}
