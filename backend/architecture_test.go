@@ -47,6 +47,7 @@ var domain = []string{
 	"hermes/backend/agent", "hermes/backend/llm", "hermes/backend/event", "hermes/backend/contextmgr",
 	"hermes/backend/runlog", "hermes/backend/store", "hermes/backend/longterm", "hermes/backend/skills", "hermes/backend/config",
 	"hermes/backend/i18n", "hermes/backend/search", "hermes/backend/atomicfile", "hermes/backend/strread", "hermes/backend/vault",
+	"hermes/backend/telemetry",
 	"hermes/backend/update",
 }
 

@@ -28,6 +28,8 @@ type Config struct {
 	Update   Update   `toml:"update"`
 	Context  Context  `toml:"context"`
 	Bot      Bot      `toml:"bot"`
+	// Telemetry exports every run as an OpenTelemetry trace.
+	Telemetry Telemetry `toml:"telemetry"`
 }
 
 // Agent configures the loop and its gates.

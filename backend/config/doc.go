@@ -171,4 +171,15 @@ var docs = map[string]keyDoc{
 		`每个用户各自工作区的上级目录；"" 表示 主目录/bot/workspaces。`),
 	"bot.history":     docShown("Earlier exchanges of a session that the next run sees.", "下一次运行能看到的本会话此前对话数。", DefaultBotHistory),
 	"bot.run_timeout": docShown("How long one run may go on before it is stopped at a safe point.", "单次运行的最长时间，超时后在安全点停止。", Duration{DefaultBotRunTimeout}),
+
+	"telemetry": doc("Every run exported as an OpenTelemetry trace (OTLP) to Jaeger, Grafana Tempo, Langfuse or any collector; see docs/telemetry.md.",
+		"把每次运行导出为 OpenTelemetry 链路（OTLP），发往 Jaeger、Grafana Tempo、Langfuse 或任意采集端；见 docs/telemetry.md。"),
+	"telemetry.otlp_endpoint": doc(`The collector's base URL, such as "http://localhost:4318" (OTLP/HTTP posts to its /v1/traces) or "http://localhost:4317" with protocol "grpc"; "" exports nothing. Exporting never slows or fails a run.`,
+		`采集端的基础地址，例如 "http://localhost:4318"（OTLP/HTTP 发往其 /v1/traces），或配合 protocol "grpc" 使用 "http://localhost:4317"；"" 表示不导出。导出绝不会拖慢运行或使其失败。`),
+	"telemetry.protocol": docShown(`"http" (OTLP/HTTP, protobuf) or "grpc" (OTLP/gRPC).`, `"http"（OTLP/HTTP，protobuf）或 "grpc"（OTLP/gRPC）。`, TelemetryHTTP),
+	"telemetry.headers_env": doc(`Headers sent with every export, each read from an environment variable: { Authorization = "LANGFUSE_AUTH" } sends the variable's value as Authorization. The values are secrets: never written to a log or an event.`,
+		`每次导出附带的请求头，值从环境变量读取：{ Authorization = "LANGFUSE_AUTH" } 会把该变量的值作为 Authorization 发送。这些值是密钥，绝不写入日志或事件。`),
+	"telemetry.service_name": docShown("The service.name of the traces.", "链路的 service.name。", DefaultServiceName),
+	"telemetry.include_content": doc("Also export prompts, reasoning, tool arguments and results, with every secret redacted as in the run's events; otherwise only names, timings, token counts and statuses.",
+		"同时导出提示词、思考内容、工具参数和结果（所有密钥已按运行事件的方式打码）；否则只导出名称、耗时、令牌数和状态。"),
 }

@@ -122,6 +122,9 @@ func fieldOf(t reflect.Type) field {
 		return field{kind: kindBoolean}
 	case reflect.Slice, reflect.Array:
 		return field{kind: kindArray}
+	case reflect.Map:
+		// A table of strings, such as [telemetry] headers_env.
+		return field{kind: kindTable}
 	}
 	return field{kind: kindString}
 }

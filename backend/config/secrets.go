@@ -38,7 +38,8 @@ func (c Config) Secrets(getenv func(string) string) []string {
 }
 
 // SecretVars names the environment variables that hold secrets Hermes
-// reads: OPENAI_API_KEY and every variable an X_env reference names.
+// reads: OPENAI_API_KEY, every variable an X_env reference names, and
+// those [telemetry] headers_env reads headers from.
 func (c Config) SecretVars() []string {
 	out := []string{modelKeyVar}
 	eachEnvRef(reflect.ValueOf(&c).Elem(), "", func(_ string, ref, _ reflect.Value) {
@@ -46,6 +47,11 @@ func (c Config) SecretVars() []string {
 			out = append(out, name)
 		}
 	})
+	for _, name := range c.Telemetry.headerVars() {
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
 	return out
 }
 

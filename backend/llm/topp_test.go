@@ -32,4 +32,3 @@ func TestChat_TopPOnlyWhenSet(t *testing.T) {
 		t.Fatalf("a request without a temperature sent temperature = %v", *reqs[1].Temperature)
 	}
 }
-

@@ -86,6 +86,7 @@ type Manager struct {
 	feeds   Feeds
 	notices NoticeBoard
 	conf    configState
+	traces  traces
 }
 
 // New returns the manager of a home directory.
@@ -264,6 +265,9 @@ func (m *Manager) launch(setup agent.Setup, id string,
 	if h.Sink != nil {
 		sinks = append(sinks, h.Sink)
 	}
+	if s := m.traceSink(setup); s != nil {
+		sinks = append(sinks, s)
+	}
 
 	// Creating and registering under one lock keeps two resumes of one run
 	// from both taking it up, and a run from starting after Shutdown.
@@ -427,6 +431,8 @@ func (m *Manager) Live() []Summary {
 // waited for, and ctx's error is returned. No run starts afterwards.
 func (m *Manager) Shutdown(ctx context.Context) error {
 	defer m.closeToolkit()
+	// After the runs: their last spans are sent.
+	defer m.traces.close()
 	m.mu.Lock()
 	m.closed = true
 	for _, l := range m.live {

@@ -1,0 +1,159 @@
+// Package telemetry exports runs as OpenTelemetry traces over OTLP (HTTP or
+// gRPC), for Jaeger, Grafana Tempo or Langfuse: a root span per run, a span
+// per iteration, child spans for each model call (GenAI semantic
+// conventions) and tool call, span events for guards, approvals and
+// compressions, and a link from a fork to the run it came from.
+//
+// Spans are built from a run's events alone, with the events' own times, so
+// a run log read back is exported as the live run was. Exporting never
+// slows or fails a run: spans go through a batch processor whose bounded
+// queue drops what does not fit, and an export that fails is told once.
+package telemetry
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	"go.opentelemetry.io/otel/sdk/resource"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	semconv "go.opentelemetry.io/otel/semconv/v1.40.0"
+	"go.opentelemetry.io/otel/trace"
+
+	"hermes/backend/i18n"
+	"hermes/backend/llm"
+)
+
+// Protocols an Exporter speaks.
+const (
+	ProtocolHTTP = "http"
+	ProtocolGRPC = "grpc"
+)
+
+// Options configure an Exporter.
+type Options struct {
+	// Endpoint is the collector's base URL (http(s)://host:port, with an
+	// optional path); OTLP/HTTP posts to its /v1/traces.
+	Endpoint string
+	// Protocol is ProtocolHTTP (the default) or ProtocolGRPC.
+	Protocol string
+	// Headers go with every export (an Authorization for Langfuse). They
+	// are never logged nor put in an error.
+	Headers map[string]string
+	// ServiceName is the traces' service.name; "" is "hermes".
+	ServiceName string
+	// IncludeContent exports prompts, reasoning, tool arguments and
+	// results; otherwise only names, timings, token counts and statuses.
+	IncludeContent bool
+	// OnError hears of an export that failed, once until one succeeds
+	// again; nil drops it. Its error never holds a header.
+	OnError func(error)
+	// BatchTimeout is how long a span may wait to be sent with others;
+	// 0 is 2 seconds.
+	BatchTimeout time.Duration
+}
+
+// queueSize bounds the spans waiting to be exported; past it new spans
+// are dropped rather than slowing the run that ends them.
+const queueSize = 4096
+
+// contentLimit caps each exported attribute's value, in bytes: a prompt or
+// a tool's result can be far larger than a collector takes in one span.
+const contentLimit = 32 << 10
+
+// Exporter sends the traces of runs to one OTLP endpoint. It is safe for
+// concurrent use.
+type Exporter struct {
+	tp      *sdktrace.TracerProvider
+	tracer  trace.Tracer
+	content bool
+}
+
+// New returns an exporter to o.Endpoint. It does not connect: the first
+// batch does, off the runs' path.
+func New(ctx context.Context, o Options) (*Exporter, error) {
+	if o.Endpoint == "" {
+		return nil, i18n.Wrap(ErrNoEndpoint, "telemetry.no_endpoint")
+	}
+	exp, err := newSpanExporter(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	service := o.ServiceName
+	if service == "" {
+		service = "hermes"
+	}
+	batch := o.BatchTimeout
+	if batch <= 0 {
+		batch = 2 * time.Second
+	}
+	limits := sdktrace.NewSpanLimits()
+	limits.AttributeValueLengthLimit = contentLimit
+	tp := sdktrace.NewTracerProvider(
+		sdktrace.WithBatcher(&reporting{SpanExporter: exp, onError: o.OnError},
+			sdktrace.WithMaxQueueSize(queueSize), sdktrace.WithBatchTimeout(batch), sdktrace.WithExportTimeout(10*time.Second)),
+		sdktrace.WithResource(resource.NewWithAttributes(semconv.SchemaURL, semconv.ServiceName(service))),
+		sdktrace.WithIDGenerator(runIDs{}),
+		sdktrace.WithSampler(sdktrace.ParentBased(sdktrace.AlwaysSample())),
+		sdktrace.WithRawSpanLimits(limits),
+	)
+	return &Exporter{tp: tp, tracer: tp.Tracer("hermes/backend/telemetry"), content: o.IncludeContent}, nil
+}
+
+func newSpanExporter(ctx context.Context, o Options) (sdktrace.SpanExporter, error) {
+	u, err := url.Parse(o.Endpoint)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, i18n.Wrap(ErrEndpoint, "telemetry.endpoint", llm.RedactURL(o.Endpoint))
+	}
+	switch o.Protocol {
+	case ProtocolGRPC:
+		return otlptracegrpc.New(ctx, otlptracegrpc.WithEndpointURL(u.String()), otlptracegrpc.WithHeaders(o.Headers))
+	case ProtocolHTTP, "":
+		// The endpoint is the collector's base, as OTEL_EXPORTER_OTLP_ENDPOINT
+		// is: traces go to its /v1/traces.
+		if !strings.HasSuffix(u.Path, "/v1/traces") {
+			u.Path = strings.TrimRight(u.Path, "/") + "/v1/traces"
+		}
+		return otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(u.String()), otlptracehttp.WithHeaders(o.Headers))
+	}
+	return nil, i18n.Wrap(ErrProtocol, "telemetry.protocol", o.Protocol)
+}
+
+// Run returns the trace of one run: an event.Sink that turns the run's
+// events, in seq order, into spans. redact, when set, scrubs every exported
+// text once more (the events are scrubbed already by the run's emitter).
+func (x *Exporter) Run(redact func([]byte) []byte) *Trace {
+	return newTrace(x.tracer, x.content, redact)
+}
+
+// Close sends the spans still queued and stops the exporter; ctx bounds the
+// wait. Spans of runs still going are not sent.
+func (x *Exporter) Close(ctx context.Context) error {
+	return x.tp.Shutdown(ctx)
+}
+
+// reporting tells OnError of a failed export once until an export succeeds
+// again, and never hands the error on: the SDK would log it at every batch.
+type reporting struct {
+	sdktrace.SpanExporter
+	onError func(error)
+	mu      sync.Mutex
+	failing bool
+}
+
+func (r *reporting) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
+	err := r.SpanExporter.ExportSpans(ctx, spans)
+	r.mu.Lock()
+	tell := err != nil && !r.failing
+	r.failing = err != nil
+	r.mu.Unlock()
+	if tell && r.onError != nil {
+		r.onError(i18n.Wrap(fmt.Errorf("%w: %w", ErrExport, err), "telemetry.export", len(spans), err.Error()))
+	}
+	return nil
+}
