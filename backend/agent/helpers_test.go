@@ -3,95 +3,51 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"hermes/backend/agent"
+	"hermes/backend/agent/agenttest"
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/longterm"
-	"hermes/backend/runlog"
 	"hermes/backend/skills"
-	"hermes/backend/store"
 )
 
 // testKey is the API key of every test; no log, event or error may hold it.
-const testKey = "sk-test-7f3a9c1e5b2d4f6a8c0e"
+const testKey = agenttest.Key
 
-// harness is one test's home directory, store, tools and model.
+// harness is one test's home: agenttest's, with a Setup the test changes
+// before it starts a run.
 type harness struct {
-	t      *testing.T
-	home   string
-	ws     string
-	server *llmtest.Server
-	setup  agent.Setup
+	t        *testing.T
+	home     string
+	ws       string
+	server   *llmtest.Server
+	setup    agent.Setup
+	scripted *agenttest.Home
 }
 
 func newHarness(t *testing.T, server *llmtest.Server, extra ...skills.Tool) *harness {
 	t.Helper()
-	home := t.TempDir()
-	ws := t.TempDir()
-	store, err := store.Open(filepath.Join(home, "hermes.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	reg := skills.NewRegistry()
-	for _, tool := range append(skills.FileTools(), extra...) {
-		if err := reg.Register(tool); err != nil {
-			t.Fatal(err)
-		}
-	}
-	client := llm.New(llm.Config{
-		BaseURL: server.URL, APIKey: testKey, Model: "test-model", Stream: true,
-		MaxRetries: 3, Backoff: func(int) time.Duration { return 0 },
-	})
-	return &harness{t: t, home: home, ws: ws, server: server, setup: agent.Setup{
-		Home: home, Store: store, LongTerm: longterm.New(store), Bus: event.NewBus(), Redactor: runlog.NewRedactor(testKey),
-		Model: client, ModelName: "test-model", BaseURL: server.URL, Tools: reg,
-	}}
+	h := agenttest.New(t, server, agenttest.Options{Tools: extra})
+	return &harness{t: t, home: h.Dir, ws: h.Workspace, server: server, setup: h.Setup, scripted: h}
 }
 
-func (h *harness) write(name, content string) {
-	h.t.Helper()
-	if err := os.WriteFile(filepath.Join(h.ws, name), []byte(content), 0o644); err != nil {
-		h.t.Fatal(err)
-	}
-}
+func (h *harness) write(name, content string) { h.scripted.Write(name, content) }
 
-// run executes task to its end and returns the result and the run's log.
+// run executes task to its end, with the Setup as the test left it, and
+// returns the result and the run's log.
 func (h *harness) run(task string) (agent.Result, []event.Event) {
 	h.t.Helper()
-	r, err := agent.NewRun(h.setup, agent.Task{Text: task, Workspace: h.ws})
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	return h.execute(r, h.t.Context())
+	h.scripted.Setup = h.setup
+	_, res, events := h.scripted.Run(h.t.Context(), agent.Task{Text: task, Workspace: h.ws})
+	return res, events
 }
 
 func (h *harness) execute(r *agent.Run, ctx context.Context) (agent.Result, []event.Event) {
 	h.t.Helper()
-	res := r.Execute(ctx)
-	events, err := runlog.ReadFile(r.LogPath())
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	checkSeq(h.t, events)
-	return res, events
-}
-
-// checkSeq asserts the log numbers its events 1, 2, 3… with no gap or repeat.
-func checkSeq(t *testing.T, events []event.Event) {
-	t.Helper()
-	for i, e := range events {
-		if e.Seq != int64(i+1) {
-			t.Fatalf("event %d (%s) has seq %d", i, e.Type, e.Seq)
-		}
-	}
+	return h.scripted.Execute(ctx, r)
 }
 
 func ofType(events []event.Event, typ event.Type) []event.Event {

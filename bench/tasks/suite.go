@@ -14,19 +14,15 @@ package tasks
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"hermes/backend/agent"
+	"hermes/backend/agent/agenttest"
 	"hermes/backend/event"
-	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/runlog"
 	"hermes/backend/skills"
-	"hermes/backend/store"
 )
 
 // Task is one task of the suite.
@@ -85,43 +81,14 @@ const MaxIterations = 20
 // Run runs task once under strategy in fresh temp directories.
 func Run(t testing.TB, task Task, strategy agent.Strategy) Result {
 	t.Helper()
-	home, ws := t.TempDir(), t.TempDir()
-	for name, content := range task.Files {
-		p := filepath.Join(ws, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	store, err := store.Open(filepath.Join(home, "hermes.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	reg := skills.NewRegistry()
-	for _, tool := range append(skills.FileTools(), task.Tools...) {
-		if err := reg.Register(tool); err != nil {
-			t.Fatal(err)
-		}
-	}
 	srv := llmtest.NewFuncServer(t, (&model{task: &task}).answer)
 	defer srv.Close()
-	const key = "sk-suite-0000000000000000"
-	setup := agent.Setup{
-		Home: home, Store: store, Bus: event.NewBus(), Redactor: runlog.NewRedactor(key),
-		Model:     llm.New(llm.Config{BaseURL: srv.URL, APIKey: key, Model: "suite", Stream: true, Backoff: func(int) time.Duration { return 0 }}),
-		ModelName: "suite", BaseURL: srv.URL, Tools: reg,
-		Strategy: strategy, Route: true,
-		Limits: agent.Limits{MaxIterations: MaxIterations},
-	}
-	run, err := agent.NewRun(setup, agent.Task{Text: task.Prompt, Workspace: ws})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := agenttest.New(t, srv, agenttest.Options{Key: "sk-suite-0000000000000000", Model: "suite", Tools: task.Tools, Files: task.Files})
+	h.Setup.Strategy, h.Setup.Route = strategy, true
+	h.Setup.Limits = agent.Limits{MaxIterations: MaxIterations}
+	run := h.Start(agent.Task{Text: task.Prompt})
 	// The person answers what the run asks.
-	asks := setup.Bus.Subscribe(16, func(e event.Event) bool { return e.Type == event.QuestionAsked })
+	asks := h.Setup.Bus.Subscribe(16, func(e event.Event) bool { return e.Type == event.QuestionAsked })
 	go func() {
 		for e := range asks.C {
 			q, _ := event.Decode[event.QuestionAskedData](e)
@@ -129,13 +96,9 @@ func Run(t testing.TB, task Task, strategy agent.Strategy) Result {
 		}
 	}()
 	start := time.Now()
-	res := run.Execute(t.Context())
+	res, events := h.Execute(t.Context(), run)
 	wall := time.Since(start)
-	setup.Bus.Unsubscribe(asks)
-	events, err := runlog.ReadFile(run.LogPath())
-	if err != nil {
-		t.Fatal(err)
-	}
+	h.Setup.Bus.Unsubscribe(asks)
 	out := Result{
 		Task: task.Name, Strategy: strategy, Status: res.Status, Iterations: res.Totals.Iterations,
 		StageCalls: res.Totals.StageCalls, Tokens: res.Totals.TotalTokens, Wall: wall, Stages: res.Totals.StageTokens,
@@ -149,7 +112,7 @@ func Run(t testing.TB, task Task, strategy agent.Strategy) Result {
 	case res.Status != event.StatusFinished:
 		out.Why = res.Status + ": " + res.Error
 	default:
-		if err := task.Check(ws, res.Answer); err != nil {
+		if err := task.Check(h.Workspace, res.Answer); err != nil {
 			out.Why = err.Error()
 		}
 	}

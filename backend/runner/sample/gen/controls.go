@@ -1,21 +1,17 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 
 	"hermes/backend/agent"
+	"hermes/backend/agent/agenttest"
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/runlog"
 	"hermes/backend/skills"
-	"hermes/backend/store"
 )
 
 // recordControls records controls.jsonl: a short run that a person steers,
@@ -23,26 +19,13 @@ import (
 // not: reasoning, a pause with an injected instruction and a resume, one
 // write denied and one approved, a compression, a usage with no total,
 // besides a model retry.
-func recordControls(tb *processTB, out string) error {
+func recordControls(tb *agenttest.Process, out string) error {
 	var script []llmtest.Step
-	tmp, err := os.MkdirTemp("", "hermes-controls-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	home, ws := filepath.Join(tmp, "home"), filepath.Join(tmp, "workspace")
-	if err := os.MkdirAll(ws, 0o700); err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(ws, "todo.md"), []byte("- buy milk\n- call Ana\n"), 0o600); err != nil {
-		return err
-	}
 	// Four long pages fill the small window below, so the run compresses.
+	files := map[string]string{"todo.md": "- buy milk\n- call Ana\n"}
 	filler := strings.Repeat("lorem ipsum dolor sit amet consectetur adipiscing elit\n", 160)
 	for i := range 4 {
-		if err := os.WriteFile(filepath.Join(ws, fmt.Sprintf("log%d.txt", i)), []byte(filler), 0o600); err != nil {
-			return err
-		}
+		files[fmt.Sprintf("log%d.txt", i)] = filler
 	}
 	release := make(chan struct{})
 	var mu sync.Mutex
@@ -76,55 +59,29 @@ func recordControls(tb *processTB, out string) error {
 		llmtest.Step{Reasoning: "Written; answer briefly.", Content: "Both items are in done.md; todo.md is unchanged.", Chunks: 3,
 			Usage: llm.Usage{PromptTokens: 940, CompletionTokens: 30}},
 	}
-	store, err := store.Open(filepath.Join(home, "hermes.db"))
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	tools := skills.NewRegistry()
-	for _, t := range skills.FileTools() {
-		if err := tools.Register(t); err != nil {
-			return err
-		}
-	}
 	policy, err := skills.NewPolicy(skills.PolicyConfig{Risk: map[skills.Risk]skills.Action{skills.RiskRead: skills.Allow}}, nil)
 	if err != nil {
 		return err
 	}
-	key := "sk-sample-recording-key"
-	client := llm.New(llm.Config{BaseURL: srv.URL, APIKey: key, Model: modelName, Stream: true, MaxRetries: 3})
-	bus := event.NewBus()
-	run, err := agent.NewRun(agent.Setup{
-		Home: home, Store: store, Bus: bus, Redactor: runlog.NewRedactor(key), Policy: policy,
-		Model: client, ModelName: modelName, BaseURL: srv.URL, Tools: tools,
-		Limits: agent.Limits{MaxIterations: 8, ContextWindow: 12000, CompressAt: 0.6, RecentTurns: 2},
-	}, agent.Task{Text: "Tick off my list in todo.md.", Workspace: ws})
-	if err != nil {
-		return err
-	}
+	h := agenttest.New(tb, srv, agenttest.Options{Key: recordingKey, Model: modelName, Files: files})
+	h.Setup.Policy = policy
+	h.Setup.Limits = agent.Limits{MaxIterations: 8, ContextWindow: 12000, CompressAt: 0.6, RecentTurns: 2}
+	run := h.Start(agent.Task{Text: "Tick off my list in todo.md."})
+	bus := h.Setup.Bus
 	sub := bus.Subscribe(1024, nil)
 	steered := make(chan error, 1)
 	go func() {
 		defer bus.Unsubscribe(sub)
 		steered <- steer(run.Controls(), sub.C, release)
 	}()
-	res := run.Execute(context.Background())
+	res, _ := h.Execute(context.Background(), run)
 	if err := <-steered; err != nil {
 		return err
 	}
-	if res.Status != event.StatusFinished || tb.failed {
+	if res.Status != event.StatusFinished || tb.Failed() {
 		return fmt.Errorf("the controls run ended %s (%s); fix the script", res.Status, res.Error)
 	}
-	raw, err := os.ReadFile(run.LogPath())
-	if err != nil {
-		return err
-	}
-	raw = bytes.ReplaceAll(raw, []byte(ws), []byte("~/todo"))
-	raw = bytes.ReplaceAll(raw, []byte(srv.URL), []byte(shownBaseURL))
-	if bytes.Contains(raw, []byte(tmp)) {
-		return fmt.Errorf("the log still names %s", tmp)
-	}
-	return os.WriteFile(out, raw, 0o644)
+	return writeShown(tb, h, run, out, "~/todo")
 }
 
 // steer plays the person: pause during the first turn and add an

@@ -18,18 +18,14 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"path/filepath"
 	"strings"
-	"testing"
 	"time"
 
 	"hermes/backend/agent"
+	"hermes/backend/agent/agenttest"
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/runlog"
-	"hermes/backend/skills"
-	"hermes/backend/store"
 )
 
 // Shown in place of the machine's temporary directories and the scripted
@@ -38,40 +34,29 @@ const (
 	shownWorkspace = "~/meeting-notes"
 	shownBaseURL   = "https://api.example.com/v1"
 	modelName      = "sample-model"
+	recordingKey   = "sk-sample-recording-key"
 )
 
 func main() {
 	out := flag.String("o", "sample.jsonl", "where to write the recorded log")
 	which := flag.String("run", "sample", "which run to record: sample or controls")
 	flag.Parse()
-	tb := &processTB{}
-	defer tb.cleanup()
+	tb, err := agenttest.NewProcess("hermes-sample-")
+	if err != nil {
+		log.Fatal(err)
+	}
 	rec := record
 	if *which == "controls" {
 		rec = recordControls
 	}
-	if err := rec(tb, *out); err != nil {
-		tb.cleanup()
+	err = rec(tb, *out)
+	tb.Close()
+	if err != nil {
 		log.Fatal(err)
 	}
 }
 
-func record(tb *processTB, out string) error {
-	tmp, err := os.MkdirTemp("", "hermes-sample-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	home, ws := filepath.Join(tmp, "home"), filepath.Join(tmp, "workspace")
-	for name, text := range notes {
-		p := filepath.Join(ws, "notes", name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-			return err
-		}
-		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
-			return err
-		}
-	}
+func record(tb *agenttest.Process, out string) error {
 	next := 0
 	srv := llmtest.NewFuncServer(tb, func(llmtest.Request) llmtest.Step {
 		if next >= len(script) {
@@ -83,43 +68,33 @@ func record(tb *processTB, out string) error {
 		step.Wait = thinking(step)
 		return step
 	})
-	store, err := store.Open(filepath.Join(home, "hermes.db"))
-	if err != nil {
-		return err
+	files := map[string]string{}
+	for name, text := range notes {
+		files["notes/"+name] = text
 	}
-	defer store.Close()
-	tools := skills.NewRegistry()
-	for _, t := range skills.FileTools() {
-		if err := tools.Register(t); err != nil {
-			return err
-		}
-	}
-	key := "sk-sample-recording-key"
-	client := llm.New(llm.Config{BaseURL: srv.URL, APIKey: key, Model: modelName, Stream: true, MaxRetries: 3})
-	run, err := agent.NewRun(agent.Setup{
-		Home: home, Store: store, Redactor: runlog.NewRedactor(key),
-		Model: client, ModelName: modelName, BaseURL: srv.URL, Tools: tools,
-		Limits: agent.Limits{MaxIterations: 12, ContextWindow: 128000},
-	}, agent.Task{
+	h := agenttest.New(tb, srv, agenttest.Options{Key: recordingKey, Model: modelName, Files: files})
+	h.Setup.Limits = agent.Limits{MaxIterations: 12, ContextWindow: 128000}
+	run, res, _ := h.Run(context.Background(), agent.Task{
 		Text:         "Summarise this week's meeting notes in notes/ into SUMMARY.md, with the decisions and a list of action items with owners.",
 		Instructions: "Keep the summary under one page. Use the names as they appear in the notes.",
-		Workspace:    ws,
 	})
-	if err != nil {
-		return err
-	}
-	res := run.Execute(context.Background())
-	if res.Status != event.StatusFinished || tb.failed {
+	if res.Status != event.StatusFinished || tb.Failed() {
 		return fmt.Errorf("the sample run ended %s (%s); fix the script", res.Status, res.Error)
 	}
+	return writeShown(tb, h, run, out, shownWorkspace)
+}
+
+// writeShown writes the run's log to out with the machine's paths and the
+// scripted server's address replaced by neutral ones.
+func writeShown(tb *agenttest.Process, h *agenttest.Home, run *agent.Run, out, workspace string) error {
 	raw, err := os.ReadFile(run.LogPath())
 	if err != nil {
 		return err
 	}
-	raw = bytes.ReplaceAll(raw, []byte(ws), []byte(shownWorkspace))
-	raw = bytes.ReplaceAll(raw, []byte(srv.URL), []byte(shownBaseURL))
-	if bytes.Contains(raw, []byte(tmp)) {
-		return fmt.Errorf("the log still names %s", tmp)
+	raw = bytes.ReplaceAll(raw, []byte(h.Workspace), []byte(workspace))
+	raw = bytes.ReplaceAll(raw, []byte(h.Server.URL), []byte(shownBaseURL))
+	if bytes.Contains(raw, []byte(tb.Root)) {
+		return fmt.Errorf("the log still names %s", tb.Root)
 	}
 	return os.WriteFile(out, raw, 0o644)
 }
@@ -130,28 +105,6 @@ func thinking(step llmtest.Step) <-chan struct{} {
 	ready := make(chan struct{})
 	time.AfterFunc(300*time.Millisecond+time.Duration(len(step.Content))*4*time.Millisecond, func() { close(ready) })
 	return ready
-}
-
-// processTB is the part of testing.TB that llmtest uses, so that its
-// scripted server can run in this program. llmtest calls no other method.
-type processTB struct {
-	testing.TB
-	cleanups []func()
-	failed   bool
-}
-
-func (t *processTB) Helper()          {}
-func (t *processTB) Cleanup(f func()) { t.cleanups = append(t.cleanups, f) }
-func (t *processTB) Errorf(format string, args ...any) {
-	t.failed = true
-	log.Printf(format, args...)
-}
-
-func (t *processTB) cleanup() {
-	for i := len(t.cleanups) - 1; i >= 0; i-- {
-		t.cleanups[i]()
-	}
-	t.cleanups = nil
 }
 
 func jsonString(s string) string {
