@@ -109,8 +109,7 @@ export const IterationCard = memo(function IterationCard({ it, lang, t, selected
             return c ? <CallBlock key={`call-${item.id}`} call={c} onArtifact={onArtifact} pins={pins} resultIndex={resultIndexes.get(c.id)} hit={hit?.callId === c.id ? hit : null} /> : null
           }
           const markHit = hit && hit.seq === item.seq ? hit : null
-          // A call of this card shows its own approval; the mark would say it twice.
-          if (!markHit && item.mark.kind === 'approval' && calls.has(item.mark.callId)) return null
+          if (!markHit && !markShown(item.mark, calls)) return null
           // Guards and the task mark their match; other marks are marked whole.
           if (markHit && item.mark.kind !== 'guard' && item.mark.kind !== 'started' && item.mark.kind !== 'summary') {
             return (
@@ -126,6 +125,11 @@ export const IterationCard = memo(function IterationCard({ it, lang, t, selected
     </article>
   )
 })
+
+/** markShown says whether a mark has a line of its own: an approval of a call in the card is said by the call (CallBlock), not twice. */
+export function markShown(mark: Mark, calls: ReadonlyMap<string, unknown>): boolean {
+  return !(mark.kind === 'approval' && calls.has(mark.callId))
+}
 
 /** Elapsed is a running iteration's time so far, ticking each second. */
 function Elapsed({ since, t }: { since: number; t: Translate }) {
