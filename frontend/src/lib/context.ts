@@ -55,10 +55,17 @@ export function createContextIndex(): ContextIndex {
         base = []
       }
       if (events.length === seen.length) return out
-      out = new Map(out)
+      // The map is copied only when a request was built: between two, its
+      // identity holds, and what is derived from it (the pins' indexes, the
+      // cards that take them) is not redone for every event.
+      let copied = false
       for (let i = seen.length; i < events.length; i++) {
         const e = events[i]
         if (e.type !== 'context.built') continue
+        if (!copied) {
+          out = new Map(out)
+          copied = true
+        }
         const data = (e.data ?? {}) as ContextBuiltData
         const added = data.messages ?? []
         if (data.full) base = added.slice()

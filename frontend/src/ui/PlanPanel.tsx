@@ -1,4 +1,4 @@
-import { useId, useState } from 'react'
+import { memo, useId, useState } from 'react'
 import type { CompletionCheckedData, PlanDiff, PlanStep } from '../api/types'
 import { openQuestion, type PlanState, type QuestionView, type Revision } from '../lib/plan'
 import { formatPercent } from '../lib/format'
@@ -10,8 +10,9 @@ import { Panel } from './Panel'
  * PlanPanel sits beside the cards of a plan run: the route, the checklist,
  * its revisions, the completion check and an open question. It collapses to
  * its header (the progress stays in view); an open question shows either way.
+ * Memoised: its plan changes only with a plan's events, not with every fold.
  */
-export function PlanPanel({ plan, live }: { plan: PlanState; live: boolean }) {
+export const PlanPanel = memo(function PlanPanel({ plan, live }: { plan: PlanState; live: boolean }) {
   const t = useT()
   const lang = useAppState((s) => s.lang)
   const question = live ? openQuestion(plan) : null
@@ -50,7 +51,7 @@ export function PlanPanel({ plan, live }: { plan: PlanState; live: boolean }) {
       {plan.completion && <CompletionLine c={plan.completion} lang={lang} />}
     </Panel>
   )
-}
+})
 
 function StepRow({ step: s, current }: { step: PlanStep; current: boolean }) {
   const t = useT()

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { createContextIndex } from '../lib/context'
 import { formatCount, formatDateTime, formatDuration, formatPercent, formatTokens, parseTime } from '../lib/format'
-import { toolResultIndexes } from '../lib/pins'
+import { createResultIndex } from '../lib/resultindex'
 import { runHref, runsHref } from '../lib/route'
 import { nearest, type Hit } from '../lib/search'
 import { shortcutFor } from '../lib/shortcuts'
@@ -61,7 +61,8 @@ export function RunPage({ runId }: { runId: string }) {
   // run grows; they number the messages a person may pin.
   const contextIndex = useRef(createContextIndex())
   const contexts = contextIndex.current.update(events)
-  const resultIndexes = useMemo(() => toolResultIndexes(contexts), [contexts])
+  const resultIndex = useRef(createResultIndex())
+  const resultIndexes = resultIndex.current.update(contexts)
   const onPin = useCallback((index: number) => void run.pinMessage(index), [run])
   const pinned = liveView.pinnedMessages
   const asked = useRunState((s) => s.pinsAsked)

@@ -50,15 +50,23 @@ export function Timeline({ iterations, selected, live, onSelect, onFork, onArtif
   const lang = useAppState((s) => s.lang)
   const scrollRef = useRef<HTMLDivElement>(null)
   const [follow, setFollow] = useState(true)
+  // The list's functions read the latest cards through a ref and keep their
+  // identity: a new function each fold would make the virtualizer lay out
+  // every card's slot again, a thousand for a long run, on every live event.
+  const its = useRef(iterations)
+  its.current = iterations
+  const estimateSize = useCallback((i: number) => estimate(its.current[i]), [])
+  const getItemKey = useCallback((i: number) => its.current[i].n, [])
+  const getScrollElement = useCallback(() => scrollRef.current, [])
   const virtualizer = useVirtualizer({
     count: iterations.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: (i) => estimate(iterations[i]),
+    getScrollElement,
+    estimateSize,
     overscan: 4,
     gap: 8,
     paddingStart: 8,
     paddingEnd: 8,
-    getItemKey: (i) => iterations[i].n,
+    getItemKey,
   })
 
   const last = iterations.length - 1
