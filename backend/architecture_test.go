@@ -39,6 +39,7 @@ var rules = []rule{
 	{from: "hermes/backend/runner", to: "hermes/backend/remote", why: "runner is the runs of one process; remote builds on it"},
 	{from: "hermes/backend/runner", to: "hermes/backend/bot", why: "the bot builds on runner"},
 	{from: "hermes/backend/store/...", to: "hermes/backend/longterm", why: "long-term memory keeps its buckets in the store; the store knows nothing of it"},
+	{from: "hermes/backend/callback", to: "hermes/backend/wecom/...", why: "callback checks are every platform's; WeCom's protocol builds on them"},
 }
 
 // The domain: what a run is made of. None of it knows how a process holds
@@ -56,10 +57,27 @@ var processes = []string{
 	"hermes/backend/cli", "hermes/backend/bot",
 }
 
+// platforms are the chat platforms' protocols: how a callback is checked
+// and read, and how a reply goes back. A platform knows nothing of runs or
+// sessions (bot is the Inbox it hands messages to), and the domain knows
+// nothing of chat platforms.
+var platforms = []string{"hermes/backend/callback", "hermes/backend/wecom"}
+
 func init() {
 	for _, d := range domain {
 		for _, p := range processes {
 			rules = append(rules, rule{from: d + "/...", to: p + "/...", why: "the domain knows nothing of the processes that run it"})
+		}
+		for _, p := range platforms {
+			rules = append(rules, rule{from: d + "/...", to: p + "/...", why: "the domain knows nothing of chat platforms"})
+		}
+	}
+	for _, pl := range platforms {
+		for _, p := range processes {
+			rules = append(rules, rule{from: pl + "/...", to: p + "/...", why: "a chat platform's protocol knows nothing of runs or sessions; bot is its Inbox"})
+		}
+		for _, d := range []string{"hermes/backend/agent", "hermes/backend/runlog", "hermes/backend/skills"} {
+			rules = append(rules, rule{from: pl + "/...", to: d + "/...", why: "a chat platform's protocol knows nothing of runs"})
 		}
 	}
 }

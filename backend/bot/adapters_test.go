@@ -16,14 +16,15 @@ import (
 	"time"
 
 	"hermes/backend/bot"
-	"hermes/backend/bot/wecomtest"
 	"hermes/backend/config"
 	"hermes/backend/event"
+	"hermes/backend/wecom"
+	"hermes/backend/wecom/wecomtest"
 )
 
 // aibotCall posts an intelligent bot callback (JSON, empty receiver id) and
 // returns the decrypted stream reply.
-func aibotCall(t *testing.T, h *harness, crypt *bot.Crypter, payload string) (id string, finish bool, content string) {
+func aibotCall(t *testing.T, h *harness, crypt *wecom.Crypter, payload string) (id string, finish bool, content string) {
 	t.Helper()
 	ts, nonce := strconv.FormatInt(time.Now().Unix(), 10), wecomtest.Nonce()
 	enc, sig, err := crypt.Seal([]byte(payload), ts, nonce)
@@ -71,7 +72,7 @@ func TestBot_WeComIntelligentBotStreams(t *testing.T) {
 	model := echoModel(t)
 	cfg := config.Bot{Platform: config.BotWeComBot, WebhookSecret: testToken, EncodingAESKey: testAESKey}
 	h := newHarness(t, "", model, cfg)
-	crypt, err := bot.NewCrypter(testToken, testAESKey, "")
+	crypt, err := wecom.NewCrypter(testToken, testAESKey, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +174,7 @@ func TestBot_StreamReplyPayload(t *testing.T) {
 	model := echoModel(t)
 	cfg := config.Bot{Platform: config.BotWeComBot, WebhookSecret: testToken, EncodingAESKey: testAESKey}
 	h := newHarness(t, "", model, cfg)
-	crypt, _ := bot.NewCrypter(testToken, testAESKey, "")
+	crypt, _ := wecom.NewCrypter(testToken, testAESKey, "")
 	finished := h.bus.Subscribe(64, func(e event.Event) bool { return e.Type == event.RunFinished })
 	id, _, _ := aibotCall(t, h, crypt, `{"msgid":"big","from":{"userid":"u"},"msgtype":"text","text":{"content":"`+strings.Repeat("长", 9000)+`"}}`)
 	<-finished.C

@@ -1,9 +1,10 @@
 // Package bot is `hermes bot`: a webhook server that lets people give tasks
-// to the agent from a company chat. Adapters turn a platform's callbacks
-// into messages — WeCom's self-built application (signed, encrypted XML),
-// WeCom's intelligent bot (the same crypto over JSON, replies streamed) and
-// a generic JSON webhook signed with HMAC-SHA256 — and carry the replies
-// back; each user has a session of their own that runs one task at a time.
+// to the agent from a company chat. A Platform turns its callbacks into
+// messages and carries the replies back — WeCom's self-built application
+// (signed, encrypted XML) and intelligent bot (the same crypto over JSON,
+// replies streamed), both in backend/wecom, and a generic JSON webhook
+// signed with HMAC-SHA256; each user has a session of their own that runs
+// one task at a time.
 //
 // A callback is answered as soon as it is checked and queued; the run goes
 // on afterwards and its answer is sent when it ends. Runs are started
@@ -32,6 +33,7 @@ import (
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
 	"hermes/backend/store"
+	"hermes/backend/wecom"
 )
 
 // Message is one text from a user, as an adapter hands it to the bot.
@@ -85,15 +87,15 @@ type Bot struct {
 	liveMu sync.RWMutex
 	live   live // read through current()
 
-	store   *store.Store
-	secrets *runlog.Redactor // [bot]'s own, for every reply; see scrub
-	log     *slog.Logger
-	now     func() time.Time
-	api     *API // nil but for the WeCom application
-	seen    *dedup
-	handler http.Handler
-	wsRoot  string
-	runs    *runner.Manager
+	store    *store.Store
+	secrets  *runlog.Redactor // [bot]'s own, for every reply; see scrub
+	log      *slog.Logger
+	now      func() time.Time
+	api      *wecom.API // nil but for the WeCom application
+	seen     *dedup
+	platform Platform
+	wsRoot   string
+	runs     *runner.Manager
 
 	// sendCtx is cancelled when Shutdown's grace is over, to drop the
 	// replies still queued.
@@ -147,18 +149,18 @@ func New(o Options) (*Bot, error) {
 	b.live.setup = unattended(o.Setup, o.Config.AllowTools)
 	b.sendCtx, b.cancelOut = context.WithCancel(context.Background())
 
-	switch o.Config.PlatformName() {
+	switch name := o.Config.PlatformName(); name {
 	case config.BotWeCom:
-		b.api = NewAPI(APIOptions{
+		b.api = wecom.NewAPI(wecom.APIOptions{
 			Base: o.Config.API(), CorpID: o.Config.CorpID, Secret: o.Config.Secret, AgentID: o.Config.AgentID,
 			Rate: o.Config.APIRate(), UserRate: o.Config.UserRate(), Cache: o.Store, HTTP: o.HTTP,
 			Backoff: o.APIBackoff, Now: o.Now,
 		})
-		b.handler, err = newWeComApp(b)
+		b.platform, err = wecom.NewApp(b.wecomCallback(), o.Config.CorpID, b.api, wecomInbox{b, name})
 	case config.BotWeComBot:
-		b.handler, err = newWeComBot(b)
+		b.platform, err = wecom.NewIntelligentBot(b.wecomCallback(), wecomInbox{b, name})
 	case config.BotWebhook:
-		b.handler, err = newWebhook(b, o.HTTP)
+		b.platform = newWebhook(b, o.HTTP)
 	}
 	if err != nil {
 		return nil, err
@@ -192,12 +194,12 @@ func unattended(s agent.Setup, allow []string) agent.Setup {
 
 // API is the WeCom API client of a self-built application's bot, nil for
 // the other platforms.
-func (b *Bot) API() *API { return b.api }
+func (b *Bot) API() *wecom.API { return b.api }
 
 // Handler serves the callback at the configured path, and GET /healthz.
 func (b *Bot) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle(b.current().cfg.CallbackPath(), b.handler)
+	mux.Handle(b.current().cfg.CallbackPath(), b.platform)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Write([]byte("ok\n"))
 	})

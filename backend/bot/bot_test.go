@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"hermes/backend/bot/wecomtest"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
+	"hermes/backend/wecom/wecomtest"
 )
 
 func TestBot_WeComWholePath(t *testing.T) {

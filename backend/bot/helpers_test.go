@@ -19,7 +19,6 @@ import (
 
 	"hermes/backend/agent"
 	"hermes/backend/bot"
-	"hermes/backend/bot/wecomtest"
 	"hermes/backend/config"
 	"hermes/backend/event"
 	"hermes/backend/llm"
@@ -28,10 +27,22 @@ import (
 	"hermes/backend/runner"
 	"hermes/backend/skills"
 	"hermes/backend/store"
+	"hermes/backend/wecom/wecomtest"
 )
 
 // testKey is the model's API key.
 const testKey = "sk-test-bot-4e2a9c1f7d3b"
+
+const (
+	testCorpID = "ww0123456789abcdef"
+	// testSecret and testToken stand for the corp secret and the callback
+	// token; no log line, reply or error may hold them.
+	testSecret = "corp-secret-5f1e9d2c7b3a"
+	testToken  = "callback-token-8c2d4e6f"
+	testAESKey = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG"
+)
+
+func noBackoff(int) time.Duration { return 0 }
 
 // secrets are what no log line, reply or error may hold.
 var secrets = []string{testKey, testSecret, testToken, testAESKey, "wecomtest-token-"}

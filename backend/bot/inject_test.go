@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"hermes/backend/agent"
-	"hermes/backend/bot/wecomtest"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
+	"hermes/backend/wecom/wecomtest"
 )
 
 // A message that comes while the model is deciding is added to the task;

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"hermes/backend/bot/wecomtest"
 	"hermes/backend/llm/llmtest"
+	"hermes/backend/wecom/wecomtest"
 )
 
 // TestBot_Load: every user sends 5 messages at once through the signed

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"hermes/backend/agent"
-	"hermes/backend/bot/wecomtest"
 	"hermes/backend/llm/llmtest"
+	"hermes/backend/wecom/wecomtest"
 )
 
 // recalled is the long-term memory a request was given, "" when none.

@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"hermes/backend/agent"
-	"hermes/backend/bot/wecomtest"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
+	"hermes/backend/wecom/wecomtest"
 )
 
 // guessingModel plans one step, guesses the path of the meeting notes, and

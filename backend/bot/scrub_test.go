@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"hermes/backend/agent"
-	"hermes/backend/bot/wecomtest"
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/runlog"
+	"hermes/backend/wecom/wecomtest"
 )
 
 // noSecrets fails the test if any message holds a secret.

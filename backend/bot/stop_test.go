@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"hermes/backend/bot/wecomtest"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
+	"hermes/backend/wecom/wecomtest"
 )
 
 // The report of a stopped task counts the tool calls that ran, over every

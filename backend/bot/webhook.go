@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"hermes/backend/callback"
 	"hermes/backend/config"
 )
 
@@ -58,15 +59,15 @@ func SignWebhook(secret, timestamp, nonce string, body []byte) string {
 type webhook struct {
 	b      *Bot
 	secret string
-	guard  *replayGuard
+	guard  *callback.Guard
 	client *http.Client
 
 	mu       sync.Mutex
 	repliers map[string]*webhookReplier
 }
 
-func newWebhook(b *Bot, client *http.Client) (http.Handler, error) {
-	return &webhook{b: b, secret: b.current().cfg.WebhookSecret, guard: newReplayGuard(b.now), client: client, repliers: map[string]*webhookReplier{}}, nil
+func newWebhook(b *Bot, client *http.Client) *webhook {
+	return &webhook{b: b, secret: b.current().cfg.WebhookSecret, guard: callback.NewGuard(b.now), client: client, repliers: map[string]*webhookReplier{}}
 }
 
 func (h *webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -83,26 +84,26 @@ func (h *webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *webhook) receive(w http.ResponseWriter, r *http.Request) error {
-	body, err := readBody(w, r, h.b.current().cfg.BodyLimit())
+	body, err := callback.ReadBody(w, r, h.b.current().cfg.BodyLimit())
 	if err != nil {
 		return err
 	}
 	ts, nonce, sig := r.Header.Get(HeaderTimestamp), r.Header.Get(HeaderNonce), r.Header.Get(HeaderSignature)
 	if ts == "" || nonce == "" || sig == "" {
-		return fmt.Errorf("%w: %s, %s and %s are required", ErrMalformed, HeaderTimestamp, HeaderNonce, HeaderSignature)
+		return fmt.Errorf("%w: %s, %s and %s are required", callback.ErrMalformed, HeaderTimestamp, HeaderNonce, HeaderSignature)
 	}
 	if !hmac.Equal([]byte(sig), []byte(SignWebhook(h.secret, ts, nonce, body))) {
-		return ErrSignature
+		return callback.ErrSignature
 	}
-	if err := h.guard.check(ts, nonce); err != nil {
+	if err := h.guard.Check(ts, nonce); err != nil {
 		return err
 	}
 	var m WebhookMessage
 	if err := json.Unmarshal(body, &m); err != nil {
-		return fmt.Errorf("%w: JSON: %v", ErrMalformed, err)
+		return fmt.Errorf("%w: JSON: %v", callback.ErrMalformed, err)
 	}
 	if m.User == "" || strings.TrimSpace(m.Text) == "" {
-		return fmt.Errorf("%w: user and text are required", ErrMalformed)
+		return fmt.Errorf("%w: user and text are required", callback.ErrMalformed)
 	}
 	_, err = h.b.Deliver(config.BotWebhook, Message{ID: m.MessageID, User: m.User, Text: m.Text}, h.replier(m.User))
 	return err

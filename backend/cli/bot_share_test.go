@@ -15,12 +15,12 @@ import (
 	"testing"
 	"time"
 
-	"hermes/backend/bot/wecomtest"
 	"hermes/backend/cli"
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/remote"
+	"hermes/backend/wecom/wecomtest"
 )
 
 // startBotProcess runs `hermes bot` on home, its callback on a free

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"hermes/backend/bot/wecomtest"
 	"hermes/backend/cli"
 	"hermes/backend/llm/llmtest"
+	"hermes/backend/wecom/wecomtest"
 )
 
 const (

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"hermes/backend/bot/wecomtest"
 	"hermes/backend/llm/llmtest"
+	"hermes/backend/wecom/wecomtest"
 )
 
 // The WeCom application's settings and the model's key. The secrets go to

@@ -2,7 +2,6 @@ import type { Notice } from '../api/types'
 import { formatBytes } from '../lib/format'
 import { updateNotes, updateProgress } from '../lib/notices'
 import { useAppState, useAppStore, useNoticesState, useT } from './context'
-import { Markdown } from './Markdown'
 
 /**
  * Notices shows what concerns Hermes rather than one run: a banner while
@@ -82,7 +81,7 @@ function UpdateCard({ n }: { n: Notice }) {
       {notes && (
         <details className="update-notes" open={ready}>
           <summary>{t('update.notes')}</summary>
-          <Markdown text={notes} testId="update-notes" lines={0} />
+          <p data-testid="update-notes">{notes}</p>
         </details>
       )}
       {!failed && !ready && (

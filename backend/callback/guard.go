@@ -1,4 +1,8 @@
-package bot
+// Package callback holds the checks every chat platform's callback gets
+// before its content is trusted: a bounded body, a fresh timestamp, a nonce
+// not seen before, and the errors that refuse one. backend/wecom and the
+// bot's generic webhook use them; a new platform (Feishu, say) does too.
+package callback
 
 import (
 	"fmt"
@@ -16,10 +20,10 @@ const clockSkew = 5 * time.Minute
 // holds the token; the oldest nonces are then forgotten first.
 const maxNonces = 200_000
 
-// replayGuard refuses a callback whose timestamp is stale or whose nonce was
+// Guard refuses a callback whose timestamp is stale or whose nonce was
 // seen within the skew window. Nonces older than the window need not be
 // kept: their timestamps are refused as stale anyway.
-type replayGuard struct {
+type Guard struct {
 	now   func() time.Time
 	mu    sync.Mutex
 	seen  map[string]time.Time // nonce -> when it expires
@@ -31,13 +35,14 @@ type nonceAt struct {
 	expires time.Time
 }
 
-func newReplayGuard(now func() time.Time) *replayGuard {
-	return &replayGuard{now: now, seen: make(map[string]time.Time)}
+// NewGuard returns a guard that reads the time from now.
+func NewGuard(now func() time.Time) *Guard {
+	return &Guard{now: now, seen: make(map[string]time.Time)}
 }
 
-// fresh checks timestamp alone, for requests that may be repeated (URL
+// Fresh checks timestamp alone, for requests that may be repeated (URL
 // verification).
-func (g *replayGuard) fresh(timestamp string) error {
+func (g *Guard) Fresh(timestamp string) error {
 	sec, err := strconv.ParseInt(timestamp, 10, 64)
 	if err != nil {
 		return fmt.Errorf("%w: timestamp %q is not a number", ErrMalformed, timestamp)
@@ -49,10 +54,10 @@ func (g *replayGuard) fresh(timestamp string) error {
 	return nil
 }
 
-// check checks the timestamp and records the nonce, refusing one already
+// Check checks the timestamp and records the nonce, refusing one already
 // recorded. Call it only after the signature is verified.
-func (g *replayGuard) check(timestamp, nonce string) error {
-	if err := g.fresh(timestamp); err != nil {
+func (g *Guard) Check(timestamp, nonce string) error {
+	if err := g.Fresh(timestamp); err != nil {
 		return err
 	}
 	if nonce == "" {
@@ -71,7 +76,7 @@ func (g *replayGuard) check(timestamp, nonce string) error {
 	return nil
 }
 
-func (g *replayGuard) expire(now time.Time) {
+func (g *Guard) expire(now time.Time) {
 	i := 0
 	for ; i < len(g.order); i++ {
 		n := g.order[i]

@@ -1,4 +1,4 @@
-package bot
+package wecom
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"sync"
 
-	"hermes/backend/config"
+	"hermes/backend/callback"
 )
 
 // appEnvelope is the XML body WeCom posts to an application's callback.
@@ -32,44 +32,47 @@ type appMessage struct {
 // parseAppXML decodes one XML document, refusing anything else.
 func parseAppXML(data []byte, v any) error {
 	if err := xml.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("%w: XML: %v", ErrMalformed, err)
+		return fmt.Errorf("%w: XML: %v", callback.ErrMalformed, err)
 	}
 	return nil
 }
 
-// weComApp is the adapter of a self-built application's callback: URL
+// App is the adapter of a self-built application's callback: URL
 // verification by GET, messages by POST, replies through message/send.
-type weComApp struct {
-	b     *Bot
+type App struct {
+	cb    Callback
+	in    Inbox
+	api   *API
 	crypt *Crypter
-	guard *replayGuard
+	guard *callback.Guard
 
 	mu       sync.Mutex
 	repliers map[string]*appReplier
 }
 
-func newWeComApp(b *Bot) (http.Handler, error) {
-	cfg := b.current().cfg
-	c, err := NewCrypter(cfg.WebhookSecret, cfg.EncodingAESKey, cfg.CorpID)
+// NewApp returns the adapter of the application of corpID, which hands
+// messages to in and replies through api.
+func NewApp(cb Callback, corpID string, api *API, in Inbox) (*App, error) {
+	c, err := NewCrypter(cb.Token, cb.EncodingAESKey, corpID)
 	if err != nil {
 		return nil, err
 	}
-	return &weComApp{b: b, crypt: c, guard: newReplayGuard(b.now), repliers: map[string]*appReplier{}}, nil
+	return &App{cb: cb, in: in, api: api, crypt: c, guard: callback.NewGuard(cb.Now), repliers: map[string]*appReplier{}}, nil
 }
 
-func (a *weComApp) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (a *App) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodGet:
 		echo, err := verifyEcho(a.crypt, a.guard, r)
 		if err != nil {
-			a.b.refuse(w, r, err)
+			a.in.Refuse(w, r, err)
 			return
 		}
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Write(echo)
 	case http.MethodPost:
 		if err := a.receive(w, r); err != nil {
-			a.b.refuse(w, r, err)
+			a.in.Refuse(w, r, err)
 			return
 		}
 		w.WriteHeader(http.StatusOK)
@@ -79,8 +82,8 @@ func (a *weComApp) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (a *weComApp) receive(w http.ResponseWriter, r *http.Request) error {
-	body, err := readBody(w, r, a.b.current().cfg.BodyLimit())
+func (a *App) receive(w http.ResponseWriter, r *http.Request) error {
+	body, err := callback.ReadBody(w, r, a.cb.BodyLimit())
 	if err != nil {
 		return err
 	}
@@ -89,7 +92,7 @@ func (a *weComApp) receive(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if env.Encrypt == "" {
-		return fmt.Errorf("%w: no Encrypt element", ErrMalformed)
+		return fmt.Errorf("%w: no Encrypt element", callback.ErrMalformed)
 	}
 	plain, err := openSigned(a.crypt, a.guard, r, env.Encrypt)
 	if err != nil {
@@ -100,27 +103,27 @@ func (a *weComApp) receive(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if m.FromUserName == "" {
-		return fmt.Errorf("%w: no FromUserName", ErrMalformed)
+		return fmt.Errorf("%w: no FromUserName", callback.ErrMalformed)
 	}
 	msg := Message{ID: m.MsgID, User: m.FromUserName, Text: m.Content}
 	switch m.MsgType {
 	case "text":
-		_, err = a.b.Deliver(config.BotWeCom, msg, a.replier(m.FromUserName))
+		err = a.in.Deliver(msg, a.replier(m.FromUserName))
 	case "event":
 		// Entering the app, menu clicks and the like need no answer.
 	default:
-		err = a.b.notice(config.BotWeCom, msg, a.replier(m.FromUserName), "bot.not_text")
+		err = a.in.Unsupported(msg, a.replier(m.FromUserName))
 	}
 	return err
 }
 
 // replier is the user's: every reply to them goes through message/send.
-func (a *weComApp) replier(callbackID string) *appReplier {
+func (a *App) replier(callbackID string) *appReplier {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	r, ok := a.repliers[callbackID]
 	if !ok {
-		r = &appReplier{api: a.b.api, callbackID: callbackID}
+		r = &appReplier{api: a.api, callbackID: callbackID}
 		a.repliers[callbackID] = r
 	}
 	return r

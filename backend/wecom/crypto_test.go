@@ -1,10 +1,12 @@
-package bot
+package wecom
 
 import (
 	"bytes"
 	"errors"
 	"strings"
 	"testing"
+
+	"hermes/backend/callback"
 )
 
 // The samples that WeCom's own SDKs publish, copied value for value:
@@ -144,12 +146,12 @@ func TestCrypter_Refuses(t *testing.T) {
 		data      string
 		want      error
 	}{
-		{"bad signature", strings.Repeat("0", 40), enc, ErrSignature},
-		{"signature of other data", c.Sign("1", "n", enc), forOther, ErrSignature},
+		{"bad signature", strings.Repeat("0", 40), enc, callback.ErrSignature},
+		{"signature of other data", c.Sign("1", "n", enc), forOther, callback.ErrSignature},
 		{"another corp's message", c.Sign("1", "n", forOther), forOther, ErrReceiver},
-		{"another key", c.Sign("1", "n", wrongKey), wrongKey, ErrMalformed},
-		{"not base64", c.Sign("1", "n", "%%%"), "%%%", ErrMalformed},
-		{"short", c.Sign("1", "n", "AAAA"), "AAAA", ErrMalformed},
+		{"another key", c.Sign("1", "n", wrongKey), wrongKey, callback.ErrMalformed},
+		{"not base64", c.Sign("1", "n", "%%%"), "%%%", callback.ErrMalformed},
+		{"short", c.Sign("1", "n", "AAAA"), "AAAA", callback.ErrMalformed},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -194,7 +196,7 @@ func FuzzCrypter_Decrypt(f *testing.F) {
 
 // FuzzParseAppXML feeds arbitrary bodies to the XML parsing of both the
 // envelope and the message: an error or a value, never a panic, and every
-// error is ErrMalformed.
+// error is callback.ErrMalformed.
 func FuzzParseAppXML(f *testing.F) {
 	f.Add([]byte(sdkSamples[1].want))
 	f.Add([]byte("<xml><Encrypt><![CDATA[abc]]></Encrypt></xml>"))
@@ -202,12 +204,12 @@ func FuzzParseAppXML(f *testing.F) {
 	f.Add([]byte("<!DOCTYPE x [<!ENTITY a \"aaaa\">]><xml>&a;</xml>"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var env appEnvelope
-		if err := parseAppXML(data, &env); err != nil && !errors.Is(err, ErrMalformed) {
-			t.Fatalf("envelope error %v is not ErrMalformed", err)
+		if err := parseAppXML(data, &env); err != nil && !errors.Is(err, callback.ErrMalformed) {
+			t.Fatalf("envelope error %v is not callback.ErrMalformed", err)
 		}
 		var m appMessage
-		if err := parseAppXML(data, &m); err != nil && !errors.Is(err, ErrMalformed) {
-			t.Fatalf("message error %v is not ErrMalformed", err)
+		if err := parseAppXML(data, &m); err != nil && !errors.Is(err, callback.ErrMalformed) {
+			t.Fatalf("message error %v is not callback.ErrMalformed", err)
 		}
 	})
 }

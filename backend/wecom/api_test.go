@@ -1,4 +1,4 @@
-package bot_test
+package wecom_test
 
 import (
 	"context"
@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"hermes/backend/bot"
-	"hermes/backend/bot/wecomtest"
 	"hermes/backend/store"
+	"hermes/backend/wecom"
+	"hermes/backend/wecom/wecomtest"
 )
 
 const (
@@ -35,8 +35,8 @@ func openStore(t *testing.T, path string) *store.Store {
 	return s
 }
 
-func newAPI(srv *wecomtest.Server, cache bot.UserIDCache, rate int) *bot.API {
-	return bot.NewAPI(bot.APIOptions{
+func newAPI(srv *wecomtest.Server, cache wecom.UserIDCache, rate int) *wecom.API {
+	return wecom.NewAPI(wecom.APIOptions{
 		Base: srv.URL, CorpID: testCorpID, Secret: testSecret, AgentID: 1000002,
 		Rate: rate, UserRate: 1000, Cache: cache, Backoff: noBackoff,
 	})
@@ -99,7 +99,7 @@ func TestAPI_RetriesWhenBusy(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := wecomtest.NewServer(t, testCorpID, testSecret, 0)
 			var waits []time.Duration
-			api := bot.NewAPI(bot.APIOptions{
+			api := wecom.NewAPI(wecom.APIOptions{
 				Base: srv.URL, CorpID: testCorpID, Secret: testSecret, AgentID: 1, Rate: 1000, UserRate: 1000,
 				Backoff: func(n int) time.Duration { waits = append(waits, time.Duration(n)); return 0 },
 			})
@@ -111,8 +111,8 @@ func TestAPI_RetriesWhenBusy(t *testing.T) {
 			if tc.ok && len(waits) != len(tc.faults) {
 				t.Fatalf("backed off %d times for %d busy answers", len(waits), len(tc.faults))
 			}
-			var apiErr *bot.APIError
-			if !tc.ok && (!errors.As(err, &apiErr) || !errors.Is(err, bot.ErrAPI)) {
+			var apiErr *wecom.APIError
+			if !tc.ok && (!errors.As(err, &apiErr) || !errors.Is(err, wecom.ErrAPI)) {
 				t.Fatalf("error %v is not an *APIError", err)
 			}
 			if err != nil && (strings.Contains(err.Error(), testSecret) || strings.Contains(err.Error(), "wecomtest-token")) {
@@ -124,9 +124,9 @@ func TestAPI_RetriesWhenBusy(t *testing.T) {
 
 func TestAPI_WrongSecretSaysSoWithoutTheSecret(t *testing.T) {
 	srv := wecomtest.NewServer(t, testCorpID, testSecret, 0)
-	api := bot.NewAPI(bot.APIOptions{Base: srv.URL, CorpID: testCorpID, Secret: "wrong-" + testSecret, Rate: 10, UserRate: 10})
+	api := wecom.NewAPI(wecom.APIOptions{Base: srv.URL, CorpID: testCorpID, Secret: "wrong-" + testSecret, Rate: 10, UserRate: 10})
 	err := api.SendText(t.Context(), "user", "hello")
-	var apiErr *bot.APIError
+	var apiErr *wecom.APIError
 	if !errors.As(err, &apiErr) || apiErr.Code != wecomtest.CodeInvalidSecret || apiErr.Op != "gettoken" {
 		t.Fatalf("error %v, want gettoken's 40001", err)
 	}

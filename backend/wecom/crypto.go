@@ -1,4 +1,4 @@
-package bot
+package wecom
 
 import (
 	"bytes"
@@ -14,6 +14,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"hermes/backend/callback"
 )
 
 // pkcs7Block is the block WeCom pads to: 32 bytes, not AES's 16.
@@ -57,7 +59,7 @@ func (c *Crypter) Sign(timestamp, nonce, encrypted string) string {
 func (c *Crypter) Verify(signature, timestamp, nonce, encrypted string) error {
 	want := c.Sign(timestamp, nonce, encrypted)
 	if subtle.ConstantTimeCompare([]byte(strings.ToLower(signature)), []byte(want)) != 1 {
-		return ErrSignature
+		return callback.ErrSignature
 	}
 	return nil
 }
@@ -90,10 +92,10 @@ func (c *Crypter) Encrypt(msg []byte) (string, error) {
 func (c *Crypter) Decrypt(encrypted string) ([]byte, error) {
 	raw, err := base64.StdEncoding.DecodeString(encrypted)
 	if err != nil {
-		return nil, fmt.Errorf("%w: ciphertext is not base64", ErrMalformed)
+		return nil, fmt.Errorf("%w: ciphertext is not base64", callback.ErrMalformed)
 	}
 	if len(raw) < pkcs7Block || len(raw)%aes.BlockSize != 0 {
-		return nil, fmt.Errorf("%w: ciphertext of %d bytes", ErrMalformed, len(raw))
+		return nil, fmt.Errorf("%w: ciphertext of %d bytes", callback.ErrMalformed, len(raw))
 	}
 	block, err := aes.NewCipher(c.key)
 	if err != nil {
@@ -102,15 +104,15 @@ func (c *Crypter) Decrypt(encrypted string) ([]byte, error) {
 	cipher.NewCBCDecrypter(block, c.key[:aes.BlockSize]).CryptBlocks(raw, raw)
 	pad := int(raw[len(raw)-1])
 	if pad < 1 || pad > pkcs7Block || pad > len(raw) || !bytes.Equal(raw[len(raw)-pad:], bytes.Repeat([]byte{byte(pad)}, pad)) {
-		return nil, fmt.Errorf("%w: bad padding (is encoding_aes_key right?)", ErrMalformed)
+		return nil, fmt.Errorf("%w: bad padding (is encoding_aes_key right?)", callback.ErrMalformed)
 	}
 	raw = raw[:len(raw)-pad]
 	if len(raw) < 20 {
-		return nil, fmt.Errorf("%w: plaintext of %d bytes", ErrMalformed, len(raw))
+		return nil, fmt.Errorf("%w: plaintext of %d bytes", callback.ErrMalformed, len(raw))
 	}
 	n := binary.BigEndian.Uint32(raw[16:20])
 	if uint64(n) > uint64(len(raw)-20) {
-		return nil, fmt.Errorf("%w: length field %d past the end", ErrMalformed, n)
+		return nil, fmt.Errorf("%w: length field %d past the end", callback.ErrMalformed, n)
 	}
 	msg, receiver := raw[20:20+n], raw[20+n:]
 	if string(receiver) != c.receiveID {

@@ -1,4 +1,4 @@
-package bot
+package wecom
 
 import (
 	"bytes"
@@ -41,7 +41,7 @@ func (e *APIError) Error() string {
 
 func (e *APIError) Unwrap() error { return ErrAPI }
 
-// UserIDCache keeps user-id conversions across restarts; *memory.Store is one.
+// UserIDCache keeps user-id conversions across restarts; *store.Store is one.
 type UserIDCache interface {
 	CachedUserID(key string) (string, bool, error)
 	CacheUserID(key, userID string) error
@@ -103,13 +103,23 @@ func NewAPI(o APIOptions) *API {
 
 // accessToken returns the cached token, or fetches one.
 func (a *API) accessToken(ctx context.Context) (string, error) {
-	a.mu.Lock()
-	tok, valid := a.token, a.o.Now().Before(a.expires)
-	a.mu.Unlock()
-	if tok != "" && valid {
+	if tok, ok := a.cachedToken(); ok {
 		return tok, nil
 	}
-	return a.tokens.do(ctx, "token", a.fetchToken)
+	return a.tokens.do(ctx, "token", func(ctx context.Context) (string, error) {
+		// A caller that found no token may get here just after another's
+		// fetch ended: it takes that token rather than fetch a second.
+		if tok, ok := a.cachedToken(); ok {
+			return tok, nil
+		}
+		return a.fetchToken(ctx)
+	})
+}
+
+func (a *API) cachedToken() (string, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.token, a.token != "" && a.o.Now().Before(a.expires)
 }
 
 func (a *API) fetchToken(ctx context.Context) (string, error) {

@@ -1,4 +1,4 @@
-package bot
+package wecom
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"hermes/backend/config"
+	"hermes/backend/callback"
 )
 
 // streamLimit is the most bytes a stream reply may hold.
@@ -40,35 +40,37 @@ type botMessage struct {
 	} `json:"stream"`
 }
 
-// weComBot is the adapter of WeCom's intelligent bot (智能机器人): the same
+// IntelligentBot is the adapter of WeCom's intelligent bot (智能机器人): the same
 // crypto with an empty receiver id over JSON, and replies streamed: the
 // callback is answered with a stream id at once, and WeCom then asks for
 // the stream's content until it is finished.
-type weComBot struct {
-	b     *Bot
+type IntelligentBot struct {
+	cb    Callback
+	in    Inbox
 	crypt *Crypter
-	guard *replayGuard
+	guard *callback.Guard
 
 	mu      sync.Mutex
 	streams map[string]*stream // stream id -> reply
 	byMsg   map[string]string  // message id -> stream id, to answer a resend
 }
 
-func newWeComBot(b *Bot) (http.Handler, error) {
-	cfg := b.current().cfg
-	c, err := NewCrypter(cfg.WebhookSecret, cfg.EncodingAESKey, "")
+// NewIntelligentBot returns the adapter of an intelligent bot, which hands
+// messages to in.
+func NewIntelligentBot(cb Callback, in Inbox) (*IntelligentBot, error) {
+	c, err := NewCrypter(cb.Token, cb.EncodingAESKey, "")
 	if err != nil {
 		return nil, err
 	}
-	return &weComBot{b: b, crypt: c, guard: newReplayGuard(b.now), streams: map[string]*stream{}, byMsg: map[string]string{}}, nil
+	return &IntelligentBot{cb: cb, in: in, crypt: c, guard: callback.NewGuard(cb.Now), streams: map[string]*stream{}, byMsg: map[string]string{}}, nil
 }
 
-func (a *weComBot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (a *IntelligentBot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodGet:
 		echo, err := verifyEcho(a.crypt, a.guard, r)
 		if err != nil {
-			a.b.refuse(w, r, err)
+			a.in.Refuse(w, r, err)
 			return
 		}
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -76,7 +78,7 @@ func (a *weComBot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case http.MethodPost:
 		reply, err := a.receive(w, r)
 		if err != nil {
-			a.b.refuse(w, r, err)
+			a.in.Refuse(w, r, err)
 			return
 		}
 		if reply == nil {
@@ -94,8 +96,8 @@ func (a *weComBot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // mention is the "@bot " a group message starts with.
 var mention = regexp.MustCompile(`^@\S+\s*`)
 
-func (a *weComBot) receive(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	body, err := readBody(w, r, a.b.current().cfg.BodyLimit())
+func (a *IntelligentBot) receive(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	body, err := callback.ReadBody(w, r, a.cb.BodyLimit())
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +105,7 @@ func (a *weComBot) receive(w http.ResponseWriter, r *http.Request) ([]byte, erro
 		Encrypt string `json:"encrypt"`
 	}
 	if err := json.Unmarshal(body, &env); err != nil || env.Encrypt == "" {
-		return nil, fmt.Errorf("%w: body is not {\"encrypt\": …}", ErrMalformed)
+		return nil, fmt.Errorf("%w: body is not {\"encrypt\": …}", callback.ErrMalformed)
 	}
 	plain, err := openSigned(a.crypt, a.guard, r, env.Encrypt)
 	if err != nil {
@@ -111,7 +113,7 @@ func (a *weComBot) receive(w http.ResponseWriter, r *http.Request) ([]byte, erro
 	}
 	var m botMessage
 	if err := json.Unmarshal(plain, &m); err != nil {
-		return nil, fmt.Errorf("%w: message JSON: %v", ErrMalformed, err)
+		return nil, fmt.Errorf("%w: message JSON: %v", callback.ErrMalformed, err)
 	}
 	nonce := r.URL.Query().Get("nonce")
 	switch m.MsgType {
@@ -119,12 +121,12 @@ func (a *weComBot) receive(w http.ResponseWriter, r *http.Request) ([]byte, erro
 		return a.seal(a.lookup(m.Stream.ID).payload(m.Stream.ID), nonce)
 	case "text":
 		if m.From.UserID == "" {
-			return nil, fmt.Errorf("%w: no from.userid", ErrMalformed)
+			return nil, fmt.Errorf("%w: no from.userid", callback.ErrMalformed)
 		}
 		id, st, fresh := a.open(m.MsgID)
 		if fresh {
 			text := strings.TrimSpace(mention.ReplaceAllString(strings.TrimSpace(m.Text.Content), ""))
-			if _, err := a.b.Deliver(config.BotWeComBot, Message{ID: m.MsgID, User: m.From.UserID, Text: text}, st); err != nil {
+			if err := a.in.Deliver(Message{ID: m.MsgID, User: m.From.UserID, Text: text}, st); err != nil {
 				return nil, err
 			}
 		}
@@ -135,13 +137,13 @@ func (a *weComBot) receive(w http.ResponseWriter, r *http.Request) ([]byte, erro
 
 // open returns the stream that answers message msgID, making it on the
 // message's first arrival.
-func (a *weComBot) open(msgID string) (string, *stream, bool) {
+func (a *IntelligentBot) open(msgID string) (string, *stream, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if id, ok := a.byMsg[msgID]; ok && a.streams[id] != nil {
 		return id, a.streams[id], false
 	}
-	now := a.b.now()
+	now := a.cb.Now()
 	for id, st := range a.streams {
 		if now.Sub(st.created) > streamTTL {
 			delete(a.streams, id)
@@ -163,7 +165,7 @@ func (a *weComBot) open(msgID string) (string, *stream, bool) {
 	return id, st, true
 }
 
-func (a *weComBot) lookup(id string) *stream {
+func (a *IntelligentBot) lookup(id string) *stream {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if st, ok := a.streams[id]; ok {
@@ -175,17 +177,17 @@ func (a *weComBot) lookup(id string) *stream {
 }
 
 // seal encrypts a reply for the callback's answer.
-func (a *weComBot) seal(payload any, nonce string) ([]byte, error) {
+func (a *IntelligentBot) seal(payload any, nonce string) ([]byte, error) {
 	plain, err := json.Marshal(payload)
 	if err != nil {
 		return nil, err
 	}
-	ts := strconv.FormatInt(a.b.now().Unix(), 10)
+	ts := strconv.FormatInt(a.cb.Now().Unix(), 10)
 	enc, sig, err := a.crypt.Seal(plain, ts, nonce)
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(map[string]any{"encrypt": enc, "msgsignature": sig, "timestamp": a.b.now().Unix(), "nonce": nonce})
+	return json.Marshal(map[string]any{"encrypt": enc, "msgsignature": sig, "timestamp": a.cb.Now().Unix(), "nonce": nonce})
 }
 
 // stream is the reply to one message, as WeCom fetches it: the notices so

@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"time"
 
-	"hermes/backend/bot"
+	"hermes/backend/wecom"
 )
 
 // Callbacks posts what WeCom posts to an application's callback URL:
@@ -19,7 +19,7 @@ import (
 type Callbacks struct {
 	URL    string // the bot's callback URL
 	CorpID string
-	crypt  *bot.Crypter
+	crypt  *wecom.Crypter
 	Client *http.Client
 	// Now is the time stamped on callbacks; nil means time.Now.
 	Now func() time.Time
@@ -27,7 +27,7 @@ type Callbacks struct {
 
 // NewCallbacks returns a sender for the bot at url.
 func NewCallbacks(url, token, aesKey, corpID string) (*Callbacks, error) {
-	c, err := bot.NewCrypter(token, aesKey, corpID)
+	c, err := wecom.NewCrypter(token, aesKey, corpID)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,15 @@
+package wecom
+
+import "errors"
+
+var (
+	// ErrReceiver is returned when a decrypted message is addressed to
+	// another receiver id (another company, or another bot).
+	ErrReceiver = errors.New("message for another receiver")
+	// ErrAESKey is returned by NewCrypter for an EncodingAESKey that is not
+	// 43 characters of base64.
+	ErrAESKey = errors.New("bad EncodingAESKey")
+	// ErrAPI is wrapped by every error the WeCom API answers with; the
+	// *APIError carries its code.
+	ErrAPI = errors.New("WeCom API error")
+)
