@@ -491,11 +491,12 @@ function SummaryCard({ data: d, t, lang, hit }: { data: SummaryUpdatedData; t: T
           )}
         </div>
       )}
-      {d.summary && (
+      {d.summary && hit && (
         <pre className="summary-text">
           <Highlight text={d.summary} hit={hit} />
         </pre>
       )}
+      {d.summary && !hit && <Markdown text={d.summary} className="summary-text summary-md" lines={0} />}
       {d.model && <div className="muted">{t('card.summary_model', { model: d.model })}</div>}
     </details>
   )

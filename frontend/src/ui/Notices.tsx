@@ -2,6 +2,7 @@ import type { Notice } from '../api/types'
 import { formatBytes } from '../lib/format'
 import { updateNotes, updateProgress } from '../lib/notices'
 import { useAppState, useAppStore, useNoticesState, useT } from './context'
+import { Markdown } from './Markdown'
 
 /**
  * Notices shows what concerns Hermes rather than one run: a banner while
@@ -81,7 +82,7 @@ function UpdateCard({ n }: { n: Notice }) {
       {notes && (
         <details className="update-notes" open={ready}>
           <summary>{t('update.notes')}</summary>
-          <p data-testid="update-notes">{notes}</p>
+          <Markdown text={notes} testId="update-notes" lines={0} />
         </details>
       )}
       {!failed && !ready && (
