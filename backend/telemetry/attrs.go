@@ -30,6 +30,7 @@ const (
 	keyStage            = "hermes.stage"
 	keyAttempts         = "hermes.model.attempts"
 	keyAttempt          = "hermes.attempt"
+	keyToolAttempt      = "hermes.tool.attempt"
 	keyWaitMS           = "hermes.wait_ms"
 	keyRetries          = "hermes.tool.retries"
 	keyToolStatus       = "hermes.tool.status"

@@ -53,9 +53,10 @@ func (t *Trace) Write(e event.Event) error {
 		_, t.iter = t.tracer.Start(t.legContext(), "iteration "+itoa(e.Iteration), trace.WithTimestamp(e.Time),
 			trace.WithAttributes(attribute.Int(keyIteration, e.Iteration)))
 	case event.ContextBuilt:
-		if d, err := event.Decode[event.ContextBuiltData](e); err == nil {
-			t.asked = e.Time
-			if t.content {
+		t.asked = e.Time
+		if t.content {
+			// Only then: the messages can be long, and this is the run's path.
+			if d, err := event.Decode[event.ContextBuiltData](e); err == nil {
 				t.prompt = d.Messages
 			}
 		}
@@ -233,7 +234,7 @@ func (t *Trace) startTool(at time.Time, id, name string, attempt int, args strin
 	attrs := []attribute.KeyValue{
 		semconv.GenAIOperationNameExecuteTool, semconv.GenAIToolName(name), semconv.GenAIToolCallID(id),
 		semconv.GenAIToolType("function"), semconv.GenAIConversationID(t.runID),
-		attribute.Int(keyAttempt, attempt), attribute.Int(keyRetries, max(attempt-1, 0)),
+		attribute.Int(keyToolAttempt, attempt), attribute.Int(keyRetries, max(attempt-1, 0)),
 	}
 	if t.content && args != "" {
 		attrs = append(attrs, attribute.String(string(semconv.GenAIToolCallArgumentsKey), t.text(args)))
