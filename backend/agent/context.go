@@ -101,7 +101,7 @@ func (r *Run) buildContext(ctx context.Context, defs []llm.ToolDef) (contextmgr.
 			Summary: sum.Text, Previous: previous, Progress: sum.Progress,
 			From: fold.From, To: fold.To, TurnsFolded: fold.Turns,
 			Entities: sum.Entities, EntitiesAdded: sum.Added,
-			TokensBefore: before, TokensAfter: built.Tokens, Model: model,
+			TokensBefore: before, TokensAfter: built.Tokens, Model: model, Usage: sum.Usage,
 		})
 	}
 	// After a failed summary nothing is dropped that fits the window.

@@ -364,19 +364,22 @@ type RunFinishedData struct {
 // conversation (messages From to To-1, counted from the first message after
 // the task anchor) were folded into the rolling summary. EntitiesAdded are
 // the numbers, dates, ids, paths and URLs of those turns that the new
-// summary lost and that were added to the entity list kept with it.
+// summary lost and that were added to the entity list kept with it. Usage
+// is the summary call's, as the provider reported it (as model.decided's),
+// so live token counts include the summaries.
 type SummaryUpdatedData struct {
-	Summary       string   `json:"summary"`
-	Previous      string   `json:"previous,omitempty"`
-	Progress      string   `json:"progress,omitempty"`
-	From          int      `json:"from"`
-	To            int      `json:"to"`
-	TurnsFolded   int      `json:"turns_folded"`
-	Entities      []string `json:"entities,omitempty"`
-	EntitiesAdded []string `json:"entities_added,omitempty"`
-	TokensBefore  int      `json:"tokens_before"`
-	TokensAfter   int      `json:"tokens_after"`
-	Model         string   `json:"model"`
+	Summary       string    `json:"summary"`
+	Previous      string    `json:"previous,omitempty"`
+	Progress      string    `json:"progress,omitempty"`
+	From          int       `json:"from"`
+	To            int       `json:"to"`
+	TurnsFolded   int       `json:"turns_folded"`
+	Entities      []string  `json:"entities,omitempty"`
+	EntitiesAdded []string  `json:"entities_added,omitempty"`
+	TokensBefore  int       `json:"tokens_before"`
+	TokensAfter   int       `json:"tokens_after"`
+	Model         string    `json:"model"`
+	Usage         llm.Usage `json:"usage,omitzero"`
 }
 
 // ContextPinnedData records a person pinning a fact, or a message of the

@@ -36,7 +36,8 @@ type Summary struct {
 //
 // Counts are summed from the events themselves (iteration numbers, usage and
 // calls in model.decided, as the run's totals count them: a denied or
-// skipped call counts though it never starts) and raised to the totals of
+// skipped call counts though it never starts; the usage of summary.updated's
+// summary call) and raised to the totals of
 // run.finished when those are larger, which holds whether a resumed run's
 // totals cover one leg or the whole run.
 type Folder struct {
@@ -50,6 +51,7 @@ var folded = map[string]bool{
 	string(event.RunResumed):       true,
 	string(event.IterationStarted): true,
 	string(event.ModelDecided):     true,
+	string(event.SummaryUpdated):   true,
 	string(event.TaskEdited):       true,
 	string(event.RunFinished):      true,
 }
@@ -81,6 +83,14 @@ func (f *Folder) Add(e event.Event) {
 		if json.Unmarshal(e.Data, &d) == nil {
 			s.Tokens += usageTotal(d.Usage)
 			s.ToolCalls += len(d.ToolCalls)
+		}
+	case event.SummaryUpdated:
+		// A compression's summary call is paid for like a decision.
+		var d struct {
+			Usage llm.Usage `json:"usage"`
+		}
+		if json.Unmarshal(e.Data, &d) == nil {
+			s.Tokens += usageTotal(d.Usage)
 		}
 	case event.TaskEdited:
 		var d event.TaskEditedData

@@ -284,6 +284,8 @@ export interface SummaryUpdatedData {
   tokens_before?: number
   tokens_after?: number
   model?: string
+  /** The summary call's usage, as the provider reported it. */
+  usage?: Usage
 }
 
 /** ContextPinnedData: a fact, or a message of the conversation by its index, joined the pinned layer. */

@@ -43,6 +43,14 @@ describe('tokens by stage', () => {
     expect(foldRun([events[0], noTotal]).stageTokens).toEqual({ decide: 750 })
   })
 
+  it('count a compression’s summary call while the run goes, in the run’s tokens too', () => {
+    const summary = ev(8, 'summary.updated', 2, { summary: 'Read the logs.', from: 0, to: 4, usage: { prompt_tokens: 900, completion_tokens: 60, total_tokens: 960 } })
+    const view = foldRun([...events, summary])
+    expect(view.stageTokens).toEqual({ plan: 300, decide: 1200, answer: 1400, evaluate: 250, summary: 960 })
+    expect(view.tokens).toBe(1200 + 1400 + 960)
+    expect([view.promptTokens, view.completionTokens]).toEqual([900, 60])
+  })
+
   it('are not listed when the turns spent them all, and a direct answer is the answer’s', () => {
     expect(stageTokenList(foldRun(events.slice(0, 1).concat([ev(2, 'model.decided', 1, { tool_calls: [], ...usage(900) })])).stageTokens)).toEqual([])
     expect(foldRun([ev(1, 'model.decided', 1, { final_answer: 'Hi!', stage: 'intake', ...usage(80) })]).stageTokens).toEqual({ answer: 80 })

@@ -12,13 +12,14 @@ const stageOfEvent: Record<string, Stage> = {
   'plan.revised': 'plan',
   'step.evaluated': 'evaluate',
   'completion.checked': 'evaluate',
+  'summary.updated': 'summary',
 }
 
 /**
  * addStageTokens adds what one event spent to a run's tokens by stage (a
  * new object when it changes). A decision counts under the stage it says
- * (spent), a direct answer under answer; run.finished's totals replace the
- * sum, as only they count the summaries.
+ * (spent), a direct answer under answer, a compression's summary call
+ * under summary; run.finished's totals replace the sum.
  */
 /** usageTotal is a usage's tokens: its total, or prompt plus completion for
  * the endpoints that leave the total out, as the Go fold counts them. */

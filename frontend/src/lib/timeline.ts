@@ -11,6 +11,7 @@ import type {
   RunPausedData,
   RunResumedData,
   RunStartedData,
+  SummaryUpdatedData,
   TaskEditedData,
 } from '../api/types'
 import { applyToIteration, newIteration, obj, type IterationView } from './iteration'
@@ -228,6 +229,14 @@ function foldIntoRun(next: RunView, e: HermesEvent): void {
       next.promptTokens += d.usage?.prompt_tokens ?? 0
       next.completionTokens += d.usage?.completion_tokens ?? 0
       next.toolCalls += d.tool_calls?.length ?? 0
+      break
+    }
+    case 'summary.updated': {
+      // A compression's summary call is paid for like a decision, as the Go fold counts it.
+      const u = obj<SummaryUpdatedData>(e.data).usage
+      next.tokens += usageTotal(u)
+      next.promptTokens += u?.prompt_tokens ?? 0
+      next.completionTokens += u?.completion_tokens ?? 0
       break
     }
     case 'run.finished': {
