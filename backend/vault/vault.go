@@ -12,7 +12,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -183,27 +182,23 @@ func (v *Vault) scan() (map[string]stamp, error) {
 	)
 	read = func(dir string) error {
 		slots <- struct{}{}
-		entries, err := v.readDir(dir)
+		entries, err := v.listDir(dir)
 		<-slots
 		if err != nil {
 			return err
 		}
 		var notes []found
 		for _, e := range entries {
-			name := e.Name()
-			p := path.Join(dir, name)
-			switch {
-			case v.excluded(name):
-			case e.IsDir():
+			p := path.Join(dir, e.name)
+			switch e.kind {
+			case entryDir:
 				wg.Go(func() { _ = read(p) }) // an unreadable folder is skipped, not fatal
-			case isNote(name):
-				fi, err := e.Info()
-				if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-					// Followed through the root, which refuses a link that
-					// leads out.
-					fi, err = v.root.Stat(p)
-				}
-				if err == nil && fi.Mode().IsRegular() {
+			case entryNote:
+				notes = append(notes, found{p, e.stamp})
+			case entryLink:
+				// Followed through the root, which refuses a link that leads
+				// out.
+				if fi, err := v.root.Stat(p); err == nil && fi.Mode().IsRegular() {
 					notes = append(notes, found{p, stamp{fi.Size(), fi.ModTime().UnixNano()}})
 				}
 			}
@@ -227,16 +222,19 @@ func (v *Vault) scan() (map[string]stamp, error) {
 	return out, nil
 }
 
-// readDir lists the folder at slash path dir, in no order. A folder opened
-// through os.Root lists each entry with its lstat.
-func (v *Vault) readDir(dir string) ([]fs.DirEntry, error) {
-	f, err := v.root.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return f.ReadDir(-1)
+// dirEntry is what listDir keeps of a folder's entry: a folder to read, a
+// note with its stamp, or a symbolic link named as a note.
+type dirEntry struct {
+	name  string
+	kind  int
+	stamp stamp // of a note
 }
+
+const (
+	entryDir = iota
+	entryNote
+	entryLink
+)
 
 // sync indexes every note of onDisk that is new or changed since the index
 // saw it, and forgets notes that are gone.
