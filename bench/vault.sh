@@ -6,7 +6,8 @@
 # processes, `hermes tools call search_notes` ÷ `rg -l -i` for the same word
 # (goal ≤ 1.0×), and a one-iteration `hermes run` with `[obsidian] vault` set
 # ÷ the same run without (goal ≤ 1.1×: a run that calls no vault tool never
-# opens the vault), each with its peak memory.
+# opens the vault), each with its peak memory. The two sides of a ratio run
+# by turns, and each figure shows the load average as it was taken.
 # Usage: bench/vault.sh [NOTES]   (default 10000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,18 +27,32 @@ mkdir -p "$tmp/home" "$tmp/ws"
 "$tmp/vaultbench" -vault "$tmp/vault" -home "$tmp/home"
 printf "[obsidian]\nvault = '%s'\n" "$tmp/vault" >"$tmp/home/hermes.toml"
 
+# wall CMD…: the wall time of one run of CMD, in microseconds.
+wall() {
+  local start end
+  start=$(date +%s%N)
+  "$@" >/dev/null 2>&1
+  end=$(date +%s%N)
+  echo $(((end - start) / 1000))
+}
+mid() { printf '%s\n' "$@" | sort -n | sed -n "$(($# / 2 + 1))p"; }
 # median N CMD…: the median wall time of N runs of CMD, in microseconds.
 median() {
   local n=$1 times=()
   shift
-  for ((i = 0; i < n; i++)); do
-    local start end
-    start=$(date +%s%N)
-    "$@" >/dev/null 2>&1
-    end=$(date +%s%N)
-    times+=($(((end - start) / 1000)))
+  for ((i = 0; i < n; i++)); do times+=("$(wall "$@")"); done
+  mid "${times[@]}"
+}
+# paired N A B: runs the commands in the arrays named A and B by turns, N
+# times each, so that both meet the same load; prints both medians.
+paired() {
+  local -n first=$2 second=$3
+  local ta=() tb=()
+  for ((i = 0; i < $1; i++)); do
+    ta+=("$(wall "${first[@]}")")
+    tb+=("$(wall "${second[@]}")")
   done
-  printf '%s\n' "${times[@]}" | sort -n | sed -n "$((n / 2 + 1))p"
+  echo "$(mid "${ta[@]}") $(mid "${tb[@]}")"
 }
 # rss CMD…: the peak resident memory of one run of CMD, in MB.
 rss() {
@@ -50,18 +65,27 @@ rss() {
 }
 ms() { awk -v us="$1" 'BEGIN{printf "%.1f ms", us/1000}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f×", a/b}'; }
+# load: the load average as each figure is taken (the machine may be shared).
+load() { [ -r /proc/loadavg ] && printf '  [load %s]' "$(cut -d' ' -f1-3 /proc/loadavg)"; echo; }
 
 word=lantern
 search=("$tmp/hermes" tools call --home "$tmp/home" --workspace "$tmp/ws" search_notes "{\"query\":\"$word\"}")
+ripgrep=(rg -l -i "$word" "$tmp/vault")
 "${search[@]}" >/dev/null # warm: the index is built and saved
-echo "one word (\"$word\") as a whole process, warm, median of 11:"
-h=$(median 11 "${search[@]}")
-printf '  hermes tools call search_notes  %s  %s  (ranked, top 10 with snippets)\n' "$(ms "$h")" "$(rss "${search[@]}")"
-printf '  grep -ril                       %s  (%s files, unranked)\n' \
-  "$(ms "$(median 11 grep -ril "$word" "$tmp/vault")")" "$(grep -ril "$word" "$tmp/vault" | wc -l)"
+echo "one word (\"$word\") as a whole process, warm, median of 11 (hermes and rg by turns):"
 if command -v rg >/dev/null; then
-  r=$(median 11 rg -l -i "$word" "$tmp/vault")
-  printf '  rg -l -i                        %s  %s\n' "$(ms "$r")" "$(rss rg -l -i "$word" "$tmp/vault")"
+  read -r h r < <(paired 11 search ripgrep)
+else
+  h=$(median 11 "${search[@]}")
+fi
+printf '  hermes tools call search_notes  %s  %s  (ranked, top 10 with snippets)' "$(ms "$h")" "$(rss "${search[@]}")"
+load
+printf '  grep -ril                       %s  (%s files, unranked)' \
+  "$(ms "$(median 11 grep -ril "$word" "$tmp/vault")")" "$(grep -ril "$word" "$tmp/vault" | wc -l)"
+load
+if command -v rg >/dev/null; then
+  printf '  rg -l -i                        %s  %s' "$(ms "$r")" "$(rss "${ripgrep[@]}")"
+  load
   printf '  search_notes ÷ rg               %s  (goal ≤ 1.0×)\n' "$(ratio "$h" "$r")"
 else
   echo "  rg -l -i                        (ripgrep is not installed: scripts/setup.sh installs it)"
@@ -81,9 +105,10 @@ plain=("$tmp/hermes" run --home "$tmp/plain" --workspace "$tmp/ws" "say done")
 withvault=("$tmp/hermes" run --home "$tmp/withvault" --workspace "$tmp/ws" "say done")
 "${plain[@]}" >/dev/null 2>&1
 "${withvault[@]}" >/dev/null 2>&1
-echo "one-iteration hermes run, no vault tool called, median of 11:"
-p=$(median 11 "${plain[@]}")
-w=$(median 11 "${withvault[@]}")
-printf '  without a vault                 %s  %s\n' "$(ms "$p")" "$(rss "${plain[@]}")"
-printf '  with [obsidian] vault set       %s  %s\n' "$(ms "$w")" "$(rss "${withvault[@]}")"
+echo "one-iteration hermes run, no vault tool called, median of 11 (by turns):"
+read -r p w < <(paired 11 plain withvault)
+printf '  without a vault                 %s  %s' "$(ms "$p")" "$(rss "${plain[@]}")"
+load
+printf '  with [obsidian] vault set       %s  %s' "$(ms "$w")" "$(rss "${withvault[@]}")"
+load
 printf '  with ÷ without                  %s  (goal ≤ 1.1×)\n' "$(ratio "$w" "$p")"
