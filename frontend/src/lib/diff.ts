@@ -228,12 +228,23 @@ function splitLines(s: string): string[] {
 }
 
 /**
- * diffWords diffs two short texts by token. A stretch of changes with only
+ * diffWords diffs two short texts by token; texts that share less than a
+ * third are given as one replaced by the other. A stretch of changes with only
  * white space or one punctuation mark between them reads as one change, so
  * "the quick brown" → "a slow red" is one edit, not three word swaps.
  */
 function diffWords(a: string, b: string): DiffOp<string>[] {
   const ops = diffSeq(tokenize(a), tokenize(b))
+  // Two texts that share little read better as one replaced by the other
+  // than as a scatter of common words.
+  let same = 0
+  for (const d of ops) if (d.op === 'same' && !isGlue(d.value)) same += d.value.length
+  if (same * 3 < Math.max(a.length, b.length)) {
+    const out: DiffOp<string>[] = []
+    if (a) out.push({ op: 'removed', value: a })
+    if (b) out.push({ op: 'added', value: b })
+    return out
+  }
   const out: DiffOp<string>[] = []
   let removed = ''
   let added = ''

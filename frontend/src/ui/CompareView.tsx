@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react'
 import { toApiError } from '../api/api'
-import { alignFork, compareRequests, decisionText, type Alignment } from '../lib/compare'
+import { alignFork, compareRequests, decisionText, splitCallMeta, type Alignment } from '../lib/compare'
 import type { RequestContext } from '../lib/context'
 import { runHref } from '../lib/route'
 import { foldRun, type IterationView } from '../lib/timeline'
@@ -152,10 +152,21 @@ export function ForkView() {
 
 /** Brief is one iteration in a line: its number, the calls it made, or its answer. */
 function Brief({ it }: { it: IterationView }) {
-  const what = it.calls.length > 0 ? it.calls.map((c) => c.name).join(', ') : it.answer ? `= ${it.answer}` : it.thought
+  const what = it.calls.length > 0 ? it.calls.map((c) => `${c.name} ${briefArgs(splitCallMeta(c.arguments).rest)}`).join(', ') : it.answer ? `= ${it.answer}` : it.thought
   return (
     <span title={decisionText(it)}>
       <b>#{it.n}</b> {what.length > 80 ? what.slice(0, 80) + '…' : what}
     </span>
   )
+}
+
+/** briefArgs is a call's arguments in few characters: the values, without the JSON around them. */
+function briefArgs(args: string): string {
+  try {
+    const v: unknown = JSON.parse(args)
+    if (v && typeof v === 'object' && !Array.isArray(v)) return Object.values(v).map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(' ')
+  } catch {
+    // Not JSON: as it is.
+  }
+  return args
 }
