@@ -22,13 +22,23 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 run=$(go run ./bench/uigen -iterations "$n" "$tmp/home")
 
+# The figures are only as quiet as the machine: the load average is printed beside them.
+load() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown; }
+load_before=$(load)
 cd frontend
 HERMES_BIN="$root/.bin/hermes-serve" \
   HERMES_SCRIPTMODEL="$root/.bin/scriptmodel" \
   HERMES_BENCH_HOME="$tmp/home" \
   HERMES_BENCH_RUN="$run" \
   HERMES_BENCH_OUT="$tmp/figures.json" \
-  npx vitest run --config vitest.bench.config.ts >"$tmp/vitest.log" 2>&1 || { cat "$tmp/vitest.log"; exit 1; }
+  npx vitest run --config vitest.bench.config.ts >"$tmp/vitest.log" 2>&1 || status=$?
+# A failed check (a page that never loaded, too few live cards on a loaded
+# machine) is shown, then the figures measured so far, and the exit says so.
+if [ "${status:-0}" -ne 0 ]; then tail -40 "$tmp/vitest.log"; fi
+[ -s "$tmp/figures.json" ] || exit 1
+load_after=$(load)
+# HERMES_BENCH_PROFILE=1: the profile the bench logged.
+if [ -n "${HERMES_BENCH_PROFILE:-}" ]; then grep -A40 'self time by function' "$tmp/vitest.log" || true; fi
 
 node -e '
 const f = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))
@@ -45,3 +55,5 @@ row(`live: event to card, p95 (${f.live_cards} cards)`, f.live_delay_p95_ms, "ms
 row("live: event to card, p50", f.live_delay_p50_ms, "ms")
 row("live: event to a client outside the browser, p95", f.live_server_p95_ms, "ms")
 ' "$tmp/figures.json"
+echo "  load average (1, 5, 15 min): before $load_before, after $load_after"
+exit "${status:-0}"
