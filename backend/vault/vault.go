@@ -189,7 +189,10 @@ func (v *Vault) scan() (map[string]stamp, error) {
 		}
 		var notes []found
 		for _, e := range entries {
-			p := path.Join(dir, e.name)
+			p := e.name // a name from a listing: no slash, never "." or ".."
+			if dir != "." {
+				p = dir + "/" + e.name
+			}
 			switch e.kind {
 			case entryDir:
 				wg.Go(func() { _ = read(p) }) // an unreadable folder is skipped, not fatal
