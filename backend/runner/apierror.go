@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"encoding/json"
 	"errors"
 	"strings"
 
@@ -12,27 +11,6 @@ import (
 	"hermes/backend/runlog"
 	"hermes/backend/store"
 )
-
-// APIError is how the local API shows an error, over HTTP and in the
-// window alike: a code for programs and the message in both languages for
-// people (the UI shows the one it is set to). The HTTP status of each code
-// is the server's (backend/server).
-type APIError struct {
-	Code    string            `json:"code"`
-	Message map[string]string `json:"message"`
-}
-
-// RunRef names the run a request started or resumed.
-type RunRef struct {
-	RunID string `json:"run_id"`
-}
-
-// ModelCheck is the answer to a model check. A failed check is an answer,
-// not a failed request: Error says what to fix.
-type ModelCheck struct {
-	OK    bool      `json:"ok"`
-	Error *APIError `json:"error,omitempty"`
-}
 
 // CheckResult is the answer for the error of Manager.CheckModel.
 func CheckResult(err error) ModelCheck {
@@ -112,16 +90,6 @@ func NewAPIError(code string, err error) APIError {
 		string(i18n.EN): MessageIn(i18n.EN, err), string(i18n.ZH): MessageIn(i18n.ZH, err),
 	}}
 }
-
-// JSON is the error's body: {"error": {"code", "message"}}.
-func (e APIError) JSON() []byte {
-	b, _ := json.Marshal(struct {
-		Error APIError `json:"error"`
-	}{e}) // strings only: it always encodes
-	return b
-}
-
-func (e APIError) Error() string { return string(e.JSON()) }
 
 // MessageIn renders err for a person in lang: the outermost i18n message in
 // its chain, with errors among its arguments rendered too, each error of a

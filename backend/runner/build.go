@@ -17,15 +17,6 @@ import (
 	"hermes/backend/skills"
 )
 
-// Overrides are the settings one run may change over hermes.toml and the
-// environment: the flags of `hermes run`, the New-run form, a resume. Zero
-// values change nothing.
-type Overrides struct {
-	Model         string `json:"model,omitempty"`
-	BaseURL       string `json:"base_url,omitempty"`
-	MaxIterations int    `json:"max_iterations,omitempty"`
-}
-
 // ModelSettings layers the model settings: hermes.toml, then the environment
 // (OPENAI_BASE_URL, OPENAI_API_KEY or the variable api_key_env names), then
 // the overrides; each later one wins. The key follows the endpoint, never

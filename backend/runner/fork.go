@@ -11,20 +11,6 @@ import (
 	"hermes/backend/llm"
 )
 
-// ForkRequest asks for a new run that starts from the context iteration
-// Iteration of a run was built from. An empty Task keeps the task the run had
-// then; Instructions, when given (even empty), replaces its standing
-// instructions.
-// Model and BaseURL, when given, are the model and endpoint the fork asks
-// in place of the run's.
-type ForkRequest struct {
-	Iteration    int     `json:"iteration"`
-	Task         string  `json:"task,omitempty"`
-	Instructions *string `json:"instructions,omitempty"`
-	Model        string  `json:"model,omitempty"`
-	BaseURL      string  `json:"base_url,omitempty"`
-}
-
 // Fork starts a new run from iteration N of run id: the model is asked again
 // with the conversation it saw at N, under the edited task. The calls of
 // the iterations before N are not run again; their recorded results stand.

@@ -11,20 +11,6 @@ import (
 	"hermes/backend/runlog"
 )
 
-// Summary is a run as lists show it: the summary folded from its events,
-// and what the runner knows besides.
-type Summary struct {
-	runlog.Summary
-	Live   bool   `json:"live"`
-	Title  string `json:"title"`
-	Paused bool   `json:"paused"`
-	// PendingApproval is the call the run waits for a person to allow.
-	PendingApproval *event.ApprovalRequestedData `json:"pending_approval,omitempty"`
-	ForkedFrom      *event.ForkRef               `json:"forked_from,omitempty"`
-	// Sample marks the recorded run that ships inside Hermes.
-	Sample bool `json:"sample"`
-}
-
 // slowBacklog is how far a watcher may fall behind before the streamed text
 // in its backlog is skipped: model.decided repeats that text in full, and
 // every other event is always delivered.

@@ -125,19 +125,6 @@ type Hooks struct {
 // Bus carries every event of every run this manager starts.
 func (m *Manager) Bus() *event.Bus { return m.bus }
 
-// StartRequest is a new run, as the New-run form sends it.
-type StartRequest struct {
-	Task         string `json:"task"`
-	Instructions string `json:"instructions,omitempty"`
-	Workspace    string `json:"workspace,omitempty"`
-	Model        string `json:"model,omitempty"`
-	BaseURL      string `json:"base_url,omitempty"`
-	// MaxIterations, when above 0, replaces [agent] max_iterations for the run.
-	MaxIterations int `json:"max_iterations,omitempty"`
-	// Strategy, when set ("plan" or "react"), replaces [agent] strategy for the run.
-	Strategy string `json:"strategy,omitempty"`
-}
-
 // Start checks the model endpoint and starts a run of req; it returns the
 // run's id once the run is under way.
 func (m *Manager) Start(ctx context.Context, req StartRequest) (string, error) {
@@ -327,10 +314,6 @@ func (m *Manager) execute(l *liveRun, run *agent.Run, done func(agent.Result)) {
 	m.publish(l.end())
 }
 
-// ControlCancel cuts a live run short at once, as a second Ctrl-C does:
-// the unfinished iteration is done again on resume. The manager carries it
-// out itself; the run never sees it.
-const ControlCancel agent.ControlKind = "cancel"
 
 // Control queues a control for a live run; it takes effect at the run's
 // next safe point, but for ControlCancel, which takes effect at once.
@@ -376,12 +359,6 @@ func (m *Manager) Control(id string, c agent.Control) error {
 	return nil
 }
 
-// Answer is a person's answer to an approval.
-type Answer struct {
-	Decision string `json:"decision"`
-	Reason   string `json:"reason,omitempty"`
-	Pattern  string `json:"pattern,omitempty"`
-}
 
 // Approve answers the approval a live run waits for. The first answer wins;
 // one that comes after it is ErrNoApproval.

@@ -3,51 +3,7 @@ package runner
 import (
 	"slices"
 	"sync"
-	"time"
-
-	"hermes/backend/update"
 )
-
-// Kinds of notices.
-const (
-	// NoticeConfigError: hermes.toml has a mistake; the last good config
-	// stays in force until it is fixed.
-	NoticeConfigError = "config_error"
-	// NoticeConfigReloaded: a good edit of hermes.toml applies to the runs
-	// started from now on. It is only told, never listed.
-	NoticeConfigReloaded = "config_reloaded"
-	// NoticeUpdate: where the check for a new version of Hermes stands.
-	NoticeUpdate = "update"
-)
-
-// Notice is something the window or the browser shows outside any run: a
-// broken or reloaded hermes.toml, an update on offer. A notice replaces the
-// earlier one with the same ID ("config", "update").
-type Notice struct {
-	ID   string    `json:"id"`
-	Kind string    `json:"kind"`
-	Time time.Time `json:"time"`
-	// Message is the notice in both languages ("en", "zh-CN").
-	Message map[string]string `json:"message,omitempty"`
-	// Problems are the mistakes of a broken config, each with its place.
-	Problems []ConfigProblem `json:"problems,omitempty"`
-	// Path is the config file a config notice is about.
-	Path string `json:"path,omitempty"`
-	// Update is the update's state, for an update notice.
-	Update *update.Status `json:"update,omitempty"`
-	// Restart says this process can install the update and restart (the
-	// window); otherwise the notice says to run `hermes update`.
-	Restart bool `json:"restart,omitempty"`
-}
-
-// ConfigProblem is one mistake in hermes.toml: where it is (0 when the
-// mistake has no place, as a file that cannot be read) and what to do, in
-// both languages.
-type ConfigProblem struct {
-	Line    int               `json:"line,omitempty"`
-	Column  int               `json:"column,omitempty"`
-	Message map[string]string `json:"message"`
-}
 
 // NoticeBoard keeps the notices in force and tells its watchers of every
 // new one. The zero value is ready.

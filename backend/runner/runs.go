@@ -34,13 +34,6 @@ type ListQuery struct {
 	Search string
 }
 
-// RunPage is one page of the runs list. Next is the Before of the page
-// after it, "" when there is none.
-type RunPage struct {
-	Runs []Summary `json:"runs"`
-	Next string    `json:"next,omitempty"`
-}
-
 // Pager lists runs a page at a time; *Manager is one. Runs that are not one
 // (a remote owner's client) page the whole List.
 type Pager interface {

@@ -6,23 +6,6 @@ import (
 	"hermes/backend/i18n"
 )
 
-// Settings are what the New-run form shows and prefills. The API key itself
-// never leaves the backend: only whether there is one, and where it is read.
-type Settings struct {
-	Model   string `json:"model"`
-	BaseURL string `json:"base_url"`
-	HasKey  bool   `json:"has_key"`
-	// KeyEnv is the environment variable the key is read from
-	// ([model] api_key_env, else OPENAI_API_KEY).
-	KeyEnv string `json:"key_env"`
-	// Workspace is where a new run works unless the form says otherwise; ""
-	// when the form must ask.
-	Workspace  string `json:"workspace"`
-	Language   string `json:"language"`
-	Home       string `json:"home"`
-	ConfigPath string `json:"config_path"`
-}
-
 // Settings returns the model settings a new run would use, from hermes.toml
 // and the environment.
 func (m *Manager) Settings() (Settings, error) {

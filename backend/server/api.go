@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"hermes/backend/agent"
+	"hermes/backend/api"
 	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/runlog"
@@ -48,29 +49,29 @@ func (s *server) listRuns(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if page.Runs == nil {
-		page.Runs = []runner.Summary{}
+		page.Runs = []api.Summary{}
 	}
 	writeJSON(w, http.StatusOK, page)
 }
 
 // runPage asks the runs for a page, or pages their whole list when they
 // cannot (a client of a remote owner).
-func (s *server) runPage(q runner.ListQuery) (runner.RunPage, error) {
+func (s *server) runPage(q runner.ListQuery) (api.RunPage, error) {
 	if p, ok := s.runs.(runner.Pager); ok {
 		return p.ListPage(q)
 	}
 	all, err := s.runs.List()
 	if err != nil && !errors.Is(err, runlog.ErrUnreadableLog) {
-		return runner.RunPage{}, err
+		return api.RunPage{}, err
 	}
 	var (
-		page runner.RunPage
+		page api.RunPage
 		i    int
 	)
 	if q.Before != "" {
-		i = slices.IndexFunc(all, func(r runner.Summary) bool { return r.RunID == q.Before }) + 1
+		i = slices.IndexFunc(all, func(r api.Summary) bool { return r.RunID == q.Before }) + 1
 		if i == 0 {
-			return runner.RunPage{}, i18n.Wrap(runlog.ErrBadCursor, "runlog.bad_cursor", q.Before)
+			return api.RunPage{}, i18n.Wrap(runlog.ErrBadCursor, "runlog.bad_cursor", q.Before)
 		}
 	}
 	for _, r := range all[i:] {
@@ -100,7 +101,7 @@ func (s *server) runEvents(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) startRun(w http.ResponseWriter, r *http.Request) {
-	var req runner.StartRequest
+	var req api.StartRequest
 	if !decode(w, r, &req, false) {
 		return
 	}
@@ -109,7 +110,7 @@ func (s *server) startRun(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, runner.RunRef{RunID: id})
+	writeJSON(w, http.StatusCreated, api.RunRef{RunID: id})
 }
 
 func (s *server) control(w http.ResponseWriter, r *http.Request) {
@@ -121,7 +122,7 @@ func (s *server) control(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) approve(w http.ResponseWriter, r *http.Request) {
-	var a runner.Answer
+	var a api.Answer
 	if !decode(w, r, &a, false) {
 		return
 	}
@@ -129,7 +130,7 @@ func (s *server) approve(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) resume(w http.ResponseWriter, r *http.Request) {
-	var o runner.Overrides
+	var o api.Overrides
 	if !decode(w, r, &o, true) {
 		return
 	}
@@ -138,11 +139,11 @@ func (s *server) resume(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusAccepted, runner.RunRef{RunID: id})
+	writeJSON(w, http.StatusAccepted, api.RunRef{RunID: id})
 }
 
 func (s *server) fork(w http.ResponseWriter, r *http.Request) {
-	var req runner.ForkRequest
+	var req api.ForkRequest
 	if !decode(w, r, &req, false) {
 		return
 	}
@@ -151,13 +152,11 @@ func (s *server) fork(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, runner.RunRef{RunID: id})
+	writeJSON(w, http.StatusCreated, api.RunRef{RunID: id})
 }
 
 func (s *server) rename(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Title string `json:"title"`
-	}
+	var body api.RenameRequest
 	if !decode(w, r, &body, false) {
 		return
 	}
@@ -201,7 +200,7 @@ func (s *server) settings(w http.ResponseWriter, _ *http.Request) {
 // checkModel answers whether the endpoint is there and takes the key. A
 // failed check is an answer, not a failed request.
 func (s *server) checkModel(w http.ResponseWriter, r *http.Request) {
-	var o runner.Overrides
+	var o api.Overrides
 	if !decode(w, r, &o, true) {
 		return
 	}
@@ -268,7 +267,7 @@ func noContent(w http.ResponseWriter, err error) {
 
 func writeError(w http.ResponseWriter, err error) { writeAPIError(w, runner.Explain(err)) }
 
-func writeAPIError(w http.ResponseWriter, e runner.APIError) {
+func writeAPIError(w http.ResponseWriter, e api.Error) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(statusOf(e.Code))

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"hermes/backend/api"
 	"hermes/backend/i18n"
 	"hermes/backend/runner"
 )
@@ -52,13 +53,13 @@ func (s *server) valid(tok string) bool {
 	return s.token != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) == 1
 }
 
-func unauthorized() runner.APIError {
+func unauthorized() api.Error {
 	return runner.NewAPIError("unauthorized", i18n.Errorf("server.unauthorized"))
 }
 
 // refuse answers with e: as JSON under /api/, and as a page in both
 // languages elsewhere, since a person opened it.
-func refuse(w http.ResponseWriter, r *http.Request, e runner.APIError) {
+func refuse(w http.ResponseWriter, r *http.Request, e api.Error) {
 	if strings.HasPrefix(r.URL.Path, "/api/") {
 		writeAPIError(w, e)
 		return

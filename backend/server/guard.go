@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"hermes/backend/api"
 	"hermes/backend/i18n"
 	"hermes/backend/runner"
 )
@@ -70,10 +71,10 @@ func sameOrigin(next http.Handler) http.Handler {
 	})
 }
 
-func crossSite(r *http.Request) (runner.APIError, bool) {
+func crossSite(r *http.Request) (api.Error, bool) {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead, http.MethodOptions:
-		return runner.APIError{}, false
+		return api.Error{}, false
 	}
 	if o := r.Header.Get("Origin"); o != "" {
 		if u, err := url.Parse(o); err != nil || !strings.EqualFold(u.Host, r.Host) {
@@ -88,7 +89,7 @@ func crossSite(r *http.Request) (runner.APIError, bool) {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		return runner.NewAPIError("not_json", i18n.Errorf("server.not_json", r.Header.Get("Content-Type"))), true
 	}
-	return runner.APIError{}, false
+	return api.Error{}, false
 }
 
 // localTarget is where the redirect that drops ?token= goes: this server's

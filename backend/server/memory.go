@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"hermes/backend/api"
 	"hermes/backend/i18n"
 	"hermes/backend/longterm"
 )
@@ -51,9 +52,7 @@ func (s *server) showMemory(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) pinMemory(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Pinned bool `json:"pinned"`
-	}
+	var body api.PinRequest
 	id, ok := memoryID(w, r)
 	if !ok || !decode(w, r, &body, false) {
 		return

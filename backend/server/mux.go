@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"hermes/backend/api"
 	"hermes/backend/i18n"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
@@ -72,18 +73,6 @@ type muxSub struct {
 	stop  chan struct{}
 }
 
-// muxSubscription is one run a client asks for: its events after seq After.
-type muxSubscription struct {
-	RunID string `json:"run_id"`
-	After int64  `json:"after"`
-}
-
-// muxRequest is the body of POST /api/stream/{id}.
-type muxRequest struct {
-	Subscribe   []muxSubscription `json:"subscribe"`
-	Unsubscribe []string          `json:"unsubscribe"`
-}
-
 // stream answers GET /api/stream?sub=RUN:AFTER&sub=…: first `stream` with
 // the stream's id, then `run` (runs list changes), `notice`, `hermes` (an
 // event of a subscribed run, after the seq asked) and `end` (a subscribed
@@ -106,7 +95,7 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request) {
 	runs := s.runs.Feed()
 	defer runs.Close()
 	var noticesReady <-chan struct{}
-	var takeNotices func() []runner.Notice
+	var takeNotices func() []api.Notice
 	if n, ok := s.runs.(noticer); ok {
 		feed := n.Notices().Watch()
 		defer feed.Close()
@@ -117,7 +106,7 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request) {
 	defer s.mux.remove(st.id)
 	defer close(st.done)
 	out := startSSE(w)
-	out.send("", "stream", encode(map[string]string{"stream_id": st.id}))
+	out.send("", "stream", encode(api.StreamOpened{StreamID: st.id}))
 
 	subs := map[string]*muxSub{}
 	defer func() {
@@ -133,7 +122,7 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request) {
 			out.send("", "hermes", encode(e))
 		}
 		if more == nil {
-			out.send("", "end", encode(map[string]string{"run_id": sub.runID}))
+			out.send("", "end", encode(api.StreamEnd{RunID: sub.runID}))
 			close(sub.stop)
 			delete(subs, sub.runID)
 			return
@@ -156,10 +145,8 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request) {
 		}
 		switch {
 		case c.err != nil:
-			out.send("", "end", encode(struct {
-				RunID string          `json:"run_id"`
-				Error runner.APIError `json:"error"`
-			}{c.runID, runner.Explain(c.err)}))
+			e := runner.Explain(c.err)
+			out.send("", "end", encode(api.StreamEnd{RunID: c.runID, Error: &e}))
 		case c.w != nil:
 			sub := &muxSub{runID: c.runID, w: c.w, stop: make(chan struct{})}
 			subs[c.runID] = sub
@@ -203,7 +190,7 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request) {
 // from a stream. A run that cannot be watched is refused here, before any
 // change is made.
 func (s *server) changeStream(w http.ResponseWriter, r *http.Request) {
-	var req muxRequest
+	var req api.StreamChange
 	if !decode(w, r, &req, false) {
 		return
 	}

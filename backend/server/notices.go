@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"hermes/backend/api"
 	"hermes/backend/runner"
 )
 
@@ -13,7 +14,7 @@ type noticer interface{ Notices() *runner.NoticeBoard }
 
 // listNotices answers GET /api/notices: the notices in force, oldest first.
 func (s *server) listNotices(w http.ResponseWriter, _ *http.Request) {
-	list := []runner.Notice{}
+	list := []api.Notice{}
 	if n, ok := s.runs.(noticer); ok {
 		list = n.Notices().List()
 	}
@@ -26,7 +27,7 @@ func (s *server) listNotices(w http.ResponseWriter, _ *http.Request) {
 // its ID's notice.
 func (s *server) noticesStream(w http.ResponseWriter, r *http.Request) {
 	var ready <-chan struct{}
-	var take func() []runner.Notice
+	var take func() []api.Notice
 	if n, ok := s.runs.(noticer); ok {
 		feed := n.Notices().Watch()
 		defer feed.Close()

@@ -27,7 +27,7 @@ export interface BudgetSplit {
  * the layers do not add up to the counted total (an older log, or tokens the
  * layers do not name), the total wins and the rest is left unnamed.
  */
-export function budgetSplit(layers: Layers, window: number, total = 0): BudgetSplit {
+export function budgetSplit(layers: Partial<Layers>, window: number, total = 0): BudgetSplit {
   const shares = layerOrder.map((layer) => {
     const tokens = Math.max(0, layers[layer] ?? 0)
     return { layer, tokens, share: window > 0 ? tokens / window : 0 }

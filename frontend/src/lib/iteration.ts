@@ -33,6 +33,9 @@ import type {
 // One card of the timeline: everything that happened in one model turn, in
 // the order it happened. Built by applyToIteration, one event at a time.
 
+/** noLayers are the layers of a context.built that carries none (an older log). */
+const noLayers: Layers = { system: 0, task_anchor: 0, summary: 0, memory: 0, recent: 0, tool_results: 0, tool_schemas: 0 }
+
 export type CallStatus = 'decided' | 'invalid' | 'awaiting_approval' | 'denied' | 'running' | 'ok' | 'failed'
 
 export interface CallApproval {
@@ -225,7 +228,7 @@ export function applyToIteration(prev: IterationView, e: HermesEvent): Iteration
         compressed: d.compressed ?? false,
         full: d.full ?? false,
         messageCount: d.message_count ?? 0,
-        layers: d.layers ?? {},
+        layers: d.layers ?? noLayers,
         schemasSaved: d.schemas_saved ?? 0,
         toolCount: d.tool_names?.length ?? 0,
       }

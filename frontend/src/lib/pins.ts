@@ -8,8 +8,8 @@ import { messagesOf, type RequestContext } from './context'
 
 /** headerSize is how many messages of a request come before its conversation. */
 export function headerSize(data: ContextBuiltData): number {
-  const l = data.layers ?? {}
-  return 2 + ((l.summary ?? 0) > 0 ? 1 : 0) + ((l.memory ?? 0) > 0 ? 1 : 0)
+  const l = data.layers
+  return 2 + ((l?.summary ?? 0) > 0 ? 1 : 0) + ((l?.memory ?? 0) > 0 ? 1 : 0)
 }
 
 /** conversationIndex is the conversation index of the message at position p of a request, or null for the layers before the conversation. */

@@ -84,7 +84,7 @@ export const emptyPlanState: PlanState = { route: null, plan: null, questions: [
 const obj = <T>(data: unknown): T => (data && typeof data === 'object' ? (data as T) : ({} as T))
 
 /** currentStep is the id of the first step not passed, or 0. */
-export function currentStep(steps: readonly PlanStep[]): number {
+export function currentStep(steps: readonly Pick<PlanStep, 'id' | 'status'>[]): number {
   return steps.find((s) => s.status !== 'passed')?.id ?? 0
 }
 

@@ -15,6 +15,10 @@ function run(id: string, started: string, over: Partial<RunSummary> = {}): RunSu
     tool_calls: 0,
     verified: true,
     path: `logs/${id}.jsonl`,
+    live: false,
+    title: '',
+    paused: false,
+    sample: false,
     ...over,
   }
 }

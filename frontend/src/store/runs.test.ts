@@ -6,7 +6,7 @@ import { testApi } from './testapi'
 
 const run = (id: string, started: string, over: Partial<RunSummary> = {}): RunSummary => ({
   run_id: id, task: `task ${id}`, status: 'finished', model: 'm', workspace: '/w', started,
-  iterations: 1, tokens: 5, tool_calls: 0, verified: true, ...over,
+  iterations: 1, tokens: 5, tool_calls: 0, verified: true, path: '', live: false, title: '', paused: false, sample: false, ...over,
 })
 
 describe('createRunsStore', () => {
