@@ -141,7 +141,7 @@ function Elapsed({ since, t }: { since: number; t: Translate }) {
   const ms = Math.max(0, now - since)
   return (
     <span className="muted elapsed" title={t('card.running_for', { time: formatDuration(ms) })} data-testid="card-elapsed">
-      ⏱ {formatDuration(Math.floor(ms / 1000) * 1000)}
+      <span className="elapsed-dot" aria-hidden="true" /> {formatDuration(Math.floor(ms / 1000) * 1000)}
     </span>
   )
 }

@@ -187,7 +187,7 @@ export function RunPage({ runId }: { runId: string }) {
             <a className="back" href={runsHref} data-testid="run-back">
               ← {t('run.back')}
             </a>
-            <h1 className="run-task" data-testid="run-title" title={view.task}>
+            <h1 className="run-task" data-testid="run-title" title={title && title !== view.task ? `${title}\n${view.task}` : view.task}>
               {title || t('runs.untitled')}
             </h1>
             <RunStatusBadge view={liveView} live={live} />
