@@ -13,6 +13,7 @@ import (
 	"hermes/backend/i18n"
 	"hermes/backend/llm"
 	"hermes/backend/longterm"
+	"hermes/backend/price"
 	"hermes/backend/runlog"
 	"hermes/backend/skills"
 	"hermes/backend/store"
@@ -128,6 +129,9 @@ type Setup struct {
 	// TopP is each stage's top_p, in the shape of Temperatures; nil or a
 	// stage's 0 sends none.
 	TopP *Temperatures
+	// Prices turns each model call's usage into money, for the cost in
+	// model.decided and the run's totals; nil prices nothing.
+	Prices price.Table
 }
 
 // MemoryUse says what a run does with long-term memory. Its values are

@@ -279,6 +279,8 @@ func (r *Run) spend(key string, u llm.Usage) {
 	r.st.Totals.PromptTokens += u.PromptTokens
 	r.st.Totals.CompletionTokens += u.CompletionTokens
 	r.st.Totals.ReasoningTokens += u.ReasoningTokens
+	r.st.Totals.CachedTokens += u.CachedTokens
+	r.addCost(key, u)
 	total := u.TotalTokens
 	if total == 0 {
 		total = u.PromptTokens + u.CompletionTokens
@@ -296,8 +298,9 @@ func (r *Run) decided(rep reply, calls []event.DecidedCall) event.ModelDecidedDa
 	d := event.ModelDecidedData{
 		ToolCalls: calls, FinishReason: rep.FinishReason, Usage: rep.Usage,
 		LatencyMS: rep.Latency.Milliseconds(), Attempts: rep.Attempts, Stage: r.stage,
-		Reasoning: rep.Reasoning, Spent: rep.spent,
+		Reasoning: rep.Reasoning, Spent: rep.spent, FirstTokenMS: rep.FirstToken.Milliseconds(),
 	}
+	d.Cost, d.Currency = r.costOf(r.setup.ModelName, rep.Usage)
 	if len(calls) == 0 {
 		d.FinalAnswer = rep.text
 	} else {
@@ -343,10 +346,13 @@ func (r *Run) noProgress() (outcome, bool) {
 // unreadable handles a JSON-protocol reply that is not the JSON asked for:
 // the model is told what is wrong, and the turn counts as no progress.
 func (r *Run) unreadable(rep reply, problem string) (outcome, bool) {
-	r.publish(event.ModelDecided, event.ModelDecidedData{
+	d := event.ModelDecidedData{
 		Thought: rep.Content, Reasoning: rep.Reasoning, FinishReason: rep.FinishReason, Usage: rep.Usage,
 		LatencyMS: rep.Latency.Milliseconds(), Attempts: rep.Attempts, Stage: r.stage, Spent: rep.spent,
-	})
+		FirstTokenMS: rep.FirstToken.Milliseconds(),
+	}
+	d.Cost, d.Currency = r.costOf(r.setup.ModelName, rep.Usage)
+	r.publish(event.ModelDecided, d)
 	r.guard(event.GuardInvalidCall, event.ActionWarn, i18n.T("agent.guard.unreadable_reply", problem))
 	r.turns = append(r.turns,
 		r.sent(llm.Message{Role: llm.RoleAssistant, Content: rep.Content, Reasoning: rep.Reasoning}),

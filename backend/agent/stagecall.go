@@ -75,5 +75,6 @@ func addUsage(a, b llm.Usage) llm.Usage {
 	a.CompletionTokens += b.CompletionTokens
 	a.TotalTokens += b.TotalTokens
 	a.ReasoningTokens += b.ReasoningTokens
+	a.CachedTokens += b.CachedTokens
 	return a
 }

@@ -93,6 +93,7 @@ func init() {
 		"cli.runs.col.status":     {EN: "STATUS", ZH: "状态"},
 		"cli.runs.col.iterations": {EN: "ITER", ZH: "轮数"},
 		"cli.runs.col.tokens":     {EN: "TOKENS", ZH: "令牌"},
+		"cli.runs.col.cost":       {EN: "COST", ZH: "费用"},
 		"cli.runs.col.task":       {EN: "TASK", ZH: "任务"},
 		"cli.runs.unverified":     {EN: "unverified", ZH: "未验证"},
 		"cli.runs.empty":          {EN: "No runs yet in %s. Start one with: hermes run \"your task\"", ZH: "%s 中还没有运行记录。这样开始第一个：hermes run \"你的任务\""},

@@ -12,6 +12,7 @@ import (
 
 	"hermes/backend/event"
 	"hermes/backend/i18n"
+	"hermes/backend/price"
 	"hermes/backend/runlog"
 )
 
@@ -188,6 +189,15 @@ func printRunsTable(env *Env, runs []runlog.Summary) {
 			fmt.Sprint(s.Iterations), humanTokens(s.Tokens), task,
 		}
 	}
+	// The cost column shows when a run of the list has a price; an unpriced
+	// one shows "—" in it, never 0.
+	priced := slices.ContainsFunc(runs, func(s runlog.Summary) bool { return s.Cost != nil })
+	if priced {
+		header = slices.Insert(header, 5, i18n.T("cli.runs.col.cost"))
+		for i, s := range runs {
+			rows[i] = slices.Insert(rows[i], 5, price.Format(s.Cost, s.Currency))
+		}
+	}
 	widths := make([]int, len(header)-1)
 	for c := range widths {
 		widths[c] = width(header[c])
@@ -206,7 +216,7 @@ func printRunsTable(env *Env, runs []runlog.Summary) {
 		for c, w := range widths {
 			cell := cells[c]
 			padded := padRight(cell, w)
-			if c == 3 || c == 4 { // numbers align right
+			if c == 3 || c == 4 || priced && c == 5 { // numbers align right
 				padded = strings.Repeat(" ", w-width(cell)) + cell
 			}
 			if c == 2 && statusStyle != "" {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"time"
+
+	"hermes/backend/price"
 )
 
 // Version is the config layout this Hermes writes and understands.
@@ -28,6 +30,8 @@ type Config struct {
 	Update   Update   `toml:"update"`
 	Context  Context  `toml:"context"`
 	Bot      Bot      `toml:"bot"`
+	// Prices are [prices."MODEL"] tables, over DefaultPrices (PriceTable).
+	Prices price.Table `toml:"prices"`
 	// Telemetry exports every run as an OpenTelemetry trace.
 	Telemetry Telemetry `toml:"telemetry"`
 }

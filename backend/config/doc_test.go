@@ -80,7 +80,7 @@ func shownValues(c Config) map[string]string {
 	out := map[string]string{}
 	layout(reflect.ValueOf(c), "").walk(func(n *node) {
 		for _, s := range n.settings {
-			if !n.array {
+			if !n.array && !n.named {
 				out[s.key] = s.shown()
 			}
 		}

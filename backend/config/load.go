@@ -170,6 +170,11 @@ func (d *document) walkTypes(tree map[string]any, prefix string, s schema, errs 
 		full := prefix + k
 		at := d.at(full)
 		if f.kind == kindTable {
+			if sub, ok := v.(map[string]any); ok && f.each != nil {
+				// Tables by name: every entry is checked against one schema.
+				d.walkTypes(sub, full+".", entries(sub, f.each), errs)
+				continue
+			}
 			if sub, ok := v.(map[string]any); ok {
 				d.walkTypes(sub, full+".", f.fields, errs)
 				continue
@@ -188,6 +193,16 @@ func (d *document) walkTypes(tree map[string]any, prefix string, s schema, errs 
 			d.path, at, display(full), msg("config.type."+string(f.kind)), f.kind.example(full), msg("config.type."+string(kindOf(v))))})
 		delete(tree, k)
 	}
+}
+
+// entries is the schema of a table of tables by name: each of its keys is a
+// table of schema each.
+func entries(tree map[string]any, each schema) schema {
+	s := schema{}
+	for k := range tree {
+		s[k] = field{kind: kindTable, fields: each}
+	}
+	return s
 }
 
 // unknownKeys reports the keys no setting took, each with the closest valid

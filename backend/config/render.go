@@ -17,6 +17,7 @@ import (
 type node struct {
 	key      string // dotted; "" for the top level
 	array    bool   // an array of tables, such as [[tools.mcp]]
+	named    bool   // tables by name, such as [prices."MODEL"]
 	settings []setting
 	tables   []*node
 }
@@ -45,11 +46,24 @@ func layout(v reflect.Value, key string) *node {
 			entry := layout(reflect.Zero(fv.Type().Elem()), full)
 			entry.array = true
 			n.tables = append(n.tables, entry)
+		case fv.Kind() == reflect.Map && isTable(fv.Type().Elem()):
+			entry := layout(reflect.Zero(fv.Type().Elem()), full)
+			entry.named = true
+			n.tables = append(n.tables, entry)
 		default:
 			n.settings = append(n.settings, setting{full, name, fv})
 		}
 	}
 	return n
+}
+
+// header is how an example entry of an array of tables or of tables by
+// name opens.
+func (n *node) header() string {
+	if n.named {
+		return fmt.Sprintf("[%s.%q]", n.key, "MODEL")
+	}
+	return "[[" + n.key + "]]"
 }
 
 func isTable(t reflect.Type) bool {
@@ -139,9 +153,9 @@ func writeTable(b *strings.Builder, n *node, lang i18n.Lang) {
 		return
 	}
 	fmt.Fprintf(b, "# %s\n", docIn(n.key, lang))
-	if n.array {
+	if n.array || n.named {
 		// No entry exists by default: the whole table is an example.
-		fmt.Fprintf(b, "# %s\n#   [[%s]]\n", i18n.In(lang, "config.file.example"), n.key)
+		fmt.Fprintf(b, "# %s\n#   %s\n", i18n.In(lang, "config.file.example"), n.header())
 		for _, s := range n.settings {
 			fmt.Fprintf(b, "#   %s = %s   # %s\n", s.name, s.shown(), docIn(s.key, lang))
 		}
@@ -174,13 +188,13 @@ func Reference(lang i18n.Lang) string {
 		}
 		switch {
 		case n.key == "":
-		case n.array:
-			fmt.Fprintf(&b, "`[[%s]]` — %s\n\n", n.key, docIn(n.key, lang))
+		case n.array || n.named:
+			fmt.Fprintf(&b, "`%s` — %s\n\n", n.header(), docIn(n.key, lang))
 		default:
 			fmt.Fprintf(&b, "`[%s]` — %s\n\n", n.key, docIn(n.key, lang))
 		}
 		head := "config.reference.head"
-		if n.array {
+		if n.array || n.named {
 			head = "config.reference.head_example"
 		}
 		b.WriteString(i18n.In(lang, head) + "\n|---|---|---|\n")

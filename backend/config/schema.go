@@ -85,6 +85,7 @@ type schema map[string]field
 type field struct {
 	kind   kind
 	fields schema // for tables
+	each   schema // for tables by name ([prices."MODEL"]): every entry's
 }
 
 var configSchema = schemaOf(reflect.TypeFor[Config]())
@@ -123,6 +124,9 @@ func fieldOf(t reflect.Type) field {
 	case reflect.Slice, reflect.Array:
 		return field{kind: kindArray}
 	case reflect.Map:
+		if t.Elem().Kind() == reflect.Struct {
+			return field{kind: kindTable, fields: schema{}, each: schemaOf(t.Elem())}
+		}
 		// A table of strings, such as [telemetry] headers_env.
 		return field{kind: kindTable}
 	}
@@ -131,12 +135,15 @@ func fieldOf(t reflect.Type) field {
 
 // lookup returns the schema of the table at path, or nil if there is none.
 func (s schema) lookup(path []string) schema {
-	for _, p := range path {
-		f, ok := s[p]
+	for i := 0; i < len(path); i++ {
+		f, ok := s[path[i]]
 		if !ok || f.kind != kindTable {
 			return nil
 		}
 		s = f.fields
+		if f.each != nil && i+1 < len(path) {
+			s, i = f.each, i+1 // the entry's name
+		}
 	}
 	return s
 }

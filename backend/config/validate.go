@@ -59,6 +59,7 @@ func (c Config) Validate() error {
 	errs = append(errs, c.Tools.validate(), c.Obsidian.validate(), c.Update.validate())
 	errs = append(errs, c.Context.validate())
 	errs = append(errs, c.Bot.validate())
+	errs = append(errs, c.validatePrices()...)
 	errs = append(errs, c.Telemetry.validate())
 	return errors.Join(errs...)
 }

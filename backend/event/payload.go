@@ -131,6 +131,16 @@ type ModelDecidedData struct {
 	// Reasoning is the model's thinking before this decision, whole (as
 	// the model.reasoning events streamed it), when it sent any.
 	Reasoning string `json:"reasoning,omitempty"`
+	// FirstTokenMS is the time from the request's start (as LatencyMS
+	// counts it, retries included) to the first streamed piece of the
+	// answer; absent when the answer was not streamed. LatencyMS minus it
+	// is the time the answer streamed.
+	FirstTokenMS int64 `json:"first_token_ms,omitempty"`
+	// Cost is what the turn's usage cost at the price of the run's model
+	// ([prices] in hermes.toml), in Currency; absent when the model has no
+	// price, which is shown as unknown, never as 0.
+	Cost     *float64 `json:"cost,omitempty"`
+	Currency string   `json:"currency,omitempty"`
 	// Spent is the Totals.StageTokens key the turn's usage counts under:
 	// SpentDecide, or SpentAnswer once what is left is the answer.
 	Spent string `json:"spent,omitempty"`
@@ -327,6 +337,14 @@ type Totals struct {
 	// plan, decide, evaluate (step checks and the completion check),
 	// answer (turns once every step passed, direct answers) and summary.
 	StageTokens map[string]int `json:"stage_tokens,omitempty"`
+	// CachedTokens is the part of PromptTokens read from the provider's
+	// prompt cache, as far as the provider reported it.
+	CachedTokens int `json:"cached_tokens,omitempty"`
+	// Cost is what every model call of the run cost (the stages' and the
+	// summaries' too), in Currency, at the prices of [prices]; absent when
+	// the run's model has no price.
+	Cost     *float64 `json:"cost,omitempty"`
+	Currency string   `json:"currency,omitempty"`
 }
 
 // Stage token keys of Totals.StageTokens, in the order they are shown.

@@ -9,6 +9,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"time"
 
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -157,8 +158,12 @@ func (c *Client) streamed(ctx context.Context, oreq openai.ChatCompletionRequest
 		}
 		// Past the cap the stream is closed (deferred above): the server
 		// sees the client go, and nothing of the reply is kept.
-		if !meter.add(chunkText(chunk) + len(alias)) {
+		n := chunkText(chunk) + len(alias)
+		if !meter.add(n) {
 			return Response{}, errReplyTooLong
+		}
+		if n > 0 && out.firstAt.IsZero() {
+			out.firstAt = time.Now()
 		}
 		for _, choice := range chunk.Choices {
 			if choice.Index != 0 {

@@ -148,6 +148,9 @@ func (c *Client) Chat(ctx context.Context, req Request) (Response, error) {
 	}
 	resp.Attempts = attempts
 	resp.Latency = time.Since(start)
+	if !resp.firstAt.IsZero() {
+		resp.FirstToken = resp.firstAt.Sub(start)
+	}
 	return resp, err
 }
 

@@ -52,6 +52,10 @@ type Usage struct {
 	// thinking (completion_tokens_details.reasoning_tokens), when the
 	// provider says.
 	ReasoningTokens int `json:"reasoning_tokens,omitempty"`
+	// CachedTokens is the part of PromptTokens the provider read from its
+	// prompt cache (prompt_tokens_details.cached_tokens), billed at a
+	// lower rate, when the provider says.
+	CachedTokens int `json:"cached_tokens,omitempty"`
 }
 
 // Request is one chat completion request.
@@ -91,5 +95,10 @@ type Response struct {
 	FinishReason string
 	Usage        Usage
 	Latency      time.Duration
-	Attempts     int
+	// FirstToken is the time from the call's start (as Latency counts it)
+	// to the first text, reasoning or tool call of the streamed answer; 0
+	// when the answer was not streamed.
+	FirstToken time.Duration
+	Attempts   int
+	firstAt    time.Time // when the streamed answer's first piece came
 }

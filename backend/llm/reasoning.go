@@ -102,6 +102,9 @@ func usageOf(u openai.Usage) Usage {
 	if d := u.CompletionTokensDetails; d != nil {
 		out.ReasoningTokens = d.ReasoningTokens
 	}
+	if d := u.PromptTokensDetails; d != nil {
+		out.CachedTokens = d.CachedTokens
+	}
 	return out
 }
 

@@ -87,7 +87,7 @@ func TestChat_RecordedReasoningStreams(t *testing.T) {
 		{
 			"deepseek_tool_call.sse", "The user wants a summary of the notes. I should read notes/a.md first.", "",
 			[]llm.ToolCall{{ID: "call_00_Xb5x1qVRaO2gHnY8sLw3", Name: "read_file", Arguments: `{"path": "notes/a.md"}`}},
-			llm.Usage{PromptTokens: 412, CompletionTokens: 58, TotalTokens: 470, ReasoningTokens: 41},
+			llm.Usage{PromptTokens: 412, CompletionTokens: 58, TotalTokens: 470, ReasoningTokens: 41, CachedTokens: 384},
 		},
 		{
 			"glm_tool_call.sse", "用户想知道notes 目录里有哪些文件，先列出来。", "",

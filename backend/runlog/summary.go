@@ -6,6 +6,7 @@ import (
 
 	"hermes/backend/event"
 	"hermes/backend/llm"
+	"hermes/backend/price"
 )
 
 // Summary is what run lists show, folded from a log.
@@ -29,6 +30,11 @@ type Summary struct {
 	// Origin is who asked, when not the person at this machine (a chat
 	// user of the bot: "wecom/USER").
 	Origin string `json:"origin,omitempty"`
+	// Cost is what the run's model calls cost, in Currency, as the events
+	// priced them (model.decided's cost, run.finished's totals); absent
+	// when its model has no price.
+	Cost     *float64 `json:"cost,omitempty"`
+	Currency string   `json:"currency,omitempty"`
 }
 
 // Folder folds events into a Summary one at a time, so a live run's entry
@@ -79,10 +85,13 @@ func (f *Folder) Add(e event.Event) {
 		var d struct {
 			Usage     llm.Usage         `json:"usage"`
 			ToolCalls []json.RawMessage `json:"tool_calls"`
+			Cost      *float64          `json:"cost"`
+			Currency  string            `json:"currency"`
 		}
 		if json.Unmarshal(e.Data, &d) == nil {
 			s.Tokens += usageTotal(d.Usage)
 			s.ToolCalls += len(d.ToolCalls)
+			s.Cost = price.Sum(s.Cost, &s.Currency, d.Cost, d.Currency)
 		}
 	case event.SummaryUpdated:
 		// A compression's summary call is paid for like a decision.
@@ -104,6 +113,9 @@ func (f *Folder) Add(e event.Event) {
 			s.Iterations = max(s.Iterations, d.Totals.Iterations)
 			s.Tokens = max(s.Tokens, d.Totals.TotalTokens)
 			s.ToolCalls = max(s.ToolCalls, d.Totals.ToolCalls)
+			if t := d.Totals; t.Cost != nil && (s.Cost == nil || *t.Cost > *s.Cost) {
+				s.Cost, s.Currency = t.Cost, t.Currency
+			}
 		}
 		s.Ended = e.Time
 	}

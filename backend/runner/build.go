@@ -83,7 +83,7 @@ func Build(ctx context.Context, home string, cfg config.Config, getenv func(stri
 	return agent.Setup{
 		Home: home, Redactor: runlog.NewRedactor(cfg.Secrets(getenv)...),
 		Model: client, ModelName: m.Model, BaseURL: llm.RedactURL(m.BaseURL), Tools: tools,
-		SummaryModel: c.SummaryModel, Memory: agent.MemoryUse(c.MemoryMode()),
+		Prices: cfg.PriceTable(), SummaryModel: c.SummaryModel, Memory: agent.MemoryUse(c.MemoryMode()),
 		Strategy: agent.Strategy(a.Strategy), Protocol: agent.Protocol(a.Protocol), Route: a.Route, Confidence: a.Confidence,
 		Temperatures: &agent.Temperatures{
 			Route: float32(temp.Route), Plan: float32(temp.Plan), Decide: float32(temp.Decide),

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 )
 
@@ -76,6 +77,12 @@ func (a *answer) stream(ctx context.Context, w http.ResponseWriter, includeUsage
 	bw := bufio.NewWriter(w)
 	sent := 0
 	send := func(c chunk) bool {
+		if sent > 0 && a.step.ChunkDelay > 0 {
+			select {
+			case <-time.After(a.step.ChunkDelay):
+			case <-ctx.Done():
+			}
+		}
 		if ctx.Err() != nil {
 			return false
 		}

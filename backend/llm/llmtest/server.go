@@ -46,6 +46,11 @@ type Step struct {
 	// a plain answer holds the text repeated. A stream stops early once the
 	// client goes away, so the test's cost stays bounded either way.
 	Repeat int
+	// Delay holds the answer back this long before its first byte, and
+	// ChunkDelay waits this long before each stream chunk after the first:
+	// a model whose time to first token and streaming time are known.
+	Delay      time.Duration
+	ChunkDelay time.Duration
 }
 
 // Request is a request the server received, decoded.
@@ -158,6 +163,15 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	if step.Wait != nil {
 		select {
 		case <-step.Wait:
+		case <-r.Context().Done():
+			return
+		case <-s.done:
+			return
+		}
+	}
+	if step.Delay > 0 {
+		select {
+		case <-time.After(step.Delay):
 		case <-r.Context().Done():
 			return
 		case <-s.done:

@@ -96,6 +96,9 @@ type wireUsage struct {
 	CompletionTokensDetails *struct {
 		ReasoningTokens int `json:"reasoning_tokens"`
 	} `json:"completion_tokens_details,omitempty"`
+	PromptTokensDetails *struct {
+		CachedTokens int `json:"cached_tokens"`
+	} `json:"prompt_tokens_details,omitempty"`
 }
 
 func toWireUsage(u llm.Usage) wireUsage {
@@ -104,6 +107,11 @@ func toWireUsage(u llm.Usage) wireUsage {
 		w.CompletionTokensDetails = &struct {
 			ReasoningTokens int `json:"reasoning_tokens"`
 		}{u.ReasoningTokens}
+	}
+	if u.CachedTokens > 0 {
+		w.PromptTokensDetails = &struct {
+			CachedTokens int `json:"cached_tokens"`
+		}{u.CachedTokens}
 	}
 	return w
 }

@@ -22,7 +22,9 @@
 // status and retry_after (answer with this HTTP error), cut_after (drop the
 // connection after this many stream chunks), reasoning (streamed as
 // reasoning_content before the text), repeat (send every piece of text this
-// many times over, as a model that will not stop), and hold: the answer waits
+// many times over, as a model that will not stop), delay_ms (wait this long
+// before the answer's first byte), chunk_delay_ms (wait this long before each
+// stream chunk after the first), and hold: the answer waits
 // until the test releases it, so a test can act while a run waits on the
 // model. A request past the end of the script gets HTTP 500.
 //

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"time"
 
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
@@ -22,6 +23,9 @@ type step struct {
 	Reasoning  string         `json:"reasoning"`
 	Repeat     int            `json:"repeat"`
 	Hold       bool           `json:"hold"`
+	// DelayMS and ChunkDelayMS: see llmtest.Step's Delay and ChunkDelay.
+	DelayMS      int `json:"delay_ms"`
+	ChunkDelayMS int `json:"chunk_delay_ms"`
 }
 
 // script hands out the steps in order; a held step's answer waits on its
@@ -53,6 +57,8 @@ func (s *script) load(raw []byte) error {
 			Content: st.Content, ToolCalls: st.ToolCalls, Usage: st.Usage, Chunks: st.Chunks,
 			Status: st.Status, RetryAfter: st.RetryAfter, CutAfter: st.CutAfter,
 			Reasoning: st.Reasoning, Repeat: st.Repeat,
+			Delay:      time.Duration(st.DelayMS) * time.Millisecond,
+			ChunkDelay: time.Duration(st.ChunkDelayMS) * time.Millisecond,
 		}
 		if st.Hold {
 			c := make(chan struct{})
