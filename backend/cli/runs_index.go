@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
 	"time"
 
+	"hermes/backend/remote"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
 	"hermes/backend/store"
@@ -33,12 +35,18 @@ func openIndex(home string) (x *runlog.Index, closeFn func(), syncErr error, ok 
 }
 
 // listRuns returns the newest limit runs (0: all) with status ("" any),
-// whether more match, and whether the home has any run at all. The error
-// may be an ErrUnreadableLog one beside the runs.
+// whether more match, and whether the home has any run at all: asked of the
+// home's owner when a process owns it (it keeps the index, and may hold
+// hermes.db for a live run), else from the index, else, when the store is
+// held and no owner answers, from the logs. The error may be an
+// ErrUnreadableLog one beside the runs.
 func listRuns(home, status string, limit int) (runs []runlog.Summary, more, anyRuns bool, err error) {
 	var keep func(runlog.Summary) bool
 	if status != "" {
 		keep = func(s runlog.Summary) bool { return s.Status == status }
+	}
+	if runs, more, anyRuns, ok := ownerRuns(home, runner.ListQuery{Limit: limit, Status: status}); ok {
+		return runs, more, anyRuns, nil
 	}
 	if x, closeIndex, syncErr, ok := openIndex(home); ok {
 		defer closeIndex()
@@ -73,9 +81,13 @@ func listRuns(home, status string, limit int) (runs []runlog.Summary, more, anyR
 // maxPrefixMatches is how many runs an ambiguous prefix names.
 const maxPrefixMatches = 20
 
-// runsWithPrefix returns the runs whose id begins with prefix: one seek in
-// the index, or a read of every log when the store is held.
+// runsWithPrefix returns the runs whose id begins with prefix: asked of the
+// home's owner, else one seek in the index, else (the store held and no
+// owner answering) a read of every log.
 func runsWithPrefix(home, prefix string) ([]runlog.Summary, error) {
+	if matches, ok := ownerPrefix(home, prefix); ok {
+		return matches, nil
+	}
 	if x, closeIndex, syncErr, ok := openIndex(home); ok {
 		defer closeIndex()
 		matches, err := x.Prefix(prefix, maxPrefixMatches)
@@ -86,4 +98,73 @@ func runsWithPrefix(home, prefix string) ([]runlog.Summary, error) {
 	}
 	runs, err := runlog.List(home)
 	return slices.DeleteFunc(runs, func(s runlog.Summary) bool { return !strings.HasPrefix(s.RunID, prefix) }), err
+}
+
+// ownerWait bounds a question to the home's owner, which answers from its
+// index at once; past it the list is read here instead.
+const ownerWait = 2 * time.Second
+
+// ownerRuns asks the process that owns home, named by hermes.lock, for a
+// page of its runs (GET /api/runs?limit=&status=). ok is false when no
+// process owns the home or it does not answer; its sample run, shown in an
+// empty window, is not one of the home's runs.
+func ownerRuns(home string, q runner.ListQuery) (runs []runlog.Summary, more, anyRuns, ok bool) {
+	page, ok := ownerPage(home, q)
+	if !ok {
+		return nil, false, false, false
+	}
+	runs = logged(page.Runs)
+	anyRuns = len(runs) > 0
+	if !anyRuns && q.Status != "" {
+		all, ok := ownerPage(home, runner.ListQuery{Limit: 1})
+		if !ok {
+			return nil, false, false, false
+		}
+		anyRuns = len(logged(all.Runs)) > 0
+	}
+	return runs, page.Next != "", anyRuns, true
+}
+
+// ownerPrefix asks the home's owner for the runs whose id begins with
+// prefix: a search for it, kept to the ids that begin with it (a task may
+// hold it too).
+func ownerPrefix(home, prefix string) (matches []runlog.Summary, ok bool) {
+	q := runner.ListQuery{Search: prefix, Limit: 100}
+	for {
+		page, ok := ownerPage(home, q)
+		if !ok {
+			return nil, false
+		}
+		for _, s := range logged(page.Runs) {
+			if strings.HasPrefix(s.RunID, prefix) && len(matches) < maxPrefixMatches {
+				matches = append(matches, s)
+			}
+		}
+		if page.Next == "" || len(matches) == maxPrefixMatches {
+			return matches, true
+		}
+		q.Before = page.Next
+	}
+}
+
+func ownerPage(home string, q runner.ListQuery) (runner.RunPage, bool) {
+	lock, err := remote.ReadLock(home)
+	if err != nil {
+		return runner.RunPage{}, false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), ownerWait)
+	defer cancel()
+	page, err := remote.Page(ctx, lock, q)
+	return page, err == nil
+}
+
+// logged is the runs of a page without the sample run.
+func logged(runs []runner.Summary) []runlog.Summary {
+	out := make([]runlog.Summary, 0, len(runs))
+	for _, s := range runs {
+		if !s.Sample {
+			out = append(out, s.Summary)
+		}
+	}
+	return out
 }

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	"time"
 
 	"hermes/backend/event"
+	"hermes/backend/host"
 	"hermes/backend/i18n"
 	"hermes/backend/llm"
 	"hermes/backend/runlog"
@@ -302,5 +305,85 @@ func TestRuns_OwnedHomeStillLists(t *testing.T) {
 	code, out, errOut = runCLI(t, "runs", "show", "--home", home, "20261130-09")
 	if code != ExitOK || !strings.Contains(out, "Summarise a.txt") {
 		t.Fatalf("show by prefix: exit %d, out:\n%s\nerr:\n%s", code, out, errOut)
+	}
+}
+
+// countingListener tells of every read the owner's local API makes from a
+// connection: a request arrived (a kept-alive connection carries several).
+type countingListener struct {
+	net.Listener
+	read chan struct{}
+}
+
+func (l *countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &countingConn{Conn: c, read: l.read}, nil
+}
+
+type countingConn struct {
+	net.Conn
+	read chan struct{}
+}
+
+func (c *countingConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if n > 0 {
+		select {
+		case c.read <- struct{}{}:
+		default:
+		}
+	}
+	return n, err
+}
+
+// While a live process owns the home and holds hermes.db (the bot holds it
+// for its life), hermes runs and runs show PREFIX ask that owner for a page
+// over its local API instead of reading every log.
+func TestRuns_AttachedAsksTheOwner(t *testing.T) {
+	useLang(t, i18n.EN)
+	home := threeRuns(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted := &countingListener{Listener: ln, read: make(chan struct{}, 64)}
+	owner, err := host.Open(t.Context(), home, host.Bot, host.Options{MustOwn: true, HoldStore: true, Listener: counted})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { owner.Close(context.Background()) })
+	asked := func() int {
+		n := len(counted.read)
+		for range n {
+			<-counted.read
+		}
+		return n
+	}
+
+	code, out, errOut := runCLI(t, "runs", "--home", home, "--limit", "2")
+	if code != ExitOK || !strings.Contains(out, "20261130-110000-cccccc") || !strings.Contains(out, "20261130-100000-bbbbbb") ||
+		strings.Contains(out, "aaaaaa") || !strings.Contains(errOut, "showing the newest 2 runs") {
+		t.Fatalf("exit %d, out:\n%s\nerr:\n%s", code, out, errOut)
+	}
+	if asked() == 0 {
+		t.Fatal("hermes runs did not ask the owner; it read the logs")
+	}
+	code, out, errOut = runCLI(t, "runs", "--home", home, "--status", event.StatusStopped)
+	if code != ExitOK || !strings.Contains(out, "No run has status stopped") {
+		t.Fatalf("--status: exit %d, out:\n%s\nerr:\n%s", code, out, errOut)
+	}
+	code, out, errOut = runCLI(t, "runs", "show", "--home", home, "20261130-09")
+	if code != ExitOK || !strings.Contains(out, "Summarise a.txt") {
+		t.Fatalf("show by prefix: exit %d, out:\n%s\nerr:\n%s", code, out, errOut)
+	}
+	if asked() == 0 {
+		t.Fatal("hermes runs show PREFIX did not ask the owner")
+	}
+	code, _, errOut = runCLI(t, "runs", "show", "--home", home, "20261130-1")
+	if code == ExitOK || !strings.Contains(errOut, "20261130-100000-bbbbbb") || !strings.Contains(errOut, "20261130-110000-cccccc") {
+		t.Fatalf("ambiguous prefix: exit %d, err:\n%s", code, errOut)
 	}
 }

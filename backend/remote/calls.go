@@ -41,6 +41,29 @@ func (c *Client) List() ([]runner.Summary, error) {
 	return out, c.quick(http.MethodGet, "/api/runs", nil, &out)
 }
 
+// ListPage returns one page of the owner's runs, read from the summaries it
+// keeps in hermes.db (GET /api/runs?limit=&before=&status=&q=).
+func (c *Client) ListPage(q runner.ListQuery) (runner.RunPage, error) {
+	v := url.Values{"limit": {strconv.Itoa(q.Limit)}}
+	for k, s := range map[string]string{"before": q.Before, "status": q.Status, "q": q.Search} {
+		if s != "" {
+			v.Set(k, s)
+		}
+	}
+	var out runner.RunPage
+	return out, c.quick(http.MethodGet, "/api/runs?"+v.Encode(), nil, &out)
+}
+
+var _ runner.Pager = (*Client)(nil)
+
+// Page asks the owner that l names for one page of its runs, with one
+// request and nothing followed: for a command that only lists (`hermes
+// runs` while the owner holds hermes.db).
+func Page(ctx context.Context, l Lock, q runner.ListQuery) (runner.RunPage, error) {
+	c := &Client{owner: l, base: "http://" + l.Addr, http: &http.Client{}, ctx: ctx}
+	return c.ListPage(q)
+}
+
 // Events returns every event of a run so far, in seq order.
 func (c *Client) Events(id string) ([]event.Event, error) {
 	var out []event.Event
