@@ -4,15 +4,20 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
+	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
 
 	"hermes/backend/store"
+	"hermes/backend/store/storetest"
 )
 
 // oldLayout is two memories as hermes.db held them before long-term memory
@@ -172,5 +177,83 @@ func TestMemory_SurvivesSalvage(t *testing.T) {
 	defer db.Close()
 	if got, want := dump(t, db), oldLayout(); !maps.EqualFunc(got, want, maps.Equal) {
 		t.Fatalf("after salvage the memory buckets are %q\nwant %q", got, want)
+	}
+}
+
+// A damaged page of the memory's is met as the store's own are: the read
+// is store.ErrDamaged, saying to run hermes doctor --salvage, never a
+// panic; salvage then keeps every memory that can still be read.
+func TestMemory_DamageIsTheStores(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hermes.db")
+	db, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const total = 2000
+	entries := make([]Entry, total)
+	for i := range entries {
+		entries[i] = Entry{Kind: KindFact, Text: fmt.Sprintf("Zorgland fact %d: %s", i, strings.Repeat("x", 100))}
+	}
+	if _, err := New(db).Remember(entries, day0); err != nil || db.Close() != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A leaf page (flag 0x02) of the entries bucket, overwritten.
+	pageSize, _, pages := storetest.Meta(data)
+	leaf := 0
+	for p := 2; p < pages && leaf == 0; p++ {
+		page := data[p*pageSize : (p+1)*pageSize]
+		if binary.LittleEndian.Uint16(page[8:]) == 0x02 && bytes.Contains(page, []byte(`"text":"Zorgland fact`)) {
+			leaf = p
+		}
+	}
+	if leaf == 0 {
+		t.Fatal("no leaf page of entries")
+	}
+	if err := os.WriteFile(path, storetest.Overwrite(data, leaf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	db, err = store.Open(path)
+	if err != nil {
+		t.Fatalf("store.Open checks only what is cheap, yet failed: %v", err)
+	}
+	_, err = New(db).Memories(0)
+	if !errors.Is(err, store.ErrDamaged) || !strings.Contains(err.Error(), "hermes doctor --salvage") {
+		t.Fatalf("listing a damaged memory: %v, want store.ErrDamaged saying to run hermes doctor --salvage", err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Salvage(path, day0); err != nil {
+		t.Fatal(err)
+	}
+	db, err = store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	kept, err := New(db).Memories(0)
+	if err != nil || len(kept) == 0 || len(kept) >= total {
+		t.Fatalf("after salvage %d memories, %v; want those the damaged page did not hold", len(kept), err)
+	}
+	if hits, err := New(db).Recall("Zorgland fact", 5); err != nil || len(hits) != 5 {
+		t.Fatalf("recall after salvage: %d hits, %v; want 5 of the memories kept", len(hits), err)
+	}
+	// A memory the page held is gone, though its words may still be indexed.
+	lost := uint64(0)
+	for id := uint64(1); lost == 0; id++ {
+		if !slices.ContainsFunc(kept, func(e Entry) bool { return e.ID == id }) {
+			lost = id
+		}
+	}
+	if hits, err := New(db).Recall(fmt.Sprintf("fact %d", lost-1), 5); err != nil {
+		t.Fatalf("recall of a lost memory's words after salvage: %v, %v", hits, err)
+	}
+	if n, err := New(db).Fade(day0.Add(time.Second)); err != nil || n != len(kept) {
+		t.Fatalf("Fade after salvage = %d, %v; want the %d kept, and the lost ones' places dropped", n, err, len(kept))
 	}
 }

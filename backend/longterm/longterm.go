@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -235,6 +236,10 @@ func (m *Memory) Get(id uint64) (Entry, error) {
 	return e, nil
 }
 
+// getEntry reads an entry. One that an index names may be lost
+// (lostEntry): hermes doctor --salvage keeps what a damaged page left,
+// so an entry's postings or its place in the fading order can outlive it;
+// readers skip such an entry, and Fade drops its place.
 func getEntry(tx *bolt.Tx, id uint64) (Entry, error) {
 	var e Entry
 	data := tx.Bucket(memEntriesBucket).Get(idKey(id))
@@ -345,13 +350,21 @@ func (m *Memory) Fade(cutoff time.Time) (int, error) {
 	n := 0
 	err := m.s.Update(func(tx *bolt.Tx) error {
 		n = 0
-		c := tx.Bucket(memUsedBucket).Cursor()
-		var ids []uint64
+		used := tx.Bucket(memUsedBucket)
+		c := used.Cursor()
+		var keys [][]byte
 		for k, _ := c.First(); k != nil && int64(binary.BigEndian.Uint64(k[:8])) < cutoff.Unix(); k, _ = c.Next() {
-			ids = append(ids, binary.BigEndian.Uint64(k[8:]))
+			keys = append(keys, bytes.Clone(k))
 		}
-		for _, id := range ids {
+		for _, k := range keys {
+			id := binary.BigEndian.Uint64(k[8:])
 			e, err := getEntry(tx, id)
+			if errors.Is(err, ErrNoMemory) {
+				if err := used.Delete(k); err != nil { // see getEntry
+					return err
+				}
+				continue
+			}
 			if err != nil {
 				return fmt.Errorf("memory %d: %w", id, err)
 			}

@@ -197,6 +197,9 @@ func (sp Space) Recall(query string, limit int) ([]Hit, error) {
 	err := sp.m.s.View(func(tx *bolt.Tx) error {
 		err := tx.Bucket(memPinnedBucket).ForEach(func(k, _ []byte) error {
 			e, err := getEntry(tx, binary.BigEndian.Uint64(k))
+			if errors.Is(err, ErrNoMemory) {
+				return nil // see getEntry
+			}
 			if err != nil {
 				return err
 			}
@@ -212,6 +215,9 @@ func (sp Space) Recall(query string, limit int) ([]Hit, error) {
 		c := tx.Bucket(memPrefsBucket).Cursor()
 		for k, _ := c.Last(); k != nil && len(hits)-listed < limit; k, _ = c.Prev() {
 			e, err := getEntry(tx, binary.BigEndian.Uint64(k))
+			if errors.Is(err, ErrNoMemory) {
+				continue // see getEntry
+			}
 			if err != nil {
 				return err
 			}
@@ -269,6 +275,9 @@ func (sp Space) Recall(query string, limit int) ([]Hit, error) {
 				break
 			}
 			e, err := getEntry(tx, h.ID)
+			if errors.Is(err, ErrNoMemory) {
+				continue // see getEntry
+			}
 			if err != nil {
 				return fmt.Errorf("memory %d: %w", h.ID, err)
 			}
