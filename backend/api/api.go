@@ -2,7 +2,7 @@
 // `hermes serve` answers and accepts, that the window's bound methods
 // return, and that the remote client (backend/remote) decodes. Each shape
 // is declared here, or, when a domain package owns it (the event payloads
-// of backend/event, a run's context preview, a long-term memory), listed
+// of backend/event, a run's context preview, a long-term memory entry), listed
 // here by Shapes and Events; frontend/src/api/types.gen.ts is generated
 // from those lists (`go test ./backend/api/tsgen -write`), so the UI's
 // types follow the Go ones.

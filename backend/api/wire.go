@@ -5,6 +5,7 @@ import (
 	"hermes/backend/contextmgr"
 	"hermes/backend/event"
 	"hermes/backend/llm"
+	"hermes/backend/longterm"
 	"hermes/backend/update"
 )
 
@@ -36,6 +37,7 @@ var Shapes = []Shape{
 	{"Notice", Notice{}},
 	{"UpdateStatus", update.Status{}},
 	{"ContextPreview", contextmgr.Preview{}},
+	{"MemoryEntry", longterm.Entry{}},
 	{"StreamOpened", StreamOpened{}},
 	{"StreamChange", StreamChange{}},
 	{"StreamEnd", StreamEnd{}},
@@ -115,6 +117,7 @@ var Enums = []Enum{
 	}},
 	{Name: "ApprovalDecision", Values: []string{event.ApproveOnce, event.ApproveRun, event.ApproveAlways, event.ApproveDeny}},
 	{Name: "StepStatus", Values: []string{event.StepPending, event.StepPassed, event.StepFailed}},
+	{Name: "MemoryKind", Values: []string{longterm.KindOutcome, longterm.KindFact, longterm.KindPreference, longterm.KindPath}},
 	{Name: "NoticeKind", Values: []string{NoticeConfigError, NoticeConfigReloaded, NoticeUpdate}},
 	{Name: "UpdateState", Of: update.State(""), Open: true, Values: []string{
 		string(update.StateIdle), string(update.StateChecking), string(update.StateUpToDate), string(update.StateDownloading),

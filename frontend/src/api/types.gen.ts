@@ -12,6 +12,8 @@ export type ApprovalDecision = 'allow_once' | 'allow_run' | 'allow_always' | 'de
 
 export type StepStatus = 'pending' | 'passed' | 'failed'
 
+export type MemoryKind = 'outcome' | 'fact' | 'preference' | 'path'
+
 export type NoticeKind = 'config_error' | 'config_reloaded' | 'update'
 
 export type UpdateState = 'idle' | 'checking' | 'up_to_date' | 'downloading' | 'ready' | 'applying' | 'applied' | 'failed'
@@ -157,6 +159,20 @@ export interface ContextPreview {
   turns: PreviewTurn[]
   pinned: number[]
   facts: string[]
+}
+
+export interface MemoryEntry {
+  id: number
+  kind: string
+  text: string
+  run_id?: string
+  created: string
+  recalled?: string
+  recalls?: number
+  pinned?: boolean
+  namespace?: string
+  source?: string
+  last_recall?: LastRecall
 }
 
 export interface StreamOpened {
@@ -482,6 +498,13 @@ export interface PreviewTurn {
   text: string
   tokens: number
   pinned?: boolean
+}
+
+export interface LastRecall {
+  run_id: string
+  reason: string
+  terms?: string[]
+  score?: number
 }
 
 export interface Subscription {

@@ -5,7 +5,7 @@
 // payloads are versioned: every field of one is optional, as a log written
 // before the field existed lacks it.
 
-import type { Overrides } from './types.gen'
+import type { MemoryRef, Overrides } from './types.gen'
 
 export * from './types.gen'
 
@@ -21,29 +21,5 @@ export interface Artifact {
   total: number
 }
 
-/** Why (memory.Why) says why a memory was recalled: pinned, a preference, or the task's terms it matched. */
-export interface Why {
-  reason?: 'pinned' | 'preference' | 'match' | string
-  terms?: string[]
-  score?: number
-}
-
-export type MemoryKind = 'outcome' | 'fact' | 'preference' | 'path'
-
-/** MemoryEntry (memory.Entry) is one long-term memory. */
-export interface MemoryEntry {
-  id: number
-  kind: MemoryKind | string
-  text: string
-  run_id?: string
-  created: string
-  recalled?: string
-  recalls?: number
-  pinned?: boolean
-  /** whose memory: absent for the desktop's, "bot/PLATFORM/USER/N" for a chat conversation's */
-  namespace?: string
-  /** what in run run_id it came from: "task" | "instruction" | "standing" | "result"; absent for entries older than sources */
-  source?: string
-  /** the run that last recalled it, and why */
-  last_recall?: Why & { run_id: string }
-}
+/** Why says why a memory was recalled: pinned, a preference, or the task's terms it matched (longterm.Why). */
+export type Why = Pick<MemoryRef, 'reason' | 'terms' | 'score'>
