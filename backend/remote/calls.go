@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"time"
 
-	"hermes/backend/agent"
+	"hermes/backend/api"
 	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/runner"
@@ -23,7 +23,7 @@ const callTimeout = 30 * time.Second
 
 // Error is an error the owner answered with, as its local API showed it;
 // runner.Explain shows it the same way again.
-type Error struct{ API runner.APIError }
+type Error struct{ API api.Error }
 
 func (e *Error) Error() string {
 	if m := e.API.Message[string(i18n.Current())]; m != "" {
@@ -36,21 +36,21 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.API }
 
 // List returns the owner's runs: the live ones first, then the logged ones.
-func (c *Client) List() ([]runner.Summary, error) {
-	var out []runner.Summary
+func (c *Client) List() ([]api.Summary, error) {
+	var out []api.Summary
 	return out, c.quick(http.MethodGet, "/api/runs", nil, &out)
 }
 
 // ListPage returns one page of the owner's runs, read from the summaries it
 // keeps in hermes.db (GET /api/runs?limit=&before=&status=&q=).
-func (c *Client) ListPage(q runner.ListQuery) (runner.RunPage, error) {
+func (c *Client) ListPage(q runner.ListQuery) (api.RunPage, error) {
 	v := url.Values{"limit": {strconv.Itoa(q.Limit)}}
 	for k, s := range map[string]string{"before": q.Before, "status": q.Status, "q": q.Search} {
 		if s != "" {
 			v.Set(k, s)
 		}
 	}
-	var out runner.RunPage
+	var out api.RunPage
 	return out, c.quick(http.MethodGet, "/api/runs?"+v.Encode(), nil, &out)
 }
 
@@ -59,7 +59,7 @@ var _ runner.Pager = (*Client)(nil)
 // Page asks the owner that l names for one page of its runs, with one
 // request and nothing followed: for a command that only lists (`hermes
 // runs` while the owner holds hermes.db).
-func Page(ctx context.Context, l Lock, q runner.ListQuery) (runner.RunPage, error) {
+func Page(ctx context.Context, l Lock, q runner.ListQuery) (api.RunPage, error) {
 	c := &Client{owner: l, base: "http://" + l.Addr, http: &http.Client{}, ctx: ctx}
 	return c.ListPage(q)
 }
@@ -71,8 +71,8 @@ func (c *Client) Events(id string) ([]event.Event, error) {
 }
 
 // Start starts a run in the owner and follows it.
-func (c *Client) Start(ctx context.Context, req runner.StartRequest) (string, error) {
-	var ref runner.RunRef
+func (c *Client) Start(ctx context.Context, req api.StartRequest) (string, error) {
+	var ref api.RunRef
 	if err := c.call(ctx, http.MethodPost, "/api/runs", req, &ref); err != nil {
 		return "", err
 	}
@@ -81,7 +81,7 @@ func (c *Client) Start(ctx context.Context, req runner.StartRequest) (string, er
 }
 
 // Resume takes a run up again in the owner and follows it.
-func (c *Client) Resume(ctx context.Context, id string, o runner.Overrides) error {
+func (c *Client) Resume(ctx context.Context, id string, o api.Overrides) error {
 	if err := c.call(ctx, http.MethodPost, runPath(id, "/resume"), o, nil); err != nil {
 		return err
 	}
@@ -90,8 +90,8 @@ func (c *Client) Resume(ctx context.Context, id string, o runner.Overrides) erro
 }
 
 // Fork starts a run in the owner from iteration req.Iteration of run id.
-func (c *Client) Fork(ctx context.Context, id string, req runner.ForkRequest) (string, error) {
-	var ref runner.RunRef
+func (c *Client) Fork(ctx context.Context, id string, req api.ForkRequest) (string, error) {
+	var ref api.RunRef
 	if err := c.call(ctx, http.MethodPost, runPath(id, "/fork"), req, &ref); err != nil {
 		return "", err
 	}
@@ -100,12 +100,12 @@ func (c *Client) Fork(ctx context.Context, id string, req runner.ForkRequest) (s
 }
 
 // Control queues a control for one of the owner's live runs.
-func (c *Client) Control(id string, ctl agent.Control) error {
+func (c *Client) Control(id string, ctl api.Control) error {
 	return c.quick(http.MethodPost, runPath(id, "/control"), ctl, nil)
 }
 
 // Approve answers the approval one of the owner's live runs waits for.
-func (c *Client) Approve(id, approvalID string, a runner.Answer) error {
+func (c *Client) Approve(id, approvalID string, a api.Answer) error {
 	return c.quick(http.MethodPost, runPath(id, "/approvals/"+url.PathEscape(approvalID)), a, nil)
 }
 
@@ -120,14 +120,14 @@ func (c *Client) Delete(id string) error {
 }
 
 // Settings are the settings a new run in the owner would use.
-func (c *Client) Settings() (runner.Settings, error) {
-	var s runner.Settings
+func (c *Client) Settings() (api.Settings, error) {
+	var s api.Settings
 	return s, c.quick(http.MethodGet, "/api/settings", nil, &s)
 }
 
 // CheckModel asks the owner whether its model endpoint answers.
-func (c *Client) CheckModel(ctx context.Context, o runner.Overrides) error {
-	var mc runner.ModelCheck
+func (c *Client) CheckModel(ctx context.Context, o api.Overrides) error {
+	var mc api.ModelCheck
 	if err := c.call(ctx, http.MethodPost, "/api/model/check", o, &mc); err != nil {
 		return err
 	}
@@ -213,9 +213,7 @@ func (c *Client) do(req *http.Request) (*http.Response, error) {
 		return res, nil
 	}
 	defer res.Body.Close()
-	var body struct {
-		Error runner.APIError `json:"error"`
-	}
+	var body api.ErrorBody
 	if err := json.NewDecoder(res.Body).Decode(&body); err != nil || body.Error.Code == "" {
 		return nil, c.unreachable(fmt.Errorf("%s %s: %s", req.Method, req.URL.Path, res.Status))
 	}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"sync"
 
+	"hermes/backend/api"
 	"hermes/backend/event"
 	"hermes/backend/runner"
 )
@@ -174,7 +175,7 @@ func (c *Client) readFeed(body io.ReadCloser) {
 	defer c.wg.Done()
 	defer body.Close()
 	_ = readSSE(body, func(m message) bool {
-		var s runner.Summary
+		var s api.Summary
 		if m.name != "run" || json.Unmarshal(m.data, &s) != nil {
 			return true
 		}

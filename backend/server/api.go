@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 
-	"hermes/backend/agent"
 	"hermes/backend/api"
 	"hermes/backend/event"
 	"hermes/backend/i18n"
@@ -114,7 +113,7 @@ func (s *server) startRun(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) control(w http.ResponseWriter, r *http.Request) {
-	var c agent.Control
+	var c api.Control
 	if !decode(w, r, &c, false) {
 		return
 	}
