@@ -536,7 +536,6 @@ const en = {
   'compare.no_context': 'No request was recorded for #{n}',
   'compare.counts': '{added} added, {removed} removed, {edited} edited, {same} the same',
   'compare.same': 'The same',
-  'compare.from_card': 'Compare with the selected iteration',
   'fork.tab': 'Beside source',
   'fork.loading': 'Loading the source run…',
   'fork.source': 'Source',
@@ -563,7 +562,6 @@ const en = {
   'inspector.roles': 'Open:',
   'inspector.role_all': 'all',
   'inspector.role_none': 'none',
-  'replay.at_end': 'Replay at the end: the run {status}',
   // end issue 16
   // begin issue 16: waterfall, cost, budget chart
   'wf.tab': 'Waterfall',

@@ -534,7 +534,6 @@ export const zh: Catalog = {
   'compare.no_context': '#{n} 没有记录请求',
   'compare.counts': '新增 {added}，删除 {removed}，修改 {edited}，相同 {same}',
   'compare.same': '相同',
-  'compare.from_card': '与所选迭代比较',
   'fork.tab': '与源运行对照',
   'fork.loading': '正在加载源运行…',
   'fork.source': '源运行',
@@ -561,7 +560,6 @@ export const zh: Catalog = {
   'inspector.roles': '展开：',
   'inspector.role_all': '全部',
   'inspector.role_none': '无',
-  'replay.at_end': '回放到结尾：运行{status}',
   // end issue 16
   // begin issue 16: waterfall, cost, budget chart
   'wf.tab': '瀑布图',
