@@ -1,0 +1,316 @@
+package feishu
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Feishu open API codes the client acts on.
+const (
+	codeTokenInvalid  = 99991663 // tenant access token not valid
+	codeTokenBad      = 99991668 // access token not valid
+	codeTokenExpired  = 99991677 // access token expired
+	codeFreqLimit     = 99991400 // the app called too often
+	codeChatFreqLimit = 230020   // too many messages to one chat
+)
+
+// APIError is an error answer of the Feishu open API. It never holds the
+// access token or the app secret.
+type APIError struct {
+	Op      string // such as "im/v1/messages/reply"
+	Code    int
+	Message string
+}
+
+func (e *APIError) Error() string {
+	return fmt.Sprintf("Feishu API %s: code %d: %s", e.Op, e.Code, e.Message)
+}
+
+func (e *APIError) Unwrap() error { return ErrAPI }
+
+// APIOptions configure an API client.
+type APIOptions struct {
+	Base      string // https://open.feishu.cn, or Lark's https://open.larksuite.com
+	AppID     string
+	AppSecret string
+	// Rate is how many calls may start in any one second (the app's QPS).
+	Rate int
+	HTTP *http.Client
+	// Backoff is the wait before retry n (1, 2, …) of a call Feishu said
+	// was too frequent, unless it said how long; nil means 200 ms
+	// doubling, with jitter, up to 5 s.
+	Backoff func(n int) time.Duration
+	Now     func() time.Time
+}
+
+// maxAttempts bounds the tries of one call, the first included.
+const maxAttempts = 6
+
+// API is a client of the Feishu open API for one self-built app: the
+// tenant access token cached until shortly before it expires and fetched
+// once however many callers need it, calls paced to the app's rate and
+// retried with backoff when Feishu says they came too fast.
+type API struct {
+	o    APIOptions
+	pace *pacer
+
+	fetching sync.Mutex // held while a token is fetched
+	mu       sync.Mutex
+	token    string
+	expires  time.Time
+}
+
+// NewAPI returns a client; nothing is fetched until the first call.
+func NewAPI(o APIOptions) *API {
+	if o.HTTP == nil {
+		o.HTTP = &http.Client{Timeout: 15 * time.Second}
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Backoff == nil {
+		o.Backoff = func(n int) time.Duration {
+			d := min(200*time.Millisecond<<(n-1), 5*time.Second)
+			return d/2 + rand.N(d/2+1)
+		}
+	}
+	return &API{o: o, pace: newPacer(o.Rate)}
+}
+
+// apiStatus is the code and msg every Feishu answer carries.
+type apiStatus struct {
+	Code int    `json:"code"`
+	Msg  string `json:"msg"`
+}
+
+func (s *apiStatus) result() *apiStatus { return s }
+
+// answer is what every decoded answer is: one that embeds apiStatus.
+type answer interface{ result() *apiStatus }
+
+// tenantToken returns the cached token, or fetches one; callers that
+// arrive during a fetch wait for it rather than fetch another.
+func (a *API) tenantToken(ctx context.Context) (string, error) {
+	if tok, ok := a.cachedToken(); ok {
+		return tok, nil
+	}
+	a.fetching.Lock()
+	defer a.fetching.Unlock()
+	if tok, ok := a.cachedToken(); ok {
+		return tok, nil
+	}
+	var resp struct {
+		apiStatus
+		Token  string `json:"tenant_access_token"`
+		Expire int    `json:"expire"`
+	}
+	body := map[string]string{"app_id": a.o.AppID, "app_secret": a.o.AppSecret}
+	if err := a.retry(ctx, "auth/v3/tenant_access_token", "/open-apis/auth/v3/tenant_access_token/internal", "", body, &resp); err != nil {
+		return "", err
+	}
+	// Renew a little early, so a token never expires on its way to Feishu
+	// (which hands out a new one once less than half an hour is left).
+	life := time.Duration(resp.Expire) * time.Second
+	life -= min(life/10, 5*time.Minute)
+	a.mu.Lock()
+	a.token, a.expires = resp.Token, a.o.Now().Add(life)
+	a.mu.Unlock()
+	return resp.Token, nil
+}
+
+func (a *API) cachedToken() (string, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.token, a.token != "" && a.o.Now().Before(a.expires)
+}
+
+// dropToken forgets tok after Feishu refused it; a newer token another
+// caller already fetched is kept, so a burst of refusals refreshes once.
+func (a *API) dropToken(tok string) {
+	a.mu.Lock()
+	if a.token == tok {
+		a.token = ""
+	}
+	a.mu.Unlock()
+}
+
+func tokenRefused(code int) bool {
+	return code == codeTokenInvalid || code == codeTokenBad || code == codeTokenExpired
+}
+
+// call posts body to a path with the tenant access token and decodes the
+// answer into out; a refused token is fetched again and the call retried
+// once.
+func (a *API) call(ctx context.Context, op, path string, body any, out answer) error {
+	for refreshed := false; ; refreshed = true {
+		tok, err := a.tenantToken(ctx)
+		if err != nil {
+			return err
+		}
+		err = a.retry(ctx, op, path, tok, body, out)
+		var apiErr *APIError
+		if errors.As(err, &apiErr) && tokenRefused(apiErr.Code) && !refreshed {
+			a.dropToken(tok)
+			continue
+		}
+		return err
+	}
+}
+
+// retry runs one call until Feishu answers it without a rate limit,
+// pacing every try and backing off between them.
+func (a *API) retry(ctx context.Context, op, path, tok string, body any, out answer) error {
+	for n := 1; ; n++ {
+		if err := a.pace.wait(ctx); err != nil {
+			return err
+		}
+		*out.result() = apiStatus{}
+		limited, wait, err := a.do(ctx, path, tok, body, out)
+		st := out.result()
+		limited = limited || st.Code == codeFreqLimit || st.Code == codeChatFreqLimit
+		if err == nil && !limited {
+			if st.Code != 0 {
+				return &APIError{Op: op, Code: st.Code, Message: st.Msg}
+			}
+			return nil
+		}
+		if n == maxAttempts || ctx.Err() != nil {
+			if err != nil {
+				return fmt.Errorf("Feishu API %s: %w", op, err)
+			}
+			return &APIError{Op: op, Code: st.Code, Message: st.Msg}
+		}
+		if wait <= 0 {
+			wait = a.o.Backoff(n)
+		}
+		if limited {
+			a.pace.hold(wait) // every call waits, not only this one
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		}
+	}
+}
+
+// do sends one request. limited reports a 429, wait how long Feishu said
+// to wait (0: not said); a 5xx or a broken connection is an error worth
+// another try. Its errors never hold the token.
+func (a *API) do(ctx context.Context, path, tok string, body, out any) (limited bool, wait time.Duration, err error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // "<" as itself: the size limits count bytes
+	if err := enc.Encode(body); err != nil {
+		return false, 0, fmt.Errorf("encode request: %w", err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.o.Base+path, &b)
+	if err != nil {
+		return false, 0, errors.New("bad Feishu API address; check [bot] api_base")
+	}
+	req.Header.Set("Content-Type", "application/json; charset=utf-8")
+	if tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+	resp, err := a.o.HTTP.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return false, 0, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusTooManyRequests {
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		if s, err := strconv.Atoi(resp.Header.Get("X-Ogw-Ratelimit-Reset")); err == nil && s > 0 {
+			wait = time.Duration(s) * time.Second
+		}
+		return true, wait, nil
+	}
+	// Feishu answers its errors with a 4xx and the code in the body.
+	decErr := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(out)
+	if resp.StatusCode >= 500 {
+		return false, 0, fmt.Errorf("HTTP status %d", resp.StatusCode)
+	}
+	if decErr != nil {
+		return false, 0, fmt.Errorf("decode answer (HTTP status %d): %w", resp.StatusCode, decErr)
+	}
+	return false, 0, nil
+}
+
+type sendResult struct {
+	apiStatus
+	Data struct {
+		MessageID string `json:"message_id"`
+	} `json:"data"`
+}
+
+// Reply replies to a message with one message of msgType ("text", "post"
+// or "interactive") whose content is the JSON text content.
+func (a *API) Reply(ctx context.Context, messageID, msgType, content string) error {
+	var res sendResult
+	body := map[string]string{"msg_type": msgType, "content": content}
+	return a.call(ctx, "im/v1/messages/reply", "/open-apis/im/v1/messages/"+url.PathEscape(messageID)+"/reply", body, &res)
+}
+
+// Check fetches a tenant access token, so that a wrong app_id or
+// app_secret is reported when the bot starts rather than at its first
+// reply.
+func (a *API) Check(ctx context.Context) error {
+	_, err := a.tenantToken(ctx)
+	return err
+}
+
+// pacer spaces the calls' starts 1/rate apart, and holds every call back
+// for a while after Feishu said the app calls too often.
+type pacer struct {
+	every time.Duration
+	mu    sync.Mutex
+	next  time.Time
+}
+
+func newPacer(rate int) *pacer { return &pacer{every: time.Second / time.Duration(max(rate, 1))} }
+
+func (p *pacer) wait(ctx context.Context) error {
+	p.mu.Lock()
+	now := time.Now()
+	at := p.next
+	if at.Before(now) {
+		at = now
+	}
+	p.next = at.Add(p.every)
+	p.mu.Unlock()
+	d := at.Sub(now)
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (p *pacer) hold(d time.Duration) {
+	p.mu.Lock()
+	if until := time.Now().Add(d); until.After(p.next) {
+		p.next = until
+	}
+	p.mu.Unlock()
+}

@@ -1,0 +1,238 @@
+package feishu
+
+import (
+	"crypto/subtle"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"hermes/backend/callback"
+)
+
+// Headers of a signed event.
+const (
+	HeaderTimestamp = "X-Lark-Request-Timestamp"
+	HeaderNonce     = "X-Lark-Request-Nonce"
+	HeaderSignature = "X-Lark-Signature"
+)
+
+// EventMessageReceive is the event of a message sent to the bot.
+const EventMessageReceive = "im.message.receive_v1"
+
+// envelope is a callback's body as posted: plain, or one encrypt field.
+type envelope struct {
+	Encrypt string `json:"encrypt"`
+}
+
+// event is a decrypted callback: a URL verification (type, token,
+// challenge) or an event of schema 2.0 (header, event).
+type event struct {
+	Type      string `json:"type"`
+	Token     string `json:"token"`
+	Challenge string `json:"challenge"`
+	Schema    string `json:"schema"`
+	Header    struct {
+		EventID   string `json:"event_id"`
+		EventType string `json:"event_type"`
+		Token     string `json:"token"`
+	} `json:"header"`
+	Event json.RawMessage `json:"event"`
+}
+
+// messageEvent is im.message.receive_v1's event.
+type messageEvent struct {
+	Sender struct {
+		SenderID struct {
+			OpenID string `json:"open_id"`
+		} `json:"sender_id"`
+		SenderType string `json:"sender_type"`
+	} `json:"sender"`
+	Message struct {
+		MessageID   string `json:"message_id"`
+		ChatID      string `json:"chat_id"`
+		ChatType    string `json:"chat_type"`
+		MessageType string `json:"message_type"`
+		Content     string `json:"content"`
+		Mentions    []struct {
+			Key string `json:"key"`
+		} `json:"mentions"`
+	} `json:"message"`
+}
+
+// Adapter is the event subscription's callback of a Feishu (or Lark) app:
+// the URL verification, and the messages people send the bot, to p2p
+// chats or with an @mention in groups; replies go through the API.
+type Adapter struct {
+	cb    Callback
+	in    Inbox
+	api   *API
+	crypt *Crypter // nil without an encrypt key
+	guard *callback.Guard
+}
+
+// NewAdapter returns the adapter that hands messages to in and replies
+// through api.
+func NewAdapter(cb Callback, api *API, in Inbox) *Adapter {
+	a := &Adapter{cb: cb, in: in, api: api, guard: callback.NewGuard(cb.Now)}
+	if cb.EncryptKey != "" {
+		a.crypt = NewCrypter(cb.EncryptKey)
+	}
+	return a
+}
+
+func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", "POST")
+		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
+		return
+	}
+	answer, err := a.receive(w, r)
+	if err != nil {
+		a.in.Refuse(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Write(answer)
+}
+
+// receive checks and reads one callback and returns the body to answer.
+func (a *Adapter) receive(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	body, err := callback.ReadBody(w, r, a.cb.BodyLimit())
+	if err != nil {
+		return nil, err
+	}
+	plain, signed, err := a.open(r, body)
+	if err != nil {
+		return nil, err
+	}
+	var ev event
+	if err := json.Unmarshal(plain, &ev); err != nil {
+		return nil, fmt.Errorf("%w: JSON: %v", callback.ErrMalformed, err)
+	}
+	if ev.Type == "url_verification" {
+		// Feishu does not sign the URL verification; the token (and, with
+		// a key, the encryption) is what proves it comes from Feishu.
+		if err := a.checkToken(ev.Token); err != nil {
+			return nil, err
+		}
+		return json.Marshal(map[string]string{"challenge": ev.Challenge})
+	}
+	if a.crypt != nil && !signed {
+		return nil, ErrUnsigned
+	}
+	if ev.Schema != "2.0" {
+		// Events of schema 1.0 are older kinds the bot does not ask for.
+		if err := a.checkToken(ev.Token); err != nil {
+			return nil, err
+		}
+		return []byte("{}"), nil
+	}
+	if err := a.checkToken(ev.Header.Token); err != nil {
+		return nil, err
+	}
+	if ev.Header.EventType == EventMessageReceive {
+		if ev.Header.EventID == "" {
+			return nil, fmt.Errorf("%w: no event_id", callback.ErrMalformed)
+		}
+		if err := a.message(ev.Header.EventID, ev.Event); err != nil {
+			return nil, err
+		}
+	}
+	return []byte("{}"), nil
+}
+
+// open verifies the signature and decrypts the body when there is a key,
+// and says whether the body was signed.
+func (a *Adapter) open(r *http.Request, body []byte) (plain []byte, signed bool, err error) {
+	var env envelope
+	if err := json.Unmarshal(body, &env); err != nil {
+		return nil, false, fmt.Errorf("%w: JSON: %v", callback.ErrMalformed, err)
+	}
+	if a.crypt == nil {
+		if env.Encrypt != "" {
+			return nil, false, fmt.Errorf("%w: the event is encrypted but [bot] encrypt_key is not set; copy the app's Encrypt Key into it", callback.ErrMalformed)
+		}
+		return body, false, nil
+	}
+	if env.Encrypt == "" {
+		return nil, false, fmt.Errorf("%w: no encrypt field while [bot] encrypt_key is set", callback.ErrSignature)
+	}
+	ts, nonce, sig := r.Header.Get(HeaderTimestamp), r.Header.Get(HeaderNonce), r.Header.Get(HeaderSignature)
+	if sig != "" {
+		if err := a.crypt.Verify(ts, nonce, sig, body); err != nil {
+			return nil, false, err
+		}
+		// A replay within the skew is the same event_id again, which the
+		// bot drops; Feishu's own resends may repeat a nonce, so nonces are
+		// not refused.
+		if err := a.guard.Fresh(ts); err != nil {
+			return nil, false, err
+		}
+	}
+	plain, err = a.crypt.Decrypt(env.Encrypt)
+	return plain, sig != "", err
+}
+
+func (a *Adapter) checkToken(token string) error {
+	if subtle.ConstantTimeCompare([]byte(token), []byte(a.cb.VerificationToken)) != 1 {
+		return ErrToken
+	}
+	return nil
+}
+
+// message hands a received message to the inbox: text in a p2p chat, or
+// in a group when it @mentions the bot (the only group messages Feishu
+// sends an app without the permission to read them all).
+func (a *Adapter) message(eventID string, raw json.RawMessage) error {
+	var e messageEvent
+	if err := json.Unmarshal(raw, &e); err != nil {
+		return fmt.Errorf("%w: event: %v", callback.ErrMalformed, err)
+	}
+	m := e.Message
+	sender := e.Sender.SenderID.OpenID
+	if m.MessageID == "" || sender == "" {
+		return fmt.Errorf("%w: no message_id or sender open_id", callback.ErrMalformed)
+	}
+	if e.Sender.SenderType != "" && e.Sender.SenderType != "user" {
+		return nil // another app or bot: never answered, so bots cannot loop
+	}
+	user := sender
+	if m.ChatType != "p2p" {
+		if len(m.Mentions) == 0 {
+			return nil // group talk not addressed to the bot
+		}
+		// One session per person per group, apart from their p2p chat.
+		user = sender + "@" + m.ChatID
+	}
+	msg := Message{ID: eventID, User: user}
+	r := &replier{api: a.api, messageID: m.MessageID}
+	if m.MessageType != "text" {
+		return a.in.Unsupported(msg, r)
+	}
+	var content struct {
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal([]byte(m.Content), &content); err != nil {
+		return fmt.Errorf("%w: text content: %v", callback.ErrMalformed, err)
+	}
+	// Mentions stand in the text as keys, "@_user_1"; the longest go
+	// first, so "@_user_1" does not eat the start of "@_user_10".
+	keys := make([]string, 0, len(m.Mentions))
+	for _, mention := range m.Mentions {
+		if mention.Key != "" {
+			keys = append(keys, mention.Key)
+		}
+	}
+	slices.SortFunc(keys, func(x, y string) int { return len(y) - len(x) })
+	text := content.Text
+	for _, k := range keys {
+		text = strings.ReplaceAll(text, k, "")
+	}
+	msg.Text = strings.TrimSpace(text)
+	if msg.Text == "" {
+		return nil // an @mention alone
+	}
+	return a.in.Deliver(msg, r)
+}

@@ -1,0 +1,121 @@
+package feishu
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+)
+
+// Sizes of what one reply may hold. Feishu takes a post's or card's
+// request of up to 30 KB; content is JSON inside JSON, where a quote grows
+// to four bytes, so the parts are cut well below.
+const (
+	shortText = 1000 // bytes: at most this and few lines go as plain text
+	shortRows = 8    // lines
+	partLimit = 7000 // bytes of text in one post or card
+)
+
+// questionMark starts the bot's questions (bot.question, in both
+// languages); they go as a card, so they stand out from the answers.
+const questionMark = "❓"
+
+// msg is one message to send: its msg_type and JSON content.
+type msg struct{ typ, content string }
+
+// format turns a reply into the messages that carry it: a short one as
+// text, a question as an interactive card, a long one as rich text (post),
+// in as many parts as its length needs.
+func format(text string) []msg {
+	if strings.HasPrefix(text, questionMark) && len(text) <= partLimit {
+		title, body, _ := strings.Cut(text, "\n")
+		return []msg{{"interactive", card(title, body)}}
+	}
+	if len(text) <= shortText && strings.Count(text, "\n") < shortRows {
+		return []msg{{"text", encode(map[string]string{"text": text})}}
+	}
+	var out []msg
+	for _, part := range split(text, partLimit) {
+		out = append(out, msg{"post", post(part)})
+	}
+	return out
+}
+
+// post is rich text of one paragraph per line. Lines are plain text, not
+// Markdown: a model's Markdown reads well as it is.
+func post(text string) string {
+	var rows [][]map[string]string
+	for line := range strings.SplitSeq(strings.TrimRight(text, "\n"), "\n") {
+		rows = append(rows, []map[string]string{{"tag": "text", "text": line}})
+	}
+	return encode(map[string]any{"zh_cn": map[string]any{"title": "", "content": rows}})
+}
+
+// card is an interactive card with title as its header and body drawn as
+// Markdown.
+func card(title, body string) string {
+	c := map[string]any{
+		"config": map[string]bool{"wide_screen_mode": true},
+		"header": map[string]any{
+			"template": "orange",
+			"title":    map[string]string{"tag": "plain_text", "content": title},
+		},
+		"elements": []map[string]string{},
+	}
+	if body = strings.TrimSpace(body); body != "" {
+		c["elements"] = []map[string]string{{"tag": "markdown", "content": body}}
+	}
+	return encode(c)
+}
+
+func encode(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v) // maps of strings always encode
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// split cuts text into parts of at most limit bytes, at a line break where
+// one falls in the second half of a part, else at a space, else between two
+// characters, so no character is ever cut in two.
+func split(text string, limit int) []string {
+	var parts []string
+	for len(text) > limit {
+		cut := limit
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		if cut == 0 {
+			_, cut = utf8.DecodeRuneInString(text)
+		}
+		if i := strings.LastIndexByte(text[:cut], '\n'); i >= cut/2 {
+			cut = i + 1
+		} else if i := strings.LastIndexByte(text[:cut], ' '); i >= cut/2 {
+			cut = i + 1
+		}
+		parts = append(parts, text[:cut])
+		text = text[cut:]
+	}
+	if text != "" || len(parts) == 0 {
+		parts = append(parts, text)
+	}
+	return parts
+}
+
+// replier replies to one message: in a group, the reply quotes the
+// message it answers, so the asker sees it among others'.
+type replier struct {
+	api       *API
+	messageID string
+}
+
+func (r *replier) Reply(ctx context.Context, text string, _ bool) error {
+	for _, m := range format(text) {
+		if err := r.api.Reply(ctx, r.messageID, m.typ, m.content); err != nil {
+			return err
+		}
+	}
+	return nil
+}
