@@ -29,6 +29,7 @@ import (
 
 	"hermes/backend/agent"
 	"hermes/backend/config"
+	"hermes/backend/feishu"
 	"hermes/backend/i18n"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
@@ -91,7 +92,8 @@ type Bot struct {
 	secrets  *runlog.Redactor // [bot]'s own, for every reply; see scrub
 	log      *slog.Logger
 	now      func() time.Time
-	api      *wecom.API // nil but for the WeCom application
+	api      *wecom.API  // nil but for the WeCom application
+	lark     *feishu.API // nil but for Feishu
 	seen     *dedup
 	platform Platform
 	wsRoot   string
@@ -161,6 +163,8 @@ func New(o Options) (*Bot, error) {
 		b.platform, err = wecom.NewIntelligentBot(b.wecomCallback(), wecomInbox{b, name})
 	case config.BotWebhook:
 		b.platform = newWebhook(b, o.HTTP)
+	case config.BotFeishu:
+		b.platform = b.newFeishu(o)
 	}
 	if err != nil {
 		return nil, err
@@ -171,7 +175,7 @@ func New(o Options) (*Bot, error) {
 
 // botSecrets are the secrets of a [bot] section.
 func botSecrets(c config.Bot) []string {
-	return []string{c.WebhookSecret, c.EncodingAESKey, c.Secret}
+	return []string{c.WebhookSecret, c.EncodingAESKey, c.Secret, c.AppSecret, c.VerificationToken, c.EncryptKey}
 }
 
 // scrub is text as it may leave the process: the secrets that run (the
