@@ -11,8 +11,9 @@ import (
 
 // Bot configures `hermes bot`, the chat-bot webhook server. Empty settings
 // take the defaults of the accessors below. Every secret (Token, AES key,
-// corp secret) may be given instead as an environment reference
-// (webhook_secret_env, encoding_aes_key_env, secret_env).
+// corp secret, Feishu's app secret, verification token and encrypt key) may
+// be given instead as an environment reference (webhook_secret_env,
+// encoding_aes_key_env, secret_env, app_secret_env…).
 type Bot struct {
 	// Platform is the adapter: "wecom" (a self-built WeCom application's
 	// callback, the default), "wecom_bot" (a WeCom intelligent bot) or
@@ -35,7 +36,19 @@ type Bot struct {
 	Secret    string `toml:"secret"`
 	SecretEnv string `toml:"secret_env"`
 	AgentID   int    `toml:"agent_id"`
-	// APIBase is the WeCom API's address; tests point it at a local server.
+	// AppID, AppSecret, VerificationToken and EncryptKey are a Feishu (or
+	// Lark) app's: its credentials, and its event subscription's token and
+	// key (an empty EncryptKey: events arrive unencrypted and unsigned).
+	AppID                string `toml:"app_id"`
+	AppIDEnv             string `toml:"app_id_env"`
+	AppSecret            string `toml:"app_secret"`
+	AppSecretEnv         string `toml:"app_secret_env"`
+	VerificationToken    string `toml:"verification_token"`
+	VerificationTokenEnv string `toml:"verification_token_env"`
+	EncryptKey           string `toml:"encrypt_key"`
+	EncryptKeyEnv        string `toml:"encrypt_key_env"`
+	// APIBase is the platform API's address (WeCom's, or Feishu's for
+	// platform "feishu"); tests point it at a local server.
 	APIBase string `toml:"api_base"`
 	// ReplyURL is where the generic webhook posts its replies.
 	ReplyURL string `toml:"reply_url"`
@@ -63,6 +76,7 @@ const (
 	BotWeCom    = "wecom"
 	BotWeComBot = "wecom_bot"
 	BotWebhook  = "webhook"
+	BotFeishu   = "feishu"
 )
 
 // Defaults of the [bot] section.
@@ -94,8 +108,15 @@ func (b Bot) ListenAddr() string { return orDefault(b.Listen, DefaultBotListen) 
 // CallbackPath is the URL path of the callback.
 func (b Bot) CallbackPath() string { return orDefault(b.Path, DefaultBotPath) }
 
-// API is the WeCom API's base URL, without a trailing slash.
-func (b Bot) API() string { return strings.TrimRight(orDefault(b.APIBase, DefaultBotAPIBase), "/") }
+// API is the platform API's base URL, without a trailing slash: WeCom's,
+// or Feishu's for platform "feishu".
+func (b Bot) API() string {
+	def := DefaultBotAPIBase
+	if b.PlatformName() == BotFeishu {
+		def = DefaultFeishuAPIBase
+	}
+	return strings.TrimRight(orDefault(b.APIBase, def), "/")
+}
 
 // APIRate is the number of WeCom API calls allowed per second.
 func (b Bot) APIRate() int { return orDefault(b.RateLimit, DefaultBotRateLimit) }
@@ -117,7 +138,7 @@ func (b Bot) RunLimit() time.Duration { return orDefault(b.RunTimeout.Duration, 
 func (b Bot) validate() error {
 	var errs []error
 	switch b.PlatformName() {
-	case BotWeCom, BotWeComBot, BotWebhook:
+	case BotWeCom, BotWeComBot, BotWebhook, BotFeishu:
 	default:
 		errs = append(errs, i18n.Wrap(ErrInvalid, "config.bot.platform", b.Platform))
 	}
@@ -174,6 +195,8 @@ func (b Bot) Ready() error {
 	case BotWebhook:
 		need("webhook_secret", b.WebhookSecret)
 		need("reply_url", b.ReplyURL)
+	case BotFeishu:
+		errs = append(errs, b.feishuReady()...)
 	}
 	return errors.Join(errs...)
 }
