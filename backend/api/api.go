@@ -97,6 +97,15 @@ type Control = agent.Control
 // the other kinds are agent's, and take effect at the run's next safe point.
 const ControlCancel agent.ControlKind = "cancel"
 
+// Owner is what GET /api/owner answers: who owns the home (hermes.lock
+// without its token), so that a reader of the lock can tell that the
+// address is its owner's.
+type Owner struct {
+	PID     int       `json:"pid"`
+	Mode    string    `json:"mode"`
+	Started time.Time `json:"started"`
+}
+
 // RenameRequest is the body of PATCH /api/runs/{id}: "" removes the title.
 type RenameRequest struct {
 	Title string `json:"title"`

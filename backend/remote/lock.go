@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"time"
 
+	"hermes/backend/api"
 	"hermes/backend/atomicfile"
 )
 
@@ -35,13 +36,10 @@ type Lock struct {
 	Started time.Time `json:"started"`
 }
 
-// Identity is what GET /api/owner answers: the lock without its token, so
-// that a reader of the lock can tell that the address is its owner's.
-type Identity struct {
-	PID     int       `json:"pid"`
-	Mode    string    `json:"mode"`
-	Started time.Time `json:"started"`
-}
+// Identity is what GET /api/owner answers (api.Owner): the lock without
+// its token, so that a reader of the lock can tell that the address is its
+// owner's.
+type Identity = api.Owner
 
 // Identity is the lock's owner as GET /api/owner shows it.
 func (l Lock) Identity() Identity { return Identity{PID: l.PID, Mode: l.Mode, Started: l.Started} }

@@ -33,6 +33,8 @@ export interface RunSummary {
   verified: boolean
   path: string
   origin?: string
+  cost?: number
+  currency?: string
   live: boolean
   title: string
   paused: boolean
@@ -108,7 +110,7 @@ export interface ApiErrorBody {
   message: Record<string, string>
 }
 
-export interface ApiError {
+export interface ApiErrorResponse {
   error: ApiErrorBody
 }
 
@@ -126,6 +128,12 @@ export interface Settings {
   language: string
   home: string
   config_path: string
+}
+
+export interface Owner {
+  pid: number
+  mode: string
+  started: string
 }
 
 export interface Notice {
@@ -269,6 +277,9 @@ export interface ModelDecidedData {
   latency_ms?: number
   attempts?: number
   reasoning?: string
+  first_token_ms?: number
+  cost?: number
+  currency?: string
   spent?: string
   stage?: string
   step?: number
@@ -537,6 +548,7 @@ export interface Usage {
   completion_tokens: number
   total_tokens: number
   reasoning_tokens?: number
+  cached_tokens?: number
 }
 
 export interface MemoryRef {
@@ -560,6 +572,9 @@ export interface Totals {
   reasoning_tokens?: number
   stage_calls?: number
   stage_tokens?: Record<string, number>
+  cached_tokens?: number
+  cost?: number
+  currency?: string
 }
 
 export interface PlanStep {
