@@ -80,8 +80,9 @@ type API struct {
 	token   string
 	expires time.Time
 
-	tokens  flight[string]
-	userIDs flight[string]
+	tokens   flight[string]
+	userIDs  flight[string]
+	contacts contacts
 }
 
 // NewAPI returns a client; nothing is fetched until the first call.
@@ -164,14 +165,23 @@ type apiStatus struct {
 // call posts body to a token-authenticated API path and decodes the answer
 // into out, which must embed apiStatus and return it from status.
 func (a *API) call(ctx context.Context, op, path string, body any, out interface{ status() apiStatus }) error {
+	return a.callQuery(ctx, http.MethodPost, op, path, nil, body, out)
+}
+
+// callQuery is call with any method and query parameters beside the token.
+func (a *API) callQuery(ctx context.Context, method, op, path string, q url.Values, body any, out interface{ status() apiStatus }) error {
 	refreshed := false
 	for {
 		tok, err := a.accessToken(ctx)
 		if err != nil {
 			return err
 		}
+		query := url.Values{"access_token": {tok}}
+		for k, v := range q {
+			query[k] = v
+		}
 		err = a.retry(ctx, op, func() (apiStatus, error) {
-			err := a.do(ctx, http.MethodPost, path+"?access_token="+url.QueryEscape(tok), body, out)
+			err := a.do(ctx, method, path+"?"+query.Encode(), body, out)
 			return out.status(), err
 		})
 		var apiErr *APIError

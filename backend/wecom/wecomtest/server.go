@@ -1,6 +1,6 @@
 // Package wecomtest is a local HTTP server that speaks the part of the
-// WeCom server API the bot uses — gettoken, open user id conversion and
-// message/send — with WeCom's error codes and a rate limit, and a client
+// WeCom server API the bot uses — gettoken, open user id conversion,
+// message/send and the contacts' user/get and department/get — with WeCom's error codes and a rate limit, and a client
 // that posts signed, encrypted callbacks as WeCom does. Like llmtest it is
 // for tests and benchmarks; production code never imports it.
 package wecomtest
@@ -46,8 +46,13 @@ type Server struct {
 	arrivals  []time.Time
 	stats     Stats
 	messages  map[string][]string
-	changed   chan struct{} // closed and replaced whenever a message is sent
+	changed   chan struct{} // closed and replaced whenever a message is sent or contacts read
 	expiresIn int
+
+	users         map[string]contactUser
+	depts         map[int]contactDept
+	denyContacts  int   // the errcode every contacts call gets; 0: none
+	contactFaults []int // errcodes for the next contacts calls
 }
 
 // Stats counts what the server saw.
@@ -55,6 +60,8 @@ type Stats struct {
 	GetToken  int // gettoken calls answered with a token
 	Convert   int // conversion calls answered
 	Send      int // message/send calls that delivered a message
+	UserGet   int // user/get calls past the token check
+	DeptGet   int // department/get calls past the token check
 	Refused   int // calls answered with an error code
 	OverLimit int // calls beyond the rate limit
 	// MaxPerSecond is the most calls that arrived within any one second.
@@ -68,11 +75,14 @@ func NewServer(t testing.TB, corpID, secret string, limit int) *Server {
 		corpID: corpID, secret: secret, limit: limit,
 		tokens: map[string]bool{}, openIDs: map[string]string{}, messages: map[string][]string{},
 		changed: make(chan struct{}), expiresIn: 7200,
+		users: map[string]contactUser{}, depts: map[int]contactDept{},
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /cgi-bin/gettoken", s.getToken)
 	mux.HandleFunc("POST /cgi-bin/batch/openuserid_to_userid", s.convert)
 	mux.HandleFunc("POST /cgi-bin/message/send", s.send)
+	mux.HandleFunc("GET /cgi-bin/user/get", s.userGet)
+	mux.HandleFunc("GET /cgi-bin/department/get", s.departmentGet)
 	s.srv = httptest.NewServer(mux)
 	s.URL = s.srv.URL
 	t.Cleanup(s.srv.Close)
@@ -261,7 +271,6 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request) {
 	}
 	s.stats.Send++
 	s.messages[req.ToUser] = append(s.messages[req.ToUser], req.Text.Content)
-	close(s.changed)
-	s.changed = make(chan struct{})
+	s.notify()
 	s.answer(w, 0, map[string]any{"invaliduser": "", "msgid": fmt.Sprintf("msg-%d", s.stats.Send)})
 }
