@@ -89,7 +89,10 @@ func Generate() (string, error) {
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(&b, "\nexport interface %s {\n%s}\n", g.names[t], body)
+		if body != "" {
+			body = "\n" + body
+		}
+		fmt.Fprintf(&b, "\nexport interface %s {%s}\n", g.names[t], body)
 	}
 	b.WriteString("\n/** EventData maps each event type to its payload (HermesEvent.data). */\nexport interface EventData {\n")
 	for _, p := range api.Events {

@@ -235,8 +235,7 @@ export interface RunStartedData {
   origin?: string
 }
 
-export interface IterationStartedData {
-}
+export interface IterationStartedData {}
 
 export interface ContextBuiltData {
   layers?: Layers
