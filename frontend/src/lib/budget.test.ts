@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { budgetSeries, budgetSplit } from './budget'
+import type { HermesEvent } from '../api/types'
+import { axisTicks, budgetSeries, budgetSplit, iterationTicks } from './budget'
 import { foldRun } from './timeline'
 import { sampleEvents, steeredEvents } from './fixture'
 
@@ -44,5 +46,36 @@ describe('budgetSeries', () => {
     const steered = budgetSeries(foldRun(steeredEvents))
     expect(steered.map((p) => p.compressed)).toEqual([false, true])
     expect(steered[1].layers).toMatchObject({ system: 200, task_anchor: 60, summary: 40, recent: 0 })
+  })
+})
+
+describe('the chart and the card of the recorded sample', () => {
+  // Iteration 1 of the recorded sample: the chart drew 896 tokens, the card
+  // 202. 896 is Hermes's estimate of the request, 686 of it tool schemas; 202
+  // is the prompt tokens the provider reported, which count no schemas. Both
+  // are right; the chart names the first and shows the second on hover.
+  it('carries Hermes\u2019s estimate and the provider\u2019s count for each request', () => {
+    const events = readFileSync(new URL('../../../backend/runner/sample/sample.jsonl', import.meta.url), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as HermesEvent)
+    const view = foldRun(events)
+    const first = budgetSeries(view)[0]
+    expect([first.iteration, first.total, first.layers.tool_schemas, first.provider]).toEqual([1, 896, 686, 202])
+    expect(first.provider).toBe(view.iterations.find((it) => it.n === 1)?.tokensIn)
+  })
+})
+
+describe('axes', () => {
+  it('steps tokens in round numbers', () => {
+    expect(axisTicks(1000)).toEqual([0, 250, 500, 750, 1000])
+    expect(axisTicks(1100)).toEqual([0, 500, 1000])
+    expect(axisTicks(0)).toEqual([0])
+  })
+  it('labels at most a few iterations, the first and the last among them', () => {
+    expect(iterationTicks(3)).toEqual([0, 1, 2])
+    expect(iterationTicks(301)).toEqual([0, 60, 120, 180, 240, 300])
+    expect(iterationTicks(8)).toEqual([0, 2, 4, 7])
+    expect(iterationTicks(0)).toEqual([])
   })
 })

@@ -22,6 +22,7 @@ import { ReplayBar } from './ReplayBar'
 import { RunSearch } from './RunSearch'
 import { RunStatusBadge } from './StatusBadge'
 import { Timeline, type Reveal } from './Timeline'
+import { Waterfall } from './Waterfall'
 
 type Dialog = { kind: 'edit' } | { kind: 'fork'; n: number } | { kind: 'artifact'; call: CallView } | { kind: 'help' } | null
 
@@ -42,7 +43,7 @@ export function RunPage({ runId }: { runId: string }) {
   const forks = useMemo(() => runsIndex.ids.filter((id) => runsIndex.byId[id].forked_from?.run_id === runId), [runsIndex, runId])
   const [dialog, setDialog] = useState<Dialog>(null)
   const [approvalLater, setApprovalLater] = useState('')
-  const [tab, setTab] = useState<'timeline' | 'events'>('timeline')
+  const [tab, setTab] = useState<'timeline' | 'events' | 'waterfall'>('timeline')
   const injectRef = useRef<HTMLInputElement>(null)
   const searchRef = useRef<HTMLInputElement>(null)
   const gotoRef = useRef<HTMLInputElement>(null)
@@ -272,6 +273,9 @@ export function RunPage({ runId }: { runId: string }) {
                 <button type="button" role="tab" aria-selected={tab === 'events'} className={tab === 'events' ? 'active' : ''} onClick={() => setTab('events')} data-testid="tab-events-list">
                   {t('run.events')} <span className="muted">{t('run.events_count', { count: replay?.shown ?? events.length })}</span>
                 </button>
+                <button type="button" role="tab" aria-selected={tab === 'waterfall'} className={tab === 'waterfall' ? 'active' : ''} onClick={() => setTab('waterfall')} data-testid="tab-waterfall">
+                  {t('wf.tab')}
+                </button>
               </div>
               <RunSearch view={view} inputRef={searchRef} gotoRef={gotoRef} onHit={onHit} onGoto={goTo} />
               {tab === 'timeline' ? (
@@ -291,6 +295,8 @@ export function RunPage({ runId }: { runId: string }) {
                     reveal={reveal}
                   />
                 )
+              ) : tab === 'waterfall' ? (
+                <Waterfall events={replay ? events.slice(0, replay.shown) : events} selected={selected} onSelect={goTo} />
               ) : (
                 <EventList events={replay ? events.slice(0, replay.shown) : events} />
               )}

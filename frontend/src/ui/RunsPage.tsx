@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { Icon } from './Icon'
 import { runStatuses, type RunSummary } from '../api/types'
+import { formatCost, type Priced } from '../lib/cost'
 import { statusLabel } from '../lib/events'
 import { formatDateTime, formatTokens, oneLine } from '../lib/format'
 import { newRunHref, runHref } from '../lib/route'
@@ -87,6 +88,7 @@ export function RunsPage() {
               <th>{t('runs.col.started')}</th>
               <th className="num">{t('runs.col.iterations')}</th>
               <th className="num">{t('runs.col.tokens')}</th>
+              <th className="num">{t('runs.col.cost')}</th>
               <th className="col-actions" aria-label={t('runs.col.actions')} />
             </tr>
           </thead>
@@ -183,6 +185,10 @@ function RunRow({ run: r }: { run: RunSummary }) {
       <td className="num" data-testid="run-iterations">{r.iterations}</td>
       <td className="num" data-testid="run-tokens" title={String(r.tokens)}>
         {formatTokens(r.tokens, lang)}
+      </td>
+      {/* The cost the run's events priced (backend/price); "—" when its model has no price. */}
+      <td className="num nowrap" data-testid="run-cost" title={(r as Priced).cost === undefined ? t('cost.none') : undefined}>
+        {formatCost(r as Priced)}
       </td>
       <td className="col-actions nowrap" onClick={stop}>
         {!r.sample && renaming === null && !confirming && (

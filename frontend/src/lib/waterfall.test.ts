@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest'
+import type { HermesEvent } from '../api/types'
+import { formatMs, ticks, timeMs, waterfall, type Span } from './waterfall'
+
+// Events at exact offsets (ms) from 01:35:00 UTC.
+function builder() {
+  let seq = 0
+  return (iteration: number, type: string, data: unknown, ms: number): HermesEvent => ({
+    v: 1,
+    run_id: 'r',
+    seq: ++seq,
+    time: new Date(Date.UTC(2026, 10, 30, 1, 35, 0, ms)).toISOString(),
+    iteration,
+    type,
+    data,
+  })
+}
+
+const call = (id: string, name: string) => ({ id, name, arguments: '{}', valid: true })
+const brief = (s: Span) => [s.kind, s.name, s.start, s.duration, s.status, s.lane]
+
+describe('waterfall', () => {
+  it('splits a model turn at its first token and times each call', () => {
+    const ev = builder()
+    const w = waterfall([
+      ev(0, 'run.started', {}, 0),
+      ev(1, 'iteration.started', {}, 10),
+      // Asked at 20, first token at 320, decided at 500.
+      ev(1, 'model.decided', { tool_calls: [call('c1', 'read_file')], latency_ms: 480, first_token_ms: 300, cost: 0.0012, currency: 'USD' }, 500),
+      ev(1, 'tool.started', { call_id: 'c1', name: 'read_file', attempt: 1 }, 510),
+      ev(1, 'tool.finished', { call_id: 'c1', name: 'read_file', ok: true, duration_ms: 40, attempt: 1 }, 551),
+      ev(2, 'model.decided', { final_answer: 'Done.', latency_ms: 100 }, 700),
+    ])
+    expect(w.spans.map(brief)).toEqual([
+      ['first_token', 'decide', 20, 300, 'ok', 0],
+      ['stream', 'decide', 320, 180, 'ok', 0],
+      ['tool', 'read_file', 510, 40, 'ok', 0],
+      ['model', 'answer', 600, 100, 'ok', 0],
+    ])
+    expect(w.rows.map((r) => [r.iteration, r.start, r.end, r.lanes, r.cost, r.currency])).toEqual([
+      [1, 20, 550, 1, 0.0012, 'USD'],
+      [2, 600, 700, 1, undefined, undefined],
+    ])
+    expect(w.end).toBe(700)
+  })
+
+  it('stacks parallel calls in lanes and lets calls one after another share one', () => {
+    const ev = builder()
+    const w = waterfall([
+      ev(0, 'run.started', {}, 0),
+      ev(1, 'model.decided', { tool_calls: [call('a', 'grep'), call('b', 'read_file'), call('c', 'list_files')], latency_ms: 100 }, 100),
+      ev(1, 'tool.started', { call_id: 'a', name: 'grep' }, 110),
+      ev(1, 'tool.started', { call_id: 'b', name: 'read_file' }, 112),
+      ev(1, 'tool.finished', { call_id: 'b', name: 'read_file', ok: false, duration_ms: 20 }, 132),
+      ev(1, 'tool.started', { call_id: 'c', name: 'list_files' }, 140),
+      ev(1, 'tool.finished', { call_id: 'a', name: 'grep', ok: true, duration_ms: 90 }, 200),
+      ev(1, 'tool.finished', { call_id: 'c', name: 'list_files', ok: true, duration_ms: 30 }, 170),
+    ])
+    const lanes = Object.fromEntries(w.spans.filter((s) => s.kind === 'tool').map((s) => [s.name, [s.lane, s.status]]))
+    expect(lanes).toEqual({ grep: [0, 'ok'], read_file: [1, 'failed'], list_files: [1, 'ok'] })
+    expect(w.rows[0].lanes).toBe(2)
+  })
+
+  it('shows a retried model call and a wait for approval as their own segments', () => {
+    const ev = builder()
+    const w = waterfall([
+      ev(0, 'run.started', {}, 0),
+      // The call starts at 100; attempt 1 fails at 400 and waits 500 ms.
+      ev(1, 'model.retried', { attempt: 1, wait_ms: 500, error: '503' }, 400),
+      ev(1, 'model.decided', { tool_calls: [call('w', 'write_file')], latency_ms: 1100, first_token_ms: 1000 }, 1200),
+      ev(1, 'approval.requested', { approval_id: 'p1', call_id: 'w', name: 'write_file' }, 1210),
+      ev(1, 'approval.resolved', { approval_id: 'p1', call_id: 'w', decision: 'deny' }, 4210),
+      ev(2, 'model.decided', { tool_calls: [call('x', 'write_file')], latency_ms: 50 }, 4300),
+      ev(2, 'approval.requested', { approval_id: 'p2', call_id: 'x', name: 'write_file' }, 4310),
+      ev(2, 'tool.started', { call_id: 'y', name: 'grep' }, 4320),
+      ev(2, 'guard.tripped', {}, 4400),
+    ])
+    expect(w.spans.map(brief)).toEqual([
+      ['retry', 'attempt 1', 100, 800, 'retried', 0],
+      ['first_token', 'decide', 900, 200, 'ok', 0],
+      ['stream', 'decide', 1100, 100, 'ok', 0],
+      ['approval', 'write_file', 1210, 3000, 'denied', 0],
+      ['model', 'decide', 4250, 50, 'ok', 0],
+      ['approval', 'write_file', 4310, 90, 'running', 0],
+      ['tool', 'grep', 4320, 80, 'running', 1],
+    ])
+  })
+
+  it('times the stages\u2019 own model calls', () => {
+    const ev = builder()
+    const w = waterfall([ev(0, 'run.started', {}, 0), ev(0, 'plan.created', { steps: [], latency_ms: 250 }, 300), ev(0, 'route.decided', { route: 'loop', by: 'rule' }, 310)])
+    expect(w.spans.map(brief)).toEqual([['stage', 'plan.created', 50, 250, 'ok', 0]])
+  })
+
+  it('is empty without events', () => {
+    expect(waterfall([])).toEqual({ rows: [], spans: [], origin: 0, end: 0 })
+  })
+
+  it('computes a thousand iterations quickly', () => {
+    const ev = builder()
+    const events: HermesEvent[] = [ev(0, 'run.started', {}, 0)]
+    for (let i = 1; i <= 1000; i++) {
+      const t = i * 1000
+      events.push(ev(i, 'iteration.started', {}, t))
+      events.push(ev(i, 'model.decided', { tool_calls: [call(`a${i}`, 'grep'), call(`b${i}`, 'read_file')], latency_ms: 400, first_token_ms: 150 }, t + 500))
+      events.push(ev(i, 'tool.started', { call_id: `a${i}`, name: 'grep' }, t + 510))
+      events.push(ev(i, 'tool.started', { call_id: `b${i}`, name: 'read_file' }, t + 511))
+      events.push(ev(i, 'tool.finished', { call_id: `a${i}`, ok: true, duration_ms: 100 }, t + 610))
+      events.push(ev(i, 'tool.finished', { call_id: `b${i}`, ok: true, duration_ms: 50 }, t + 561))
+    }
+    const began = performance.now()
+    const w = waterfall(events)
+    expect(performance.now() - began).toBeLessThan(250)
+    expect(w.rows).toHaveLength(1000)
+    expect(w.spans).toHaveLength(4000)
+    expect(w.rows[999].lanes).toBe(2)
+  })
+})
+
+describe('timeMs', () => {
+  it('keeps the digits past milliseconds that Go writes', () => {
+    expect(timeMs('2026-11-30T01:35:02.123456789Z') - timeMs('2026-11-30T01:35:02Z')).toBeCloseTo(123.4568, 3)
+    expect(timeMs('2026-11-30T09:35:02.5+08:00')).toBe(Date.parse('2026-11-30T01:35:02.500Z'))
+  })
+})
+
+describe('axis', () => {
+  it('steps in round numbers', () => {
+    expect(ticks(1000, 5)).toEqual([0, 200, 400, 600, 800, 1000])
+    expect(ticks(4300, 6)).toEqual([0, 1000, 2000, 3000, 4000])
+    expect(ticks(0)).toEqual([0])
+  })
+  it('formats durations', () => {
+    expect([formatMs(850), formatMs(1250), formatMs(12_340), formatMs(125_000)]).toEqual(['850 ms', '1.25 s', '12.3 s', '2 m 05 s'])
+  })
+})
