@@ -5,7 +5,10 @@
 // a decoder checks once, at the end.
 package strread
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"unsafe"
+)
 
 // Reader reads s from the start.
 type Reader struct {
@@ -16,6 +19,11 @@ type Reader struct {
 
 // New returns a reader of s.
 func New(s string) *Reader { return &Reader{s: s} }
+
+// FromBytes returns a reader of b that shares b instead of copying it, for
+// a file read whole for the purpose: b must never change afterwards, since
+// the strings read from it are b's bytes.
+func FromBytes(b []byte) *Reader { return New(unsafe.String(unsafe.SliceData(b), len(b))) }
 
 // Bad says whether a read failed: s was too short or held a wrong value.
 func (r *Reader) Bad() bool { return r.bad }

@@ -48,3 +48,15 @@ func TestReader_Damaged(t *testing.T) {
 		})
 	}
 }
+
+// FromBytes reads what New reads, from the bytes themselves.
+func TestFromBytes(t *testing.T) {
+	b := append(binary.AppendUvarint(nil, 5), "notes"...)
+	r := FromBytes(b)
+	if s := r.Str(); s != "notes" || !r.Done() {
+		t.Fatalf("Str = %q, done %v", s, r.Done())
+	}
+	if !FromBytes(nil).Done() {
+		t.Fatal("an empty slice does not read as an empty string")
+	}
+}

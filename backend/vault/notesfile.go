@@ -113,12 +113,13 @@ type savedNotes struct {
 }
 
 // readNotes reads the table of what writeNotes wrote and checks the whole
-// file's checksum.
+// file's checksum. The notes' strings share data, which must not change
+// afterwards.
 func readNotes(data []byte) (*savedNotes, error) {
 	if len(data) < 4 || crc32.ChecksumIEEE(data[:len(data)-4]) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
 		return nil, errNotes
 	}
-	r := strread.New(string(data[:len(data)-4]))
+	r := strread.FromBytes(data[:len(data)-4])
 	if r.Raw(len(notesMagic)) != notesMagic || r.Varint() != storeVersion {
 		return nil, errNotes
 	}
