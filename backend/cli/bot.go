@@ -115,6 +115,11 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 			return fail(env, i18n.Wrap(err, "cli.bot.wecom_refused", err))
 		}
 	}
+	if api := bt.FeishuAPI(); api != nil {
+		if err := api.Check(ctx); err != nil {
+			return fail(env, i18n.Wrap(err, "cli.bot.feishu_refused", err))
+		}
+	}
 	running.Store(&botRunning{bot: bt, kit: kit, started: b})
 	ln, err := net.Listen("tcp", b.ListenAddr())
 	if err != nil {

@@ -4,7 +4,7 @@ import "hermes/backend/i18n"
 
 func init() {
 	i18n.Register(map[string]i18n.Msg{
-		"cli.cmd.bot": {EN: "serve the chat bot ([bot] in hermes.toml: WeCom, or a generic webhook)", ZH: "运行聊天机器人（hermes.toml 的 [bot]：企业微信或通用 webhook）"},
+		"cli.cmd.bot": {EN: "serve the chat bot ([bot] in hermes.toml: WeCom, Feishu/Lark, or a generic webhook)", ZH: "运行聊天机器人（hermes.toml 的 [bot]：企业微信、飞书/Lark 或通用 webhook）"},
 		"cli.bot.usage": {
 			EN: "usage: hermes bot [--home DIR] [--config FILE] [--listen ADDR]",
 			ZH: "用法：hermes bot [--home 目录] [--config 文件] [--listen 地址]",
@@ -14,6 +14,10 @@ func init() {
 		"cli.bot.wecom_refused": {
 			EN: "WeCom did not give an access token: %v; check [bot] corp_id and secret (the application's Secret, from the WeCom admin console) and api_base",
 			ZH: "企业微信没有返回 access token：%v；请检查 [bot] 的 corp_id 和 secret（企业微信管理后台中该应用的 Secret）以及 api_base",
+		},
+		"cli.bot.feishu_refused": {
+			EN: "Feishu did not give a tenant access token: %v; check [bot] app_id and app_secret (the app's Credentials & Basic Info page in the developer console) and api_base (https://open.larksuite.com for Lark)",
+			ZH: "飞书没有返回 tenant access token：%v；请检查 [bot] 的 app_id 和 app_secret（开发者后台中应用的“凭证与基础信息”页面）以及 api_base（Lark 国际版为 https://open.larksuite.com）",
 		},
 		"cli.bot.listen_failed": {
 			EN: "could not listen on %s (%v); choose another address with --listen or [bot] listen",
