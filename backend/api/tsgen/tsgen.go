@@ -39,17 +39,19 @@ type gen struct {
 
 // Generate returns the TypeScript declarations of api.Enums, api.Shapes and
 // api.Events, and of every struct they hold.
-func Generate() (string, error) {
+func Generate() (string, error) { return generate(api.Shapes, api.Events, api.Enums) }
+
+func generate(shapes []api.Shape, events []api.Payload, enums []api.Enum) (string, error) {
 	g := &gen{
 		names: map[reflect.Type]string{}, taken: map[string]reflect.Type{}, enums: map[reflect.Type]api.Enum{},
 		versioned: map[reflect.Type]bool{}, queued: map[reflect.Type]bool{},
 	}
-	for _, e := range api.Enums {
+	for _, e := range enums {
 		if e.Of != nil {
 			g.enums[reflect.TypeOf(e.Of)] = e
 		}
 	}
-	for _, s := range api.Shapes {
+	for _, s := range shapes {
 		if err := g.name(reflect.TypeOf(s.Value), s.Name); err != nil {
 			return "", err
 		}
@@ -57,19 +59,19 @@ func Generate() (string, error) {
 	// A payload's own fields are optional (a log written before one existed
 	// lacks it); what it holds follows its tags; the shapes are queued in their
 	// order, the payloads after them.
-	for _, p := range api.Events {
+	for _, p := range events {
 		g.versioned[reflect.TypeOf(p.Value)] = true
 	}
-	for _, s := range api.Shapes {
+	for _, s := range shapes {
 		g.queue(reflect.TypeOf(s.Value))
 	}
-	for _, p := range api.Events {
+	for _, p := range events {
 		g.queue(reflect.TypeOf(p.Value))
 	}
 
 	var b strings.Builder
 	b.WriteString(Header)
-	for _, e := range api.Enums {
+	for _, e := range enums {
 		quoted := make([]string, len(e.Values))
 		for i, v := range e.Values {
 			quoted[i] = fmt.Sprintf("'%s'", v)
@@ -95,7 +97,7 @@ func Generate() (string, error) {
 		fmt.Fprintf(&b, "\nexport interface %s {%s}\n", g.names[t], body)
 	}
 	b.WriteString("\n/** EventData maps each event type to its payload (HermesEvent.data). */\nexport interface EventData {\n")
-	for _, p := range api.Events {
+	for _, p := range events {
 		fmt.Fprintf(&b, "  '%s': %s\n", p.Type, g.names[reflect.TypeOf(p.Value)])
 	}
 	b.WriteString("}\n")

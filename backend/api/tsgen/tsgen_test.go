@@ -98,3 +98,47 @@ func TestGenerate_Fields(t *testing.T) {
 		}
 	}
 }
+
+type (
+	inner struct {
+		N int `json:"n"`
+	}
+	outer struct {
+		Must   *inner `json:"must"`
+		Maybe  *inner `json:"maybe,omitempty"`
+		Hidden string `json:"-"`
+		When   []inner
+		hidden int
+	}
+	otherInner struct {
+		S string `json:"s"`
+	}
+	clash struct {
+		A inner      `json:"a"`
+		B otherInner `json:"b"`
+	}
+	anonymous struct {
+		X struct{} `json:"x"`
+	}
+)
+
+// TestGenerate_Rules: a pointer that is always sent may be null, fields
+// without a JSON name keep their Go name, skipped fields are left out, and
+// two Go types may not take one TypeScript name, nor a field be an unnamed
+// struct.
+func TestGenerate_Rules(t *testing.T) {
+	out, err := generate([]api.Shape{{Name: "Outer", Value: outer{}}}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "export interface Outer {\n  must: inner | null\n  maybe?: inner\n  When: inner[]\n}\n\nexport interface inner {\n  n: number\n}\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("got\n%s\nwant it to hold\n%s", out, want)
+	}
+	if _, err := generate([]api.Shape{{Name: "inner", Value: otherInner{}}, {Name: "Clash", Value: clash{}}}, nil, nil); err == nil || !strings.Contains(err.Error(), "both named inner") {
+		t.Errorf("a name taken twice: %v", err)
+	}
+	if _, err := generate([]api.Shape{{Name: "Anonymous", Value: anonymous{}}}, nil, nil); err == nil {
+		t.Error("an unnamed struct was declared")
+	}
+}
