@@ -163,6 +163,8 @@ type Task struct {
 	// Origin is who asked, when not the person at this machine (the bot's
 	// chat user); lists show it.
 	Origin string
+	// AskedBy is who that chat user is, when the platform could say.
+	AskedBy *event.Asker
 }
 
 // Result is how a run (or one leg of it) ended.
@@ -247,6 +249,7 @@ func NewRun(s Setup, t Task, sinks ...event.Sink) (*Run, error) {
 		Status:     event.StatusRunning,
 		ForkedFrom: t.ForkedFrom,
 		Origin:     t.Origin,
+		AskedBy:    t.AskedBy,
 		Strategy:   s.Strategy,
 		Model:      s.ModelName,
 		BaseURL:    s.BaseURL,
@@ -309,6 +312,7 @@ func (r *Run) Execute(ctx context.Context) Result {
 			Model: r.setup.ModelName, BaseURL: r.setup.BaseURL,
 			MaxIterations: r.limits.MaxIterations, TokenBudget: r.limits.TokenBudget,
 			Tools: r.setup.Tools.Names(), ForkedFrom: r.st.ForkedFrom, Origin: r.st.Origin,
+			AskedBy: r.st.AskedBy,
 		})
 	}
 	if !r.resumed {

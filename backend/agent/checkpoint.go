@@ -33,6 +33,7 @@ type state struct {
 	AllowedTools []string       `json:"allowed_tools,omitempty"`
 	ForkedFrom   *event.ForkRef `json:"forked_from,omitempty"`
 	Origin       string         `json:"origin,omitempty"`
+	AskedBy      *event.Asker   `json:"asked_by,omitempty"`
 	// Model and BaseURL (masked, as in run.started) are what the run last
 	// ran with, so a resume with others records the switch.
 	Model   string `json:"model,omitempty"`

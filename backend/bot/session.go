@@ -197,6 +197,9 @@ func (s *session) handle(in inbound) {
 	live := s.live
 	s.mu.Unlock()
 
+	if !s.allowed(in, lang) {
+		return
+	}
 	if !isCmd {
 		if live != nil && live.answer(in) {
 			s.post(outbound{r: in.r, text: i18n.In(lang, "bot.answered")})
@@ -354,6 +357,7 @@ func (s *session) start(in inbound, task string, lang i18n.Lang) {
 	history := slices.Clone(s.rec.History)
 	setup := s.setup()
 	s.mu.Unlock()
+	asker := s.askedBy() // before startOne: it may wait on WeCom
 	lr := s.newLive(in, task, setup)
 	var err error
 	s.b.startOne(func() {
@@ -364,7 +368,7 @@ func (s *session) start(in inbound, task string, lang i18n.Lang) {
 			}
 			s.ws = ws
 		}
-		t := agent.Task{Text: task, Instructions: historyInstructions(history), Workspace: s.ws, Origin: s.key}
+		t := agent.Task{Text: task, Instructions: historyInstructions(history), Workspace: s.ws, Origin: s.key, AskedBy: asker}
 		err = s.launch(lr, func(h runner.Hooks) (string, error) {
 			return s.b.runs.StartSetup(setup, t, h)
 		})

@@ -62,6 +62,10 @@ type Bot struct {
 	// AllowTools names tools that may run in the bot although the policy
 	// would ask a person about them; every other asked call is denied.
 	AllowTools []string `toml:"allow_tools"`
+	// AllowDepartments, when set, limits the bot to members of these
+	// departments (by id or name) or of their sub-departments, as the WeCom
+	// contacts say.
+	AllowDepartments DepartmentRefs `toml:"allow_departments"`
 	// Workspace is the directory under which each user gets a workspace of
 	// their own; "" means HOME/bot/workspaces.
 	Workspace string `toml:"workspace"`
@@ -168,6 +172,7 @@ func (b Bot) validate() error {
 	if p := b.CallbackPath(); !strings.HasPrefix(p, "/") {
 		errs = append(errs, i18n.Wrap(ErrInvalid, "config.bot.path", p))
 	}
+	errs = append(errs, b.validateContacts()...)
 	return errors.Join(errs...)
 }
 

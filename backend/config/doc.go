@@ -178,6 +178,8 @@ var docs = map[string]keyDoc{
 	"bot.max_body": docShown("The largest callback body accepted, in bytes.", "可接受的回调请求体最大字节数。", DefaultBotMaxBody),
 	"bot.allow_tools": doc("Tools that may run in the bot although the policy would ask a person; every other asked call is denied.",
 		"在机器人中即使策略要求审批也允许运行的工具；其他需审批的调用一律拒绝。"),
+	"bot.allow_departments": doc(`Who may use the bot (platform "wecom"): members of these departments, by id or name (such as [2, "研发部"]), or of their sub-departments, as the contacts say; anyone else gets a polite refusal and no run. Needs the application's contacts permission. [] lets everyone.`,
+		`谁可以使用机器人（平台 "wecom"）：这些部门（按 ID 或名称，例如 [2, "研发部"]）及其子部门的成员，以通讯录为准；其他人会收到礼貌的拒绝，不会开始运行。需要应用具有通讯录权限。[] 表示所有人。`),
 	"bot.workspace": doc(`The folder under which each user gets a workspace of their own; "" means HOME/bot/workspaces.`,
 		`每个用户各自工作区的上级目录；"" 表示 主目录/bot/workspaces。`),
 	"bot.history":     docShown("Earlier exchanges of a session that the next run sees.", "下一次运行能看到的本会话此前对话数。", DefaultBotHistory),

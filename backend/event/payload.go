@@ -30,6 +30,17 @@ type RunStartedData struct {
 	// Origin is who asked, when not the person at this machine: the bot's
 	// chat user ("wecom/USER").
 	Origin string `json:"origin,omitempty"`
+	// AskedBy is who that chat user is, as the platform's contacts say;
+	// absent when the platform has no contacts or could not say.
+	AskedBy *Asker `json:"asked_by,omitempty"`
+}
+
+// Asker is a chat user who gave a run its task: their id on the platform,
+// their name and their departments' names, each absent when unknown.
+type Asker struct {
+	UserID      string   `json:"user_id"`
+	Name        string   `json:"name,omitempty"`
+	Departments []string `json:"departments,omitempty"`
 }
 
 // ForkRef names the run and iteration a run was forked from. A fork that

@@ -30,6 +30,9 @@ type Summary struct {
 	// Origin is who asked, when not the person at this machine (a chat
 	// user of the bot: "wecom/USER").
 	Origin string `json:"origin,omitempty"`
+	// AskedBy is who that chat user is (name, departments), from
+	// run.started, when the platform could say.
+	AskedBy *event.Asker `json:"asked_by,omitempty"`
 	// Cost is what the run's model calls cost, in Currency, as the events
 	// priced them (model.decided's cost, run.finished's totals); absent
 	// when its model has no price.
@@ -76,7 +79,7 @@ func (f *Folder) Add(e event.Event) {
 	case event.RunStarted:
 		var d event.RunStartedData
 		if json.Unmarshal(e.Data, &d) == nil {
-			s.Task, s.Model, s.Workspace, s.Origin = d.Task, d.Model, d.Workspace, d.Origin
+			s.Task, s.Model, s.Workspace, s.Origin, s.AskedBy = d.Task, d.Model, d.Workspace, d.Origin, d.AskedBy
 		}
 		s.Started, s.Status = e.Time, event.StatusRunning
 	case event.RunResumed:

@@ -33,6 +33,7 @@ export interface RunSummary {
   verified: boolean
   path: string
   origin?: string
+  asked_by?: Asker
   cost?: number
   currency?: string
   live: boolean
@@ -233,6 +234,7 @@ export interface RunStartedData {
   tools?: string[]
   forked_from?: ForkRef
   origin?: string
+  asked_by?: Asker
 }
 
 export interface IterationStartedData {}
@@ -485,6 +487,12 @@ export interface QuestionAnsweredData {
   question_id?: string
   answer?: string
   by?: string
+}
+
+export interface Asker {
+  user_id: string
+  name?: string
+  departments?: string[]
 }
 
 export interface ForkRef {
