@@ -341,10 +341,10 @@ func appendString(b []byte, s string) []byte {
 // eachKeyword calls f with every key and its values as encoded, until f
 // returns false; it reports whether s was whole.
 func eachKeyword(s string, f func(key string, r *strread.Reader, n int) bool) bool {
-	r := strread.New(s)
 	if s == "" {
 		return true
 	}
+	r := strread.New(s)
 	for range r.Count() {
 		key, n := r.Str(), r.Count()
 		if r.Bad() || !f(key, r, n) {
