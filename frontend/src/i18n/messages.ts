@@ -117,6 +117,7 @@ const en = {
   'runs.forked': 'Fork of #{n}',
   'runs.origin': 'Chat: {origin}',
   'runs.origin_hint': 'A task a chat user gave hermes bot',
+  'runs.asked_by': 'Asked by {who}',
   'runs.rename': 'Rename',
   'runs.rename_save': 'Save',
   'runs.delete': 'Delete',

@@ -1,6 +1,7 @@
 import type {
   ApprovalRequestedData,
   ApprovalResolvedData,
+  Asker,
   ContextBuiltData,
   ContextPinnedData,
   DecidedCall,
@@ -49,6 +50,8 @@ export interface RunView {
   forkedFrom: ForkRef | null
   /** who asked, when not the person at this machine (the bot's chat user) */
   origin: string
+  /** that chat user's name and departments, when the contacts could say */
+  askedBy: Asker | null
   started?: string
   ended?: string
   status: string
@@ -92,6 +95,7 @@ export function emptyRun(runId = ''): RunView {
     maxIterations: 0,
     forkedFrom: null,
     origin: '',
+    askedBy: null,
     status: 'running',
     answer: '',
     verified: false,
@@ -180,6 +184,7 @@ function foldIntoRun(next: RunView, e: HermesEvent): void {
       next.maxIterations = d.max_iterations ?? 0
       next.forkedFrom = d.forked_from ?? null
       next.origin = d.origin ?? ''
+      next.askedBy = d.asked_by ?? null
       next.started = next.started ?? e.time
       next.status = 'running'
       break

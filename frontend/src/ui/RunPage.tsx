@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { askedBy } from '../lib/askedby'
 import { createContextIndex } from '../lib/context'
 import { formatCount, formatDateTime, formatDuration, formatPercent, formatTokens, parseTime } from '../lib/format'
 import { createResultIndex } from '../lib/resultindex'
@@ -209,7 +210,7 @@ export function RunPage({ runId }: { runId: string }) {
           <div className="run-meta" data-testid="run-meta">
             <Meta label={t('run.model')} value={view.model || '–'} />
             <Meta label={t('run.workspace')} value={view.workspace || '–'} />
-            {view.origin && <Meta label={t('run.origin')} value={view.origin} testId="run-origin" />}
+            {view.origin && <Meta label={t('run.origin')} value={askedBy(view.askedBy) || view.origin} testId="run-origin" />}
             <Meta label={t('run.started')} value={formatDateTime(view.started, lang)} />
             <Meta label={t('run.duration')} value={started && ended ? formatDuration(ended.getTime() - started.getTime()) : '–'} />
             <Meta label={t('run.iterations')} value={formatCount(modelIterations(view).length, lang)} testId="run-iterations" />

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { Icon } from './Icon'
 import { runStatuses, type RunSummary } from '../api/types'
+import { askedBy } from '../lib/askedby'
 import { formatCost, type Priced } from '../lib/cost'
 import { statusLabel } from '../lib/events'
 import { formatDateTime, formatTokens, oneLine } from '../lib/format'
@@ -168,8 +169,8 @@ function RunRow({ run: r }: { run: RunSummary }) {
           {r.sample && <span className="tag">{t('runs.sample')}</span>}
           {r.forked_from && <ForkOf from={r.forked_from} />}
           {r.origin && (
-            <span className="tag" data-testid="run-origin" title={t('runs.origin_hint')}>
-              {t('runs.origin', { origin: r.origin })}
+            <span className="tag" data-testid="run-origin" title={askedBy(r.asked_by) ? r.origin : t('runs.origin_hint')}>
+              {askedBy(r.asked_by) ? t('runs.asked_by', { who: askedBy(r.asked_by) }) : t('runs.origin', { origin: r.origin })}
             </span>
           )}
           {r.title && r.title !== r.task && <span title={r.task}>{oneLine(r.task, 60)} · </span>}
