@@ -12,6 +12,11 @@ export interface Step {
   status?: number
   /** Streamed as reasoning_content before the text, as thinking models do. */
   reasoning?: string
+  /** Wait this long before the answer's first byte, and before each stream chunk after the first. */
+  delay_ms?: number
+  chunk_delay_ms?: number
+  /** The usage to report; absent: about four characters a token. */
+  usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number; reasoning_tokens?: number; cached_tokens?: number }
 }
 
 export interface ModelRequest {
