@@ -208,14 +208,12 @@ func (a *Adapter) message(eventID string, raw json.RawMessage) error {
 	}
 	msg := Message{ID: eventID, User: user}
 	r := &replier{api: a.api, messageID: m.MessageID}
-	if m.MessageType != "text" {
+	text, ok, err := textOf(m.MessageType, m.Content)
+	if err != nil {
+		return err
+	}
+	if !ok {
 		return a.in.Unsupported(msg, r)
-	}
-	var content struct {
-		Text string `json:"text"`
-	}
-	if err := json.Unmarshal([]byte(m.Content), &content); err != nil {
-		return fmt.Errorf("%w: text content: %v", callback.ErrMalformed, err)
 	}
 	// Mentions stand in the text as keys, "@_user_1"; the longest go
 	// first, so "@_user_1" does not eat the start of "@_user_10".
@@ -226,7 +224,6 @@ func (a *Adapter) message(eventID string, raw json.RawMessage) error {
 		}
 	}
 	slices.SortFunc(keys, func(x, y string) int { return len(y) - len(x) })
-	text := content.Text
 	for _, k := range keys {
 		text = strings.ReplaceAll(text, k, "")
 	}
@@ -235,4 +232,48 @@ func (a *Adapter) message(eventID string, raw json.RawMessage) error {
 		return nil // an @mention alone
 	}
 	return a.in.Deliver(msg, r)
+}
+
+// textOf is the words of a message: a text message's text, or a rich text
+// (post) message's title and text, one line per paragraph (Feishu sends a
+// post when the sender formats a line, or pastes a link). ok is false for
+// a message with no words (a picture, a file, a sticker).
+func textOf(msgType, content string) (text string, ok bool, err error) {
+	switch msgType {
+	case "text":
+		var c struct {
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal([]byte(content), &c); err != nil {
+			return "", false, fmt.Errorf("%w: text content: %v", callback.ErrMalformed, err)
+		}
+		return c.Text, true, nil
+	case "post":
+		var c struct {
+			Title   string `json:"title"`
+			Content [][]struct {
+				Tag  string `json:"tag"`
+				Text string `json:"text"`
+			} `json:"content"`
+		}
+		if err := json.Unmarshal([]byte(content), &c); err != nil {
+			return "", false, fmt.Errorf("%w: post content: %v", callback.ErrMalformed, err)
+		}
+		var lines []string
+		if c.Title != "" {
+			lines = append(lines, c.Title)
+		}
+		for _, para := range c.Content {
+			var line strings.Builder
+			for _, el := range para {
+				switch el.Tag {
+				case "text", "a", "code_block", "md":
+					line.WriteString(el.Text)
+				}
+			}
+			lines = append(lines, line.String())
+		}
+		return strings.Join(lines, "\n"), true, nil
+	}
+	return "", false, nil
 }

@@ -129,7 +129,9 @@ func TestAdapter_RefusesWhatFeishuDidNotSend(t *testing.T) {
 		edit   func(*http.Request)
 		status int
 	}{
-		{"bad signature", func(r *http.Request) { r.Header.Set(feishu.HeaderSignature, "00"+r.Header.Get(feishu.HeaderSignature)[2:]) }, 403},
+		{"bad signature", func(r *http.Request) {
+			r.Header.Set(feishu.HeaderSignature, "00"+r.Header.Get(feishu.HeaderSignature)[2:])
+		}, 403},
 		{"unsigned", func(r *http.Request) { r.Header.Del(feishu.HeaderSignature) }, 403},
 		{"another nonce than signed", func(r *http.Request) { r.Header.Set(feishu.HeaderNonce, "other") }, 403},
 	}
@@ -240,5 +242,34 @@ func TestAPI_BacksOffWhenRateLimited(t *testing.T) {
 	cancel()
 	if err := bad.Check(ctx); err == nil {
 		t.Fatal("a cancelled check succeeded")
+	}
+}
+
+func TestAdapter_RichTextIsReadAndPicturesAreNot(t *testing.T) {
+	in, ev := adapter(t, "", nil)
+	post := func(id, typ, content string) {
+		t.Helper()
+		raw := ev.JSON(feishutest.Text{EventID: id, MessageID: "om_" + id, OpenID: "ou_zhang", ChatID: "oc_p2p"})
+		var body map[string]any
+		json.Unmarshal(raw, &body)
+		msg := body["event"].(map[string]any)["message"].(map[string]any)
+		msg["message_type"], msg["content"] = typ, content
+		raw, _ = json.Marshal(body)
+		req, _ := ev.Request(raw, time.Now(), feishutest.Nonce())
+		if status, _, err := ev.Do(req); err != nil || status != 200 {
+			t.Fatalf("%s: %d %v", typ, status, err)
+		}
+	}
+	// The shape of a received post, as Feishu's message content docs show it.
+	post("p1", "post", `{"title":"Plan","content":[[{"tag":"text","text":"fix "},{"tag":"a","text":"the build","href":"https://ci.example.com"}],[{"tag":"at","user_id":"@_user_1","user_name":"Hermes"},{"tag":"text","text":" today"}]]}`)
+	post("p2", "image", `{"image_key":"img_v2_041b28e3"}`)
+	got := in.messages()
+	if len(got) != 1 || got[0].Text != "Plan\nfix the build\n today" {
+		t.Fatalf("delivered %+v", got)
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if len(in.unsupported) != 1 || in.unsupported[0].ID != "p2" {
+		t.Fatalf("the picture went as %+v", in.unsupported)
 	}
 }
