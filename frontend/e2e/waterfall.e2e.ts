@@ -98,6 +98,7 @@ describe('the waterfall and the cost', () => {
     await expect.poll(() => row.getByTestId('run-cost').textContent()).toBe('$' + (cost1 + cost2).toFixed(4))
     await page.evaluate((h) => (window.location.hash = h), `#/runs/${runId}`)
     await page.getByTestId('iteration-card').first().waitFor()
+    expect(await page.getByTestId('run-cost').textContent()).toBe('$' + (cost1 + cost2).toFixed(4))
     await page.getByTestId('tab-waterfall').click()
     await page.getByTestId('waterfall').waitFor()
     await shot(page, 'waterfall.png')
@@ -137,6 +138,20 @@ describe('the waterfall and the cost', () => {
     await page.locator('[data-testid="wf-line"][data-iteration="1"]').first().click()
     await expect.poll(() => page.getByTestId('tab-timeline').getAttribute('aria-selected')).toBe('true')
     await expect.poll(() => page.locator('[data-testid="iteration-card"][data-iteration="1"]').getAttribute('class')).toContain('selected')
+
+    // The budget chart marks the selected iteration, and says which count is
+    // whose: hovering #1 shows Hermes's estimate beside the provider's prompt
+    // tokens (the card's figure, from the scripted usage).
+    const chart = page.getByTestId('chart-svg')
+    await expect.poll(() => page.getByTestId('chart-selected').getAttribute('data-iteration')).toBe('1')
+    expect(await page.getByTestId('chart-note').textContent()).toContain('estimate')
+    // On a wide window the panels stand beside the timeline, whole.
+    await page.setViewportSize({ width: 1920, height: 1080 })
+    const box = (await chart.boundingBox())!
+    await chart.hover({ position: { x: box.width * 0.25, y: box.height / 2 } })
+    const tip = (await page.getByTestId('chart-tip').textContent()) ?? ''
+    expect(tip).toMatch(/^#1: .* estimated by Hermes · 1,000 prompt tokens by the provider/)
+    await shot(page, 'budget-chart.png')
     await ctx.close()
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatCost } from './cost'
+import { formatCost, runCost } from './cost'
 
 describe('formatCost', () => {
   it.each([
@@ -12,5 +12,18 @@ describe('formatCost', () => {
     [{ cost: 3, currency: 'EUR' }, '3.00 EUR'],
   ])('%j is %s, as hermes runs writes it', (p, want) => {
     expect(formatCost(p)).toBe(want)
+  })
+})
+
+describe('runCost', () => {
+  const decided = (cost?: number, currency = 'USD') => ({ type: 'model.decided', data: cost === undefined ? {} : { cost, currency } })
+  it('sums the turns of a live run', () => {
+    expect(runCost([decided(0.001), decided(), decided(0.002)])).toEqual({ cost: 0.003, currency: 'USD' })
+  })
+  it('takes the finished run\u2019s totals, which count the stages\u2019 calls too', () => {
+    expect(runCost([decided(0.001), { type: 'run.finished', data: { totals: { cost: 0.0015, currency: 'USD' } } }])).toEqual({ cost: 0.0015, currency: 'USD' })
+  })
+  it('is unknown when no call had a price', () => {
+    expect(formatCost(runCost([decided(), { type: 'run.finished', data: { totals: {} } }]))).toBe('—')
   })
 })

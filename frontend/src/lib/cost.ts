@@ -29,3 +29,34 @@ export function formatCost(p: Priced | null | undefined): string {
   }
   return `${amount} ${p?.currency}`
 }
+
+interface CostEvent {
+  type: string
+  data: unknown
+}
+
+/**
+ * runCost is a run's cost from its events: run.finished's totals once the
+ * run ended (they count the stages' and summaries' calls too), else what its
+ * turns cost so far; in one currency; nothing when no call had a price.
+ */
+export function runCost(events: readonly CostEvent[]): Priced {
+  let cost: number | undefined
+  let currency: string | undefined
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]
+    if (e.type === 'run.finished') {
+      const totals = (e.data as { totals?: Priced } | null)?.totals
+      if (totals?.cost !== undefined && totals.cost !== null) return totals
+      break
+    }
+  }
+  for (const e of events) {
+    if (e.type !== 'model.decided') continue
+    const d = (e.data ?? {}) as Priced
+    if (d.cost === undefined || d.cost === null || (currency !== undefined && d.currency !== currency)) continue
+    cost = (cost ?? 0) + d.cost
+    currency = d.currency
+  }
+  return { cost, currency }
+}

@@ -77,7 +77,7 @@ export function BudgetChart({ view, onSelect }: { view: RunView; onSelect: (n: n
           {fit ? t('chart.show_window') : t('chart.fit')}
         </button>
       </div>
-      <p className="muted chart-note" data-testid="chart-note">
+      <p className="muted chart-note" style={{ fontSize: 11, margin: '2px 0' }} data-testid="chart-note">
         {t('chart.estimate_note')}
       </p>
       <div style={{ display: 'flex', gap: 4 }}>
@@ -129,7 +129,7 @@ export function BudgetChart({ view, onSelect }: { view: RunView; onSelect: (n: n
             <div
               className="chart-tip"
               role="status"
-              style={{ position: 'absolute', top: 12, left: `${(Math.min(hover!, n - 1) / n) * 100}%`, transform: hover! > n / 2 ? 'translateX(-100%)' : undefined, background: 'var(--panel)', border: '1px solid var(--border)', borderRadius: 4, padding: '2px 6px', fontSize: 11, whiteSpace: 'nowrap', pointerEvents: 'none', zIndex: 1 }}
+              style={{ position: 'absolute', top: 12, left: 0, right: 0, background: 'var(--panel)', border: '1px solid var(--border)', borderRadius: 4, padding: '2px 6px', fontSize: 11, pointerEvents: 'none', zIndex: 1 }}
               data-testid="chart-tip"
             >
               {hovered.provider > 0

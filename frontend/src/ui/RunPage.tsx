@@ -24,6 +24,7 @@ import { RunSearch } from './RunSearch'
 import { RunStatusBadge } from './StatusBadge'
 import { Timeline, type Reveal } from './Timeline'
 import { Waterfall } from './Waterfall'
+import { formatCost, runCost } from '../lib/cost'
 
 type Dialog = { kind: 'edit' } | { kind: 'fork'; n: number } | { kind: 'artifact'; call: CallView } | { kind: 'help' } | null
 
@@ -58,6 +59,8 @@ export function RunPage({ runId }: { runId: string }) {
   const pending = live ? liveView.pendingApproval : null
   const showApproval = pending !== null && approvalLater !== pending.approval_id
   const shownIt = view.iterations.find((it) => it.n === selected) ?? view.iterations.at(-1)
+  // The run's cost as its events priced it (backend/price); "—" without a price.
+  const cost = useMemo(() => runCost(replay ? events.slice(0, replay.shown) : events), [events, replay])
 
   // The requests rebuilt from the log, read once per event however long the
   // run grows; they number the messages a person may pin.
@@ -226,6 +229,7 @@ export function RunPage({ runId }: { runId: string }) {
               />
             )}
             <Meta label={t('run.tool_calls')} value={formatCount(view.toolCalls, lang)} />
+            <Meta label={t('runs.col.cost')} value={formatCost(cost)} title={cost.cost === undefined ? t('cost.none') : undefined} testId="run-cost" />
             {view.forkedFrom && (
               <div className="meta">
                 <dt>{t('run.forked_from')}</dt>

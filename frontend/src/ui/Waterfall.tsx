@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useMemo, useRef, useState } from 'react'
 import type { HermesEvent } from '../api/types'
-import { formatCost, type Priced } from '../lib/cost'
+import { formatCost, runCost } from '../lib/cost'
 import { formatMs, ticks, waterfall, type Span, type WaterfallRow } from '../lib/waterfall'
 import type { MessageKey } from '../i18n/messages'
 import { useT } from './context'
@@ -29,7 +29,7 @@ export function Waterfall({ events, selected, onSelect }: WaterfallProps) {
   const t = useT()
   const [dense, setDense] = useState(false)
   const w = useMemo(() => waterfall(events), [events])
-  const runCost = useMemo(() => costOf(events, w.rows), [events, w.rows])
+  const cost = useMemo(() => runCost(events), [events])
   const scrollRef = useRef<HTMLDivElement>(null)
   const count = dense ? w.spans.length : w.rows.length
   const virtualizer = useVirtualizer({
@@ -66,7 +66,7 @@ export function Waterfall({ events, selected, onSelect }: WaterfallProps) {
   return (
     <div className="waterfall" data-testid="waterfall" data-mode={dense ? 'dense' : 'bars'}>
       <div className="wf-head">
-        <span data-testid="wf-total">{t('wf.total', { duration: formatMs(w.end), cost: formatCost(runCost) })}</span>
+        <span data-testid="wf-total">{t('wf.total', { duration: formatMs(w.end), cost: formatCost(cost) })}</span>
         <span className="wf-legend">
           {(['first_token', 'stream', 'tool', 'retry', 'approval', 'stage'] as const).map((k) => (
             <span key={k}>
@@ -148,25 +148,4 @@ export function Waterfall({ events, selected, onSelect }: WaterfallProps) {
 
 function rowHeight(r: WaterfallRow | undefined): number {
   return rowPad + (r?.lanes ?? 1) * laneHeight
-}
-
-// The run's cost: run.finished's totals when the run ended (they count the
-// stages' and summaries' calls too), else what its turns cost so far.
-function costOf(events: readonly HermesEvent[], rows: WaterfallRow[]): Priced {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i]
-    if (e.type === 'run.finished') {
-      const totals = (e.data as { totals?: Priced } | null)?.totals
-      if (totals?.cost !== undefined && totals.cost !== null) return totals
-      break
-    }
-  }
-  let cost: number | undefined
-  let currency: string | undefined
-  for (const r of rows) {
-    if (r.cost === undefined || (currency !== undefined && r.currency !== currency)) continue
-    cost = (cost ?? 0) + r.cost
-    currency = r.currency
-  }
-  return { cost, currency }
 }
