@@ -68,6 +68,7 @@ type API struct {
 	mu       sync.Mutex
 	token    string
 	expires  time.Time
+	botID    string // the bot's open_id, once Check has learnt it
 }
 
 // NewAPI returns a client; nothing is fetched until the first call.
@@ -148,9 +149,9 @@ func tokenRefused(code int) bool {
 	return code == codeTokenInvalid || code == codeTokenBad || code == codeTokenExpired
 }
 
-// call posts body to a path with the tenant access token and decodes the
-// answer into out; a refused token is fetched again and the call retried
-// once.
+// call posts body (nil: GETs) to a path with the tenant access token and
+// decodes the answer into out; a refused token is fetched again and the
+// call retried once.
 func (a *API) call(ctx context.Context, op, path string, body any, out answer) error {
 	for refreshed := false; ; refreshed = true {
 		tok, err := a.tenantToken(ctx)
@@ -210,17 +211,23 @@ func (a *API) retry(ctx context.Context, op, path, tok string, body any, out ans
 // to wait (0: not said); a 5xx or a broken connection is an error worth
 // another try. Its errors never hold the token.
 func (a *API) do(ctx context.Context, path, tok string, body, out any) (limited bool, wait time.Duration, err error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // "<" as itself: the size limits count bytes
-	if err := enc.Encode(body); err != nil {
-		return false, 0, fmt.Errorf("encode request: %w", err)
+	method, rd := http.MethodGet, io.Reader(nil)
+	if body != nil {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false) // "<" as itself: the size limits count bytes
+		if err := enc.Encode(body); err != nil {
+			return false, 0, fmt.Errorf("encode request: %w", err)
+		}
+		method, rd = http.MethodPost, &b
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.o.Base+path, &b)
+	req, err := http.NewRequestWithContext(ctx, method, a.o.Base+path, rd)
 	if err != nil {
 		return false, 0, errors.New("bad Feishu API address; check [bot] api_base")
 	}
-	req.Header.Set("Content-Type", "application/json; charset=utf-8")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json; charset=utf-8")
+	}
 	if tok != "" {
 		req.Header.Set("Authorization", "Bearer "+tok)
 	}
@@ -268,10 +275,36 @@ func (a *API) Reply(ctx context.Context, messageID, msgType, content string) err
 
 // Check fetches a tenant access token, so that a wrong app_id or
 // app_secret is reported when the bot starts rather than at its first
-// reply.
+// reply, and learns the bot's open_id, which tells a group message that
+// @mentions the bot from one that @mentions someone else. Without it (the
+// bot capability off, say) any @mention counts.
 func (a *API) Check(ctx context.Context) error {
-	_, err := a.tenantToken(ctx)
-	return err
+	if _, err := a.tenantToken(ctx); err != nil {
+		return err
+	}
+	var info struct {
+		apiStatus
+		Bot struct {
+			OpenID string `json:"open_id"`
+		} `json:"bot"`
+	}
+	if err := a.call(ctx, "bot/v3/info", "/open-apis/bot/v3/info", nil, &info); err != nil {
+		return nil // the token is what Check vouches for
+	}
+	a.mu.Lock()
+	a.botID = info.Bot.OpenID
+	a.mu.Unlock()
+	return nil
+}
+
+// BotOpenID is the bot's open_id once Check has learnt it, else "".
+func (a *API) BotOpenID() string {
+	if a == nil {
+		return ""
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.botID
 }
 
 // pacer spaces the calls' starts 1/rate apart, and holds every call back

@@ -57,6 +57,9 @@ type messageEvent struct {
 		Content     string `json:"content"`
 		Mentions    []struct {
 			Key string `json:"key"`
+			ID  struct {
+				OpenID string `json:"open_id"`
+			} `json:"id"`
 		} `json:"mentions"`
 	} `json:"message"`
 }
@@ -200,7 +203,7 @@ func (a *Adapter) message(eventID string, raw json.RawMessage) error {
 	}
 	user := sender
 	if m.ChatType != "p2p" {
-		if len(m.Mentions) == 0 {
+		if !a.mentioned(e) {
 			return nil // group talk not addressed to the bot
 		}
 		// One session per person per group, apart from their p2p chat.
@@ -232,6 +235,19 @@ func (a *Adapter) message(eventID string, raw json.RawMessage) error {
 		return nil // an @mention alone
 	}
 	return a.in.Deliver(msg, r)
+}
+
+// mentioned reports whether a group message @mentions the bot: by its
+// open_id once the API has learnt it, else by any @mention (Feishu sends an
+// app only the group messages that @mention it, unless it may read all).
+func (a *Adapter) mentioned(e messageEvent) bool {
+	bot := a.api.BotOpenID()
+	for _, m := range e.Message.Mentions {
+		if bot == "" || m.ID.OpenID == bot {
+			return true
+		}
+	}
+	return false
 }
 
 // textOf is the words of a message: a text message's text, or a rich text

@@ -273,3 +273,30 @@ func TestAdapter_RichTextIsReadAndPicturesAreNot(t *testing.T) {
 		t.Fatalf("the picture went as %+v", in.unsupported)
 	}
 }
+
+func TestAdapter_GroupMessagesMustMentionTheBot(t *testing.T) {
+	srv := feishutest.NewServer(t, appID, appSecret, 0)
+	api := feishu.NewAPI(feishu.APIOptions{Base: srv.URL, AppID: appID, AppSecret: appSecret, Rate: 50})
+	in, ev := adapter(t, encryptKey, api)
+	group := func(id string, bot, others []string) {
+		t.Helper()
+		if status, err := ev.Send(feishutest.Text{EventID: id, MessageID: "om_" + id, OpenID: "ou_li", ChatID: "oc_team",
+			ChatType: "group", Text: "@_user_1 @_user_2 look at this", Mentions: bot, Others: others}); err != nil || status != 200 {
+			t.Fatalf("%s: %d %v", id, status, err)
+		}
+	}
+	// Before the bot's open_id is known, any mention counts.
+	group("g1", nil, []string{"@_user_1"})
+	if err := api.Check(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if api.BotOpenID() != feishutest.BotOpenID {
+		t.Fatalf("Check learnt the bot's open_id as %q", api.BotOpenID())
+	}
+	group("g2", nil, []string{"@_user_1", "@_user_2"})
+	group("g3", []string{"@_user_2"}, []string{"@_user_1"})
+	got := in.messages()
+	if len(got) != 2 || got[0].ID != "g1" || got[1].ID != "g3" || got[1].Text != "look at this" {
+		t.Fatalf("delivered %+v, want g1 and g3", got)
+	}
+}

@@ -50,11 +50,12 @@ func Nonce() string {
 }
 
 // Text is an im.message.receive_v1 event: a text message from the user
-// open_id in chat (chatType "p2p" or "group"); mentions are the keys
-// ("@_user_1") that stand for the people the text @mentions.
+// open_id in chat (chatType "p2p" or "group"). Mentions are the keys
+// ("@_user_1") that stand for the bot in the text, Others those that stand
+// for other people.
 type Text struct {
 	EventID, MessageID, OpenID, ChatID, ChatType, Text string
-	Mentions                                           []string
+	Mentions, Others                                   []string
 }
 
 // JSON is the event's plaintext, as Feishu's documentation shows it.
@@ -64,7 +65,13 @@ func (e *Events) JSON(t Text) []byte {
 	for _, k := range t.Mentions {
 		mentions = append(mentions, map[string]any{
 			"key": k, "name": "Hermes", "tenant_key": "736588c9260f175d",
-			"id": map[string]string{"open_id": "ou_bot0000000000000000000000000000", "union_id": "on_bot", "user_id": ""},
+			"id": map[string]string{"open_id": BotOpenID, "union_id": "on_bot", "user_id": ""},
+		})
+	}
+	for _, k := range t.Others {
+		mentions = append(mentions, map[string]any{
+			"key": k, "name": "张三", "tenant_key": "736588c9260f175d",
+			"id": map[string]string{"open_id": "ou_other" + k[2:], "union_id": "on_other", "user_id": "zhangsan"},
 		})
 	}
 	chatType := t.ChatType

@@ -114,6 +114,7 @@ func NewServer(t testing.TB, appID, secret string, limit int) *Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /open-apis/auth/v3/tenant_access_token/internal", s.token)
 	mux.HandleFunc("POST /open-apis/im/v1/messages/{id}/reply", s.reply)
+	mux.HandleFunc("GET /open-apis/bot/v3/info", s.botInfo)
 	srv := httptest.NewServer(mux)
 	s.URL = srv.URL
 	t.Cleanup(srv.Close)
@@ -229,6 +230,38 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// BotOpenID is the open_id of the app's bot, as bot/v3/info gives it and
+// Events' mentions of the bot carry it.
+const BotOpenID = "ou_bot7d2f0c1e9a8b6c5d4e3f2a1b0c9d8e7f"
+
+func (s *Server) botInfo(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.overLimit() {
+		s.limitedAnswer(w)
+		return
+	}
+	if code := s.authorize(r); code != 0 {
+		s.answer(w, http.StatusBadRequest, code, nil)
+		return
+	}
+	s.answer(w, http.StatusOK, 0, map[string]any{"bot": map[string]any{"activate_status": 2, "app_name": "Hermes", "open_id": BotOpenID}})
+}
+
+// authorize checks the request's tenant access token; it returns 0 or the
+// code to answer. Call with s.mu held.
+func (s *Server) authorize(r *http.Request) int {
+	tok, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	valid, known := s.tokens[tok]
+	switch {
+	case !known:
+		return CodeTokenInvalid
+	case !valid:
+		return CodeTokenExpired
+	}
+	return 0
+}
+
 func (s *Server) limitedAnswer(w http.ResponseWriter) {
 	w.Header().Set("X-Ogw-Ratelimit-Limit", fmt.Sprint(s.limit))
 	s.answer(w, http.StatusTooManyRequests, CodeFreqLimit, nil)
@@ -246,14 +279,8 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request) {
 		s.limitedAnswer(w)
 		return
 	}
-	tok, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	valid, known := s.tokens[tok]
-	switch {
-	case !known:
-		s.answer(w, http.StatusBadRequest, CodeTokenInvalid, nil)
-		return
-	case !valid:
-		s.answer(w, http.StatusBadRequest, CodeTokenExpired, nil)
+	if code := s.authorize(r); code != 0 {
+		s.answer(w, http.StatusBadRequest, code, nil)
 		return
 	}
 	if len(s.faults) > 0 {
