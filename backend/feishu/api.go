@@ -22,6 +22,7 @@ const (
 	codeTokenExpired  = 99991677 // access token expired
 	codeFreqLimit     = 99991400 // the app called too often
 	codeChatFreqLimit = 230020   // too many messages to one chat
+	codeWithdrawn     = 230011   // the message replied to was withdrawn
 )
 
 // APIError is an error answer of the Feishu open API. It never holds the
@@ -271,6 +272,14 @@ func (a *API) Reply(ctx context.Context, messageID, msgType, content string) err
 	var res sendResult
 	body := map[string]string{"msg_type": msgType, "content": content}
 	return a.call(ctx, "im/v1/messages/reply", "/open-apis/im/v1/messages/"+url.PathEscape(messageID)+"/reply", body, &res)
+}
+
+// Send sends one message of msgType to a chat: the message API's create,
+// with receive_id_type chat_id.
+func (a *API) Send(ctx context.Context, chatID, msgType, content string) error {
+	var res sendResult
+	body := map[string]string{"receive_id": chatID, "msg_type": msgType, "content": content}
+	return a.call(ctx, "im/v1/messages", "/open-apis/im/v1/messages?receive_id_type=chat_id", body, &res)
 }
 
 // Check fetches a tenant access token, so that a wrong app_id or

@@ -210,7 +210,7 @@ func (a *Adapter) message(eventID string, raw json.RawMessage) error {
 		user = sender + "@" + m.ChatID
 	}
 	msg := Message{ID: eventID, User: user}
-	r := &replier{api: a.api, messageID: m.MessageID}
+	r := &replier{api: a.api, messageID: m.MessageID, chatID: m.ChatID}
 	text, ok, err := textOf(m.MessageType, m.Content)
 	if err != nil {
 		return err

@@ -300,3 +300,22 @@ func TestAdapter_GroupMessagesMustMentionTheBot(t *testing.T) {
 		t.Fatalf("delivered %+v, want g1 and g3", got)
 	}
 }
+
+func TestReplier_GoesToTheChatWhenTheMessageWasWithdrawn(t *testing.T) {
+	srv := feishutest.NewServer(t, appID, appSecret, 0)
+	api := feishu.NewAPI(feishu.APIOptions{Base: srv.URL, AppID: appID, AppSecret: appSecret, Rate: 50})
+	in, ev := adapter(t, encryptKey, api)
+	if status, _ := ev.Send(feishutest.Text{EventID: "ev1", MessageID: "om_1", OpenID: "ou_zhang", ChatID: "oc_p2p", Text: "hi"}); status != 200 {
+		t.Fatal(status)
+	}
+	srv.Withdraw("om_1")
+	in.mu.Lock()
+	r := in.repliers[0]
+	in.mu.Unlock()
+	if err := r.Reply(t.Context(), "still here", true); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.Replies(); len(got) != 1 || got[0].To != "chat:oc_p2p" || got[0].Text() != "still here" {
+		t.Fatalf("sent %+v", got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"unicode/utf8"
 )
@@ -105,15 +106,22 @@ func split(text string, limit int) []string {
 }
 
 // replier replies to one message: in a group, the reply quotes the
-// message it answers, so the asker sees it among others'.
+// message it answers, so the asker sees it among others'. Once the sender
+// has withdrawn that message, the rest goes to the chat.
 type replier struct {
 	api       *API
 	messageID string
+	chatID    string
 }
 
 func (r *replier) Reply(ctx context.Context, text string, _ bool) error {
 	for _, m := range format(text) {
-		if err := r.api.Reply(ctx, r.messageID, m.typ, m.content); err != nil {
+		err := r.api.Reply(ctx, r.messageID, m.typ, m.content)
+		var apiErr *APIError
+		if errors.As(err, &apiErr) && apiErr.Code == codeWithdrawn && r.chatID != "" {
+			err = r.api.Send(ctx, r.chatID, m.typ, m.content)
+		}
+		if err != nil {
 			return err
 		}
 	}

@@ -25,11 +25,12 @@ const (
 	CodeTokenExpired     = 99991677
 	CodeFreqLimit        = 99991400
 	CodeBadRequest       = 230001
+	CodeWithdrawn        = 230011
 )
 
 // Reply is one message the bot sent.
 type Reply struct {
-	To      string // the message_id replied to
+	To      string // the message_id replied to, or "chat:" and the chat_id sent to
 	MsgType string // text, post or interactive
 	Content string // the JSON content as sent
 }
@@ -99,6 +100,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	tokens   map[string]bool // token -> still valid
+	gone     map[string]bool // message ids withdrawn
 	faults   []int           // codes for the next reply calls
 	limited  int             // the next calls answered 429
 	arrivals []time.Time
@@ -110,11 +112,12 @@ type Server struct {
 // NewServer starts a server for appID and secret that allows limit calls
 // per second (0: no limit). It is closed when the test ends.
 func NewServer(t testing.TB, appID, secret string, limit int) *Server {
-	s := &Server{appID: appID, secret: secret, limit: limit, tokens: map[string]bool{}, changed: make(chan struct{})}
+	s := &Server{appID: appID, secret: secret, limit: limit, tokens: map[string]bool{}, gone: map[string]bool{}, changed: make(chan struct{})}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /open-apis/auth/v3/tenant_access_token/internal", s.token)
 	mux.HandleFunc("POST /open-apis/im/v1/messages/{id}/reply", s.reply)
 	mux.HandleFunc("GET /open-apis/bot/v3/info", s.botInfo)
+	mux.HandleFunc("POST /open-apis/im/v1/messages", s.create)
 	srv := httptest.NewServer(mux)
 	s.URL = srv.URL
 	t.Cleanup(srv.Close)
@@ -127,6 +130,14 @@ func (s *Server) ExpireTokens() {
 	for k := range s.tokens {
 		s.tokens[k] = false
 	}
+	s.mu.Unlock()
+}
+
+// Withdraw makes a message withdrawn by its sender: replies to it are
+// refused with 230011.
+func (s *Server) Withdraw(messageID string) {
+	s.mu.Lock()
+	s.gone[messageID] = true
 	s.mu.Unlock()
 }
 
@@ -268,9 +279,20 @@ func (s *Server) limitedAnswer(w http.ResponseWriter) {
 }
 
 func (s *Server) reply(w http.ResponseWriter, r *http.Request) {
+	s.deliver(w, r, r.PathValue("id"))
+}
+
+func (s *Server) create(w http.ResponseWriter, r *http.Request) {
+	s.deliver(w, r, "chat:")
+}
+
+// deliver takes a message to send: a reply to the message id to, or a new
+// message in a chat when to is "chat:".
+func (s *Server) deliver(w http.ResponseWriter, r *http.Request, to string) {
 	var req struct {
-		MsgType string `json:"msg_type"`
-		Content string `json:"content"`
+		ReceiveID string `json:"receive_id"`
+		MsgType   string `json:"msg_type"`
+		Content   string `json:"content"`
 	}
 	err := json.NewDecoder(r.Body).Decode(&req)
 	s.mu.Lock()
@@ -281,6 +303,17 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request) {
 	}
 	if code := s.authorize(r); code != 0 {
 		s.answer(w, http.StatusBadRequest, code, nil)
+		return
+	}
+	if to == "chat:" {
+		if r.URL.Query().Get("receive_id_type") != "chat_id" || req.ReceiveID == "" {
+			s.answer(w, http.StatusBadRequest, CodeBadRequest, nil)
+			return
+		}
+		to += req.ReceiveID
+	}
+	if s.gone[to] {
+		s.answer(w, http.StatusBadRequest, CodeWithdrawn, nil)
 		return
 	}
 	if len(s.faults) > 0 {
@@ -296,7 +329,7 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.stats.Replies++
-	s.replies = append(s.replies, Reply{To: r.PathValue("id"), MsgType: req.MsgType, Content: req.Content})
+	s.replies = append(s.replies, Reply{To: to, MsgType: req.MsgType, Content: req.Content})
 	close(s.changed)
 	s.changed = make(chan struct{})
 	s.answer(w, http.StatusOK, 0, map[string]any{"data": map[string]string{"message_id": fmt.Sprintf("om_reply_%d", s.stats.Replies)}})
