@@ -125,7 +125,10 @@ describe('a live run', () => {
     expect(await calls.getAttribute('data-status')).toBe('ok')
     expect(await calls.getByTestId('call-result').textContent()).toContain('Review the fork')
     expect(await calls.getByTestId('call-diff').textContent()).toContain('notes/tuesday.md')
-    expect(await page.getByTestId('task-diff').textContent()).toContain('Read the Tuesday note')
+    // The task's diff is word-level: only the changed word is struck out and put in.
+    const taskDiff = page.getByTestId('task-diff')
+    expect(await taskDiff.getByTestId('diff-removed').allTextContents()).toEqual(['Monday'])
+    expect(await taskDiff.getByTestId('diff-added').allTextContents()).toEqual(['Tuesday'])
     const kinds = await card(page, 1).getByTestId('mark').evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')))
     expect(kinds).toEqual(expect.arrayContaining(['paused', 'call_edited', 'task_edited', 'resumed']))
 
