@@ -13,9 +13,10 @@ import (
 // with a Replier for their sender, before it answers the callback. Its
 // Repliers carry the replies back within the platform's limits (the size of
 // one message, the API's rates), and are Drafters too where the platform
-// can show a reply being written. WeCom's two adapters (backend/wecom) and
-// the generic webhook are Platforms; another (Feishu, say) is one more case
-// in New, and the sessions, runs and commands stay as they are.
+// can show a reply being written. WeCom's two adapters (backend/wecom),
+// Feishu's (backend/feishu, feishu.go) and the generic webhook are
+// Platforms; another is one more case in New, and the sessions, runs and
+// commands stay as they are.
 type Platform interface {
 	http.Handler
 }
