@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { formatCost, runCost } from './cost'
+import { foldRun } from './timeline'
 
 describe('formatCost', () => {
   it.each([
@@ -25,5 +26,18 @@ describe('runCost', () => {
   })
   it('is unknown when no call had a price', () => {
     expect(formatCost(runCost([decided(), { type: 'run.finished', data: { totals: {} } }]))).toBe('—')
+  })
+})
+
+describe('a card\u2019s cost', () => {
+  it('is its turn\u2019s, from model.decided, and unknown without a price', () => {
+    const ev = (seq: number, iteration: number, type: string, data: unknown) => ({ v: 1, run_id: 'r', seq, time: '2026-11-30T01:35:00Z', iteration, type, data })
+    const view = foldRun([
+      ev(1, 0, 'run.started', { task: 't' }),
+      ev(2, 1, 'model.decided', { thought: 'a', usage: { prompt_tokens: 10 }, cost: 0.0012, currency: 'USD' }),
+      ev(3, 2, 'model.decided', { final_answer: 'b', usage: { prompt_tokens: 10 } }),
+    ])
+    const card = (n: number) => view.iterations.find((it) => it.n === n)!
+    expect([formatCost(card(1)), formatCost(card(2))]).toEqual(['$0.0012', '—'])
   })
 })

@@ -29,6 +29,7 @@ import type {
   ToolFinishedData,
   ToolStartedData,
 } from '../api/types'
+import type { Priced } from './cost'
 
 // One card of the timeline: everything that happened in one model turn, in
 // the order it happened. Built by applyToIteration, one event at a time.
@@ -137,6 +138,9 @@ export interface IterationView {
   /** The model's thinking before its text: streamed, then the decision's whole. */
   reasoning: string
   reasoningTokens: number
+  /** The turn's cost at its model's price (model.decided's cost, backend/price); undefined without a price. */
+  cost?: number
+  currency?: string
   decided: boolean
   thought: string
   answer: string
@@ -252,6 +256,11 @@ export function applyToIteration(prev: IterationView, e: HermesEvent): Iteration
       it.tokensIn += d.usage?.prompt_tokens ?? 0
       it.tokensOut += d.usage?.completion_tokens ?? 0
       it.reasoningTokens += d.usage?.reasoning_tokens ?? 0
+      const priced = d as Priced
+      if (priced.cost !== undefined && priced.cost !== null) {
+        it.cost = (it.cost ?? 0) + priced.cost
+        it.currency = priced.currency
+      }
       it.reasoning = d.reasoning ?? it.reasoning
       it.thought = d.thought ?? (d.final_answer ? '' : it.streamed)
       it.answer = d.final_answer ?? ''

@@ -1,4 +1,5 @@
 import { memo, useEffect, useMemo, useRef, useState } from 'react'
+import { formatCost } from '../lib/cost'
 import { shownEntities } from '../lib/entities'
 import { statusLabel } from '../lib/events'
 import { formatDuration, formatPercent, formatTokens, oneLine, parseTime } from '../lib/format'
@@ -60,6 +61,11 @@ export const IterationCard = memo(function IterationCard({ it, lang, t, selected
         {it.n > 0 && (it.tokensIn > 0 || it.tokensOut > 0) && (
           <span className="muted tokens" title={t('card.tokens_hint')}>
             ↑{formatTokens(it.tokensIn, lang)} ↓{formatTokens(it.tokensOut, lang)}
+          </span>
+        )}
+        {it.n > 0 && it.cost !== undefined && (
+          <span className="muted" title={t('runs.col.cost')} data-testid="card-cost">
+            {formatCost(it)}
           </span>
         )}
         {ctx && (
