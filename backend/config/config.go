@@ -34,6 +34,8 @@ type Config struct {
 	Prices price.Table `toml:"prices"`
 	// Telemetry exports every run as an OpenTelemetry trace.
 	Telemetry Telemetry `toml:"telemetry"`
+	// Cluster shares the bot's state among replicas through NATS JetStream.
+	Cluster Cluster `toml:"cluster"`
 }
 
 // Agent configures the loop and its gates.

@@ -61,5 +61,6 @@ func (c Config) Validate() error {
 	errs = append(errs, c.Bot.validate())
 	errs = append(errs, c.validatePrices()...)
 	errs = append(errs, c.Telemetry.validate())
+	errs = append(errs, c.Cluster.validate())
 	return errors.Join(errs...)
 }
