@@ -76,7 +76,7 @@ describe('waterfall', () => {
       ev(2, 'guard.tripped', {}, 4400),
     ])
     expect(w.spans.map(brief)).toEqual([
-      ['retry', 'attempt 1', 100, 800, 'retried', 0],
+      ['retry', '#1', 100, 800, 'retried', 0],
       ['first_token', 'decide', 900, 200, 'ok', 0],
       ['stream', 'decide', 1100, 100, 'ok', 0],
       ['approval', 'write_file', 1210, 3000, 'denied', 0],

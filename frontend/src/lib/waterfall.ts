@@ -24,7 +24,11 @@ export interface Span {
   id: string
   iteration: number
   kind: SpanKind
-  /** The tool's name, the stage event's type, or the model turn's kind. */
+  /**
+   * The tool's name, the stage event's type, a retried attempt's number
+   * ("#1"), or what the model turn gave: "decide" (calls), "answer" or
+   * "model" (neither).
+   */
   name: string
   /** Milliseconds from the run's first event. */
   start: number
@@ -106,7 +110,7 @@ export function waterfall(events: readonly HermesEvent[]): Waterfall {
           const rd = data<ModelRetriedData>(r)
           const end = Math.max(cursor, at(r) + (rd.wait_ms ?? 0))
           if (end < callStart) continue // a retry of an earlier call in this iteration
-          spans.push(span(e, `retry-${r.seq}`, 'retry', `attempt ${rd.attempt ?? 1}`, cursor, end, 'retried'))
+          spans.push(span(e, `retry-${r.seq}`, 'retry', `#${rd.attempt ?? 1}`, cursor, end, 'retried'))
           cursor = end
         }
         retries.delete(e.iteration)

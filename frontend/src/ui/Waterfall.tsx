@@ -42,8 +42,10 @@ export function Waterfall({ events, selected, onSelect }: WaterfallProps) {
   const end = Math.max(1, w.end)
   const axis = ticks(end)
   const pct = (ms: number) => `${(ms / end) * 100}%`
+  // A model turn's name is what it gave, said in the page's language.
+  const named = (s: Span) => (s.kind === 'first_token' || s.kind === 'stream' || s.kind === 'model' ? t(`wf.name.${s.name}` as MessageKey) : s.name)
   const title = (s: Span) =>
-    t('wf.bar_title', { name: s.name, kind: t(`wf.kind.${s.kind}` as MessageKey), duration: formatMs(s.duration), start: formatMs(s.start), status: t(`wf.status.${s.status}` as MessageKey) })
+    t('wf.bar_title', { name: named(s), kind: t(`wf.kind.${s.kind}` as MessageKey), duration: formatMs(s.duration), start: formatMs(s.start), status: t(`wf.status.${s.status}` as MessageKey) })
   const bar = (s: Span, top: number) => (
     <button
       type="button"
@@ -112,7 +114,7 @@ export function Waterfall({ events, selected, onSelect }: WaterfallProps) {
                   data-iteration={s.iteration}
                 >
                   <span className="wf-label" title={title(s)}>
-                    <span className="muted">#{s.iteration}</span> {s.name} <span className="muted">{t(`wf.kind.${s.kind}` as MessageKey)}</span>
+                    <span className="muted">#{s.iteration}</span> {named(s)} <span className="muted">{t(`wf.kind.${s.kind}` as MessageKey)}</span>
                   </span>
                   <span className="wf-num">{formatMs(s.start)}</span>
                   <span className="wf-num">{formatMs(s.duration)}</span>
