@@ -106,8 +106,8 @@ func init() {
 		},
 	})
 	for key, d := range map[string]keyDoc{
-		"prices": doc("The price of a model per million tokens, one [prices.\"MODEL\"] table each, added to or replacing the defaults (the providers' list prices as of "+PricesAsOf+", listed below). A run's cost is shown where its model has a price; a model without one shows \"—\".",
-			"模型每百万令牌的价格，每个模型一张 [prices.\"模型名\"] 表，补充或替换默认价格（各服务商 "+PricesAsOf+" 的公开报价，见下文）。模型有价格时显示运行的费用；没有价格的模型显示“—”。"),
+		"prices": doc("The price of a model per million tokens, one [prices.\"MODEL\"] table each, added to or replacing the defaults (the providers' list prices as of "+PricesAsOf+", listed in docs/config.md). A run's cost is shown where its model has a price; a model without one shows \"—\".",
+			"模型每百万令牌的价格，每个模型一张 [prices.\"模型名\"] 表，补充或替换默认价格（各服务商 "+PricesAsOf+" 的公开报价，列于 docs/config.md）。模型有价格时显示运行的费用；没有价格的模型显示“—”。"),
 		"prices.input":        docShown("Prompt tokens.", "提示令牌。", 0.28),
 		"prices.cached_input": docShown("Prompt tokens read from the provider's cache; 0 means the input price.", "命中服务商缓存的提示令牌；0 表示按 input 计价。", 0.028),
 		"prices.output":       docShown("Completion tokens.", "输出令牌。", 0.42),
