@@ -54,7 +54,7 @@ var domain = []string{
 
 var processes = []string{
 	"hermes/backend/runner", "hermes/backend/remote", "hermes/backend/server", "hermes/backend/host",
-	"hermes/backend/cli", "hermes/backend/bot", "hermes/backend/api",
+	"hermes/backend/cli", "hermes/backend/bot", "hermes/backend/api", "hermes/backend/cluster",
 }
 
 // platforms are the chat platforms' protocols: how a callback is checked

@@ -57,7 +57,12 @@ type APIOptions struct {
 	// messages one user may be sent in any one minute.
 	Rate, UserRate int
 	Cache          UserIDCache
-	HTTP           *http.Client
+	// Token and UserLimit, when set, are shared with the bot's other
+	// replicas (backend/cluster): one replica fetches the token and the
+	// others read it, and a user's limit holds whichever replica sends.
+	Token     SharedToken
+	UserLimit SharedLimit
+	HTTP      *http.Client
 	// Backoff is the wait before retry n (1, 2, …) of a call WeCom said was
 	// busy; nil means 200 ms doubling, with jitter, up to 5 s.
 	Backoff func(n int) time.Duration
@@ -113,6 +118,16 @@ func (a *API) accessToken(ctx context.Context) (string, error) {
 		if tok, ok := a.cachedToken(); ok {
 			return tok, nil
 		}
+		if a.o.Token != nil {
+			tok, expires, err := a.o.Token.Token(ctx, a.requestToken)
+			if err != nil {
+				return "", err
+			}
+			a.mu.Lock()
+			a.token, a.expires = tok, expires
+			a.mu.Unlock()
+			return tok, nil
+		}
 		return a.fetchToken(ctx)
 	})
 }
@@ -124,6 +139,18 @@ func (a *API) cachedToken() (string, bool) {
 }
 
 func (a *API) fetchToken(ctx context.Context) (string, error) {
+	tok, expires, err := a.requestToken(ctx)
+	if err != nil {
+		return "", err
+	}
+	a.mu.Lock()
+	a.token, a.expires = tok, expires
+	a.mu.Unlock()
+	return tok, nil
+}
+
+// requestToken asks WeCom for a token, and says when to renew it.
+func (a *API) requestToken(ctx context.Context) (string, time.Time, error) {
 	var resp struct {
 		apiStatus
 		AccessToken string `json:"access_token"`
@@ -135,15 +162,12 @@ func (a *API) fetchToken(ctx context.Context) (string, error) {
 		return resp.apiStatus, err
 	})
 	if err != nil {
-		return "", err
+		return "", time.Time{}, err
 	}
 	// Renew a little early, so a token never expires on its way to WeCom.
 	life := time.Duration(resp.ExpiresIn) * time.Second
 	life -= min(life/10, 5*time.Minute)
-	a.mu.Lock()
-	a.token, a.expires = resp.AccessToken, a.o.Now().Add(life)
-	a.mu.Unlock()
-	return resp.AccessToken, nil
+	return resp.AccessToken, a.o.Now().Add(life), nil
 }
 
 // dropToken forgets tok after WeCom refused it; a newer token that another
@@ -154,6 +178,9 @@ func (a *API) dropToken(tok string) {
 		a.token = ""
 	}
 	a.mu.Unlock()
+	if a.o.Token != nil {
+		a.o.Token.Drop(tok)
+	}
 }
 
 // apiStatus is the errcode and errmsg every WeCom answer carries.
@@ -282,7 +309,13 @@ func (r *sendResult) status() apiStatus { return r.apiStatus }
 // of at most WeCom's size, each waiting for the user's rate limit.
 func (a *API) SendText(ctx context.Context, userID, text string) error {
 	for _, part := range split(text, textLimit) {
-		done, err := a.users.acquire(ctx, userID)
+		acquire := a.users.acquire
+		if a.o.UserLimit != nil {
+			acquire = func(ctx context.Context, key string) (func(), error) {
+				return a.o.UserLimit.Acquire(ctx, key, a.o.UserRate, time.Minute)
+			}
+		}
+		done, err := acquire(ctx, userID)
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,171 @@
+// Package cluster is what several `hermes bot` replicas share through NATS
+// JetStream, in place of what one process keeps in hermes.db: the message
+// ids seen (a key-value bucket whose keys are created once, so one replica
+// wins each id), the sessions' records (updated by revision, so no replica
+// overwrites another's change), the WeCom access token (one replica
+// fetches it, the others read it), the per-user send limit, the user-id
+// conversions, and a work queue of chat tasks that exactly one replica
+// takes at a time, keeps while it runs them (sending word to JetStream
+// every third of the ack wait) and acknowledges when it answers; a replica
+// that goes silent loses its tasks to another after the ack wait.
+//
+// It speaks only in bytes and strings: backend/bot and backend/wecom
+// define the seams (bot.Shared, wecom.SharedToken…) that its types fill.
+// Nothing here logs or returns the NATS token or a credential.
+package cluster
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"hermes/backend/config"
+	"hermes/backend/i18n"
+)
+
+// The names of what the replicas share in JetStream.
+const (
+	bucketSeen     = "hermes_bot_seen"
+	bucketSessions = "hermes_bot_sessions"
+	bucketWeCom    = "hermes_bot_wecom"
+	bucketLimits   = "hermes_bot_limits"
+	streamTasks    = "HERMES_BOT_TASKS"
+	subjectTasks   = "hermes.bot.tasks"
+	consumerTasks  = "hermes-bot"
+)
+
+// SeenFor is how long a message id is remembered: platforms resend within
+// minutes, and hermes.db keeps them a day too.
+const SeenFor = 24 * time.Hour
+
+// maxDeliver bounds how often a task is handed out; one that kills every
+// replica that takes it is dropped after that many tries.
+const maxDeliver = 5
+
+// Options configure a connection to the cluster.
+type Options struct {
+	Config config.Cluster // with its environment references resolved
+	// Name is the replica's, shown to the NATS server's monitoring.
+	Name string
+	// AckWait overrides the config's (tests).
+	AckWait time.Duration
+	Now     func() time.Time
+}
+
+// Cluster is one replica's connection to the shared state.
+type Cluster struct {
+	nc      *nats.Conn
+	js      jetstream.JetStream
+	ackWait time.Duration
+	now     func() time.Time
+
+	seen, sessions, wecom, limits jetstream.KeyValue
+	tasks                         jetstream.Consumer
+}
+
+// Open connects to the NATS servers of o.Config and makes the buckets, the
+// stream and its consumer, or binds to those another replica made.
+func Open(ctx context.Context, o Options) (*Cluster, error) {
+	c := o.Config
+	opts := []nats.Option{nats.Name(o.Name), nats.MaxReconnects(-1)}
+	switch {
+	case c.NATSToken != "":
+		opts = append(opts, nats.Token(c.NATSToken))
+	case c.NATSCreds != "":
+		opts = append(opts, nats.UserCredentials(c.NATSCreds))
+	}
+	nc, err := nats.Connect(c.NATSURL, opts...)
+	if err != nil {
+		return nil, i18n.Wrap(ErrConnect, "cluster.connect", err)
+	}
+	cl := &Cluster{nc: nc, ackWait: o.AckWait, now: o.Now}
+	if cl.ackWait <= 0 {
+		cl.ackWait = c.TaskAckWait()
+	}
+	if cl.now == nil {
+		cl.now = time.Now
+	}
+	if err := cl.setup(ctx, c.StreamReplicas()); err != nil {
+		nc.Close()
+		return nil, i18n.Wrap(ErrSetup, "cluster.setup", err)
+	}
+	return cl, nil
+}
+
+func (cl *Cluster) setup(ctx context.Context, replicas int) error {
+	js, err := jetstream.New(cl.nc)
+	if err != nil {
+		return err
+	}
+	cl.js = js
+	kv := func(name string, ttl time.Duration, markers bool) (jetstream.KeyValue, error) {
+		cfg := jetstream.KeyValueConfig{Bucket: name, TTL: ttl, History: 1, Replicas: replicas, Storage: jetstream.FileStorage}
+		if markers {
+			// Per-key TTLs (a lock that outlives a dead holder by seconds).
+			cfg.LimitMarkerTTL = time.Minute
+		}
+		return js.CreateOrUpdateKeyValue(ctx, cfg)
+	}
+	if cl.seen, err = kv(bucketSeen, SeenFor, false); err != nil {
+		return err
+	}
+	if cl.sessions, err = kv(bucketSessions, 0, false); err != nil {
+		return err
+	}
+	if cl.wecom, err = kv(bucketWeCom, 0, true); err != nil {
+		return err
+	}
+	if cl.limits, err = kv(bucketLimits, 0, false); err != nil {
+		return err
+	}
+	if _, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: streamTasks, Subjects: []string{subjectTasks}, Retention: jetstream.WorkQueuePolicy,
+		Storage: jetstream.FileStorage, Replicas: replicas, Duplicates: 2 * time.Minute,
+	}); err != nil {
+		return err
+	}
+	cl.tasks, err = js.CreateOrUpdateConsumer(ctx, streamTasks, jetstream.ConsumerConfig{
+		Durable: consumerTasks, AckPolicy: jetstream.AckExplicitPolicy, AckWait: cl.ackWait,
+		MaxDeliver: maxDeliver, MaxAckPending: 100_000, Replicas: replicas,
+	})
+	return err
+}
+
+// Close drops the connection. Tasks this replica took and did not settle
+// go to another replica once their ack wait is over.
+func (cl *Cluster) Close() { cl.nc.Close() }
+
+// keyOf is s as a key JetStream accepts (letters, digits, - and _).
+func keyOf(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) }
+
+// opCtx bounds one call to JetStream made on a caller's behalf.
+func opCtx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), 10*time.Second)
+}
+
+// Seen is the cluster's memory of the message ids seen (bot.Dedupe).
+type Seen struct{ cl *Cluster }
+
+// Seen returns the dedupe of message ids.
+func (cl *Cluster) Seen() *Seen { return &Seen{cl} }
+
+// First creates key in the bucket and reports whether this call made it:
+// of every replica asked about one id, exactly one is told true. An error
+// (NATS unreachable) is neither: the callback is refused and resent.
+func (s *Seen) First(key string) (bool, error) {
+	ctx, cancel := opCtx()
+	defer cancel()
+	_, err := s.cl.seen.Create(ctx, keyOf(key), []byte(s.cl.now().UTC().Format(time.RFC3339)))
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, jetstream.ErrKeyExists):
+		return false, nil
+	}
+	return false, fmt.Errorf("%w: %v", ErrUnavailable, err)
+}

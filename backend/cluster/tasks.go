@@ -1,0 +1,107 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Tasks is the work queue of chat tasks (bot.TaskQueue): a task published
+// by the replica whose callback took the message is handed to exactly one
+// replica's consumer at a time.
+type Tasks struct {
+	cl *Cluster
+
+	mu      sync.Mutex
+	taken   int // tasks handed to this replica
+	retaken int // of those, tasks another replica had taken first
+}
+
+// Tasks returns the work queue.
+func (cl *Cluster) Tasks() *Tasks { return &Tasks{cl: cl} }
+
+// Publish queues task; id (the platform's message id) makes JetStream drop
+// a second publish of the same message within its duplicate window.
+func (t *Tasks) Publish(ctx context.Context, id string, task []byte) error {
+	var opts []jetstream.PublishOpt
+	if id != "" {
+		opts = append(opts, jetstream.WithMsgID(id))
+	}
+	if _, err := t.cl.js.Publish(ctx, subjectTasks, task, opts...); err != nil {
+		return fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	return nil
+}
+
+// Consume hands each task this replica takes to take, with settle: the
+// task stays this replica's (word is sent every third of the ack wait)
+// until settle(true) acknowledges it, before its answer goes out, or
+// settle(false) hands it back for another replica. settle(true) fails with
+// ErrLeaseLost when the task is no longer this replica's: the answer must
+// not go out, since another replica gives it. stop ends the taking; tasks
+// taken and not settled go to another replica after the ack wait.
+func (t *Tasks) Consume(take func(task []byte, settle func(done bool) error)) (stop func(), err error) {
+	cc, err := t.cl.tasks.Consume(func(m jetstream.Msg) {
+		if md, err := m.Metadata(); err == nil && md.NumDelivered > 1 {
+			t.mu.Lock()
+			t.retaken++
+			t.mu.Unlock()
+		}
+		t.mu.Lock()
+		t.taken++
+		t.mu.Unlock()
+		take(m.Data(), t.hold(m))
+	}, jetstream.PullMaxMessages(500))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	return cc.Stop, nil
+}
+
+// Counts are the tasks handed to this replica so far, and how many of them
+// another replica had taken first (taken over).
+func (t *Tasks) Counts() (taken, takenOver int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.taken, t.retaken
+}
+
+// hold keeps m this replica's until the returned settle is called.
+func (t *Tasks) hold(m jetstream.Msg) func(done bool) error {
+	stopBeat := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(t.cl.ackWait / 3)
+		defer tick.Stop()
+		for {
+			select {
+			case <-tick.C:
+				if m.InProgress() != nil {
+					return // the connection is gone: the task goes to another replica
+				}
+			case <-stopBeat:
+				return
+			}
+		}
+	}()
+	var once sync.Once
+	var result error
+	return func(done bool) error {
+		once.Do(func() {
+			close(stopBeat)
+			if !done {
+				result = m.Nak()
+				return
+			}
+			ctx, cancel := opCtx()
+			defer cancel()
+			if err := m.DoubleAck(ctx); err != nil {
+				result = errors.Join(ErrLeaseLost, err)
+			}
+		})
+		return result
+	}
+}
