@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { ApiError } from '../api/api'
 import { planEvents, sampleEvents, steeredEvents } from '../lib/fixture'
 import { openQuestion } from '../lib/plan'
 import { foldRun } from '../lib/timeline'
-import { createRunStore, type Ticker } from './run'
+import { createRunStore, nextFrame, type Ticker } from './run'
 import { testApi } from './testapi'
 
 // A ticker the test advances by hand.
@@ -241,5 +241,42 @@ describe('pins and the compression preview', () => {
     t.fail('contextPreview', new ApiError('none', { code: 'no_checkpoint', status: 404 }))
     await store.loadPreview()
     expect(store.get().preview).toMatchObject({ status: 'error', error: { code: 'no_checkpoint' } })
+  })
+})
+
+describe('nextFrame', () => {
+  it('folds within a frame’s time when a busy page gets no animation frame', () => {
+    vi.useFakeTimers()
+    vi.stubGlobal('requestAnimationFrame', () => 0)
+    try {
+      let calls = 0
+      nextFrame(() => calls++)
+      vi.advanceTimersByTime(15)
+      expect(calls).toBe(0)
+      vi.advanceTimersByTime(1)
+      expect(calls).toBe(1)
+      vi.advanceTimersByTime(100)
+      expect(calls).toBe(1)
+    } finally {
+      vi.unstubAllGlobals()
+      vi.useRealTimers()
+    }
+  })
+
+  it('folds once when the frame comes first', () => {
+    vi.useFakeTimers()
+    let frame: () => void = () => {}
+    vi.stubGlobal('requestAnimationFrame', (fn: () => void) => ((frame = fn), 1))
+    try {
+      let calls = 0
+      nextFrame(() => calls++)
+      frame()
+      expect(calls).toBe(1)
+      vi.advanceTimersByTime(100)
+      expect(calls).toBe(1)
+    } finally {
+      vi.unstubAllGlobals()
+      vi.useRealTimers()
+    }
   })
 })

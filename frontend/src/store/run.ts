@@ -59,7 +59,12 @@ export type Frame = (fn: () => void) => void
 
 export const sameTick: Frame = (fn) => fn()
 
-/** nextFrame waits for the next animation frame, or 50 ms in a hidden page, which gets none. */
+/**
+ * nextFrame waits for the next animation frame, or a frame's time (16 ms)
+ * when none comes by then: a hidden page gets none, and a busy one (several
+ * run pages drawing on two cores) gets them late, and an event should not
+ * wait for a frame longer than the frame would have taken.
+ */
 export const nextFrame: Frame = (fn) => {
   let done = false
   const go = () => {
@@ -68,7 +73,7 @@ export const nextFrame: Frame = (fn) => {
     fn()
   }
   requestAnimationFrame(go)
-  setTimeout(go, 50)
+  setTimeout(go, 16)
 }
 
 export interface RunStore extends Store<RunState> {

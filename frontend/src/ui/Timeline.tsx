@@ -1,4 +1,4 @@
-import { useVirtualizer } from '@tanstack/react-virtual'
+import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual'
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { CardHit } from '../lib/search'
 import type { CallView, IterationView } from '../lib/timeline'
@@ -40,6 +40,25 @@ function estimate(it: IterationView): number {
 }
 
 /**
+ * followRange is the cards to draw while the list follows the newest one:
+ * the virtualizer's own range, and the cards that fill the viewport's height
+ * at the end (with the overscan before them). The virtualizer learns the
+ * list was scrolled to its end only from the next scroll event, a frame or
+ * more later on a busy page; until then its range is where the list was,
+ * and a new card would wait for that event to be drawn.
+ */
+export function followRange(range: Range, size: (i: number) => number, viewport: number): number[] {
+  const own = defaultRangeExtractor(range)
+  if (range.count === 0) return own
+  let first = range.count - 1
+  for (let h = size(first); first > 0 && h < viewport; h += size(first)) first--
+  first = Math.max(0, first - range.overscan)
+  const out = own.filter((i) => i < first)
+  for (let i = first; i < range.count; i++) out.push(i)
+  return out
+}
+
+/**
  * Timeline is the run's cards in a virtual list: only the cards on screen
  * are in the page, so a run of a thousand iterations scrolls like a short
  * one. While the run is live and the list is at its end, it follows the
@@ -58,6 +77,17 @@ export function Timeline({ iterations, selected, live, onSelect, onFork, onArtif
   const estimateSize = useCallback((i: number) => estimate(its.current[i]), [])
   const getItemKey = useCallback((i: number) => its.current[i].n, [])
   const getScrollElement = useCallback(() => scrollRef.current, [])
+  // While following, the end of the list is drawn whatever the virtualizer
+  // last heard of the scroll position (followRange).
+  const following = useRef(false)
+  following.current = live && follow
+  const self = useRef<Virtualizer<HTMLDivElement, Element> | null>(null)
+  const rangeExtractor = useCallback((range: Range) => {
+    const v = self.current
+    // The viewport's height as the virtualizer last measured it: reading the element's would lay the page out.
+    if (!following.current || !v?.scrollRect) return defaultRangeExtractor(range)
+    return followRange(range, (i) => v.measurementsCache[i]?.size ?? 0, v.scrollRect.height)
+  }, [])
   const virtualizer = useVirtualizer({
     count: iterations.length,
     getScrollElement,
@@ -67,7 +97,9 @@ export function Timeline({ iterations, selected, live, onSelect, onFork, onArtif
     paddingStart: 8,
     paddingEnd: 8,
     getItemKey,
+    rangeExtractor,
   })
+  self.current = virtualizer
 
   const last = iterations.length - 1
   const lastItems = last >= 0 ? iterations[last].items.length : 0

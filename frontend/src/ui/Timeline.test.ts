@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest'
+import { followRange } from './Timeline'
+
+describe('followRange', () => {
+  const size = () => 100
+
+  it('draws the end of the list while the virtualizer still places the viewport where it was', () => {
+    // 50 cards of 100 px in a 300 px viewport; the virtualizer last heard of
+    // cards 40 to 42, and a 51st card came: it must be drawn at once.
+    const got = followRange({ startIndex: 40, endIndex: 42, overscan: 2, count: 51 }, size, 300)
+    expect(got).toContain(50)
+    expect(got.slice(-4)).toEqual([47, 48, 49, 50])
+    // The cards the virtualizer asked for stay, once each, in order.
+    for (const i of [38, 39, 40, 41, 42, 43, 44]) expect(got).toContain(i)
+    expect(got).toEqual([...new Set(got)].sort((a, b) => a - b))
+  })
+
+  it('adds nothing when the virtualizer already is at the end', () => {
+    expect(followRange({ startIndex: 47, endIndex: 49, overscan: 2, count: 50 }, size, 300)).toEqual([45, 46, 47, 48, 49])
+  })
+
+  it('covers a short list whole and an empty one not at all', () => {
+    expect(followRange({ startIndex: 0, endIndex: 1, overscan: 4, count: 2 }, size, 900)).toEqual([0, 1])
+    expect(followRange({ startIndex: 0, endIndex: -1, overscan: 4, count: 0 }, size, 900)).toEqual([])
+  })
+})
