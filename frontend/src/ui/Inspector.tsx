@@ -141,7 +141,10 @@ const Messages = memo(function Messages({ ctx, pins, endpoint }: { ctx: RequestC
   )
 })
 
-export function MessageView({ m, op, from, index = null, pins, open: startOpen = true }: { m: ChatMessage; op?: Paired<ChatMessage>['op']; from?: ChatMessage; index?: number | null; pins?: Pins; open?: boolean }) {
+// Memoised on the message, which keeps its identity from one request to the
+// next: a live run's new request draws its new messages, not the hundreds
+// before them.
+export const MessageView = memo(function MessageView({ m, op, from, index = null, pins, open: startOpen = true }: { m: ChatMessage; op?: Paired<ChatMessage>['op']; from?: ChatMessage; index?: number | null; pins?: Pins; open?: boolean }) {
   const t = useT()
   const [open, setOpen] = useState(startOpen)
   const pinned = index !== null && !!pins?.pinned.includes(index)
@@ -174,7 +177,7 @@ export function MessageView({ m, op, from, index = null, pins, open: startOpen =
       </details>
     </li>
   )
-}
+})
 
 /** messageText is a message as a person would paste it: its text, then its calls. */
 export function messageText(m: ChatMessage): string {
