@@ -152,6 +152,12 @@ describe('the waterfall and the cost', () => {
     const tip = (await page.getByTestId('chart-tip').textContent()) ?? ''
     expect(tip).toMatch(/^#1: .* estimated by Hermes · 1,000 prompt tokens by the provider/)
     await shot(page, 'budget-chart.png')
+    // The inspector's budget of the same iteration says the same: its layers
+    // are the estimate, and the provider's count is the card's.
+    await page.getByTestId('tab-budget').click()
+    const source = (await page.getByTestId('budget-source').textContent()) ?? ''
+    expect(source).toContain('estimates')
+    expect(source).toContain('1,000 prompt tokens')
     await ctx.close()
   })
 })

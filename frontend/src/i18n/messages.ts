@@ -286,6 +286,8 @@ const en = {
   'inspector.used': 'Used',
   'inspector.free': 'Free',
   'inspector.window': 'Window',
+  'inspector.estimate_note': 'These are Hermes’s estimates, counted before the request was sent.',
+  'inspector.provider_prompt': 'The provider counted {n} prompt tokens for this request (shown on the card).',
 
   'layer.system': 'System prompt',
   'layer.tool_schemas': 'Tool schemas',

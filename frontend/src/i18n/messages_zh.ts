@@ -284,6 +284,8 @@ export const zh: Catalog = {
   'inspector.used': '已用',
   'inspector.free': '剩余',
   'inspector.window': '窗口',
+  'inspector.estimate_note': '以上是 Hermes 在发送请求前的估算。',
+  'inspector.provider_prompt': '服务商为这次请求计入 {n} 个提示令牌（即卡片上的数字）。',
 
   'layer.system': '系统提示',
   'layer.tool_schemas': '工具定义',

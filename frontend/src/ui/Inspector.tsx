@@ -253,6 +253,10 @@ function Budget({ it }: { it: IterationView }) {
           </tr>
         </tbody>
       </table>
+      <p className="muted budget-source" data-testid="budget-source">
+        {t('inspector.estimate_note')}
+        {it.tokensIn > 0 && <> {t('inspector.provider_prompt', { n: formatCount(it.tokensIn, lang) })}</>}
+      </p>
       {c.schemasSaved > 0 && (
         <p className="schemas-saved" data-testid="schemas-saved">
           {t('budget.schemas', { sent: formatCount(c.layers.tool_schemas ?? 0, lang), saved: formatCount(c.schemasSaved, lang) })}
