@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react'
+import { memo, useMemo, useState } from 'react'
 import { axisTicks, budgetSeries, iterationTicks, layerOrder, type BudgetPoint } from '../lib/budget'
 import { formatTokens } from '../lib/format'
 import type { RunView } from '../lib/timeline'
@@ -21,23 +21,36 @@ function stackPaths(points: BudgetPoint[], top: number): string[] {
 }
 
 /**
+ * budgetKey changes when the chart's series may have: contexts of past
+ * iterations never change, so the series changes only when a request is
+ * built or a turn's usage comes in.
+ */
+export function budgetKey(view: RunView): string {
+  const last = view.iterations.at(-1)
+  return `${view.iterations.length}:${last?.context?.seq ?? 0}:${last?.tokensIn ?? 0}`
+}
+
+type ChartProps = { view: RunView; onSelect: (n: number) => void }
+
+/**
  * BudgetChart shows the context's tokens per layer across iterations,
  * against the window: Hermes's estimate of each request, counted before it
  * was sent. Hovering an iteration shows that estimate beside the prompt
  * tokens the provider reported (the card's figure); the selected iteration
  * is marked, compressions are marked and labelled, and the axes are drawn.
+ * It is drawn again only when budgetKey changes: a live run's other events
+ * leave it as it was.
  */
-export function BudgetChart({ view, onSelect }: { view: RunView; onSelect: (n: number) => void }) {
+export const BudgetChart = memo(BudgetChartOf, (a: ChartProps, b: ChartProps) => a.onSelect === b.onSelect && budgetKey(a.view) === budgetKey(b.view))
+
+function BudgetChartOf({ view, onSelect }: ChartProps) {
   const t = useT()
   const lang = useAppState((s) => s.lang)
   const selected = useRunState((s) => s.selected)
   // Most runs use a small part of a large window: fit the data unless asked.
   const [fit, setFit] = useState(true)
   const [hover, setHover] = useState<number | null>(null)
-  // Contexts of past iterations never change: the series changes only when
-  // a request is built or a turn's usage comes in.
-  const last = view.iterations.at(-1)
-  const key = `${view.iterations.length}:${last?.context?.seq ?? 0}:${last?.tokensIn ?? 0}`
+  const key = budgetKey(view)
   const points = useMemo(() => budgetSeries(view), [key]) // eslint-disable-line react-hooks/exhaustive-deps
   const window = points.reduce((m, p) => Math.max(m, p.window), 0)
   const peak = points.reduce((m, p) => Math.max(m, p.total), 0)
