@@ -77,6 +77,10 @@ type Options struct {
 	APIBackoff func(n int) time.Duration
 	Log        *slog.Logger
 	Now        func() time.Time
+
+	// Shared, when set, makes the bot one replica of several that share
+	// their state ([cluster]); nil keeps it all in Store.
+	Shared *Shared
 }
 
 // seenFor is how long message ids are remembered; platforms resend within
@@ -98,6 +102,10 @@ type Bot struct {
 	platform Platform
 	wsRoot   string
 	runs     *runner.Manager
+
+	sessionStore SessionStore
+	shared       *Shared // nil unless a replica
+	stopTasks    func()  // stops taking tasks from Shared.Tasks
 
 	// sendCtx is cancelled when Shutdown's grace is over, to drop the
 	// replies still queued.
@@ -145,6 +153,7 @@ func New(o Options) (*Bot, error) {
 	if b.seen, err = newDedup(o.Store, o.Now, o.Log); err != nil {
 		return nil, err
 	}
+	b.sessionStore = storeSessions{b}
 	if b.wsRoot == "" {
 		b.wsRoot = filepath.Join(o.Setup.Home, "bot", "workspaces")
 	}
@@ -153,11 +162,13 @@ func New(o Options) (*Bot, error) {
 
 	switch name := o.Config.PlatformName(); name {
 	case config.BotWeCom:
-		b.api = wecom.NewAPI(wecom.APIOptions{
+		api := wecom.APIOptions{
 			Base: o.Config.API(), CorpID: o.Config.CorpID, Secret: o.Config.Secret, AgentID: o.Config.AgentID,
 			Rate: o.Config.APIRate(), UserRate: o.Config.UserRate(), Cache: o.Store, HTTP: o.HTTP,
 			Backoff: o.APIBackoff, Now: o.Now,
-		})
+		}
+		o.Shared.wecomShared(&api)
+		b.api = wecom.NewAPI(api)
 		b.platform, err = wecom.NewApp(b.wecomCallback(), o.Config.CorpID, b.api, wecomInbox{b, name})
 	case config.BotWeComBot:
 		b.platform, err = wecom.NewIntelligentBot(b.wecomCallback(), wecomInbox{b, name})
@@ -168,6 +179,11 @@ func New(o Options) (*Bot, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if o.Shared != nil {
+		if err := b.share(o.Shared); err != nil {
+			return nil, err
+		}
 	}
 	b.prune()
 	return b, nil
@@ -216,6 +232,9 @@ func (b *Bot) Handler() http.Handler {
 func (b *Bot) Deliver(platform string, m Message, r Replier) (bool, error) {
 	if b.isClosed() {
 		return false, ErrClosed
+	}
+	if b.shared != nil {
+		return b.queue(platform, m)
 	}
 	if m.ID != "" && !b.seen.first(platform+"/"+m.ID) {
 		return false, nil
@@ -272,6 +291,9 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 	b.mu.Lock()
 	b.closed = true
 	b.mu.Unlock()
+	if b.stopTasks != nil {
+		b.stopTasks() // the tasks still queued are for the other replicas
+	}
 	// Once the workers are idle no run of the bot's starts any more.
 	b.workers.Wait()
 	var errs []error
@@ -309,8 +331,10 @@ func (b *Bot) notice(platform string, m Message, r Replier, key string) error {
 	if b.isClosed() {
 		return ErrClosed
 	}
-	if m.ID != "" && !b.seen.first(platform+"/"+m.ID) {
-		return nil
+	if m.ID != "" {
+		if first, err := b.first(platform + "/" + m.ID); err != nil || !first {
+			return err
+		}
 	}
 	s := b.session(platform, m.User)
 	s.mu.Lock()

@@ -57,15 +57,18 @@ func preview(s string, n int) string {
 	return string(r[:n]) + "…"
 }
 
-// unique drops repliers equal to one before them: an adapter whose replier
+// unique drops repliers to the same sender as one before them (merging
+// what a replica acknowledges with the answer): an adapter whose replier
 // is the user's rather than the message's (one pointer per user) answers
 // once. Repliers are pointers, so comparing them never panics.
 func unique(rs []Replier) []Replier {
 	var out []Replier
 	for _, r := range rs {
-		if !slices.Contains(out, r) {
-			out = append(out, r)
+		if i := slices.IndexFunc(out, func(o Replier) bool { return sameSender(o, r) }); i >= 0 {
+			out[i] = merge(out[i], r)
+			continue
 		}
+		out = append(out, r)
 	}
 	return out
 }

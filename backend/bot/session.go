@@ -149,11 +149,11 @@ func (s *session) load() {
 	s.mu.Lock()
 	loaded := s.loaded
 	s.mu.Unlock()
-	if loaded {
-		return
+	if loaded && s.b.shared == nil {
+		return // a replica reads it afresh: another may have changed it
 	}
 	var rec record
-	data, err := s.b.store.BotSession(s.key)
+	data, err := s.b.sessionStore.Load(s.key)
 	if err == nil && data != nil {
 		err = json.Unmarshal(data, &rec)
 	}
@@ -175,14 +175,16 @@ func (s *session) load() {
 func (s *session) save(change func(*record)) {
 	s.saveMu.Lock()
 	defer s.saveMu.Unlock()
-	s.mu.Lock()
-	change(&s.rec)
-	s.rec.V, s.rec.Lang = recordVersion, s.lang
-	data, err := json.Marshal(s.rec)
-	s.mu.Unlock()
-	if err == nil {
-		err = s.b.store.SaveBotSession(s.key, data)
-	}
+	err := s.b.sessionStore.Update(s.key, func(stored []byte) ([]byte, error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if stored != nil {
+			s.rec = mergeRecord(stored, s.rec)
+		}
+		change(&s.rec)
+		s.rec.V, s.rec.Lang = recordVersion, s.lang
+		return json.Marshal(s.rec)
+	})
 	if err != nil {
 		s.b.log.Error("session not saved", "session", s.key, "err", err)
 	}
@@ -350,6 +352,9 @@ func errorIn(lang i18n.Lang, err error) string {
 // standing instructions.
 func (s *session) start(in inbound, task string, lang i18n.Lang) {
 	if s.b.isClosed() {
+		if release(in.r) {
+			return // another replica runs it
+		}
 		s.say(in.r, lang, "bot.busy_closing")
 		return
 	}

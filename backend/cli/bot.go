@@ -14,6 +14,7 @@ import (
 
 	"hermes/backend/agent"
 	"hermes/backend/bot"
+	"hermes/backend/cluster"
 	"hermes/backend/config"
 	"hermes/backend/host"
 	"hermes/backend/i18n"
@@ -106,7 +107,22 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	bt, err := bot.New(bot.Options{Setup: setup, Runs: manager, Store: h.Store(), Config: b, Log: log})
+	// [cluster]: one replica of several sharing NATS JetStream; its
+	// connection outlives the bot's shutdown.
+	var shared *bot.Shared
+	if cfg.Cluster.Enabled() {
+		host, _ := os.Hostname()
+		cl, err := cluster.Open(ctx, cluster.Options{Config: cfg.Cluster, Name: fmt.Sprintf("hermes-bot %s/%d", host, os.Getpid())})
+		if err != nil {
+			return fail(env, err)
+		}
+		defer cl.Close()
+		shared = &bot.Shared{
+			Seen: cl.Seen(), Sessions: cl.Sessions(), Tasks: cl.Tasks(),
+			Token: cl.Token(fmt.Sprintf("%s/%d", b.CorpID, b.AgentID)), UserLimit: cl.Limits(), UserIDs: cl.UserIDs(),
+		}
+	}
+	bt, err := bot.New(bot.Options{Setup: setup, Runs: manager, Store: h.Store(), Config: b, Log: log, Shared: shared})
 	if err != nil {
 		return fail(env, err)
 	}

@@ -66,6 +66,7 @@ type Cluster struct {
 
 	seen, sessions, wecom, limits jetstream.KeyValue
 	tasks                         jetstream.Consumer
+	queue                         *Tasks
 }
 
 // Open connects to the NATS servers of o.Config and makes the buckets, the
@@ -84,6 +85,7 @@ func Open(ctx context.Context, o Options) (*Cluster, error) {
 		return nil, i18n.Wrap(ErrConnect, "cluster.connect", err)
 	}
 	cl := &Cluster{nc: nc, ackWait: o.AckWait, now: o.Now}
+	cl.queue = &Tasks{cl: cl}
 	if cl.ackWait <= 0 {
 		cl.ackWait = c.TaskAckWait()
 	}

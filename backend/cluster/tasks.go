@@ -21,8 +21,8 @@ type Tasks struct {
 	retaken int // of those, tasks another replica had taken first
 }
 
-// Tasks returns the work queue.
-func (cl *Cluster) Tasks() *Tasks { return &Tasks{cl: cl} }
+// Tasks returns the work queue, the same for every call.
+func (cl *Cluster) Tasks() *Tasks { return cl.queue }
 
 // Publish queues task; id (the platform's message id) makes JetStream drop
 // a second publish of the same message within its duplicate window.

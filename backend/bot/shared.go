@@ -1,0 +1,259 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"sync"
+	"time"
+
+	"hermes/backend/config"
+	"hermes/backend/i18n"
+	"hermes/backend/wecom"
+)
+
+func init() {
+	i18n.Register(map[string]i18n.Msg{
+		"bot.cluster_platform": {
+			EN: `[cluster] works with [bot] platform "wecom" or "webhook" for now, not %q; set [cluster] nats_url = "" to run it as one process`,
+			ZH: `[cluster] 目前只支持 [bot] 平台 "wecom" 或 "webhook"，不支持 %q；请把 [cluster] nats_url 设为 "" 以单进程运行`,
+		},
+	})
+}
+
+// Shared is what the bot's replicas share when several serve one callback
+// URL ([cluster], backend/cluster fills it); a Bot without it keeps all of
+// it in its home's hermes.db. Platforms "wecom" and "webhook" can run as
+// replicas: their replies can be sent from any replica.
+type Shared struct {
+	Seen     Dedupe
+	Sessions SessionStore
+	Tasks    TaskQueue
+	// WeCom's access token, per-user send limit and user-id conversions.
+	Token     wecom.SharedToken
+	UserLimit wecom.SharedLimit
+	UserIDs   wecom.UserIDCache
+}
+
+// Dedupe remembers the message ids seen by every replica.
+type Dedupe interface {
+	// First reports whether key arrives for the first time, and records
+	// it; of the replicas asked about one key, one is told true. An error
+	// refuses the callback, so the platform resends it.
+	First(key string) (bool, error)
+}
+
+// SessionStore keeps the sessions' records.
+type SessionStore interface {
+	// Load returns the record stored under key, nil when there is none.
+	Load(key string) ([]byte, error)
+	// Update stores what change makes of the record stored under key:
+	// stored is that record (nil: none) where another replica may have
+	// changed it since; nil too where the session's own copy is current.
+	Update(key string, change func(stored []byte) ([]byte, error)) error
+}
+
+// TaskQueue carries each message from the replica whose callback took it
+// to the one replica that runs it.
+type TaskQueue interface {
+	// Publish queues task; id names the message, so that a second publish
+	// of it is dropped.
+	Publish(ctx context.Context, id string, task []byte) error
+	// Consume hands take each task this replica takes. It holds the task
+	// until settle(true), called before the answer goes out (an error:
+	// another replica has it now and answers), or settle(false), which
+	// hands it back.
+	Consume(take func(task []byte, settle func(done bool) error)) (stop func(), err error)
+}
+
+// storeSessions is SessionStore on hermes.db: one process, whose sessions'
+// copies are always current.
+type storeSessions struct{ b *Bot }
+
+func (s storeSessions) Load(key string) ([]byte, error) { return s.b.store.BotSession(key) }
+
+func (s storeSessions) Update(key string, change func([]byte) ([]byte, error)) error {
+	data, err := change(nil)
+	if err != nil {
+		return err
+	}
+	return s.b.store.SaveBotSession(key, data)
+}
+
+// task is a message as it travels through the TaskQueue.
+type task struct {
+	Platform string `json:"platform"`
+	ID       string `json:"id,omitempty"`
+	User     string `json:"user"`
+	Text     string `json:"text"`
+}
+
+// share makes the bot a replica: it checks that the platform's replies can
+// go out from any replica and starts taking tasks.
+func (b *Bot) share(sh *Shared) error {
+	if name := b.current().cfg.PlatformName(); b.replierOf(name, "") == nil {
+		return i18n.Wrap(ErrClusterPlatform, "bot.cluster_platform", name)
+	}
+	b.shared, b.sessionStore = sh, sh.Sessions
+	stop, err := sh.Tasks.Consume(b.take)
+	if err != nil {
+		return err
+	}
+	b.stopTasks = stop
+	return nil
+}
+
+// wecomShared gives WeCom's API client what the replicas share.
+func (sh *Shared) wecomShared(o *wecom.APIOptions) {
+	if sh != nil {
+		o.Token, o.UserLimit, o.Cache = sh.Token, sh.UserLimit, sh.UserIDs
+	}
+}
+
+// replierOf is the replier of a user of platform on this replica, nil
+// where replies can only go back through the callback that brought the
+// message.
+func (b *Bot) replierOf(platform, user string) Replier {
+	switch p := b.platform.(type) {
+	case *wecom.App:
+		if platform == config.BotWeCom {
+			return p.ReplierFor(user)
+		}
+	case *webhook:
+		if platform == config.BotWebhook {
+			return p.replier(user)
+		}
+	}
+	return nil
+}
+
+// first reports whether a message id arrives for the first time, in this
+// process or, for a replica, in the cluster.
+func (b *Bot) first(key string) (bool, error) {
+	if b.shared != nil {
+		return b.shared.Seen.First(key)
+	}
+	return b.seen.first(key), nil
+}
+
+// queue hands a message to the cluster's task queue, once per message id.
+func (b *Bot) queue(platform string, m Message) (bool, error) {
+	id := ""
+	if m.ID != "" {
+		id = platform + "/" + m.ID
+		if first, err := b.shared.Seen.First(id); err != nil || !first {
+			return false, err
+		}
+	}
+	data, err := json.Marshal(task{Platform: platform, ID: m.ID, User: m.User, Text: m.Text})
+	if err != nil {
+		return false, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := b.shared.Tasks.Publish(ctx, id, data); err != nil {
+		// The id stays seen: a resend is dropped, so the message would be
+		// lost; JetStream keeps it only once it has answered, so say so.
+		b.log.Error("message not queued; it is lost unless the user sends it again", "user", m.User, "err", err)
+		return false, err
+	}
+	return true, nil
+}
+
+// take starts a task of the queue in its user's session here.
+func (b *Bot) take(data []byte, settle func(bool) error) {
+	var t task
+	if err := json.Unmarshal(data, &t); err != nil {
+		b.log.Error("a queued task no replica can read is dropped", "err", err)
+		settle(true)
+		return
+	}
+	r := b.replierOf(t.Platform, t.User)
+	if r == nil || b.isClosed() {
+		settle(false) // another replica's
+		return
+	}
+	m := Message{ID: t.ID, User: t.User, Text: t.Text}
+	b.session(t.Platform, t.User).enqueue(inbound{msg: m, r: &leased{inner: r, settles: []func(bool) error{settle}}})
+}
+
+// leased replies to the sender of messages this replica took from the
+// queue: the final reply acknowledges them first, and does not go out if
+// another replica has them now (it answers).
+type leased struct {
+	inner   Replier
+	settles []func(bool) error
+
+	once sync.Once
+	held bool
+}
+
+func (l *leased) Reply(ctx context.Context, text string, final bool) error {
+	if final {
+		l.once.Do(func() {
+			for _, settle := range l.settles {
+				// One message still this replica's is answer enough: the
+				// answer names them all.
+				l.held = settle(true) == nil || l.held
+			}
+		})
+		if !l.held {
+			return ErrTaskTaken
+		}
+	}
+	return l.inner.Reply(ctx, text, final)
+}
+
+// release hands the messages of r back to the queue, for a replica that
+// is not shutting down, and reports whether r was one to hand back.
+func release(r Replier) bool {
+	l, ok := r.(*leased)
+	if ok {
+		for _, settle := range l.settles {
+			settle(false)
+		}
+	}
+	return ok
+}
+
+// sameSender reports whether a and b reply to the same sender.
+func sameSender(a, b Replier) bool {
+	la, aok := a.(*leased)
+	lb, bok := b.(*leased)
+	switch {
+	case aok && bok:
+		return la.inner == lb.inner
+	case aok || bok:
+		return false
+	}
+	return a == b
+}
+
+// merge is one replier for a and b, sameSender: leased messages are
+// acknowledged together.
+func merge(a, b Replier) Replier {
+	la, aok := a.(*leased)
+	lb, bok := b.(*leased)
+	if !aok || !bok || la == lb {
+		return a
+	}
+	return &leased{inner: la.inner, settles: slices.Concat(la.settles, lb.settles)}
+}
+
+// mergeRecord is the record stored, with the run ids of mine it lacks
+// (launch lists a run before the record is saved).
+func mergeRecord(stored []byte, mine record) record {
+	var rec record
+	if json.Unmarshal(stored, &rec) != nil {
+		return mine
+	}
+	for _, id := range mine.Runs {
+		if !slices.Contains(rec.Runs, id) {
+			rec.Runs = append(rec.Runs, id)
+		}
+	}
+	if len(rec.Runs) > maxRunsKept {
+		rec.Runs = rec.Runs[len(rec.Runs)-maxRunsKept:]
+	}
+	return rec
+}
