@@ -41,6 +41,9 @@ type Dedupe interface {
 	// it; of the replicas asked about one key, one is told true. An error
 	// refuses the callback, so the platform resends it.
 	First(key string) (bool, error)
+	// Forget drops key, for a message that could not be queued: its
+	// resend is then taken.
+	Forget(key string)
 }
 
 // SessionStore keeps the sessions' records.
@@ -152,9 +155,10 @@ func (b *Bot) queue(platform string, m Message) (bool, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := b.shared.Tasks.Publish(ctx, id, data); err != nil {
-		// The id stays seen: a resend is dropped, so the message would be
-		// lost; JetStream keeps it only once it has answered, so say so.
-		b.log.Error("message not queued; it is lost unless the user sends it again", "user", m.User, "err", err)
+		// The callback is refused: the platform's resend must be taken.
+		if id != "" {
+			b.shared.Seen.Forget(id)
+		}
 		return false, err
 	}
 	return true, nil

@@ -2,14 +2,25 @@ package cluster_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"hermes/backend/agent"
+	"hermes/backend/bot"
+	"hermes/backend/cluster"
 	"hermes/backend/cluster/clustertest"
+	"hermes/backend/config"
+	"hermes/backend/event"
+	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
+	"hermes/backend/runner"
+	"hermes/backend/skills"
+	"hermes/backend/store"
 	"hermes/backend/wecom/wecomtest"
 )
 
@@ -144,5 +155,32 @@ func TestReplicas_DeadReplicasTaskIsTakenOver(t *testing.T) {
 	}
 	if !strings.Contains(dying.Logs(), "taken over by another replica") {
 		t.Errorf("the dead replica's log does not say its answer was held back:\n%s", dying.Logs())
+	}
+}
+
+// TestReplicas_PlatformWithoutRepliesAnywhereRefused: the intelligent bot
+// replies through the callback that brought the message, so it cannot run
+// as a replica; New says so, in the user's terms.
+func TestReplicas_PlatformWithoutRepliesAnywhereRefused(t *testing.T) {
+	srv := clustertest.Start(t)
+	cl, err := cluster.Open(t.Context(), cluster.Options{Config: config.Cluster{NATSURL: srv.URL}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	st, err := store.Open(filepath.Join(t.TempDir(), "hermes.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	model := llmtest.NewFuncServer(t, func(llmtest.Request) llmtest.Step { return llmtest.Step{Content: "x"} })
+	cfg := config.Bot{Platform: config.BotWeComBot, WebhookSecret: clustertest.Token, EncodingAESKey: clustertest.AESKey}
+	_, err = bot.New(bot.Options{
+		Setup: agent.Setup{Home: t.TempDir(), Model: llm.New(llm.Config{BaseURL: model.URL, Model: "m"}), Tools: skills.NewRegistry()},
+		Runs:  runner.New(runner.Options{Home: t.TempDir(), Store: st, Bus: event.NewBus()}), Store: st, Config: cfg,
+		Shared: clustertest.Shared(cl, cfg),
+	})
+	if !errors.Is(err, bot.ErrClusterPlatform) || !strings.Contains(err.Error(), `nats_url = ""`) {
+		t.Fatalf("New = %v, want ErrClusterPlatform saying what to do", err)
 	}
 }
