@@ -6,15 +6,22 @@
 # (each page holds one event stream; a browser allows six connections to a
 # host). Targets: first render <= 1 s, scrolling frames <= 16 ms at the 95th
 # percentile, live event to card <= 50 ms at the 95th percentile.
-# HERMES_BENCH_PAGES=N opens N pages; HERMES_BENCH_PROFILE=1 prints where the
-# first live page spends its script time.
+# HERMES_BENCH_PAGES=N opens N pages; HERMES_BENCH_PROFILE=1 builds the UI
+# unminified and prints where the first live page spends its script time
+# (self time, and total time with what each function called); its figures
+# are then the unminified, profiled build's, not comparable with the others.
 # Usage: bench/ui.sh [ITERATIONS]   (run scripts/setup.sh first)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 n=${1:-1000}
 mkdir -p .bin
-(cd frontend && npm run build --silent >/dev/null)
+# Profiling reads the functions' names: the UI is built unminified then.
+if [ -n "${HERMES_BENCH_PROFILE:-}" ]; then
+  (cd frontend && npm run typecheck --silent && npx vite build --minify false >/dev/null)
+else
+  (cd frontend && npm run build --silent >/dev/null)
+fi
 CGO_ENABLED=0 go build -tags headless,ui -o .bin/hermes-serve .
 go build -o .bin/scriptmodel ./backend/llm/llmtest/cmd/scriptmodel
 
@@ -38,7 +45,7 @@ if [ "${status:-0}" -ne 0 ]; then tail -40 "$tmp/vitest.log"; fi
 [ -s "$tmp/figures.json" ] || exit 1
 load_after=$(load)
 # HERMES_BENCH_PROFILE=1: the profile the bench logged.
-if [ -n "${HERMES_BENCH_PROFILE:-}" ]; then grep -A40 'self time by function' "$tmp/vitest.log" || true; fi
+if [ -n "${HERMES_BENCH_PROFILE:-}" ]; then grep -A75 'self time by function' "$tmp/vitest.log" || true; fi
 
 node -e '
 const f = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))

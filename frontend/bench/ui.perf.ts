@@ -63,13 +63,38 @@ function watchCards(): void {
 }
 
 interface CPUProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]
+  nodes: { id: number; children?: number[]; callFrame: { functionName: string; url: string; lineNumber: number } }[]
   samples: number[]
   timeDeltas: number[]
 }
 
-// topSelfTime sums a CPU profile's samples by function (build the UI
-// unminified to read the names: npx vite build --minify false).
+// totalTime sums a CPU profile's samples by function with all it called
+// (a function on a stack twice counts once): React's phases and components.
+function totalTime(profile: CPUProfile): [string, number][] {
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]))
+  const self = new Map<number, number>()
+  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000))
+  const total = new Map<string, number>()
+  const walk = (id: number, onStack: Set<string>): number => {
+    const n = nodes.get(id)
+    if (!n) return 0
+    const name = n.callFrame.functionName || '(anonymous)'
+    const first = !onStack.has(name)
+    if (first) onStack.add(name)
+    let ms = self.get(id) ?? 0
+    for (const c of n.children ?? []) ms += walk(c, onStack)
+    if (first) {
+      onStack.delete(name)
+      total.set(name, (total.get(name) ?? 0) + ms)
+    }
+    return ms
+  }
+  if (profile.nodes.length > 0) walk(profile.nodes[0].id, new Set())
+  return [...total].sort((a, b) => b[1] - a[1]).slice(0, 40).map(([k, ms]) => [k, Math.round(ms)])
+}
+
+// topSelfTime sums a CPU profile's samples by function (bench/ui.sh builds
+// the UI unminified when profiling, so the names read as in the source).
 function topSelfTime(profile: CPUProfile): [string, number][] {
   const byId = new Map(profile.nodes.map((n) => [n.id, n.callFrame]))
   const self = new Map<string, number>()
@@ -201,7 +226,11 @@ it('shows each event of a live run in the page soon after the server emitted it'
       for (const e of started) delays.push(cardSeen[String(e.iteration)] - Date.parse(e.time))
     }
     await tap
-    if (cdp) console.log('self time by function, ms:', topSelfTime(((await cdp.send('Profiler.stop')) as { profile: CPUProfile }).profile))
+    if (cdp) {
+      const { profile } = (await cdp.send('Profiler.stop')) as { profile: CPUProfile }
+      console.log('self time by function, ms:', topSelfTime(profile))
+      console.log('total time by function (with what it called), ms:', totalTime(profile))
+    }
     figures.live_server_p95_ms = percentile(started.map((e) => arrived[String(e.iteration)] - Date.parse(e.time)).filter((d) => Number.isFinite(d)), 95)
     figures.live_pages = pages.length
     figures.live_cards = delays.filter((d) => Number.isFinite(d)).length
