@@ -314,7 +314,6 @@ func (m *Manager) execute(l *liveRun, run *agent.Run, done func(agent.Result)) {
 	m.publish(l.end())
 }
 
-
 // Control queues a control for a live run; it takes effect at the run's
 // next safe point, but for ControlCancel, which takes effect at once.
 // Approvals go through Approve.
@@ -358,7 +357,6 @@ func (m *Manager) Control(id string, c agent.Control) error {
 	l.controls.Send(c)
 	return nil
 }
-
 
 // Approve answers the approval a live run waits for. The first answer wins;
 // one that comes after it is ErrNoApproval.
