@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { foldRun } from '../lib/timeline'
 import { steeredEvents } from '../lib/fixture'
-import { markShown } from './IterationCard'
+import type { RunSummary } from '../api/types'
+import { indexRuns, upsertRun } from '../lib/runs'
+import { forksAt, markShown } from './IterationCard'
 
 describe('markShown', () => {
   it('leaves a call’s approval to the call, so "Allowed once" shows once on its card', () => {
@@ -16,5 +18,46 @@ describe('markShown', () => {
       expect(a.call?.approval?.decision).not.toBe('')
     }
     expect(markShown({ kind: 'approval', seq: 1, callId: 'elsewhere', data: {} }, new Map())).toBe(true)
+  })
+})
+
+describe('forksAt', () => {
+  const run = (id: string, started: string, over: Partial<RunSummary> = {}): RunSummary => ({
+    run_id: id,
+    task: `task ${id}`,
+    status: 'finished',
+    model: 'm',
+    workspace: '/w',
+    started,
+    iterations: 1,
+    tokens: 10,
+    tool_calls: 0,
+    verified: true,
+    path: `logs/${id}.jsonl`,
+    live: false,
+    title: '',
+    paused: false,
+    sample: false,
+    ...over,
+  })
+
+  it('lists the forks of an iteration newest first, and gives cards without one the same empty list whatever else changes', () => {
+    const index = indexRuns([
+      run('src', '2026-11-28T10:00:00Z', { live: true }),
+      run('f1', '2026-11-29T10:00:00Z', { forked_from: { run_id: 'src', iteration: 3 } }),
+      run('f2', '2026-11-30T10:00:00Z', { forked_from: { run_id: 'src', iteration: 3 } }),
+      run('f3', '2026-11-30T11:00:00Z', { forked_from: { run_id: 'src', iteration: 5 } }),
+    ])
+    expect(forksAt(index, 'src', 3).map((r) => r.run_id)).toEqual(['f2', 'f1'])
+    expect(forksAt(index, 'src', 5).map((r) => r.run_id)).toEqual(['f3'])
+    const none = forksAt(index, 'src', 4)
+    expect(none).toEqual([])
+    // The live run's summary changes at each checkpoint: a card with no fork keeps its (empty) list.
+    const next = upsertRun(index, run('src', '2026-11-28T10:00:00Z', { live: true, iterations: 7 }))
+    expect(next).not.toBe(index)
+    expect(forksAt(next, 'src', 4)).toBe(none)
+    expect(forksAt(next, 'other', 3)).toBe(none)
+    // Asked again of the same list, the answer is the same object: worked out once per list.
+    expect(forksAt(next, 'src', 3)).toBe(forksAt(next, 'src', 3))
   })
 })

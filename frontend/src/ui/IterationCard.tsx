@@ -1,4 +1,4 @@
-import { memo, useEffect, useMemo, useRef, useState } from 'react'
+import { memo, useEffect, useRef, useState } from 'react'
 import { formatCost } from '../lib/cost'
 import { shownEntities } from '../lib/entities'
 import { statusLabel } from '../lib/events'
@@ -6,7 +6,8 @@ import { formatDuration, formatPercent, formatTokens, oneLine, parseTime } from 
 import { memorySource, whyRecalled } from '../lib/memory'
 import { runHref } from '../lib/route'
 import { hitIn, type CardHit } from '../lib/search'
-import type { SummaryUpdatedData } from '../api/types'
+import type { RunSummary, SummaryUpdatedData } from '../api/types'
+import type { RunIndex } from '../lib/runs'
 import type { CallView, IterationView, Mark } from '../lib/timeline'
 import type { Translate } from '../i18n/i18n'
 import type { Lang } from '../i18n/i18n'
@@ -164,18 +165,43 @@ function SourceNumber({ n, t }: { n: number; t: Translate }) {
   )
 }
 
+const noForks: readonly RunSummary[] = []
+const forksByIndex = new WeakMap<RunIndex, Map<string, RunSummary[]>>()
+
+/**
+ * forksAt is the runs forked from iteration n of runId, newest first. The
+ * forks of every iteration are sorted out once per runs list: a live run's
+ * summary changes the list at each checkpoint, and each card on screen asks
+ * again; a card with no fork gets the same empty list, and is not drawn again.
+ */
+export function forksAt(index: RunIndex, runId: string, n: number): readonly RunSummary[] {
+  let byPoint = forksByIndex.get(index)
+  if (!byPoint) {
+    byPoint = new Map()
+    for (const id of index.ids) {
+      const from = index.byId[id].forked_from
+      if (!from?.run_id) continue
+      const key = `${from.iteration ?? 0}:${from.run_id}`
+      const list = byPoint.get(key)
+      if (list) list.push(index.byId[id])
+      else byPoint.set(key, [index.byId[id]])
+    }
+    forksByIndex.set(index, byPoint)
+  }
+  return byPoint.get(`${n}:${runId}`) ?? noForks
+}
+
 /** ForksHere links the runs forked from this iteration. */
 function ForksHere({ n, t }: { n: number; t: Translate }) {
   const runId = useRunState((s) => s.runId)
-  const index = useRunsState((s) => s.index)
-  const forks = useMemo(() => index.ids.filter((id) => index.byId[id].forked_from?.run_id === runId && index.byId[id].forked_from?.iteration === n), [index, runId, n])
+  const forks = useRunsState((s) => forksAt(s.index, runId, n))
   if (forks.length === 0) return null
   return (
     <div className="fork-links" data-testid="card-forks">
       <Icon name="fork" /> {t('fork.forks_here')}
-      {forks.map((id) => (
-        <a key={id} href={runHref(id)} data-testid="card-fork-link" title={index.byId[id].task}>
-          {oneLine(index.byId[id].title || index.byId[id].task, 40) || id}
+      {forks.map((r) => (
+        <a key={r.run_id} href={runHref(r.run_id)} data-testid="card-fork-link" title={r.task}>
+          {oneLine(r.title || r.task, 40) || r.run_id}
         </a>
       ))}
     </div>
