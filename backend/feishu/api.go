@@ -7,12 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"strconv"
 	"sync"
 	"time"
+
+	"hermes/backend/chatapi"
 )
 
 // Feishu open API codes the client acts on.
@@ -48,28 +49,23 @@ type APIOptions struct {
 	Rate int
 	HTTP *http.Client
 	// Backoff is the wait before retry n (1, 2, …) of a call Feishu said
-	// was too frequent, unless it said how long; nil means 200 ms
-	// doubling, with jitter, up to 5 s.
+	// was too frequent, unless it said how long; nil means
+	// chatapi.Backoff.
 	Backoff func(n int) time.Duration
 	Now     func() time.Time
 }
-
-// maxAttempts bounds the tries of one call, the first included.
-const maxAttempts = 6
 
 // API is a client of the Feishu open API for one self-built app: the
 // tenant access token cached until shortly before it expires and fetched
 // once however many callers need it, calls paced to the app's rate and
 // retried with backoff when Feishu says they came too fast.
 type API struct {
-	o    APIOptions
-	pace *pacer
+	o     APIOptions
+	pace  *chatapi.Pacer
+	token *chatapi.Token
 
-	fetching sync.Mutex // held while a token is fetched
-	mu       sync.Mutex
-	token    string
-	expires  time.Time
-	botID    string // the bot's open_id, once Check has learnt it
+	mu    sync.Mutex
+	botID string // the bot's open_id, once Check has learnt it
 }
 
 // NewAPI returns a client; nothing is fetched until the first call.
@@ -81,12 +77,9 @@ func NewAPI(o APIOptions) *API {
 		o.Now = time.Now
 	}
 	if o.Backoff == nil {
-		o.Backoff = func(n int) time.Duration {
-			d := min(200*time.Millisecond<<(n-1), 5*time.Second)
-			return d/2 + rand.N(d/2+1)
-		}
+		o.Backoff = chatapi.Backoff
 	}
-	return &API{o: o, pace: newPacer(o.Rate)}
+	return &API{o: o, pace: chatapi.NewPacer(o.Rate), token: chatapi.NewToken(o.Now)}
 }
 
 // apiStatus is the code and msg every Feishu answer carries.
@@ -103,47 +96,19 @@ type answer interface{ result() *apiStatus }
 // tenantToken returns the cached token, or fetches one; callers that
 // arrive during a fetch wait for it rather than fetch another.
 func (a *API) tenantToken(ctx context.Context) (string, error) {
-	if tok, ok := a.cachedToken(); ok {
-		return tok, nil
-	}
-	a.fetching.Lock()
-	defer a.fetching.Unlock()
-	if tok, ok := a.cachedToken(); ok {
-		return tok, nil
-	}
-	var resp struct {
-		apiStatus
-		Token  string `json:"tenant_access_token"`
-		Expire int    `json:"expire"`
-	}
-	body := map[string]string{"app_id": a.o.AppID, "app_secret": a.o.AppSecret}
-	if err := a.retry(ctx, "auth/v3/tenant_access_token", "/open-apis/auth/v3/tenant_access_token/internal", "", body, &resp); err != nil {
-		return "", err
-	}
-	// Renew a little early, so a token never expires on its way to Feishu
-	// (which hands out a new one once less than half an hour is left).
-	life := time.Duration(resp.Expire) * time.Second
-	life -= min(life/10, 5*time.Minute)
-	a.mu.Lock()
-	a.token, a.expires = resp.Token, a.o.Now().Add(life)
-	a.mu.Unlock()
-	return resp.Token, nil
-}
-
-func (a *API) cachedToken() (string, bool) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.token, a.token != "" && a.o.Now().Before(a.expires)
-}
-
-// dropToken forgets tok after Feishu refused it; a newer token another
-// caller already fetched is kept, so a burst of refusals refreshes once.
-func (a *API) dropToken(tok string) {
-	a.mu.Lock()
-	if a.token == tok {
-		a.token = ""
-	}
-	a.mu.Unlock()
+	return a.token.Get(ctx, func(ctx context.Context) (string, time.Time, error) {
+		var resp struct {
+			apiStatus
+			Token  string `json:"tenant_access_token"`
+			Expire int    `json:"expire"`
+		}
+		body := map[string]string{"app_id": a.o.AppID, "app_secret": a.o.AppSecret}
+		if err := a.retry(ctx, "auth/v3/tenant_access_token", "/open-apis/auth/v3/tenant_access_token/internal", "", body, &resp); err != nil {
+			return "", time.Time{}, err
+		}
+		// Feishu hands out a new token once less than half an hour is left.
+		return resp.Token, chatapi.RenewAt(a.o.Now(), time.Duration(resp.Expire)*time.Second), nil
+	})
 }
 
 func tokenRefused(code int) bool {
@@ -162,7 +127,7 @@ func (a *API) call(ctx context.Context, op, path string, body any, out answer) e
 		err = a.retry(ctx, op, path, tok, body, out)
 		var apiErr *APIError
 		if errors.As(err, &apiErr) && tokenRefused(apiErr.Code) && !refreshed {
-			a.dropToken(tok)
+			a.token.Drop(tok)
 			continue
 		}
 		return err
@@ -172,40 +137,26 @@ func (a *API) call(ctx context.Context, op, path string, body any, out answer) e
 // retry runs one call until Feishu answers it without a rate limit,
 // pacing every try and backing off between them.
 func (a *API) retry(ctx context.Context, op, path, tok string, body any, out answer) error {
-	for n := 1; ; n++ {
-		if err := a.pace.wait(ctx); err != nil {
-			return err
+	return chatapi.Retry(ctx, a.o.Backoff, func() chatapi.Try {
+		if err := a.pace.Wait(ctx); err != nil {
+			return chatapi.Try{Err: err}
 		}
 		*out.result() = apiStatus{}
 		limited, wait, err := a.do(ctx, path, tok, body, out)
 		st := out.result()
 		limited = limited || st.Code == codeFreqLimit || st.Code == codeChatFreqLimit
-		if err == nil && !limited {
-			if st.Code != 0 {
-				return &APIError{Op: op, Code: st.Code, Message: st.Msg}
-			}
-			return nil
-		}
-		if n == maxAttempts || ctx.Err() != nil {
-			if err != nil {
-				return fmt.Errorf("Feishu API %s: %w", op, err)
-			}
-			return &APIError{Op: op, Code: st.Code, Message: st.Msg}
-		}
-		if wait <= 0 {
-			wait = a.o.Backoff(n)
+		r := chatapi.Try{Again: err != nil || limited, Wait: wait}
+		switch {
+		case err != nil:
+			r.Err = fmt.Errorf("Feishu API %s: %w", op, err)
+		case st.Code != 0 || limited: // a 429 has no code of its own
+			r.Err = &APIError{Op: op, Code: st.Code, Message: st.Msg}
 		}
 		if limited {
-			a.pace.hold(wait) // every call waits, not only this one
+			r.Hold = a.pace.Hold // every call waits, not only this one
 		}
-		t := time.NewTimer(wait)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		}
-	}
+		return r
+	})
 }
 
 // do sends one request. limited reports a 429, wait how long Feishu said
@@ -314,45 +265,4 @@ func (a *API) BotOpenID() string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.botID
-}
-
-// pacer spaces the calls' starts 1/rate apart, and holds every call back
-// for a while after Feishu said the app calls too often.
-type pacer struct {
-	every time.Duration
-	mu    sync.Mutex
-	next  time.Time
-}
-
-func newPacer(rate int) *pacer { return &pacer{every: time.Second / time.Duration(max(rate, 1))} }
-
-func (p *pacer) wait(ctx context.Context) error {
-	p.mu.Lock()
-	now := time.Now()
-	at := p.next
-	if at.Before(now) {
-		at = now
-	}
-	p.next = at.Add(p.every)
-	p.mu.Unlock()
-	d := at.Sub(now)
-	if d <= 0 {
-		return nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-func (p *pacer) hold(d time.Duration) {
-	p.mu.Lock()
-	if until := time.Now().Add(d); until.After(p.next) {
-		p.next = until
-	}
-	p.mu.Unlock()
 }

@@ -6,7 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
-	"unicode/utf8"
+
+	"hermes/backend/chatapi"
 )
 
 // Sizes of what one reply may hold. Feishu takes a post's or card's
@@ -37,7 +38,7 @@ func format(text string) []msg {
 		return []msg{{"text", encode(map[string]string{"text": text})}}
 	}
 	var out []msg
-	for _, part := range split(text, partLimit) {
+	for _, part := range chatapi.Split(text, partLimit) {
 		out = append(out, msg{"post", post(part)})
 	}
 	return out
@@ -76,33 +77,6 @@ func encode(v any) string {
 	enc.SetEscapeHTML(false)
 	enc.Encode(v) // maps of strings always encode
 	return strings.TrimSuffix(b.String(), "\n")
-}
-
-// split cuts text into parts of at most limit bytes, at a line break where
-// one falls in the second half of a part, else at a space, else between two
-// characters, so no character is ever cut in two.
-func split(text string, limit int) []string {
-	var parts []string
-	for len(text) > limit {
-		cut := limit
-		for cut > 0 && !utf8.RuneStart(text[cut]) {
-			cut--
-		}
-		if cut == 0 {
-			_, cut = utf8.DecodeRuneInString(text)
-		}
-		if i := strings.LastIndexByte(text[:cut], '\n'); i >= cut/2 {
-			cut = i + 1
-		} else if i := strings.LastIndexByte(text[:cut], ' '); i >= cut/2 {
-			cut = i + 1
-		}
-		parts = append(parts, text[:cut])
-		text = text[cut:]
-	}
-	if text != "" || len(parts) == 0 {
-		parts = append(parts, text)
-	}
-	return parts
 }
 
 // replier replies to one message: in a group, the reply quotes the

@@ -7,11 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"sync"
 	"time"
+
+	"hermes/backend/chatapi"
 )
 
 // WeCom API error codes the client acts on.
@@ -64,13 +64,10 @@ type APIOptions struct {
 	UserLimit SharedLimit
 	HTTP      *http.Client
 	// Backoff is the wait before retry n (1, 2, …) of a call WeCom said was
-	// busy; nil means 200 ms doubling, with jitter, up to 5 s.
+	// busy; nil means chatapi.Backoff.
 	Backoff func(n int) time.Duration
 	Now     func() time.Time
 }
-
-// maxAttempts bounds the tries of one call, the first included.
-const maxAttempts = 6
 
 // API is a client of the WeCom server API for one self-built application:
 // the access token cached until it expires and fetched once however many
@@ -80,13 +77,9 @@ type API struct {
 	o     APIOptions
 	rate  *limiter
 	users *limiters
+	token *chatapi.Token
 
-	mu      sync.Mutex
-	token   string
-	expires time.Time
-
-	tokens   flight[string]
-	userIDs  flight[string]
+	userIDs  chatapi.Flight[string]
 	contacts contacts
 }
 
@@ -99,54 +92,20 @@ func NewAPI(o APIOptions) *API {
 		o.Now = time.Now
 	}
 	if o.Backoff == nil {
-		o.Backoff = func(n int) time.Duration {
-			d := min(200*time.Millisecond<<(n-1), 5*time.Second)
-			return d/2 + rand.N(d/2+1)
-		}
+		o.Backoff = chatapi.Backoff
 	}
-	return &API{o: o, rate: newLimiter(o.Rate, time.Second, o.Now), users: newLimiters(o.UserRate, time.Minute, o.Now)}
+	return &API{o: o, rate: newLimiter(o.Rate, time.Second, o.Now), users: newLimiters(o.UserRate, time.Minute, o.Now), token: chatapi.NewToken(o.Now)}
 }
 
-// accessToken returns the cached token, or fetches one.
+// accessToken returns the cached token, or fetches one: from the
+// replicas' shared token when there is one, else from WeCom.
 func (a *API) accessToken(ctx context.Context) (string, error) {
-	if tok, ok := a.cachedToken(); ok {
-		return tok, nil
-	}
-	return a.tokens.do(ctx, "token", func(ctx context.Context) (string, error) {
-		// A caller that found no token may get here just after another's
-		// fetch ended: it takes that token rather than fetch a second.
-		if tok, ok := a.cachedToken(); ok {
-			return tok, nil
-		}
+	return a.token.Get(ctx, func(ctx context.Context) (string, time.Time, error) {
 		if a.o.Token != nil {
-			tok, expires, err := a.o.Token.Token(ctx, a.requestToken)
-			if err != nil {
-				return "", err
-			}
-			a.mu.Lock()
-			a.token, a.expires = tok, expires
-			a.mu.Unlock()
-			return tok, nil
+			return a.o.Token.Token(ctx, a.requestToken)
 		}
-		return a.fetchToken(ctx)
+		return a.requestToken(ctx)
 	})
-}
-
-func (a *API) cachedToken() (string, bool) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.token, a.token != "" && a.o.Now().Before(a.expires)
-}
-
-func (a *API) fetchToken(ctx context.Context) (string, error) {
-	tok, expires, err := a.requestToken(ctx)
-	if err != nil {
-		return "", err
-	}
-	a.mu.Lock()
-	a.token, a.expires = tok, expires
-	a.mu.Unlock()
-	return tok, nil
 }
 
 // requestToken asks WeCom for a token, and says when to renew it.
@@ -164,20 +123,13 @@ func (a *API) requestToken(ctx context.Context) (string, time.Time, error) {
 	if err != nil {
 		return "", time.Time{}, err
 	}
-	// Renew a little early, so a token never expires on its way to WeCom.
-	life := time.Duration(resp.ExpiresIn) * time.Second
-	life -= min(life/10, 5*time.Minute)
-	return resp.AccessToken, a.o.Now().Add(life), nil
+	return resp.AccessToken, chatapi.RenewAt(a.o.Now(), time.Duration(resp.ExpiresIn)*time.Second), nil
 }
 
 // dropToken forgets tok after WeCom refused it; a newer token that another
 // caller already fetched is kept, so a burst of refusals refreshes once.
 func (a *API) dropToken(tok string) {
-	a.mu.Lock()
-	if a.token == tok {
-		a.token = ""
-	}
-	a.mu.Unlock()
+	a.token.Drop(tok)
 	if a.o.Token != nil {
 		a.o.Token.Drop(tok)
 	}
@@ -228,34 +180,22 @@ func busy(code int) bool { return code == codeBusy || code == codeFreqLimit || c
 // retry runs one call until WeCom answers without being busy, waiting for
 // the rate limit before each try and backing off between tries.
 func (a *API) retry(ctx context.Context, op string, try func() (apiStatus, error)) error {
-	for n := 1; ; n++ {
+	return chatapi.Retry(ctx, a.o.Backoff, func() chatapi.Try {
 		done, err := a.rate.acquire(ctx)
 		if err != nil {
-			return err
+			return chatapi.Try{Err: err}
 		}
 		st, err := try()
 		done()
-		transient := err != nil || busy(st.ErrCode)
-		if !transient {
-			if st.ErrCode != 0 {
-				return &APIError{Op: op, Code: st.ErrCode, Message: st.ErrMsg}
-			}
-			return nil
+		r := chatapi.Try{Again: err != nil || busy(st.ErrCode)}
+		switch {
+		case err != nil:
+			r.Err = fmt.Errorf("WeCom API %s: %w", op, err)
+		case st.ErrCode != 0:
+			r.Err = &APIError{Op: op, Code: st.ErrCode, Message: st.ErrMsg}
 		}
-		if n == maxAttempts || ctx.Err() != nil {
-			if err != nil {
-				return fmt.Errorf("WeCom API %s: %w", op, err)
-			}
-			return &APIError{Op: op, Code: st.ErrCode, Message: st.ErrMsg}
-		}
-		t := time.NewTimer(a.o.Backoff(n))
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		}
-	}
+		return r
+	})
 }
 
 // errHTTPStatus marks an answer that was not a WeCom JSON answer.
@@ -308,7 +248,7 @@ func (r *sendResult) status() apiStatus { return r.apiStatus }
 // SendText sends text to one user as the application, split into messages
 // of at most WeCom's size, each waiting for the user's rate limit.
 func (a *API) SendText(ctx context.Context, userID, text string) error {
-	for _, part := range split(text, textLimit) {
+	for _, part := range chatapi.Split(text, textLimit) {
 		acquire := a.users.acquire
 		if a.o.UserLimit != nil {
 			acquire = func(ctx context.Context, key string) (func(), error) {
@@ -358,7 +298,7 @@ func (a *API) UserID(ctx context.Context, callbackID string) (string, error) {
 			return id, err
 		}
 	}
-	return a.userIDs.do(ctx, key, func(ctx context.Context) (string, error) {
+	return a.userIDs.Do(ctx, key, func(ctx context.Context) (string, error) {
 		var res convertResult
 		body := map[string]any{"open_userid_list": []string{callbackID}, "source_agentid": a.o.AgentID}
 		if err := a.call(ctx, "batch/openuserid_to_userid", "/cgi-bin/batch/openuserid_to_userid", body, &res); err != nil {

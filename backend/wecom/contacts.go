@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"hermes/backend/chatapi"
 )
 
 // ContactsMaxAge is how long a looked-up person or department is used as
@@ -123,8 +125,8 @@ type department struct {
 // cache when the API's Cache is not a ContactCache, and whether a refusal
 // for lack of permission was reported yet.
 type contacts struct {
-	people  flight[Person]
-	depts   flight[department]
+	people  chatapi.Flight[Person]
+	depts   chatapi.Flight[department]
 	denied  sync.Once
 	memMu   sync.Mutex
 	mem     map[string][]byte
@@ -163,7 +165,7 @@ func (a *API) Person(ctx context.Context, callbackID string) (Person, error) {
 func (a *API) WaitRefreshes() { a.contacts.pending.Wait() }
 
 func (a *API) lookUp(ctx context.Context, key, userID string) (Person, error) {
-	return a.contacts.people.do(ctx, key, func(ctx context.Context) (Person, error) {
+	return a.contacts.people.Do(ctx, key, func(ctx context.Context) (Person, error) {
 		return a.fetchPerson(ctx, key, userID)
 	})
 }
@@ -236,7 +238,7 @@ func (a *API) department(ctx context.Context, id int) (Department, error) {
 	if hadOld && a.o.Now().Sub(old.Fetched) < ContactsMaxAge {
 		return old.Department, nil
 	}
-	d, err := a.contacts.depts.do(ctx, key, func(ctx context.Context) (department, error) {
+	d, err := a.contacts.depts.Do(ctx, key, func(ctx context.Context) (department, error) {
 		var res departmentResult
 		err := a.callQuery(ctx, http.MethodGet, "department/get", "/cgi-bin/department/get", url.Values{"id": {strconv.Itoa(id)}}, nil, &res)
 		d := department{Department: Department{ID: id}, Fetched: a.o.Now()}

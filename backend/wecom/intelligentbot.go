@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"hermes/backend/callback"
+	"hermes/backend/chatapi"
 )
 
 // streamLimit is the most bytes a stream reply may hold.
@@ -242,7 +243,7 @@ func (s *stream) payload(id string) streamPayload {
 	p.Stream.ID, p.Stream.Finish = id, s.finished
 	p.Stream.Content = strings.Join(parts, "\n\n")
 	if len(p.Stream.Content) > streamLimit {
-		p.Stream.Content = split(p.Stream.Content, streamLimit-len("…"))[0] + "…"
+		p.Stream.Content = chatapi.Split(p.Stream.Content, streamLimit-len("…"))[0] + "…"
 	}
 	return p
 }

@@ -1,14 +1,14 @@
-package wecom
+package chatapi
 
 import (
 	"strings"
 	"unicode/utf8"
 )
 
-// split cuts text into parts of at most limit bytes, at a line break where
+// Split cuts text into parts of at most limit bytes, at a line break where
 // one falls in the second half of a part, else at a space, else between two
 // characters, so no character is ever cut in two.
-func split(text string, limit int) []string {
+func Split(text string, limit int) []string {
 	var parts []string
 	for len(text) > limit {
 		cut := limit

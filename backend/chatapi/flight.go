@@ -1,14 +1,15 @@
-package wecom
+package chatapi
 
 import (
 	"context"
 	"sync"
 )
 
-// flight runs one call per key at a time and hands its result to every
+// Flight runs one call per key at a time and hands its result to every
 // caller that asked meanwhile, so many requests that need a fresh access
-// token (or one user's id) at the same moment cause one API call.
-type flight[T any] struct {
+// token (or one user's id) at the same moment cause one API call. The zero
+// Flight is ready.
+type Flight[T any] struct {
 	mu    sync.Mutex
 	calls map[string]*flightCall[T]
 }
@@ -19,10 +20,10 @@ type flightCall[T any] struct {
 	err  error
 }
 
-// do runs fn for key unless a call for key is under way, and waits for the
+// Do runs fn for key unless a call for key is under way, and waits for the
 // result or ctx. fn runs detached from any one caller's cancellation, since
 // others wait on it too.
-func (f *flight[T]) do(ctx context.Context, key string, fn func(context.Context) (T, error)) (T, error) {
+func (f *Flight[T]) Do(ctx context.Context, key string, fn func(context.Context) (T, error)) (T, error) {
 	f.mu.Lock()
 	if f.calls == nil {
 		f.calls = make(map[string]*flightCall[T])
