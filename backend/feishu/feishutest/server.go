@@ -15,7 +15,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
+
+	"hermes/backend/chatapi/chatapitest"
 )
 
 // Feishu's codes, as the server answers them.
@@ -103,16 +104,16 @@ type Server struct {
 	gone     map[string]bool // message ids withdrawn
 	faults   []int           // codes for the next reply calls
 	limited  int             // the next calls answered 429
-	arrivals []time.Time
+	arrivals chatapitest.Window
 	replies  []Reply
 	stats    Stats
-	changed  chan struct{} // closed and replaced whenever a reply arrives
+	changes  chatapitest.Changes // told whenever a reply arrives
 }
 
 // NewServer starts a server for appID and secret that allows limit calls
 // per second (0: no limit). It is closed when the test ends.
 func NewServer(t testing.TB, appID, secret string, limit int) *Server {
-	s := &Server{appID: appID, secret: secret, limit: limit, tokens: map[string]bool{}, gone: map[string]bool{}, changed: make(chan struct{})}
+	s := &Server{appID: appID, secret: secret, limit: limit, tokens: map[string]bool{}, gone: map[string]bool{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /open-apis/auth/v3/tenant_access_token/internal", s.token)
 	mux.HandleFunc("POST /open-apis/im/v1/messages/{id}/reply", s.reply)
@@ -173,31 +174,16 @@ func (s *Server) Replies() []Reply {
 // WaitFor blocks until cond, called with the replies so far, returns true,
 // or ctx is done. It wakes on each reply, never on a timer.
 func (s *Server) WaitFor(ctx context.Context, cond func([]Reply) bool) error {
-	for {
-		s.mu.Lock()
-		ok, changed := cond(s.replies), s.changed
-		s.mu.Unlock()
-		if ok {
-			return nil
-		}
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			return fmt.Errorf("feishutest: waiting for replies: %w", ctx.Err())
-		}
+	if err := s.changes.Wait(ctx, &s.mu, func() bool { return cond(s.replies) }); err != nil {
+		return fmt.Errorf("feishutest: waiting for replies: %w", err)
 	}
+	return nil
 }
 
 // overLimit counts a call and reports whether it must be answered 429.
 // Call with s.mu held.
 func (s *Server) overLimit() bool {
-	now := time.Now()
-	cut := 0
-	for cut < len(s.arrivals) && now.Sub(s.arrivals[cut]) >= time.Second {
-		cut++
-	}
-	s.arrivals = append(s.arrivals[cut:], now)
-	if s.limited > 0 || (s.limit > 0 && len(s.arrivals) > s.limit) {
+	if n := s.arrivals.Arrive(); s.limited > 0 || (s.limit > 0 && n > s.limit) {
 		s.limited = max(s.limited-1, 0)
 		s.stats.OverLimit++
 		return true
@@ -330,7 +316,6 @@ func (s *Server) deliver(w http.ResponseWriter, r *http.Request, to string) {
 	}
 	s.stats.Replies++
 	s.replies = append(s.replies, Reply{To: to, MsgType: req.MsgType, Content: req.Content})
-	close(s.changed)
-	s.changed = make(chan struct{})
+	s.changes.Notify()
 	s.answer(w, http.StatusOK, 0, map[string]any{"data": map[string]string{"message_id": fmt.Sprintf("om_reply_%d", s.stats.Replies)}})
 }

@@ -54,26 +54,10 @@ func (s *Server) DenyContacts(code int) {
 // WaitStats blocks until cond holds for the counts, or ctx is done. It
 // wakes on each call the server answers, never on a timer.
 func (s *Server) WaitStats(ctx context.Context, cond func(Stats) bool) error {
-	for {
-		s.mu.Lock()
-		ok := cond(s.stats)
-		changed := s.changed
-		s.mu.Unlock()
-		if ok {
-			return nil
-		}
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			return fmt.Errorf("wecomtest: waiting for calls: %w", ctx.Err())
-		}
+	if err := s.changes.Wait(ctx, &s.mu, func() bool { return cond(s.stats) }); err != nil {
+		return fmt.Errorf("wecomtest: waiting for calls: %w", err)
 	}
-}
-
-// notify wakes WaitFor and WaitStats; call it with s.mu held.
-func (s *Server) notify() {
-	close(s.changed)
-	s.changed = make(chan struct{})
+	return nil
 }
 
 // userGet answers /cgi-bin/user/get as WeCom does, with the fields of a
@@ -81,7 +65,7 @@ func (s *Server) notify() {
 func (s *Server) userGet(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.notify()
+	defer s.changes.Notify()
 	if code := s.authorize(r); code != 0 {
 		s.answer(w, code, nil)
 		return
@@ -115,7 +99,7 @@ func (s *Server) userGet(w http.ResponseWriter, r *http.Request) {
 func (s *Server) departmentGet(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.notify()
+	defer s.changes.Notify()
 	if code := s.authorize(r); code != 0 {
 		s.answer(w, code, nil)
 		return

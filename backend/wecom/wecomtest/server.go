@@ -13,7 +13,8 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
-	"time"
+
+	"hermes/backend/chatapi/chatapitest"
 )
 
 // WeCom's error codes, as the server answers them.
@@ -43,10 +44,10 @@ type Server struct {
 	issued    int
 	openIDs   map[string]string
 	faults    []int // errcodes for the next message/send calls
-	arrivals  []time.Time
+	arrivals  chatapitest.Window
 	stats     Stats
 	messages  map[string][]string
-	changed   chan struct{} // closed and replaced whenever a message is sent or contacts read
+	changes   chatapitest.Changes // told whenever a message is sent or contacts read
 	expiresIn int
 
 	users         map[string]contactUser
@@ -74,8 +75,7 @@ func NewServer(t testing.TB, corpID, secret string, limit int) *Server {
 	s := &Server{
 		corpID: corpID, secret: secret, limit: limit,
 		tokens: map[string]bool{}, openIDs: map[string]string{}, messages: map[string][]string{},
-		changed: make(chan struct{}), expiresIn: 7200,
-		users: map[string]contactUser{}, depts: map[int]contactDept{},
+		users: map[string]contactUser{}, depts: map[int]contactDept{}, expiresIn: 7200,
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /cgi-bin/gettoken", s.getToken)
@@ -130,33 +130,18 @@ func (s *Server) Messages(user string) []string {
 // WaitFor blocks until cond, called with the messages sent so far by user,
 // returns true, or ctx is done. It wakes on each message, never on a timer.
 func (s *Server) WaitFor(ctx context.Context, cond func(byUser map[string][]string) bool) error {
-	for {
-		s.mu.Lock()
-		ok := cond(s.messages)
-		changed := s.changed
-		s.mu.Unlock()
-		if ok {
-			return nil
-		}
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			return fmt.Errorf("wecomtest: waiting for messages: %w", ctx.Err())
-		}
+	if err := s.changes.Wait(ctx, &s.mu, func() bool { return cond(s.messages) }); err != nil {
+		return fmt.Errorf("wecomtest: waiting for messages: %w", err)
 	}
+	return nil
 }
 
 // arrive counts a call against the rate limit and reports whether it is
 // over it. Call with s.mu held.
 func (s *Server) arrive() bool {
-	now := time.Now()
-	cut := 0
-	for cut < len(s.arrivals) && now.Sub(s.arrivals[cut]) >= time.Second {
-		cut++
-	}
-	s.arrivals = append(s.arrivals[cut:], now)
-	s.stats.MaxPerSecond = max(s.stats.MaxPerSecond, len(s.arrivals))
-	if s.limit > 0 && len(s.arrivals) > s.limit {
+	n := s.arrivals.Arrive()
+	s.stats.MaxPerSecond = max(s.stats.MaxPerSecond, n)
+	if s.limit > 0 && n > s.limit {
 		s.stats.OverLimit++
 		return true
 	}
@@ -271,6 +256,6 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request) {
 	}
 	s.stats.Send++
 	s.messages[req.ToUser] = append(s.messages[req.ToUser], req.Text.Content)
-	s.notify()
+	s.changes.Notify()
 	s.answer(w, 0, map[string]any{"invaliduser": "", "msgid": fmt.Sprintf("msg-%d", s.stats.Send)})
 }
