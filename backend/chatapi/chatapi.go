@@ -6,7 +6,10 @@ package chatapi
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
+	"net/http"
+	"net/url"
 	"time"
 )
 
@@ -63,4 +66,14 @@ func Sleep(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// Do sends req with c. Its error never holds the request's address, which
+// may carry an access token or a secret.
+func Do(c *http.Client, req *http.Request) (*http.Response, error) {
+	resp, err := c.Do(req)
+	if ue := (*url.Error)(nil); errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return resp, err
 }

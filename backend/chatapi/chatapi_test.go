@@ -3,6 +3,9 @@ package chatapi
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -146,5 +149,18 @@ func TestPacer_SpacesCallsAndHolds(t *testing.T) {
 	defer cancel()
 	if err := p.Wait(ctx); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("a call started while held: %v", err)
+	}
+}
+
+func TestDo_ErrorsNeverHoldTheAddress(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	srv.Close() // nothing listens any more
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, srv.URL+"/gettoken?corpsecret=s3cret-value", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Do(srv.Client(), req)
+	if err == nil || strings.Contains(err.Error(), "s3cret-value") || strings.Contains(err.Error(), srv.URL) {
+		t.Fatalf("error %v", err)
 	}
 }

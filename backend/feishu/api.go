@@ -183,12 +183,8 @@ func (a *API) do(ctx context.Context, path, tok string, body, out any) (limited 
 	if tok != "" {
 		req.Header.Set("Authorization", "Bearer "+tok)
 	}
-	resp, err := a.o.HTTP.Do(req)
+	resp, err := chatapi.Do(a.o.HTTP, req)
 	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
 		return false, 0, err
 	}
 	defer resp.Body.Close()

@@ -219,12 +219,8 @@ func (a *API) do(ctx context.Context, method, pathAndQuery string, body, out any
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	resp, err := a.o.HTTP.Do(req)
+	resp, err := chatapi.Do(a.o.HTTP, req)
 	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
 		return err
 	}
 	defer resp.Body.Close()
