@@ -36,6 +36,8 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 	home := fs.String("home", "", i18n.T("cli.flag.home"))
 	cfgPath := fs.String("config", "", i18n.T("cli.flag.config"))
 	listen := fs.String("listen", "", i18n.T("cli.bot.flag.listen"))
+	status := fs.Bool("cluster-status", false, i18n.T("cli.bot.flag.cluster_status"))
+	asJSON := fs.Bool("json", false, i18n.T("cli.bot.flag.json"))
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageExit(err)
@@ -50,6 +52,9 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 	}
 	if *cfgPath == "" {
 		*cfgPath = config.Path(dir)
+	}
+	if *status {
+		return botClusterStatus(ctx, env, *cfgPath, *asJSON)
 	}
 	cfg, err := config.Load(*cfgPath)
 	if err != nil {
@@ -112,7 +117,7 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 	var shared *bot.Shared
 	if cfg.Cluster.Enabled() {
 		host, _ := os.Hostname()
-		cl, err := cluster.Open(ctx, cluster.Options{Config: cfg.Cluster, Name: fmt.Sprintf("hermes-bot %s/%d", host, os.Getpid())})
+		cl, err := cluster.Open(ctx, cluster.Options{Config: cfg.Cluster, Name: fmt.Sprintf("hermes-bot %s/%d", host, os.Getpid()), Version: env.Version})
 		if err != nil {
 			return fail(env, err)
 		}

@@ -6,8 +6,8 @@ func init() {
 	i18n.Register(map[string]i18n.Msg{
 		"cli.cmd.bot": {EN: "serve the chat bot ([bot] in hermes.toml: WeCom, Feishu/Lark, or a generic webhook)", ZH: "运行聊天机器人（hermes.toml 的 [bot]：企业微信、飞书/Lark 或通用 webhook）"},
 		"cli.bot.usage": {
-			EN: "usage: hermes bot [--home DIR] [--config FILE] [--listen ADDR]",
-			ZH: "用法：hermes bot [--home 目录] [--config 文件] [--listen 地址]",
+			EN: "usage: hermes bot [--home DIR] [--config FILE] [--listen ADDR]\n       hermes bot --cluster-status [--json] [--home DIR] [--config FILE]",
+			ZH: "用法：hermes bot [--home 目录] [--config 文件] [--listen 地址]\n      hermes bot --cluster-status [--json] [--home 目录] [--config 文件]",
 		},
 		"cli.bot.flag.listen": {EN: "address to listen on, over [bot] listen (default 127.0.0.1:8700)", ZH: "监听地址，覆盖 [bot] listen（默认 127.0.0.1:8700）"},
 		"cli.bot.extra_args":  {EN: "hermes bot takes no arguments, got %q; the settings are under [bot] in hermes.toml", ZH: "hermes bot 不接受参数，收到 %q；设置请写在 hermes.toml 的 [bot] 中"},
@@ -49,6 +49,25 @@ func init() {
 		"cli.bot.config_restart": {
 			EN: "hermes.toml changed [bot] %s, which takes effect when hermes bot restarts; the other changes are applied",
 			ZH: "hermes.toml 修改了 [bot] %s，需重启 hermes bot 才生效；其他修改已生效",
+		},
+		"cli.bot.flag.cluster_status": {EN: "print the replicas of [cluster], the tasks each runs and the queue, then exit", ZH: "显示 [cluster] 的各个副本、每个副本运行的任务和队列，然后退出"},
+		"cli.bot.flag.json":           {EN: "with --cluster-status: print it as JSON", ZH: "与 --cluster-status 一起使用：以 JSON 输出"},
+		"cli.bot.status.off": {
+			EN: "%s has no [cluster] nats_url, so this bot runs alone; to run several replicas sharing NATS JetStream, set [cluster] nats_url (see docs/cluster.md)",
+			ZH: "%s 没有设置 [cluster] nats_url，机器人以单进程运行；要让多个副本通过 NATS JetStream 共享状态，请设置 [cluster] nats_url（见 docs/cluster.md）",
+		},
+		"cli.bot.status.no_replicas":   {EN: "no replica is taking tasks (start `hermes bot` with this [cluster])", ZH: "没有副本在接收任务（请用此 [cluster] 启动 `hermes bot`）"},
+		"cli.bot.status.col.replica":   {EN: "REPLICA", ZH: "副本"},
+		"cli.bot.status.col.host":      {EN: "HOST", ZH: "主机"},
+		"cli.bot.status.col.pid":       {EN: "PID", ZH: "进程"},
+		"cli.bot.status.col.up_since":  {EN: "UP SINCE", ZH: "启动于"},
+		"cli.bot.status.col.last_seen": {EN: "LAST SEEN", ZH: "最近报告"},
+		"cli.bot.status.col.tasks":     {EN: "TASKS RUNNING", ZH: "运行中的任务"},
+		"cli.bot.status.task":          {EN: "%s (%v)", ZH: "%s（%v）"},
+		"cli.bot.status.ago":           {EN: "%v ago", ZH: "%v 前"},
+		"cli.bot.status.queue": {
+			EN: "queue: %d waiting, %d being run, %d redelivered",
+			ZH: "队列：%d 个等待，%d 个运行中，%d 个重新投递",
 		},
 		"cli.bot.config_kept": {EN: "hermes.toml has a problem; the last good config stays in force", ZH: "hermes.toml 有问题；继续使用上一份有效配置"},
 	})

@@ -50,8 +50,11 @@ const maxDeliver = 5
 // Options configure a connection to the cluster.
 type Options struct {
 	Config config.Cluster // with its environment references resolved
-	// Name is the replica's, shown to the NATS server's monitoring.
+	// Name is the replica's, shown to the NATS server's monitoring and by
+	// `hermes bot --cluster-status`.
 	Name string
+	// Version is the hermes version the replica runs, for the status.
+	Version string
 	// AckWait overrides the config's (tests).
 	AckWait time.Duration
 	Now     func() time.Time
@@ -59,32 +62,26 @@ type Options struct {
 
 // Cluster is one replica's connection to the shared state.
 type Cluster struct {
-	nc      *nats.Conn
-	js      jetstream.JetStream
-	ackWait time.Duration
-	now     func() time.Time
+	nc            *nats.Conn
+	js            jetstream.JetStream
+	ackWait       time.Duration
+	now           func() time.Time
+	name, version string
 
-	seen, sessions, wecom, limits jetstream.KeyValue
-	tasks                         jetstream.Consumer
-	queue                         *Tasks
+	seen, sessions, wecom, limits, replicas jetstream.KeyValue
+	tasks                                   jetstream.Consumer
+	queue                                   *Tasks
 }
 
 // Open connects to the NATS servers of o.Config and makes the buckets, the
 // stream and its consumer, or binds to those another replica made.
 func Open(ctx context.Context, o Options) (*Cluster, error) {
 	c := o.Config
-	opts := []nats.Option{nats.Name(o.Name), nats.MaxReconnects(-1)}
-	switch {
-	case c.NATSToken != "":
-		opts = append(opts, nats.Token(c.NATSToken))
-	case c.NATSCreds != "":
-		opts = append(opts, nats.UserCredentials(c.NATSCreds))
-	}
-	nc, err := nats.Connect(c.NATSURL, opts...)
+	nc, err := connect(o)
 	if err != nil {
-		return nil, i18n.Wrap(ErrConnect, "cluster.connect", err)
+		return nil, err
 	}
-	cl := &Cluster{nc: nc, ackWait: o.AckWait, now: o.Now}
+	cl := &Cluster{nc: nc, ackWait: o.AckWait, now: o.Now, name: o.Name, version: o.Version}
 	cl.queue = &Tasks{cl: cl}
 	if cl.ackWait <= 0 {
 		cl.ackWait = c.TaskAckWait()
@@ -99,30 +96,47 @@ func Open(ctx context.Context, o Options) (*Cluster, error) {
 	return cl, nil
 }
 
+func connect(o Options) (*nats.Conn, error) {
+	c := o.Config
+	opts := []nats.Option{nats.Name(o.Name), nats.MaxReconnects(-1)}
+	switch {
+	case c.NATSToken != "":
+		opts = append(opts, nats.Token(c.NATSToken))
+	case c.NATSCreds != "":
+		opts = append(opts, nats.UserCredentials(c.NATSCreds))
+	}
+	nc, err := nats.Connect(c.NATSURL, opts...)
+	if err != nil {
+		return nil, i18n.Wrap(ErrConnect, "cluster.connect", err)
+	}
+	return nc, nil
+}
+
 func (cl *Cluster) setup(ctx context.Context, replicas int) error {
 	js, err := jetstream.New(cl.nc)
 	if err != nil {
 		return err
 	}
 	cl.js = js
-	kv := func(name string, ttl time.Duration, markers bool) (jetstream.KeyValue, error) {
-		cfg := jetstream.KeyValueConfig{Bucket: name, TTL: ttl, History: 1, Replicas: replicas, Storage: jetstream.FileStorage}
-		if markers {
-			// Per-key TTLs (a lock that outlives a dead holder by seconds).
-			cfg.LimitMarkerTTL = time.Minute
-		}
+	kv := func(name string, ttl time.Duration, markers time.Duration) (jetstream.KeyValue, error) {
+		// Markers: per-key TTLs (a lock that outlives a dead holder by
+		// seconds), and a tombstone watchers see when a key ages out.
+		cfg := jetstream.KeyValueConfig{Bucket: name, TTL: ttl, History: 1, Replicas: replicas, Storage: jetstream.FileStorage, LimitMarkerTTL: markers}
 		return js.CreateOrUpdateKeyValue(ctx, cfg)
 	}
-	if cl.seen, err = kv(bucketSeen, SeenFor, false); err != nil {
+	if cl.seen, err = kv(bucketSeen, SeenFor, 0); err != nil {
 		return err
 	}
-	if cl.sessions, err = kv(bucketSessions, 0, false); err != nil {
+	if cl.sessions, err = kv(bucketSessions, 0, 0); err != nil {
 		return err
 	}
-	if cl.wecom, err = kv(bucketWeCom, 0, true); err != nil {
+	if cl.wecom, err = kv(bucketWeCom, 0, time.Minute); err != nil {
 		return err
 	}
-	if cl.limits, err = kv(bucketLimits, 0, false); err != nil {
+	if cl.limits, err = kv(bucketLimits, 0, 0); err != nil {
+		return err
+	}
+	if cl.replicas, err = kv(bucketReplicas, cl.replicaTTL(), cl.replicaTTL()); err != nil {
 		return err
 	}
 	if _, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{

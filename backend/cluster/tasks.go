@@ -44,22 +44,38 @@ func (t *Tasks) Publish(ctx context.Context, id string, task []byte) error {
 // ErrLeaseLost when the task is no longer this replica's: the answer must
 // not go out, since another replica gives it. stop ends the taking; tasks
 // taken and not settled go to another replica after the ack wait.
+// While it takes tasks the replica announces itself and the tasks it runs
+// (ReadStatus); stop withdraws the announcement.
 func (t *Tasks) Consume(take func(task []byte, settle func(done bool) error)) (stop func(), err error) {
+	a := t.cl.newAnnouncer()
 	cc, err := t.cl.tasks.Consume(func(m jetstream.Msg) {
-		if md, err := m.Metadata(); err == nil && md.NumDelivered > 1 {
-			t.mu.Lock()
-			t.retaken++
-			t.mu.Unlock()
+		var seq uint64
+		if md, err := m.Metadata(); err == nil {
+			seq = md.Sequence.Stream
+			if md.NumDelivered > 1 {
+				t.mu.Lock()
+				t.retaken++
+				t.mu.Unlock()
+			}
 		}
 		t.mu.Lock()
 		t.taken++
 		t.mu.Unlock()
-		take(m.Data(), t.hold(m))
+		take(m.Data(), t.hold(m, a.took(seq, m.Data())))
 	}, jetstream.PullMaxMessages(500))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
-	return cc.Stop, nil
+	quit, done := make(chan struct{}), make(chan struct{})
+	go a.run(quit, done)
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			cc.Stop()
+			close(quit)
+			<-done
+		})
+	}, nil
 }
 
 // Counts are the tasks handed to this replica so far, and how many of them
@@ -70,8 +86,9 @@ func (t *Tasks) Counts() (taken, takenOver int) {
 	return t.taken, t.retaken
 }
 
-// hold keeps m this replica's until the returned settle is called.
-func (t *Tasks) hold(m jetstream.Msg) func(done bool) error {
+// hold keeps m this replica's until the returned settle is called, which
+// then calls dropped.
+func (t *Tasks) hold(m jetstream.Msg, dropped func()) func(done bool) error {
 	stopBeat := make(chan struct{})
 	go func() {
 		tick := time.NewTicker(t.cl.ackWait / 3)
@@ -92,6 +109,7 @@ func (t *Tasks) hold(m jetstream.Msg) func(done bool) error {
 	return func(done bool) error {
 		once.Do(func() {
 			close(stopBeat)
+			defer dropped()
 			if !done {
 				result = m.Nak()
 				return
