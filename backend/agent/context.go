@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -161,10 +162,20 @@ func (r *Run) publishContext(b contextmgr.Built, in contextmgr.Input, defs []llm
 	r.publish(event.ContextBuilt, event.ContextBuiltData{
 		Layers: b.Layers, Tokens: b.Tokens, Window: b.Window, BudgetShare: b.Share, Compressed: compressed,
 		MessageCount: len(b.Messages), Folded: in.Folded, Full: full, Messages: msgs,
-		ToolNames: toolNames(defs), SchemasSaved: saved, Stage: r.stage,
+		ToolNames: toolNames(defs), SchemasSaved: saved, Stage: r.stage, Ratio: r.reportedRatio(),
 	})
 	r.sentTurns, r.sentAnchor, r.sentSummary, r.sentMemory = len(r.turns), in.Anchor, in.Summary, in.Memory
 	r.lastTokens = b.Tokens
+}
+
+// reportedRatio is the builder's correction rounded for the event, or 0
+// while no provider has reported one (the estimate stands as counted).
+func (r *Run) reportedRatio() float64 {
+	ratio := r.builder.Ratio()
+	if ratio == 1 {
+		return 0
+	}
+	return math.Round(ratio*1000) / 1000
 }
 
 // pin applies a pin control: a fact, or a message of the conversation by

@@ -95,6 +95,10 @@ type ContextBuiltData struct {
 	// Stage is the stage the request is for (StageDeciding, or StageIntake
 	// for a message answered directly).
 	Stage string `json:"stage,omitempty"`
+	// Ratio is the provider's prompt tokens per token Hermes estimated for
+	// the last request it reported on; the layers and tokens above are
+	// Hermes's estimate scaled by it. Absent until a provider has reported.
+	Ratio float64 `json:"ratio,omitempty"`
 }
 
 // ModelDeltaData carries streamed text, batched.

@@ -160,6 +160,14 @@ describe('the waterfall and the cost', () => {
     const source = (await page.getByTestId('budget-source').textContent()) ?? ''
     expect(source).toContain('estimates')
     expect(source).toContain('1,000 prompt tokens')
+    // The second request's estimate was scaled by what the provider counted
+    // for the first, and says by how much.
+    const built = events.filter((e) => e.type === 'context.built')
+    const ratio = (built[1].data as { ratio: number }).ratio
+    expect(ratio).toBeCloseTo(1000 / (built[0].data as { tokens: number }).tokens, 2)
+    await page.locator('[data-testid="iteration-card"][data-iteration="2"] .card-head').click()
+    await page.getByTestId('tab-budget').click()
+    expect(await page.getByTestId('budget-source').textContent()).toContain(`×${ratio.toFixed(2)}`)
     await ctx.close()
   })
 })

@@ -252,6 +252,7 @@ export interface ContextBuiltData {
   tool_names?: string[]
   schemas_saved?: number
   stage?: string
+  ratio?: number
 }
 
 export interface ModelDeltaData {

@@ -288,6 +288,7 @@ const en = {
   'inspector.window': 'Window',
   'inspector.estimate_note': 'These are Hermes’s estimates, counted before the request was sent.',
   'inspector.provider_prompt': 'The provider counted {n} prompt tokens for this request (shown on the card).',
+  'inspector.ratio_note': 'They are scaled by ×{ratio}, the provider’s count per estimated token on the last request it reported.',
 
   'layer.system': 'System prompt',
   'layer.tool_schemas': 'Tool schemas',

@@ -286,6 +286,7 @@ export const zh: Catalog = {
   'inspector.window': '窗口',
   'inspector.estimate_note': '以上是 Hermes 在发送请求前的估算。',
   'inspector.provider_prompt': '服务商为这次请求计入 {n} 个提示令牌（即卡片上的数字）。',
+  'inspector.ratio_note': '估算已按 ×{ratio} 校正，即服务商上一次报告的令牌数与估算之比。',
 
   'layer.system': '系统提示',
   'layer.tool_schemas': '工具定义',

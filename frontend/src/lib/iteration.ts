@@ -94,6 +94,8 @@ export interface ContextInfo {
   schemasSaved: number
   /** How many tools' schemas the request carried. */
   toolCount: number
+  /** The provider's tokens per estimated token the layers were scaled by; 0 before any report. */
+  ratio: number
 }
 
 /** Marks are the things that entered a card between the model and its tools. */
@@ -235,6 +237,7 @@ export function applyToIteration(prev: IterationView, e: HermesEvent): Iteration
         layers: d.layers ?? noLayers,
         schemasSaved: d.schemas_saved ?? 0,
         toolCount: d.tool_names?.length ?? 0,
+        ratio: d.ratio ?? 0,
       }
       break
     }

@@ -255,6 +255,7 @@ function Budget({ it }: { it: IterationView }) {
       </table>
       <p className="muted budget-source" data-testid="budget-source">
         {t('inspector.estimate_note')}
+        {c.ratio > 0 && <> {t('inspector.ratio_note', { ratio: c.ratio.toFixed(2) })}</>}
         {it.tokensIn > 0 && <> {t('inspector.provider_prompt', { n: formatCount(it.tokensIn, lang) })}</>}
       </p>
       {c.schemasSaved > 0 && (
