@@ -7,7 +7,9 @@
 // conversions, and a work queue of chat tasks that exactly one replica
 // takes at a time, keeps while it runs them (sending word to JetStream
 // every third of the ack wait) and acknowledges when it answers; a replica
-// that goes silent loses its tasks to another after the ack wait.
+// that goes silent loses its tasks to another after the ack wait. Each
+// replica taking tasks announces itself and the tasks it runs in a bucket
+// whose entries age out, which ReadStatus reads with the queue's depth.
 //
 // It speaks only in bytes and strings: backend/bot and backend/wecom
 // define the seams (bot.Shared, wecom.SharedToken…) that its types fill.

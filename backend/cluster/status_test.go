@@ -2,6 +2,7 @@ package cluster_test
 
 import (
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,7 +16,7 @@ import (
 // TestStatus_ReplicasTheirTasksAndTheQueue: two replicas run two held
 // tasks; the status shows both replicas, the tasks with their users, and
 // the queue's two tasks being run. A replica cut off from NATS leaves the
-// list once its announcement ages out.
+// list once its announcement ages out; one shut down withdraws it.
 func TestStatus_ReplicasTheirTasksAndTheQueue(t *testing.T) {
 	wecom := wecomtest.NewServer(t, "ww0123456789abcdef", "corp-secret-5f1e9d2c7b3a", 0)
 	release := make(chan struct{})
@@ -23,7 +24,9 @@ func TestStatus_ReplicasTheirTasksAndTheQueue(t *testing.T) {
 		return llmtest.Step{Content: wecomtest.Answer(req), Wait: release}
 	})
 	url, rs := startReplicas(t, 2, wecom, 0, model, 1500*time.Millisecond)
-	defer close(release)
+	var releaseOnce sync.Once
+	releaseAll := func() { releaseOnce.Do(func() { close(release) }) }
+	defer releaseAll()
 	clustertest.WaitReplicas(t, url, func(m map[string]cluster.Replica) bool { return len(m) == 2 })
 	for i, user := range []string{"alice", "bob"} {
 		if status, _, err := rs[i].CB.Text(user, "msg-"+user, "u0-m0 please"); err != nil || status != 200 {
@@ -72,6 +75,11 @@ func TestStatus_ReplicasTheirTasksAndTheQueue(t *testing.T) {
 	if len(st.Replicas) != 1 || st.Replicas[0].ID != "replica-0" {
 		t.Fatalf("after replica-1 died the status lists %+v", st.Replicas)
 	}
+
+	// A replica shut down withdraws its announcement.
+	releaseAll()
+	rs[0].Close()
+	clustertest.WaitReplicas(t, url, func(m map[string]cluster.Replica) bool { return len(m) == 0 })
 }
 
 // TestStatus_EmptyCluster: a cluster no replica has joined has no
