@@ -198,8 +198,12 @@ describe('a live run', () => {
     const { ctx, page } = await openPage(browser)
     await openRun(page, runId)
     await expect.poll(waiting).toBe(1)
+    // The model is released only once the server has taken the stop, so the
+    // run meets it at its next safe point however busy the machine is.
+    const stopTaken = page.waitForResponse((r) => r.url().endsWith(`/api/runs/${runId}/control`) && r.request().method() === 'POST')
     await page.getByTestId('stop').click()
     expect(await page.getByTestId('run-state').getAttribute('data-state')).toBe('stopping')
+    expect((await stopTaken).ok()).toBe(true)
     await model.release()
     await expect.poll(() => runState(page)).toBe('stopped')
     const outcome = page.getByTestId('run-outcome')
