@@ -1,10 +1,13 @@
-import { useState } from 'react'
-import type { RunView } from '../lib/timeline'
+import { memo, useState } from 'react'
 import { Icon } from './Icon'
 import { useAppStore, useRunState, useT } from './context'
 
 export interface ControlsProps {
-  view: RunView
+  /** What of the run the controls show, so a fold that changes none of it leaves them as they are. */
+  paused: boolean
+  awaitingApproval: boolean
+  hasAnswer: boolean
+  hasEvents: boolean
   live: boolean
   canResume: boolean
   canFork: boolean
@@ -16,7 +19,7 @@ export interface ControlsProps {
 }
 
 /** Controls steer a live run (pause, resume, edit, inject, stop) or open a past one (replay, fork, resume); the run's state is the header's badge (RunStatusBadge). */
-export function Controls({ view, live, canResume, canFork, injectRef, onEdit, onFork, onApproval, onHelp }: ControlsProps) {
+export const Controls = memo(function Controls({ paused, awaitingApproval, hasAnswer, hasEvents, live, canResume, canFork, injectRef, onEdit, onFork, onApproval, onHelp }: ControlsProps) {
   const { run } = useAppStore()
   const t = useT()
   const pausing = useRunState((s) => s.pausing)
@@ -24,7 +27,6 @@ export function Controls({ view, live, canResume, canFork, injectRef, onEdit, on
   const replaying = useRunState((s) => s.replay !== null)
   const [text, setText] = useState('')
   const [fact, setFact] = useState<string | null>(null)
-  const paused = view.paused !== null
 
   const pinFact = async (e: React.FormEvent) => {
     e.preventDefault()
@@ -53,7 +55,7 @@ export function Controls({ view, live, canResume, canFork, injectRef, onEdit, on
           </button>
         </>
       )}
-      {live && view.pendingApproval && (
+      {live && awaitingApproval && (
         <button type="button" className="warn" onClick={onApproval} data-testid="open-approval">
           {t('control.answer')}
         </button>
@@ -85,12 +87,12 @@ export function Controls({ view, live, canResume, canFork, injectRef, onEdit, on
         </button>
       )}
       {/* A stopped run without an answer offers Resume where it says where it stopped. */}
-      {!live && canResume && view.answer !== '' && (
+      {!live && canResume && hasAnswer && (
         <button type="button" className="primary" onClick={() => void run.resumeRun()} data-testid="resume-run">
           <Icon name="play" /> {t('control.resume_run')}
         </button>
       )}
-      {!live && !replaying && view.eventCount > 0 && (
+      {!live && !replaying && hasEvents && (
         <button type="button" onClick={() => run.startReplay()} data-testid="replay">
           ⟲ {t('control.replay')}
         </button>
@@ -105,4 +107,4 @@ export function Controls({ view, live, canResume, canFork, injectRef, onEdit, on
       </button>
     </div>
   )
-}
+})

@@ -1,5 +1,5 @@
 import { memo, useMemo, useState } from 'react'
-import type { ChatMessage, HermesEvent } from '../api/types'
+import type { ChatMessage } from '../api/types'
 import { budgetSplit } from '../lib/budget'
 import { curlCommand } from '../lib/curl'
 import { diffContexts, messagesOf, previousContext, type RequestContext } from '../lib/context'
@@ -49,7 +49,9 @@ type Tab = 'messages' | 'changes' | 'compare' | 'fork' | 'budget' | 'events'
  * message of the conversation), what changed since the one before, its
  * budget with the preview of the next compression, and its raw events.
  */
-export function Inspector({ it, events, contexts, pins, endpoint }: { it: IterationView | undefined; events: HermesEvent[]; contexts: Map<number, RequestContext>; pins: Pins; endpoint?: Endpoint }) {
+// Memoised: a live run's fold that leaves the shown iteration, its requests
+// and the pins as they were does not draw the inspector again.
+export const Inspector = memo(function Inspector({ it, contexts, pins, endpoint }: { it: IterationView | undefined; contexts: Map<number, RequestContext>; pins: Pins; endpoint?: Endpoint }) {
   const t = useT()
   const [tab, setTab] = useState<Tab>('messages')
   const forked = useRunState((s) => s.view.forkedFrom !== null)
@@ -81,11 +83,11 @@ export function Inspector({ it, events, contexts, pins, endpoint }: { it: Iterat
             <CompressionPreview pins={pins} />
           </>
         )}
-        {tab === 'events' && <RawEvents it={it} events={events} />}
+        {tab === 'events' && <RawEvents it={it} />}
       </div>
     </aside>
   )
-}
+})
 
 const roles = ['system', 'user', 'assistant', 'tool'] as const
 
@@ -268,8 +270,9 @@ function Budget({ it }: { it: IterationView }) {
   )
 }
 
-function RawEvents({ it, events }: { it: IterationView; events: HermesEvent[] }) {
+function RawEvents({ it }: { it: IterationView }) {
   const lang = useAppState((s) => s.lang)
+  const events = useRunState((s) => s.events)
   const [open, setOpen] = useState<number | null>(null)
   const seqs = new Set(it.seqs)
   const mine = events.filter((e) => seqs.has(e.seq))

@@ -76,6 +76,14 @@ export function RunPage({ runId }: { runId: string }) {
   const onSelect = useCallback((n: number) => run.select(n), [run])
   const onFork = useCallback((n: number) => setDialog({ kind: 'fork', n }), [])
   const onArtifact = useCallback((call: CallView) => setDialog({ kind: 'artifact', call }), [])
+  // The header's handlers keep their identity, so the memoised controls are drawn again only when what they show changes.
+  const onEdit = useCallback(() => setDialog({ kind: 'edit' }), [])
+  const onForkSelected = useCallback(() => {
+    const s = run.get()
+    setDialog({ kind: 'fork', n: s.selected && s.selected > 0 ? s.selected : (modelIterations(s.view).at(-1)?.n ?? 1) })
+  }, [run])
+  const onApproval = useCallback(() => setApprovalLater(''), [])
+  const onHelp = useCallback(() => setDialog({ kind: 'help' }), [])
   // goTo selects the card nearest iteration n and brings its header into view.
   const goTo = useCallback(
     (n: number) => {
@@ -199,15 +207,15 @@ export function RunPage({ runId }: { runId: string }) {
             {summary?.sample && <span className="tag">{t('runs.sample')}</span>}
             <span className="spacer" />
             <Controls
-              view={liveView}
+              {...controlsState(liveView)}
               live={live}
               canResume={canResume}
               canFork={canFork}
               injectRef={injectRef}
-              onEdit={() => setDialog({ kind: 'edit' })}
-              onFork={() => setDialog({ kind: 'fork', n: selected && selected > 0 ? selected : (modelIterations(liveView).at(-1)?.n ?? 1) })}
-              onApproval={() => setApprovalLater('')}
-              onHelp={() => setDialog({ kind: 'help' })}
+              onEdit={onEdit}
+              onFork={onForkSelected}
+              onApproval={onApproval}
+              onHelp={onHelp}
             />
           </header>
           <div className="run-meta" data-testid="run-meta">
@@ -282,7 +290,7 @@ export function RunPage({ runId }: { runId: string }) {
                   {t('wf.tab')}
                 </button>
               </div>
-              <RunSearch view={view} inputRef={searchRef} gotoRef={gotoRef} onHit={onHit} onGoto={goTo} />
+              <RunSearch inputRef={searchRef} gotoRef={gotoRef} onHit={onHit} onGoto={goTo} />
               {tab === 'timeline' ? (
                 view.iterations.length === 0 ? (
                   <p className="muted">{t('run.no_events')}</p>
@@ -306,7 +314,7 @@ export function RunPage({ runId }: { runId: string }) {
                 <EventList events={replay ? events.slice(0, replay.shown) : events} />
               )}
             </div>
-            <Inspector it={shownIt} events={events} contexts={contexts} pins={pins} endpoint={endpoint} />
+            <Inspector it={shownIt} contexts={contexts} pins={pins} endpoint={endpoint} />
           </div>
         </>
       )}
@@ -321,6 +329,11 @@ export function RunPage({ runId }: { runId: string }) {
       {dialog?.kind === 'help' && <HelpOverlay onClose={() => setDialog(null)} />}
     </section>
   )
+}
+
+/** controlsState is what of the run the header's controls show: a fold that changes only cards leaves each value as it was. */
+export function controlsState(view: RunView) {
+  return { paused: view.paused !== null, awaitingApproval: !!view.pendingApproval, hasAnswer: view.answer !== '', hasEvents: view.eventCount > 0 }
 }
 
 /** Outcome is the answer of a finished run, or where a stopped one stood. */

@@ -1,13 +1,11 @@
-import { useMemo, useRef, useState, type RefObject } from 'react'
+import { memo, useMemo, useRef, useState, type RefObject } from 'react'
 import { createSearchIndex, facets, filtered, flags, noFilters, search, snippet, step, type Filters, type Hit } from '../lib/search'
-import type { RunView } from '../lib/timeline'
-import { useT } from './context'
+import { useRunState, useT } from './context'
 
 // Hits listed at most; the counter still counts them all (up to the search's limit).
 const listed = 200
 
 interface RunSearchProps {
-  view: RunView
   inputRef: RefObject<HTMLInputElement | null>
   gotoRef: RefObject<HTMLInputElement | null>
   /** onHit shows a hit (its card selected, scrolled to, the match marked), or none. */
@@ -20,8 +18,10 @@ interface RunSearchProps {
  * RunSearch searches the whole run, rendered or not: the texts are gathered
  * from the folded view only once a query or a filter is set, so opening a
  * long run costs nothing more. Enter and Shift+Enter move between hits.
+ * Memoised, and it reads the view only while searching: an idle search bar
+ * is not drawn again on each fold of a live run.
  */
-export function RunSearch({ view, inputRef, gotoRef, onHit, onGoto }: RunSearchProps) {
+export const RunSearch = memo(function RunSearch({ inputRef, gotoRef, onHit, onGoto }: RunSearchProps) {
   const t = useT()
   const [query, setQuery] = useState('')
   const [filters, setFilters] = useState<Filters>(noFilters)
@@ -31,7 +31,9 @@ export function RunSearch({ view, inputRef, gotoRef, onHit, onGoto }: RunSearchP
   const index = useRef(createSearchIndex())
   const listRef = useRef<HTMLOListElement>(null)
   const active = query.trim() !== '' || filtered(filters)
-  const docs = useMemo(() => (active || showFilters ? index.current.docs(view) : []), [view, active, showFilters])
+  const reading = active || showFilters
+  const view = useRunState((s) => (reading ? (s.replay?.view ?? s.view) : null))
+  const docs = useMemo(() => (view ? index.current.docs(view) : []), [view])
   const found = useMemo(() => search(docs, query, filters), [docs, query, filters])
   const fac = useMemo(() => (showFilters ? facets(docs) : null), [docs, showFilters])
   const count = found.hits.length
@@ -190,4 +192,4 @@ export function RunSearch({ view, inputRef, gotoRef, onHit, onGoto }: RunSearchP
       )}
     </div>
   )
-}
+})

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest'
+import { createContextIndex } from '../lib/context'
+import { sampleEvents } from '../lib/fixture'
+import { applyEvents, foldRun } from '../lib/timeline'
+import { Controls } from './Controls'
+import { Inspector } from './Inspector'
+import { RunSearch } from './RunSearch'
+import { controlsState } from './RunPage'
+
+const isMemo = (c: unknown) => (c as { $$typeof: symbol }).$$typeof === Symbol.for('react.memo')
+
+describe('RunPage on a live fold', () => {
+  it('gives the header, the search bar and the inspector the same props when an event changes only a card', () => {
+    // The header's controls, the search bar and the inspector are memoised,
+    // so props that keep their identity (or value) mean they are not drawn again.
+    expect(isMemo(Controls)).toBe(true)
+    expect(isMemo(RunSearch)).toBe(true)
+    expect(isMemo(Inspector)).toBe(true)
+    // An event that only adds to a card: a tool's result after the run's first request.
+    const at = sampleEvents.findIndex((e, i) => i > 2 && e.type.startsWith('tool.'))
+    expect(at).toBeGreaterThan(0)
+    const before = foldRun(sampleEvents.slice(0, at))
+    const after = applyEvents(before, sampleEvents.slice(at, at + 1))
+    expect(after.iterations).not.toBe(before.iterations)
+    expect(controlsState(after)).toEqual(controlsState(before))
+    // The inspector's inputs: the pins, the endpoint and the requests keep their identity.
+    expect(after.pinnedMessages).toBe(before.pinnedMessages)
+    expect(after.tools).toBe(before.tools)
+    const index = createContextIndex()
+    const ctxBefore = index.update(sampleEvents.slice(0, at))
+    expect(index.update(sampleEvents.slice(0, at + 1))).toBe(ctxBefore)
+  })
+})
