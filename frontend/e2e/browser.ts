@@ -52,3 +52,14 @@ export async function openPage(browser: Browser, opts: PageOptions = {}): Promis
 }
 
 export const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, name) })
+
+/**
+ * controlTaken resolves when the server has answered a control (pause, stop,
+ * inject, pin) posted for the run, so a test releases the scripted model only
+ * after the run can meet the control at its next safe point, however busy
+ * the machine is. Call it before the click that posts the control.
+ */
+export async function controlTaken(page: Page, runId: string): Promise<void> {
+  const res = await page.waitForResponse((r) => r.url().endsWith(`/api/runs/${runId}/control`) && r.request().method() === 'POST')
+  if (!res.ok()) throw new Error(`the control for ${runId} was refused: ${res.status()}`)
+}

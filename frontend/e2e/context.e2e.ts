@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openPage, shot } from './browser'
+import { controlTaken, openPage, shot } from './browser'
 import { startLive, type Live } from './harness'
 import type { ScriptModel, Step } from './model'
 import type { Served } from './serve'
@@ -68,8 +68,10 @@ describe('context and memory in the window', () => {
 
     await page.getByTestId('pin-fact').click()
     await page.getByTestId('pin-fact-input').fill('The budget is 4,500 EUR')
+    const pinTaken = controlTaken(page, pinnedRun)
     await page.getByTestId('pin-fact-save').click()
     await page.getByTestId('pin-fact').waitFor()
+    await pinTaken
     await model.release()
 
     // The pin took effect at the safe point after the first iteration.

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { env, launch, openPage, shot } from './browser'
+import { controlTaken, env, launch, openPage, shot } from './browser'
 import { startLive, type Live } from './harness'
 import { serve, type Served } from './serve'
 
@@ -92,7 +92,9 @@ describe('the header', () => {
     expect(await page.locator('.run-head [data-testid="run-status"]').count()).toBe(1)
     expect(count(await headText(page), 'Running')).toBe(0)
     await shot(page, 'defects-one-badge.png')
+    const stopTaken = controlTaken(page, runId)
     await page.getByTestId('stop').click()
+    await stopTaken
     await live!.model.release()
     await expect.poll(() => page.getByTestId('run-status').getAttribute('data-status')).toBe('stopped')
     // A stopped run offers Resume once, where it says where it stopped.

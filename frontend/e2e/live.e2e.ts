@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openPage, shot } from './browser'
+import { controlTaken, openPage, shot } from './browser'
 import { startLive, type Live } from './harness'
 import type { ScriptModel, Step } from './model'
 import type { Served } from './serve'
@@ -109,9 +109,11 @@ describe('a live run', () => {
     await openRun(page, runId)
     await expect.poll(waiting).toBe(1)
 
+    const pauseTaken = controlTaken(page, runId)
     await page.getByTestId('pause').click()
     // "Pausing…" at once, before the run gets to its safe point.
     expect(await page.getByTestId('run-state').getAttribute('data-state')).toBe('pausing')
+    await pauseTaken
     await model.release()
     await expect.poll(() => page.getByTestId('run-state').getAttribute('data-state')).toBe('paused')
 
@@ -149,8 +151,10 @@ describe('a live run', () => {
     await openRun(page, runId)
     await expect.poll(waiting).toBe(1)
     await page.getByTestId('inject-input').fill('Answer in one word')
+    const injectTaken = controlTaken(page, runId)
     await page.getByTestId('inject').click()
     await expect.poll(() => page.getByTestId('inject-input').inputValue()).toBe('')
+    await injectTaken
     await model.release()
     await expect.poll(() => runState(page)).toBe('finished')
     const injected = page.locator('[data-testid="mark"][data-kind="injected"]')
@@ -198,12 +202,10 @@ describe('a live run', () => {
     const { ctx, page } = await openPage(browser)
     await openRun(page, runId)
     await expect.poll(waiting).toBe(1)
-    // The model is released only once the server has taken the stop, so the
-    // run meets it at its next safe point however busy the machine is.
-    const stopTaken = page.waitForResponse((r) => r.url().endsWith(`/api/runs/${runId}/control`) && r.request().method() === 'POST')
+    const stopTaken = controlTaken(page, runId)
     await page.getByTestId('stop').click()
     expect(await page.getByTestId('run-state').getAttribute('data-state')).toBe('stopping')
-    expect((await stopTaken).ok()).toBe(true)
+    await stopTaken
     await model.release()
     await expect.poll(() => runState(page)).toBe('stopped')
     const outcome = page.getByTestId('run-outcome')
