@@ -51,7 +51,9 @@ func (s *ownCommits) PutRunSummary(r store.RunSummary) error {
 
 // The run's summary is kept in the commit of the checkpoint that ends each
 // iteration, not in a synced commit of its own: hermes.db is committed (and
-// fsynced) at most once per checkpoint, plus once when the log closes.
+// fsynced) at most once per checkpoint, plus once when the log closes, once
+// for the long-term memory the finished run writes and once to delete its
+// checkpoint.
 func TestRun_SummaryRidesTheCheckpointCommit(t *testing.T) {
 	srv := llmtest.NewServer(t,
 		llmtest.Step{ToolCalls: []llm.ToolCall{call("c1", "read_file", map[string]any{"path": "a.txt"})}},
@@ -81,8 +83,9 @@ func TestRun_SummaryRidesTheCheckpointCommit(t *testing.T) {
 	if n := st.summaries.Load(); n > 1 {
 		t.Errorf("the summary was saved in %d commits of its own, want at most one (at close)", n)
 	}
-	// Checkpoints queued while one commits share the next commit.
-	if got, most := after-before, checkpoints+2; got > most {
+	// Checkpoints queued while one commits share the next commit, so a fast
+	// machine may need fewer.
+	if got, most := after-before, checkpoints+3; got > most {
 		t.Errorf("the run committed hermes.db %d times for %d checkpoints, want at most %d", got, checkpoints, most)
 	}
 	got, err := runlog.NewIndex(h.home, st.Store).Prefix(events[0].RunID, 1)
