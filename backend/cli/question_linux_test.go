@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 
+	"hermes/backend/agent/agenttest"
 	"hermes/backend/cli"
 	"hermes/backend/event"
 )
@@ -23,7 +24,7 @@ func TestRun_QuestionAtTheTerminal(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(ws, "june.md"), []byte("We agreed on the budget."), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			home := modelHome(t, guessingModel(t).URL, ws)
+			home := modelHome(t, agenttest.GuessingModel(t).URL, ws)
 			if where.attached {
 				defer startServeProcess(t, home).stop(t)
 			}

@@ -1,7 +1,6 @@
 package host_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +8,7 @@ import (
 	"testing"
 
 	"hermes/backend/agent"
+	"hermes/backend/agent/agenttest"
 	"hermes/backend/event"
 	"hermes/backend/host"
 	"hermes/backend/llm"
@@ -205,7 +205,7 @@ func approve(t *testing.T, open func(*testing.T, string) runner.Runs) {
 }
 
 func answerQuestion(t *testing.T, open func(*testing.T, string) runner.Runs) {
-	srv := guessingModel(t)
+	srv := agenttest.GuessingModel(t)
 	home, ws := newPlanHome(t, srv)
 	if err := os.WriteFile(filepath.Join(ws, "june.md"), []byte("We agreed on the budget."), 0o600); err != nil {
 		t.Fatal(err)
@@ -333,36 +333,4 @@ func newPlanHome(t *testing.T, srv *llmtest.Server) (home, ws string) {
 		t.Fatal(err)
 	}
 	return home, ws
-}
-
-// guessingModel plans one step, reading the meeting notes; it guesses
-// their path, reads the path it is told instead, and answers once the step
-// has passed (as backend/cli's strategy_test.go scripts it).
-func guessingModel(t *testing.T) *llmtest.Server {
-	read := func(path, from string) llmtest.Step {
-		args, _ := json.Marshal(map[string]any{"path": path, "_meta": map[string]any{
-			"step": 1, "step_status": "finished", "serves_goal": "read the meeting notes", "provenance": map[string]string{"path": from},
-		}})
-		return llmtest.Step{ToolCalls: []llm.ToolCall{{ID: "c_" + from, Name: "read_file", Arguments: string(args)}}}
-	}
-	return llmtest.NewFuncServer(t, func(req llmtest.Request) llmtest.Step {
-		sys := req.Messages[0].Content
-		switch {
-		case strings.HasPrefix(sys, "You are the planner"):
-			return llmtest.Step{Content: `{"steps": [{"description": "Read the meeting notes", "tools": ["read_file"], "acceptance": "the notes are shown"}]}`}
-		case strings.HasPrefix(sys, "You check one step"):
-			return llmtest.Step{Content: `{"passed": true, "reason": "the notes are shown"}`}
-		case strings.HasPrefix(sys, "You rate how sure"):
-			return llmtest.Step{Content: `{"confidence": 0.9, "reason": "read them"}`}
-		}
-		if strings.Contains(req.Messages[1].Content, "1. [passed]") {
-			return llmtest.Step{Content: "The meeting agreed on the budget."}
-		}
-		for _, m := range req.Messages {
-			if m.Role == llm.RoleUser && strings.Contains(m.Content, "The user says: june.md") {
-				return read("june.md", "user")
-			}
-		}
-		return read("meeting.md", "inferred")
-	})
 }
