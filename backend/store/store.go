@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -27,6 +28,9 @@ type Store struct {
 	db   *bolt.DB
 	path string
 	w    *writer
+	// durable, when set, hears of each run whose queued checkpoint is now
+	// durable (OnCheckpoint).
+	durable atomic.Pointer[func(runID string)]
 }
 
 // Open opens or creates the database at path. When another process holds it,

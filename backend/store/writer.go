@@ -188,14 +188,38 @@ func (s *Store) commit(batch []queued) {
 		for _, i := range ok {
 			batch[i].p.end(nil)
 		}
+		s.tellDurable(batch, ok)
 		return
 	}
+	var saved []int
 	for _, i := range ok {
 		err := s.update(func(tx *bolt.Tx) error { return put(tx, i) })
 		if err != nil {
 			err = fmt.Errorf("save checkpoint of run %s: %w", batch[i].c.RunID, err)
+		} else {
+			saved = append(saved, i)
 		}
 		batch[i].p.end(err)
+	}
+	s.tellDurable(batch, saved)
+}
+
+// OnCheckpoint has f told, on the writer's goroutine, the run of each
+// queued checkpoint once it is durable (once a commit for several of one
+// run): f must not block. A bot replica copies the checkpoint elsewhere.
+func (s *Store) OnCheckpoint(f func(runID string)) { s.durable.Store(&f) }
+
+func (s *Store) tellDurable(batch []queued, saved []int) {
+	f := s.durable.Load()
+	if f == nil {
+		return
+	}
+	told := map[string]bool{}
+	for _, i := range saved {
+		if id := batch[i].c.RunID; !told[id] {
+			told[id] = true
+			(*f)(id)
+		}
 	}
 }
 
