@@ -61,6 +61,12 @@ row("scrolling end to end, frame p50", f.scroll_frame_p50_ms, "ms")
 row(`live: event to card, p95 (${f.live_cards} cards)`, f.live_delay_p95_ms, "ms", 50)
 row("live: event to card, p50", f.live_delay_p50_ms, "ms")
 row("live: event to a client outside the browser, p95", f.live_server_p95_ms, "ms")
+// CPU time, not wall-clock: comparable across a busy and a quiet machine.
+row("live: main thread per iteration, each page", f.live_main_ms_per_iteration, "ms")
+row("  of which script", f.live_script_ms_per_iteration, "ms")
+row("  of which layout and style", f.live_layout_ms_per_iteration, "ms")
+row("  layouts per iteration", f.live_layouts_per_iteration, "")
+row("live: main thread busy, share of the live run", f.live_main_busy * 100, "%")
 ' "$tmp/figures.json"
 echo "  load average (1, 5, 15 min): before $load_before, after $load_after"
 exit "${status:-0}"

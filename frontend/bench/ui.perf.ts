@@ -106,6 +106,29 @@ function topSelfTime(profile: CPUProfile): [string, number][] {
   return [...self].sort((a, b) => b[1] - a[1]).slice(0, 30).map(([k, ms]) => [k, Math.round(ms)])
 }
 
+interface MainThread {
+  /** Milliseconds the page's main thread spent on tasks, script, layout and style. */
+  task: number
+  script: number
+  layout: number
+  style: number
+  /** Layouts done: about one per fold drawn, more when a fold forces one. */
+  layouts: number
+}
+
+// mainThread reads a page's main-thread counters (the DevTools protocol's Performance domain).
+async function mainThread(page: Page): Promise<{ read: () => Promise<MainThread> }> {
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Performance.enable')
+  return {
+    async read() {
+      const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] }
+      const m = Object.fromEntries(metrics.map((x) => [x.name, x.value]))
+      return { task: m.TaskDuration * 1000, script: m.ScriptDuration * 1000, layout: m.LayoutDuration * 1000, style: m.RecalcStyleDuration * 1000, layouts: m.LayoutCount }
+    },
+  }
+}
+
 // pagesOpen run pages stay open at once in one browser context: a browser
 // opens at most six HTTP/1.1 connections to a host, so each page must hold
 // only one stream (GET /api/stream) for all of them to load and stay live.
@@ -195,6 +218,10 @@ it('shows each event of a live run in the page soon after the server emitted it'
       pages.push(page)
     }
     for (const page of pages) await page.evaluate(watchCards)
+    // Each page's main-thread time over the live run (Chromium's own counters,
+    // CPU time rather than wall-clock): progress shows on a busy machine too.
+    const meters = await Promise.all(pages.map((p) => mainThread(p)))
+    const before = await Promise.all(meters.map((m) => m.read()))
     // A client outside the browser tells the server's share of the delay.
     const arrived: Record<string, number> = {}
     const tap = (async () => {
@@ -218,6 +245,14 @@ it('shows each event of a live run in the page soon after the server emitted it'
       await model.release()
     }
     for (const page of pages) await page.locator('[data-testid="mark"][data-kind="finished"]').waitFor({ timeout: 60_000 })
+    const liveMs = Date.now() - opened
+    const after = await Promise.all(meters.map((m) => m.read()))
+    const spent = (k: keyof MainThread) => after.reduce((sum, a, i) => sum + a[k] - before[i][k], 0) / pages.length / liveIterations
+    figures.live_main_ms_per_iteration = spent('task')
+    figures.live_script_ms_per_iteration = spent('script')
+    figures.live_layout_ms_per_iteration = spent('layout') + spent('style')
+    figures.live_main_busy = (spent('task') * liveIterations) / liveMs
+    figures.live_layouts_per_iteration = after.reduce((sum, a, i) => sum + a.layouts - before[i].layouts, 0) / pages.length / liveIterations
     const events = (await (await served.api('GET', `/api/runs/${runId}/events`)).json()) as { type: string; iteration: number; time: string }[]
     const started = events.filter((e) => e.type === 'iteration.started' && Date.parse(e.time) > opened + 500)
     const delays: number[] = []
