@@ -193,3 +193,38 @@ func (r *Run) resumedData() event.RunResumedData {
 	r.st.Model, r.st.BaseURL = d.Model, d.BaseURL
 	return d
 }
+
+// Place is where a checkpoint leaves its run: the iteration done, whether
+// the run was still going, and the part of its log that stands.
+type Place struct {
+	Iteration int
+	Running   bool
+	LogPath   string
+	LogOffset int64
+}
+
+// PlaceOf reads the place of a checkpoint's state, as Store.LoadCheckpoint
+// returns it.
+func PlaceOf(state []byte) (Place, error) {
+	var st struct {
+		Iteration int    `json:"iteration"`
+		Status    string `json:"status"`
+		LogPath   string `json:"log_path"`
+		LogOffset int64  `json:"log_offset"`
+	}
+	if err := json.Unmarshal(state, &st); err != nil {
+		return Place{}, fmt.Errorf("decode checkpoint: %w", err)
+	}
+	return Place{Iteration: st.Iteration, Running: st.Status == event.StatusRunning, LogPath: st.LogPath, LogOffset: st.LogOffset}, nil
+}
+
+// Moved is a checkpoint's state for its run copied to another home (a bot
+// replica taking a task over): its log at logPath, its workspace there.
+func Moved(saved []byte, logPath, workspace string) ([]byte, error) {
+	var st state
+	if err := json.Unmarshal(saved, &st); err != nil {
+		return nil, fmt.Errorf("decode checkpoint: %w", err)
+	}
+	st.LogPath, st.Workspace = logPath, workspace
+	return json.Marshal(st)
+}
