@@ -59,9 +59,10 @@ type SessionStore interface {
 // TaskQueue carries each message from the replica whose callback took it
 // to the one replica that runs it.
 type TaskQueue interface {
-	// Publish queues task; id names the message, so that a second publish
-	// of it is dropped.
-	Publish(ctx context.Context, id string, task []byte) error
+	// Publish queues task, and reports whether id (the message's) was
+	// not queued before: a second publish of it is dropped, reporting
+	// false. An error may have queued it.
+	Publish(ctx context.Context, id string, task []byte) (bool, error)
 	// Consume hands take each task this replica takes. It holds the task
 	// until settle(true), called before the answer goes out (an error:
 	// another replica has it now and answers), or settle(false), which
@@ -139,14 +140,13 @@ func (b *Bot) first(key string) (bool, error) {
 	return b.seen.first(key), nil
 }
 
-// queue hands a message to the cluster's task queue, once per message id.
+// queue hands a message to the cluster's task queue, once per message id:
+// the publish is the one write that takes the id, so a replica killed
+// mid-callback leaves the message either queued or not taken at all.
 func (b *Bot) queue(platform string, m Message) (bool, error) {
 	id := ""
 	if m.ID != "" {
 		id = platform + "/" + m.ID
-		if first, err := b.shared.Seen.First(id); err != nil || !first {
-			return false, err
-		}
 	}
 	data, err := json.Marshal(task{Platform: platform, ID: m.ID, User: m.User, Text: m.Text})
 	if err != nil {
@@ -154,14 +154,9 @@ func (b *Bot) queue(platform string, m Message) (bool, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := b.shared.Tasks.Publish(ctx, id, data); err != nil {
-		// The callback is refused: the platform's resend must be taken.
-		if id != "" {
-			b.shared.Seen.Forget(id)
-		}
-		return false, err
-	}
-	return true, nil
+	// An error refuses the callback: the platform's resend is taken, or
+	// finds the message queued.
+	return b.shared.Tasks.Publish(ctx, id, data)
 }
 
 // take starts a task of the queue in its user's session here.

@@ -36,9 +36,11 @@ const (
 	bucketSessions = "hermes_bot_sessions"
 	bucketWeCom    = "hermes_bot_wecom"
 	bucketLimits   = "hermes_bot_limits"
-	streamTasks    = "HERMES_BOT_TASKS"
-	subjectTasks   = "hermes.bot.tasks"
-	consumerTasks  = "hermes-bot"
+	// The tasks, one subject per message id (hermes.bot.inbox.<id>),
+	// kept SeenFor: the first publish of an id is the one that takes it.
+	streamTasks   = "HERMES_BOT_INBOX"
+	subjectTasks  = "hermes.bot.inbox"
+	consumerTasks = "hermes-bot"
 )
 
 // SeenFor is how long a message id is remembered: platforms resend within
@@ -71,6 +73,7 @@ type Cluster struct {
 	name, version string
 
 	seen, sessions, wecom, limits, replicas jetstream.KeyValue
+	runs                                    jetstream.ObjectStore
 	tasks                                   jetstream.Consumer
 	queue                                   *Tasks
 }
@@ -141,9 +144,16 @@ func (cl *Cluster) setup(ctx context.Context, replicas int) error {
 	if cl.replicas, err = kv(bucketReplicas, cl.replicaTTL(), cl.replicaTTL()); err != nil {
 		return err
 	}
+	if cl.runs, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{
+		Bucket: bucketRuns, TTL: RunsKeptFor, Storage: jetstream.FileStorage, Replicas: replicas,
+	}); err != nil {
+		return err
+	}
+	// Not a work queue: an acknowledged task stays until SeenFor is over,
+	// as the record that its message id was taken (Tasks.Publish).
 	if _, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name: streamTasks, Subjects: []string{subjectTasks}, Retention: jetstream.WorkQueuePolicy,
-		Storage: jetstream.FileStorage, Replicas: replicas, Duplicates: 2 * time.Minute,
+		Name: streamTasks, Subjects: []string{subjectTasks + ".>"}, Retention: jetstream.LimitsPolicy,
+		MaxAge: SeenFor, MaxMsgsPerSubject: 1, Storage: jetstream.FileStorage, Replicas: replicas,
 	}); err != nil {
 		return err
 	}

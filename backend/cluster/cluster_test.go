@@ -91,13 +91,14 @@ func TestTasks_TakenOnceAndTakenOverWhenHolderDies(t *testing.T) {
 	}
 	for i := range n {
 		id := fmt.Sprintf("m%d", i)
-		if err := rs[0].Tasks().Publish(t.Context(), id, []byte(id)); err != nil {
-			t.Fatal(err)
+		if first, err := rs[0].Tasks().Publish(t.Context(), id, []byte(id)); err != nil || !first {
+			t.Fatalf("Publish(%s) = %v, %v", id, first, err)
 		}
 	}
-	// A resend of the same message within the window is dropped.
-	if err := rs[0].Tasks().Publish(t.Context(), "m0", []byte("m0")); err != nil {
-		t.Fatal(err)
+	// A resend of the same message within the window is dropped, on any
+	// replica.
+	if first, err := rs[1].Tasks().Publish(t.Context(), "m0", []byte("m0")); err != nil || first {
+		t.Fatalf("Publish of a resend = %v, %v; want false", first, err)
 	}
 	select {
 	case <-all:
@@ -122,7 +123,7 @@ func TestTasks_TakenOverWhenHolderDies(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stop()
-	if err := other.Publish(t.Context(), "x1", []byte("task")); err != nil {
+	if _, err := other.Publish(t.Context(), "x1", []byte("task")); err != nil {
 		t.Fatal(err)
 	}
 	settleDead := <-held

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nuid"
 )
 
 // Tasks is the work queue of chat tasks (bot.TaskQueue): a task published
@@ -24,17 +25,27 @@ type Tasks struct {
 // Tasks returns the work queue, the same for every call.
 func (cl *Cluster) Tasks() *Tasks { return cl.queue }
 
-// Publish queues task; id (the platform's message id) makes JetStream drop
-// a second publish of the same message within its duplicate window.
-func (t *Tasks) Publish(ctx context.Context, id string, task []byte) error {
+// Publish queues task and reports whether it is the first of message id
+// (the platform's) within SeenFor: each id has its own subject, and the
+// publish expects it empty, so of the replicas queuing one id (resends) one
+// is told true, in the one round trip to JetStream the callback waits for.
+// A task without an id is always queued. An error wrote nothing, or wrote
+// the task and lost the answer: the resend finds it queued then.
+func (t *Tasks) Publish(ctx context.Context, id string, task []byte) (bool, error) {
+	subject := subjectTasks + "." + nuid.Next()
 	var opts []jetstream.PublishOpt
 	if id != "" {
-		opts = append(opts, jetstream.WithMsgID(id))
+		subject = subjectTasks + "." + keyOf(id)
+		opts = append(opts, jetstream.WithExpectLastSequencePerSubject(0))
 	}
-	if _, err := t.cl.js.Publish(ctx, subjectTasks, task, opts...); err != nil {
-		return fmt.Errorf("%w: %v", ErrUnavailable, err)
+	_, err := t.cl.js.Publish(ctx, subject, task, opts...)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, jetstream.ErrKeyExists): // the subject has its task
+		return false, nil
 	}
-	return nil
+	return false, fmt.Errorf("%w: %v", ErrUnavailable, err)
 }
 
 // Consume hands each task this replica takes to take, with settle: the
