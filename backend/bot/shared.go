@@ -41,9 +41,6 @@ type Dedupe interface {
 	// it; of the replicas asked about one key, one is told true. An error
 	// refuses the callback, so the platform resends it.
 	First(key string) (bool, error)
-	// Forget drops key, for a message that could not be queued: its
-	// resend is then taken.
-	Forget(key string)
 }
 
 // SessionStore keeps the sessions' records.

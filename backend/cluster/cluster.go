@@ -197,11 +197,3 @@ func (s *Seen) First(key string) (bool, error) {
 	}
 	return false, fmt.Errorf("%w: %v", ErrUnavailable, err)
 }
-
-// Forget drops key, for a message that could not be queued: the
-// platform's resend is then first.
-func (s *Seen) Forget(key string) {
-	ctx, cancel := opCtx()
-	defer cancel()
-	s.cl.seen.Delete(ctx, keyOf(key))
-}

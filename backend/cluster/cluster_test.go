@@ -246,16 +246,3 @@ func TestLimits_HoldAcrossReplicas(t *testing.T) {
 		done()
 	}
 }
-
-// TestSeen_ForgottenIDIsFirstAgain: a message that could not be queued is
-// forgotten, so the platform's resend is taken.
-func TestSeen_ForgottenIDIsFirstAgain(t *testing.T) {
-	rs := replicas(t, 2, 0)
-	if first, err := rs[0].Seen().First("wecom/m1"); !first || err != nil {
-		t.Fatalf("first = %v, %v", first, err)
-	}
-	rs[0].Seen().Forget("wecom/m1")
-	if first, err := rs[1].Seen().First("wecom/m1"); !first || err != nil {
-		t.Fatalf("after Forget: first = %v, %v; want the resend taken", first, err)
-	}
-}
