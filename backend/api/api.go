@@ -32,6 +32,9 @@ type Summary struct {
 	ForkedFrom      *event.ForkRef               `json:"forked_from,omitempty"`
 	// Sample marks the recorded run that ships inside Hermes.
 	Sample bool `json:"sample"`
+	// Replica names the `hermes bot` replica of the cluster that runs it
+	// ([cluster] nats_url); "" for the runs of this home.
+	Replica string `json:"replica,omitempty"`
 }
 
 // RunPage is one page of the runs list. Next is the Before of the page

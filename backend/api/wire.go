@@ -42,6 +42,7 @@ var Shapes = []Shape{
 	{"StreamOpened", StreamOpened{}},
 	{"StreamChange", StreamChange{}},
 	{"StreamEnd", StreamEnd{}},
+	{"ClusterStatus", ClusterStatus{}},
 	{"HermesEvent", event.Event{}},
 	{"ChatMessage", llm.Message{}},
 	{"WireToolCall", llm.ToolCall{}},

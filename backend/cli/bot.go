@@ -122,6 +122,13 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 			return fail(env, err)
 		}
 		defer cl.Close()
+		// The window and `hermes serve` attached to the cluster show and
+		// steer this replica's runs.
+		stopRuns, err := cl.ServeRuns(manager)
+		if err != nil {
+			return fail(env, err)
+		}
+		defer stopRuns()
 		shared = &bot.Shared{
 			Seen: cl.Seen(), Sessions: cl.Sessions(), Tasks: cl.Tasks(),
 			Token: cl.Token(fmt.Sprintf("%s/%d", b.CorpID, b.AgentID)), UserLimit: cl.Limits(), UserIDs: cl.UserIDs(),

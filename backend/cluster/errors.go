@@ -15,4 +15,7 @@ var (
 	// ErrLeaseLost is returned when a task's acknowledgement is refused: it
 	// has been given to another replica, which answers it.
 	ErrLeaseLost = errors.New("task no longer held by this replica")
+	// ErrReplicaGone is returned when the replica that runs a run does not
+	// answer a request for it: it stopped, or NATS cannot reach it.
+	ErrReplicaGone = errors.New("the replica that runs this run does not answer")
 )

@@ -164,6 +164,11 @@ func ReadStatus(ctx context.Context, o Options) (Status, error) {
 	if err != nil {
 		return Status{}, i18n.Wrap(ErrSetup, "cluster.setup", err)
 	}
+	return readStatus(ctx, js)
+}
+
+// readStatus reads the replicas and the queue through js.
+func readStatus(ctx context.Context, js jetstream.JetStream) (Status, error) {
 	st := Status{Replicas: []Replica{}}
 	kv, err := js.KeyValue(ctx, bucketReplicas)
 	switch {

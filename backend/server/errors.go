@@ -39,6 +39,9 @@ var statuses = map[string]int{
 	"model_failed":       http.StatusBadGateway,
 	"config_error":       http.StatusInternalServerError,
 	"corrupt_log":        http.StatusInternalServerError,
+	// A cluster's replica (backend/cluster).
+	"replica_gone":        http.StatusBadGateway,
+	"cluster_unavailable": http.StatusBadGateway,
 	// The server's own.
 	"no_endpoint":  http.StatusNotFound,
 	"no_stream":    http.StatusNotFound,

@@ -80,6 +80,7 @@ func New(o Options) http.Handler {
 	mux.HandleFunc("POST /api/stream/{id}", s.changeStream)
 	mux.HandleFunc("GET /api/settings", s.settings)
 	mux.HandleFunc("POST /api/model/check", s.checkModel)
+	mux.HandleFunc("GET /api/cluster", s.clusterStatus)
 	if o.Owner != nil {
 		mux.HandleFunc("GET /api/owner", s.identify)
 	}

@@ -42,6 +42,7 @@ export interface RunSummary {
   pending_approval?: ApprovalRequestedData
   forked_from?: ForkRef
   sample: boolean
+  replica?: string
 }
 
 export interface RunPage {
@@ -195,6 +196,13 @@ export interface StreamChange {
 
 export interface StreamEnd {
   run_id: string
+  error?: ApiErrorBody
+}
+
+export interface ClusterStatus {
+  enabled: boolean
+  replicas: ClusterReplica[]
+  queue: ClusterQueue
   error?: ApiErrorBody
 }
 
@@ -531,6 +539,22 @@ export interface Subscription {
   after: number
 }
 
+export interface ClusterReplica {
+  id: string
+  host: string
+  pid: number
+  version?: string
+  started: string
+  last_seen: string
+  tasks: ClusterTask[]
+}
+
+export interface ClusterQueue {
+  waiting: number
+  running: number
+  redelivered: number
+}
+
 export interface Layers {
   system: number
   task_anchor: number
@@ -600,6 +624,13 @@ export interface PlanDiff {
   removed?: PlanStep[]
   changed?: StepChange[]
   kept?: number[]
+}
+
+export interface ClusterTask {
+  user: string
+  id?: string
+  seq: number
+  started: string
 }
 
 export interface StepChange {
