@@ -70,7 +70,7 @@ interface CPUProfile {
 
 // totalTime sums a CPU profile's samples by function with all it called
 // (a function on a stack twice counts once): React's phases and components.
-function totalTime(profile: CPUProfile): [string, number][] {
+function totalTime(profile: CPUProfile, keep: (name: string) => boolean = () => true): [string, number][] {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]))
   const self = new Map<number, number>()
   profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000))
@@ -90,7 +90,11 @@ function totalTime(profile: CPUProfile): [string, number][] {
     return ms
   }
   if (profile.nodes.length > 0) walk(profile.nodes[0].id, new Set())
-  return [...total].sort((a, b) => b[1] - a[1]).slice(0, 40).map(([k, ms]) => [k, Math.round(ms)])
+  return [...total]
+    .filter(([k]) => keep(k))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 40)
+    .map(([k, ms]) => [k, Math.round(ms)])
 }
 
 // topSelfTime sums a CPU profile's samples by function (bench/ui.sh builds
@@ -265,6 +269,8 @@ it('shows each event of a live run in the page soon after the server emitted it'
       const { profile } = (await cdp.send('Profiler.stop')) as { profile: CPUProfile }
       console.log('self time by function, ms:', topSelfTime(profile))
       console.log('total time by function (with what it called), ms:', totalTime(profile))
+      // React components are named as in the source, with a capital.
+      console.log('total time by component, ms:', totalTime(profile, (name) => /^[A-Z][a-z]/.test(name)))
     }
     figures.live_server_p95_ms = percentile(started.map((e) => arrived[String(e.iteration)] - Date.parse(e.time)).filter((d) => Number.isFinite(d)), 95)
     figures.live_pages = pages.length
