@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"hermes/backend/chatapi"
 	"hermes/backend/config"
 	"hermes/backend/i18n"
 	"hermes/backend/wecom"
@@ -33,6 +34,9 @@ type Shared struct {
 	Token     wecom.SharedToken
 	UserLimit wecom.SharedLimit
 	UserIDs   wecom.UserIDCache
+	// Rate is the company's per-second limit of API calls ([bot]
+	// rate_limit), held across the replicas.
+	Rate chatapi.Limit
 }
 
 // Dedupe remembers the message ids seen by every replica.
@@ -107,7 +111,7 @@ func (b *Bot) share(sh *Shared) error {
 // wecomShared gives WeCom's API client what the replicas share.
 func (sh *Shared) wecomShared(o *wecom.APIOptions) {
 	if sh != nil {
-		o.Token, o.UserLimit, o.Cache = sh.Token, sh.UserLimit, sh.UserIDs
+		o.Token, o.UserLimit, o.Cache, o.RateLimit = sh.Token, sh.UserLimit, sh.UserIDs, sh.Rate
 	}
 }
 

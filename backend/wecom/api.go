@@ -62,6 +62,9 @@ type APIOptions struct {
 	// others read it, and a user's limit holds whichever replica sends.
 	Token     SharedToken
 	UserLimit SharedLimit
+	// RateLimit, when set, is the company's per-second limit shared with
+	// the bot's other replicas, in place of Rate counted here alone.
+	RateLimit chatapi.Limit
 	HTTP      *http.Client
 	// Backoff is the wait before retry n (1, 2, …) of a call WeCom said was
 	// busy; nil means chatapi.Backoff.
@@ -75,8 +78,8 @@ type APIOptions struct {
 // WeCom is busy, user ids converted once and cached.
 type API struct {
 	o     APIOptions
-	rate  *limiter
-	users *limiters
+	rate  chatapi.Limit
+	users *chatapi.Limiters
 	token *chatapi.Token
 
 	userIDs  chatapi.Flight[string]
@@ -94,7 +97,11 @@ func NewAPI(o APIOptions) *API {
 	if o.Backoff == nil {
 		o.Backoff = chatapi.Backoff
 	}
-	return &API{o: o, rate: newLimiter(o.Rate, time.Second, o.Now), users: newLimiters(o.UserRate, time.Minute, o.Now), token: chatapi.NewToken(o.Now)}
+	a := &API{o: o, rate: o.RateLimit, users: chatapi.NewLimiters(o.UserRate, time.Minute, o.Now), token: chatapi.NewToken(o.Now)}
+	if a.rate == nil {
+		a.rate = chatapi.NewLimiter(o.Rate, time.Second, o.Now)
+	}
+	return a
 }
 
 // accessToken returns the cached token, or fetches one: from the
@@ -181,7 +188,7 @@ func busy(code int) bool { return code == codeBusy || code == codeFreqLimit || c
 // the rate limit before each try and backing off between tries.
 func (a *API) retry(ctx context.Context, op string, try func() (apiStatus, error)) error {
 	return chatapi.Retry(ctx, a.o.Backoff, func() chatapi.Try {
-		done, err := a.rate.acquire(ctx)
+		done, err := a.rate.Acquire(ctx)
 		if err != nil {
 			return chatapi.Try{Err: err}
 		}
@@ -245,7 +252,7 @@ func (r *sendResult) status() apiStatus { return r.apiStatus }
 // of at most WeCom's size, each waiting for the user's rate limit.
 func (a *API) SendText(ctx context.Context, userID, text string) error {
 	for _, part := range chatapi.Split(text, textLimit) {
-		acquire := a.users.acquire
+		acquire := a.users.Acquire
 		if a.o.UserLimit != nil {
 			acquire = func(ctx context.Context, key string) (func(), error) {
 				return a.o.UserLimit.Acquire(ctx, key, a.o.UserRate, time.Minute)

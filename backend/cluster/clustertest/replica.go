@@ -123,9 +123,10 @@ func StartReplica(tb testing.TB, o ReplicaOptions) *Replica {
 // Shared is what a replica of the bot of b shares through cl; `hermes bot`
 // makes the same.
 func Shared(cl *cluster.Cluster, b config.Bot) *bot.Shared {
+	app := fmt.Sprintf("%s/%d", b.CorpID, b.AgentID)
 	return &bot.Shared{
 		Seen: cl.Seen(), Sessions: cl.Sessions(), Tasks: cl.Tasks(),
-		Token: cl.Token(fmt.Sprintf("%s/%d", b.CorpID, b.AgentID)), UserLimit: cl.Limits(), UserIDs: cl.UserIDs(),
+		Token: cl.Token(app), UserLimit: cl.Limits(), UserIDs: cl.UserIDs(), Rate: cl.Rate(app, b.APIRate()),
 	}
 }
 

@@ -1,4 +1,4 @@
-package wecom
+package chatapi
 
 import (
 	"context"
@@ -11,42 +11,42 @@ import (
 func TestLimiter_CountsCallsUntilPerAfterTheyEnd(t *testing.T) {
 	t0 := time.Unix(1_700_000_000, 0)
 	now := t0
-	l := newLimiter(2, time.Second, func() time.Time { return now })
-	done1, _ := l.acquire(t.Context())
-	done2, _ := l.acquire(t.Context())
+	l := NewLimiter(2, time.Second, func() time.Time { return now })
+	done1, _ := l.Acquire(t.Context())
+	done2, _ := l.Acquire(t.Context())
 	// Two in flight: a third waits, however long they take.
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	if _, err := l.acquire(ctx); err == nil {
+	if _, err := l.Acquire(ctx); err == nil {
 		t.Fatal("a third call started while two were in flight")
 	}
 	now = now.Add(10 * time.Second)
 	done1()
-	if _, err := l.acquire(ctx); err == nil {
+	if _, err := l.Acquire(ctx); err == nil {
 		t.Fatal("a call started less than per after another ended")
 	}
 	now = now.Add(time.Second)
-	done3, err := l.acquire(ctx)
+	done3, err := l.Acquire(ctx)
 	if err != nil {
 		t.Fatalf("a call could not start per after one ended: %v", err)
 	}
 	done2()
 	done3()
-	if l.idle() {
+	if l.Idle() {
 		t.Fatal("idle right after calls ended")
 	}
 	now = now.Add(time.Second)
-	if !l.idle() {
+	if !l.Idle() {
 		t.Fatal("not idle per after the last call ended")
 	}
 }
 
 func TestLimiter_WaiterWakesWhenAPlaceFrees(t *testing.T) {
-	l := newLimiter(1, 20*time.Millisecond, time.Now)
-	done, _ := l.acquire(t.Context())
+	l := NewLimiter(1, 20*time.Millisecond, time.Now)
+	done, _ := l.Acquire(t.Context())
 	got := make(chan error, 1)
 	go func() {
-		d, err := l.acquire(t.Context())
+		d, err := l.Acquire(t.Context())
 		if err == nil {
 			d()
 		}
@@ -59,7 +59,7 @@ func TestLimiter_WaiterWakesWhenAPlaceFrees(t *testing.T) {
 }
 
 // waitQueued waits until n callers wait on l.
-func waitQueued(l *limiter, n int) {
+func waitQueued(l *Limiter, n int) {
 	for {
 		l.mu.Lock()
 		queued := len(l.queue)
@@ -74,19 +74,19 @@ func waitQueued(l *limiter, n int) {
 // Waiters get places in the order they came, and one that gives up (its
 // context ends) while first in line lets the next one through.
 func TestLimiter_FirstComeFirstServed(t *testing.T) {
-	l := newLimiter(1, 0, time.Now)
-	done, _ := l.acquire(t.Context())
+	l := NewLimiter(1, 0, time.Now)
+	done, _ := l.Acquire(t.Context())
 	quitter, quit := context.WithCancel(t.Context())
 	quitErr := make(chan error, 1)
 	go func() {
-		_, err := l.acquire(quitter)
+		_, err := l.Acquire(quitter)
 		quitErr <- err
 	}()
 	waitQueued(l, 1)
 	order := make(chan int, 3)
 	for i := range 3 {
 		go func() {
-			d, err := l.acquire(t.Context())
+			d, err := l.Acquire(t.Context())
 			if err != nil {
 				t.Error(err)
 				return

@@ -1,4 +1,4 @@
-package wecom
+package chatapi
 
 import (
 	"context"
@@ -7,14 +7,21 @@ import (
 	"time"
 )
 
-// limiter lets at most n calls be counted in any span of length per, where
+// Limit is a limit a call waits for before it starts: a Limiter, or one
+// the bot's replicas share (backend/cluster). done is called when the
+// call has ended.
+type Limit interface {
+	Acquire(ctx context.Context) (done func(), err error)
+}
+
+// Limiter lets at most n calls be counted in any span of length per, where
 // they are counted: at the far end, after a network delay that varies. A
 // call holds its place from the moment it starts until per after it ends,
 // so a call may start only while fewer than n are in flight or ended within
 // the last per. Then no n+1 calls can arrive within per of one another,
 // however long each took on the way: of any n+1, the last to start found
 // the other n still holding their places.
-type limiter struct {
+type Limiter struct {
 	n   int
 	per time.Duration
 	now func() time.Time
@@ -25,15 +32,16 @@ type limiter struct {
 	queue    []chan struct{} // the callers waiting, first come first
 }
 
-func newLimiter(n int, per time.Duration, now func() time.Time) *limiter {
-	return &limiter{n: max(n, 1), per: per, now: now}
+// NewLimiter lets n calls (at least one) be counted in any span of per.
+func NewLimiter(n int, per time.Duration, now func() time.Time) *Limiter {
+	return &Limiter{n: max(n, 1), per: per, now: now}
 }
 
-// acquire waits for a place, or for ctx. The caller calls done when the
+// Acquire waits for a place, or for ctx. The caller calls done when the
 // call has ended (its answer received, or given up on). Callers get places
 // in the order they came: only the first waiter watches for one, so a
 // place that frees wakes one goroutine, not every one that waits.
-func (l *limiter) acquire(ctx context.Context) (done func(), err error) {
+func (l *Limiter) Acquire(ctx context.Context) (done func(), err error) {
 	l.mu.Lock()
 	if len(l.queue) == 0 && l.free() {
 		l.inFlight++
@@ -83,7 +91,7 @@ func (l *limiter) acquire(ctx context.Context) (done func(), err error) {
 
 // free drops the ends older than per and reports whether a call may start;
 // call it with l.mu held.
-func (l *limiter) free() bool {
+func (l *Limiter) free() bool {
 	now := l.now()
 	drop := 0
 	for drop < len(l.ended) && now.Sub(l.ended[drop]) >= l.per {
@@ -94,7 +102,7 @@ func (l *limiter) free() bool {
 }
 
 // wakeFirst tells the first waiter to look again; call it with l.mu held.
-func (l *limiter) wakeFirst() {
+func (l *Limiter) wakeFirst() {
 	if len(l.queue) > 0 {
 		select {
 		case l.queue[0] <- struct{}{}:
@@ -103,7 +111,7 @@ func (l *limiter) wakeFirst() {
 	}
 }
 
-func (l *limiter) release() {
+func (l *Limiter) release() {
 	l.mu.Lock()
 	l.inFlight--
 	l.ended = append(l.ended, l.now())
@@ -111,41 +119,73 @@ func (l *limiter) release() {
 	l.mu.Unlock()
 }
 
-// idle reports whether the limiter promises nothing any more.
-func (l *limiter) idle() bool {
+// TryAcquire takes a place if one is free and no caller waits for one.
+func (l *Limiter) TryAcquire() (done func(), ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.queue) > 0 || !l.free() {
+		return nil, false
+	}
+	l.inFlight++
+	return l.release, true
+}
+
+// SetCap makes n (0 or more) the calls that may be counted from now on:
+// places already held keep being counted until they age out, so a smaller
+// n lets no call start until the count is below it.
+func (l *Limiter) SetCap(n int) {
+	l.mu.Lock()
+	l.n = max(n, 0)
+	l.wakeFirst()
+	l.mu.Unlock()
+}
+
+// Used is how many places are held now: calls in flight and calls ended
+// within per. Waiting is how many callers wait for one.
+func (l *Limiter) Used() (used, waiting int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.free()
+	return l.inFlight + len(l.ended), len(l.queue)
+}
+
+// Idle reports whether the limiter promises nothing any more.
+func (l *Limiter) Idle() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.inFlight == 0 && (len(l.ended) == 0 || l.now().Sub(l.ended[len(l.ended)-1]) >= l.per)
 }
 
-// limiters is a limiter per key (per user), dropped once idle.
-type limiters struct {
+// Limiters is a Limiter per key (per user), dropped once idle.
+type Limiters struct {
 	n   int
 	per time.Duration
 	now func() time.Time
 
 	mu    sync.Mutex
-	byKey map[string]*limiter
+	byKey map[string]*Limiter
 }
 
-func newLimiters(n int, per time.Duration, now func() time.Time) *limiters {
-	return &limiters{n: n, per: per, now: now, byKey: make(map[string]*limiter)}
+// NewLimiters keeps a Limiter of n calls per span of per for each key.
+func NewLimiters(n int, per time.Duration, now func() time.Time) *Limiters {
+	return &Limiters{n: n, per: per, now: now, byKey: make(map[string]*Limiter)}
 }
 
-func (ls *limiters) acquire(ctx context.Context, key string) (func(), error) {
+// Acquire waits for a place of key's limiter, or for ctx.
+func (ls *Limiters) Acquire(ctx context.Context, key string) (func(), error) {
 	ls.mu.Lock()
 	l, ok := ls.byKey[key]
 	if !ok {
 		if len(ls.byKey) >= 10_000 {
 			for k, old := range ls.byKey {
-				if old.idle() {
+				if old.Idle() {
 					delete(ls.byKey, k)
 				}
 			}
 		}
-		l = newLimiter(ls.n, ls.per, ls.now)
+		l = NewLimiter(ls.n, ls.per, ls.now)
 		ls.byKey[key] = l
 	}
 	ls.mu.Unlock()
-	return l.acquire(ctx)
+	return l.Acquire(ctx)
 }
