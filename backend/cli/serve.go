@@ -10,6 +10,7 @@ import (
 
 	"hermes/backend/host"
 	"hermes/backend/i18n"
+	"hermes/backend/runner"
 )
 
 const defaultListen = "127.0.0.1:7777"
@@ -38,6 +39,17 @@ func cmdServe(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return fail(env, err)
 	}
+	// With [cluster] nats_url, the replicas' runs are served beside the
+	// home's; the observer outlives the host.
+	ob, err := observeCluster(env, dir)
+	if err != nil {
+		return fail(env, err)
+	}
+	var overRuns func(runner.Runs) runner.Runs
+	if ob != nil {
+		defer ob.Close()
+		overRuns = ob.Over
+	}
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		return fail(env, i18n.Wrap(err, "cli.serve.listen_failed", *listen, err))
@@ -49,7 +61,7 @@ func cmdServe(ctx context.Context, env *Env, args []string) int {
 	h, err := host.Open(ctx, dir, host.Serve, host.Options{
 		// A name given to --listen is one the browser may use in Host.
 		Listener: ln, Hosts: []string{*listen}, Assets: env.Assets,
-		Getenv: env.Getenv, Workspace: cwd, Version: env.Version,
+		Getenv: env.Getenv, Workspace: cwd, Version: env.Version, Runs: overRuns,
 		// The server still works; only edits need a restart.
 		Warn: func(err error) { fmt.Fprintln(env.Stderr, err) },
 	})
@@ -58,6 +70,9 @@ func cmdServe(ctx context.Context, env *Env, args []string) int {
 	}
 	if !h.Owns() {
 		fmt.Fprintln(env.Stdout, h.Attached())
+	}
+	if ob != nil {
+		fmt.Fprintln(env.Stdout, i18n.T("cli.serve.cluster"))
 	}
 	addr := ln.Addr().(*net.TCPAddr)
 	if !addr.IP.IsLoopback() {

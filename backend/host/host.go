@@ -75,6 +75,10 @@ type Options struct {
 	// OnConfig hears of every edit of hermes.toml the owner's one watcher
 	// sees (runner.Options.OnConfig).
 	OnConfig func(config.Config, error)
+	// Runs, when set, is given the home's runs and returns those the window
+	// and the local API serve in their place: with [cluster] nats_url, the
+	// home's and the cluster's replicas' (backend/cluster Observer.Over).
+	Runs func(runner.Runs) runner.Runs
 
 	// Version is the running version, which the update check compares with
 	// the feed's releases.
@@ -165,6 +169,9 @@ func Open(ctx context.Context, home string, mode Mode, o Options) (*Host, error)
 			ConfigPath: o.ConfigPath, Adjust: o.Adjust, OnConfig: o.OnConfig,
 		})
 		h.runs, owner = h.manager, &h.own.Lock
+	}
+	if o.Runs != nil {
+		h.runs = o.Runs(h.runs)
 	}
 	streams, endStreams := context.WithCancel(context.Background())
 	h.endStreams = endStreams
