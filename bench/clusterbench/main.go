@@ -1,16 +1,21 @@
 // Command clusterbench is the load of bench/cluster.sh: REPLICAS `hermes
-// bot` replicas in this process (each with its own home and NATS
-// connection) share one NATS server with JetStream, started in-process on
-// loopback; USERS users send 5 messages each at once, spread across the
-// replicas, through WeCom's signed, encrypted callback; the scripted model
-// holds every answer until every callback is acknowledged; then one
-// replica dies (its NATS connection is cut without a word) with the tasks
-// it holds, which the others take over after the ack wait. It prints the
-// figures and ends with the line
+// bot` processes (the binary given by -bin), each with its own home and
+// the same [bot] and [cluster] config, share one NATS server with
+// JetStream, started in this process on loopback with the scripted model
+// and the WeCom API stand-in. USERS users send 5 messages each through
+// WeCom's signed, encrypted callback, spread across the replicas, open
+// loop at RATE messages a second (a company's users write when they
+// write, not when the bot is done with the last message); a callback a
+// replica does not acknowledge goes to the next, as a balancer does. Once
+// -kill-at of the messages are sent, the first replica is killed with
+// SIGKILL, and started again on its home -down later. It waits until every
+// message is answered, stops the replicas with Ctrl-C, prints the figures
+// and ends with the line
 //
 //	cluster: N messages, L lost, D answered twice, ack p95 X ms, K tasks taken over
 //
-// and exits 1 if a message was lost or answered twice.
+// and exits 1 if a message was lost or answered twice, or a task the
+// killed replica held was never finished.
 package main
 
 import (
@@ -18,6 +23,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -28,47 +35,132 @@ import (
 )
 
 func main() {
-	users := flag.Int("users", 200, "users, each sending 5 messages")
-	replicas := flag.Int("replicas", 3, "bot replicas")
+	bin := flag.String("bin", "", "the hermes binary the replicas run")
+	users := flag.Int("users", 2000, "users, each sending 5 messages")
+	rate := flag.Float64("rate", 500, "messages a second, open loop (0: all at once)")
+	replicas := flag.Int("replicas", 3, "hermes bot processes")
 	limit := flag.Int("limit", 500, "WeCom API calls a second the stand-in allows (the company's limit)")
-	ackWait := flag.Duration("ack-wait", 2*time.Second, "how long a silent replica keeps its tasks")
-	kill := flag.Bool("kill", true, "cut one replica off NATS once every callback is acknowledged")
+	ackWait := flag.Duration("ack-wait", 3*time.Second, "[cluster] ack_wait: how long a silent replica keeps its tasks")
+	modelDelay := flag.Duration("model-delay", time.Second, "how long the scripted model takes to answer")
+	killAt := flag.Float64("kill-at", 0.4, "share of the messages sent when the first replica is killed (0: never)")
+	down := flag.Duration("down", 2*time.Second, "how long the killed replica stays down before it is started again")
 	flag.Parse()
+	if *bin == "" {
+		fmt.Fprintln(os.Stderr, "clusterbench: give the hermes binary with -bin (bench/cluster.sh builds one)")
+		os.Exit(2)
+	}
 
 	tb := &bench{}
 	code := 0
 	func() {
 		defer tb.cleanup()
+		loadStart := loadavg()
 		srv := clustertest.Start(tb)
 		wecom := wecomtest.NewServer(tb, clustertest.CorpID, clustertest.Secret, *limit)
-		release := make(chan struct{})
 		model := llmtest.NewFuncServer(tb, func(req llmtest.Request) llmtest.Step {
-			return llmtest.Step{Content: wecomtest.Answer(req), Wait: release}
+			return llmtest.Step{Content: wecomtest.Answer(req), Delay: *modelDelay}
 		})
-		cfg := clustertest.BotConfig(wecom)
-		cfg.RateLimit = *limit * 9 / 10 / *replicas // each replica keeps to its share
-		rs := make([]*clustertest.Replica, *replicas)
-		for i := range rs {
-			rs[i] = clustertest.StartReplica(tb, clustertest.ReplicaOptions{
-				Name: fmt.Sprintf("replica-%d", i), NATSURL: srv.URL, Model: model.URL, Bot: cfg, AckWait: *ackWait,
-			})
+		cfg := clustertest.ProcConfig{
+			Bin: *bin, NATSURL: srv.URL, Model: model.URL, WeCom: wecom,
+			RateLimit: *limit * 9 / 10 / *replicas, // each replica keeps to its share
+			AckWait:   *ackWait,
 		}
-		var die func()
-		if *kill {
-			die = rs[0].Die
+		procs := make([]*clustertest.Proc, *replicas)
+		for i := range procs {
+			procs[i] = cfg.StartProc(tb, fmt.Sprintf("replica-%d", i))
 		}
-		res := clustertest.Load(tb, wecom, rs, wecomtest.Load{Users: *users, PerUser: 5}, release, die)
+		watch := clustertest.WatchCluster(tb, srv.URL)
+		load := wecomtest.Load{Users: *users, PerUser: 5}
+		n := load.Users * load.PerUser
+		victim := procs[0]
+		killAfter := -1
+		if *killAt > 0 {
+			killAfter = int(*killAt * float64(n))
+		}
+		var interrupted []uint64
+		restarted := make(chan struct{})
+		start := time.Now()
+		sent := clustertest.Drive{Load: load, Rate: *rate, At: func(i int) {
+			if i != killAfter {
+				return
+			}
+			interrupted = watch.Held(victim.PID())
+			victim.Kill()
+			go func() {
+				defer close(restarted)
+				time.Sleep(*down) // the replica is down this long, as after a crash
+				victim.Start()
+			}()
+		}}.Run(tb, procs)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		defer cancel()
+		if err := wecom.WaitFor(ctx, load.Answered); err != nil {
+			tb.Error(err)
+		}
+		answered := time.Since(start)
+		watch.WaitAcked(tb, n)
+		if killAfter >= 0 {
+			<-restarted
+		}
+		for _, p := range procs {
+			p.Stop() // every reply still queued goes out, or none would
+			p.CheckLogs()
+		}
+		loadEnd := loadavg()
+		lost, twice := clustertest.Count(wecom, load)
+		_, over := watch.Acked()
+		byAnother, before, never := watch.Finished(interrupted)
+		q := wecomtest.Percentiles(sent.Acks)
 		st := wecom.Stats()
-		fmt.Printf("  %d replicas (in one process), %d users x 5 messages, ack wait %v, one replica cut off: %v\n", *replicas, *users, *ackWait, *kill)
-		fmt.Printf("  all answered in %v\n", res.Elapsed.Round(time.Millisecond))
+
+		fmt.Printf("  %d hermes bot processes on one NATS server, %d users x 5 messages at %s (open loop), model answers in %v, ack_wait %v\n",
+			*replicas, *users, rateText(*rate), *modelDelay, *ackWait)
+		if killAfter >= 0 {
+			fmt.Printf("  %s killed with SIGKILL after message %d, holding %d tasks by its last announcement; started again %v later\n",
+				victim.Name, killAfter, len(interrupted), *down)
+		}
+		fmt.Printf("  sent in %v; callbacks sent again to another replica: %d%s\n", sent.Sending.Round(time.Millisecond), sent.Resent, refusals(sent.Refusals))
+		fmt.Printf("  ack p50 %v, p95 %v, p99 %v, max %v\n", q(0.5), q(0.95), q(0.99), q(1))
+		fmt.Printf("  all answered %v after the first message\n", answered.Round(time.Millisecond))
 		fmt.Printf("  WeCom API: gettoken %d, conversions %d, message/send %d, limit %d/s, most in one second %d, over the limit %d\n",
 			st.GetToken, st.Convert, st.Send, *limit, st.MaxPerSecond, st.OverLimit)
-		fmt.Println(res)
-		if res.Lost != 0 || res.Twice != 0 || tb.Failed() {
+		fmt.Printf("  of the killed replica's tasks: %d finished by another replica, %d by it before it died, %d never\n", byAnother, before, never)
+		fmt.Printf("  load average: %s at the start, %s at the end\n", loadStart, loadEnd)
+		fmt.Printf("cluster: %d messages, %d lost, %d answered twice, ack p95 %d ms, %d tasks taken over\n",
+			n, lost, twice, q(0.95).Milliseconds(), over)
+		if lost != 0 || twice != 0 || never != 0 || tb.Failed() {
 			code = 1
 		}
 	}()
 	os.Exit(code)
+}
+
+func rateText(rate float64) string {
+	if rate <= 0 {
+		return "once"
+	}
+	return fmt.Sprintf("%g/s", rate)
+}
+
+func refusals(m map[string]int) string {
+	var parts []string
+	for why, k := range m {
+		parts = append(parts, fmt.Sprintf("%s: %d", why, k))
+	}
+	sort.Strings(parts)
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// loadavg is the machine's load average over the last minute.
+func loadavg() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	return strings.Fields(string(data))[0]
 }
 
 // bench is the testing.TB the test servers and replicas are started with,

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
-	"strings"
 	"testing"
 	"time"
 
@@ -72,24 +71,7 @@ func Load(tb testing.TB, wecom *wecomtest.Server, rs []*Replica, load wecomtest.
 		res.TakenOver += over
 		r.Close()
 	}
-	for u := range load.Users {
-		named := map[string]int{}
-		for _, text := range wecom.Messages(load.User(u)) {
-			if strings.HasPrefix(text, "done:") {
-				for _, tok := range tokenRe.FindAllString(text, -1) {
-					named[tok]++
-				}
-			}
-		}
-		for m := range load.PerUser {
-			switch k := named[fmt.Sprintf("u%d-m%d", u, m)]; {
-			case k == 0:
-				res.Lost++
-			case k > 1:
-				res.Twice++
-			}
-		}
-	}
+	res.Lost, res.Twice = Count(wecom, load)
 	return res
 }
 
