@@ -106,6 +106,7 @@ type Bot struct {
 	sessionStore SessionStore
 	shared       *Shared // nil unless a replica
 	stopTasks    func()  // stops taking tasks from Shared.Tasks
+	copies       *copies // of the runs of tasks, for Shared.Runs; nil without
 
 	// sendCtx is cancelled when Shutdown's grace is over, to drop the
 	// replies still queued.
@@ -301,6 +302,7 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 	if err := b.runs.Shutdown(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("runs still going at shutdown were cancelled: %w", err))
 	}
+	b.copies.wait()
 	// Instructions a run ended too soon to take were queued again; they are
 	// answered that the bot is restarting.
 	b.workers.Wait()

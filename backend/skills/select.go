@@ -2,7 +2,6 @@ package skills
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -19,10 +18,8 @@ import (
 const LoadSkillTool = "load_skill"
 
 // Selection is the tools one run is offered. With no more tools than
-// Options.SelectAbove it is all of them, less the skills offered only when
-// relevant (OfferRelevant) whose words the task does not use; with more,
-// only the skills that rank highest for the task. load_skill, or a call of
-// a tool left out, adds a skill's tools from the next request on.
+// Options.SelectAbove it is all of them; with more, only the skills that
+// rank highest for the task, and load_skill adds others on request.
 type Selection struct {
 	c     *Catalog
 	runID string
@@ -30,84 +27,23 @@ type Selection struct {
 	// skillOf maps a tool to its skill; load_skill belongs to none and is
 	// always offered.
 	skillOf map[string]string
-	// allTokens is the estimate of every tool's schema, counted once.
-	allTokens int
 
 	mu     sync.Mutex
 	active map[string]bool // nil means every skill
 }
 
-// Select chooses the tools offered to run runID for task (with the run's
-// standing instructions, and the names of tools its conversation called).
-// The loop should send Selection.Defs() instead of Registry.Defs() and
-// report SavedTokens() in its context budget; Close forgets the run.
+// Select chooses the tools offered to run runID for task. The loop should
+// send Selection.Defs() instead of Registry.Defs() and report
+// SavedTokens() in its context budget; Close forgets the run.
 func (c *Catalog) Select(runID, task string) *Selection {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := &Selection{c: c, runID: runID, reg: c.reg, skillOf: c.toolSkill}
 	if len(c.reg.Names()) > c.opts.SelectAbove {
 		s.active = rankSkills(task, c.skills, c.reg, c.opts.SelectAbove-1)
-	} else {
-		s.active = withoutIrrelevant(task, c.skills)
-	}
-	if s.active != nil {
-		s.allTokens = contextmgr.EstimateTools(c.reg.Defs())
 	}
 	c.selections[runID] = s
 	return s
-}
-
-// withoutIrrelevant is every loaded skill but those offered only when
-// relevant that task does not name; nil (every skill) when none is left
-// out.
-func withoutIrrelevant(task string, skills []Skill) map[string]bool {
-	want := terms(task)
-	active, left := map[string]bool{}, false
-	for _, sk := range skills {
-		if sk.Status != StatusLoaded {
-			continue
-		}
-		if sk.Offer == OfferRelevant && !relevant(sk, task, want) {
-			left = true
-			continue
-		}
-		active[sk.Name] = true
-	}
-	if !left {
-		return nil
-	}
-	return active
-}
-
-// relevant reports whether task (whose terms are want) names skill sk,
-// one of its tools, or one of its keywords: a Latin keyword as whole words
-// (a plural s aside, as terms match), any other (Chinese, "[[") anywhere
-// in the task.
-func relevant(sk Skill, task string, want map[string]bool) bool {
-	lower := strings.ToLower(task)
-	if slices.ContainsFunc(sk.Tools, func(t string) bool { return strings.Contains(lower, strings.ToLower(t)) }) {
-		return true
-	}
-	for _, k := range append([]string{strings.ReplaceAll(sk.Name, "_", " ")}, sk.Keywords...) {
-		kt := terms(k)
-		latin := len(kt) > 0 && !strings.ContainsFunc(k, func(r rune) bool {
-			return r > unicode.MaxASCII || !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == ' ' || r == '-' || r == '_')
-		})
-		if !latin {
-			if strings.Contains(lower, strings.ToLower(strings.TrimSpace(k))) {
-				return true
-			}
-			continue
-		}
-		all := true
-		for w := range kt {
-			all = all && want[w]
-		}
-		if all {
-			return true
-		}
-	}
-	return false
 }
 
 // Close forgets the selection, once its run has ended.
@@ -157,13 +93,7 @@ func (s *Selection) Skills() []string {
 // SavedTokens is the estimate of the schema tokens that the tools left out
 // would have cost in every request.
 func (s *Selection) SavedTokens() int {
-	s.mu.Lock()
-	all := s.active == nil
-	s.mu.Unlock()
-	if all {
-		return 0
-	}
-	return s.allTokens - contextmgr.EstimateTools(s.Defs())
+	return contextmgr.EstimateTools(s.reg.Defs()) - contextmgr.EstimateTools(s.Defs())
 }
 
 // activate offers skill's tools from the next request on. It reports
@@ -194,10 +124,6 @@ func rankSkills(task string, skills []Skill, reg *Registry, limit int) map[strin
 		if sk.Status != StatusLoaded || len(sk.Tools) == 0 {
 			continue
 		}
-		named := sk.Offer == OfferRelevant && relevant(sk, task, want)
-		if sk.Offer == OfferRelevant && !named {
-			continue
-		}
 		name := terms(strings.ReplaceAll(sk.Name, "_", " "))
 		var text strings.Builder
 		text.WriteString(sk.Description)
@@ -207,9 +133,6 @@ func rankSkills(task string, skills []Skill, reg *Registry, limit int) map[strin
 		}
 		body := terms(text.String())
 		score := 0
-		if named {
-			score = 3
-		}
 		for w := range want {
 			switch {
 			case name[w]:
@@ -301,8 +224,7 @@ func (b *build) addLoadSkill(c *Catalog) {
 		hasInstructions = hasInstructions || s.Instructions != ""
 		lines = append(lines, "- "+s.Name+": "+oneLine(s.Description))
 	}
-	onRequest := slices.ContainsFunc(b.skills, func(s Skill) bool { return s.Status == StatusLoaded && s.Offer == OfferRelevant })
-	if !hasInstructions && !onRequest && len(b.reg.Names()) <= b.opts.SelectAbove {
+	if !hasInstructions && len(b.reg.Names()) <= b.opts.SelectAbove {
 		return
 	}
 	skills := slices.Clone(b.skills)
@@ -316,23 +238,6 @@ func (b *build) addLoadSkill(c *Catalog) {
 	if err := b.reg.Register(t); err != nil {
 		panic(err) // no skill tool may take this name: Register refused it above
 	}
-}
-
-// offeredOnCall makes a call of t, a tool of skill, offer skill's tools to
-// the calling run from its next request on: a model may know the tool
-// without load_skill (a resumed or forked conversation used it).
-func (c *Catalog) offeredOnCall(t Tool, skill string) Tool {
-	run := t.Run
-	t.Run = func(ctx context.Context, env Env, args json.RawMessage) (string, error) {
-		c.mu.RLock()
-		sel := c.selections[env.RunID]
-		c.mu.RUnlock()
-		if sel != nil {
-			sel.activate(skill)
-		}
-		return run(ctx, env, args)
-	}
-	return t
 }
 
 func loadSkill(c *Catalog, skills []Skill, runID, name string) (string, error) {
