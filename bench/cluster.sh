@@ -7,7 +7,7 @@
 # through the signed, encrypted WeCom callback, spread across the replicas,
 # open loop at RATE messages a second (default 500: users write when they
 # write; RATE 0 sends all at once). The stand-in allows 500 API calls a
-# second (each replica keeps to its share). Once 40% of the messages are
+# second ([bot] rate_limit is 90% of it, held across the replicas). Once 40% of the messages are
 # sent the first replica is killed with SIGKILL and started again on its
 # home 2 s later; the callbacks it did not acknowledge go to the next
 # replica, as a balancer does; the others take its tasks over after the ack

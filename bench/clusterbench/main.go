@@ -62,7 +62,7 @@ func main() {
 		})
 		cfg := clustertest.ProcConfig{
 			Bin: *bin, NATSURL: srv.URL, Model: model.URL, WeCom: wecom,
-			RateLimit: *limit * 9 / 10 / *replicas, // each replica keeps to its share
+			RateLimit: *limit * 9 / 10, // the company's, held across the replicas
 			AckWait:   *ackWait,
 		}
 		procs := make([]*clustertest.Proc, *replicas)
