@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { followRange } from './Timeline'
+import { cardSize, followRange } from './Timeline'
 
 describe('followRange', () => {
   const size = () => 100
@@ -22,5 +22,33 @@ describe('followRange', () => {
   it('covers a short list whole and an empty one not at all', () => {
     expect(followRange({ startIndex: 0, endIndex: 1, overscan: 4, count: 2 }, size, 900)).toEqual([0, 1])
     expect(followRange({ startIndex: 0, endIndex: -1, overscan: 4, count: 0 }, size, 900)).toEqual([])
+  })
+})
+
+describe('cardSize', () => {
+  // An element whose height, read, would lay the page out: the test counts the reads.
+  const element = () => {
+    const el = { reads: 0 }
+    Object.defineProperty(el, 'offsetHeight', { get: () => (el.reads++, 120) })
+    return el as unknown as HTMLElement & { reads: number }
+  }
+  const entry = (blockSize: number) => ({ borderBoxSize: [{ blockSize, inlineSize: 600 }] }) as unknown as ResizeObserverEntry
+
+  it('lays nothing out for a new card while the list follows a live run', () => {
+    const el = element()
+    expect(cardSize(el, undefined, { estimated: 90 }, true)).toBe(90)
+    expect(el.reads).toBe(0)
+    // The observer then tells its height, from the frame's own layout.
+    expect(cardSize(el, entry(132.4), { estimated: 90 }, true)).toBe(132)
+    expect(el.reads).toBe(0)
+  })
+
+  it('keeps a measured card at its size, and measures a new one at once when not following', () => {
+    const el = element()
+    expect(cardSize(el, undefined, { measured: 140, estimated: 90 }, false)).toBe(140)
+    expect(el.reads).toBe(0)
+    // Scrolling a long run: the card is placed at its true height before it is drawn.
+    expect(cardSize(el, undefined, { estimated: 90 }, false)).toBe(120)
+    expect(el.reads).toBe(1)
   })
 })

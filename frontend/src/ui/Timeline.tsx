@@ -59,6 +59,23 @@ export function followRange(range: Range, size: (i: number) => number, viewport:
 }
 
 /**
+ * cardSize is a card's height for the virtualizer. The ResizeObserver's
+ * entry gives it after the browser's own layout of the frame, at no cost; a
+ * card measured before keeps its size. A new card's element just mounted
+ * has neither: reading its offsetHeight lays the page out at once, in the
+ * middle of React's commit, and again for the frame. While the list follows
+ * a live run, where a card comes with nearly every fold, the new card keeps
+ * its estimate until the observer reports it, later in the same frame.
+ */
+export function cardSize(el: HTMLElement, entry: ResizeObserverEntry | undefined, size: { measured?: number; estimated?: number }, following: boolean): number {
+  const box = entry?.borderBoxSize?.[0]
+  if (box) return Math.round(box.blockSize)
+  if (!entry && size.measured !== undefined) return size.measured
+  if (!entry && following && size.estimated !== undefined) return size.estimated
+  return el.offsetHeight
+}
+
+/**
  * Timeline is the run's cards in a virtual list: only the cards on screen
  * are in the page, so a run of a thousand iterations scrolls like a short
  * one. While the run is live and the list is at its end, it follows the
@@ -88,8 +105,13 @@ export function Timeline({ iterations, selected, live, onSelect, onFork, onArtif
     if (!following.current || !v?.scrollRect) return defaultRangeExtractor(range)
     return followRange(range, (i) => v.measurementsCache[i]?.size ?? 0, v.scrollRect.height)
   }, [])
+  const measureElement = useCallback((el: Element, entry: ResizeObserverEntry | undefined, v: Virtualizer<HTMLDivElement, Element>) => {
+    const i = v.indexFromElement(el)
+    return cardSize(el as HTMLElement, entry, { measured: v.itemSizeCache.get(its.current[i]?.n), estimated: v.measurementsCache[i]?.size }, following.current)
+  }, [])
   const virtualizer = useVirtualizer({
     count: iterations.length,
+    measureElement,
     getScrollElement,
     estimateSize,
     overscan: 4,
@@ -102,15 +124,29 @@ export function Timeline({ iterations, selected, live, onSelect, onFork, onArtif
   self.current = virtualizer
 
   const last = iterations.length - 1
-  const lastItems = last >= 0 ? iterations[last].items.length : 0
-  // Following sets the offset once per change (a new card or item, or a card
-  // measured anew): scrollToIndex would re-check it every frame until it
-  // settled, each time forcing a layout, which a live run never lets it do.
-  const total = virtualizer.getTotalSize()
-  useLayoutEffect(() => {
+  // Following keeps the end in view. The list's height changes with each new
+  // card or item and each card measured anew; the observer is told after the
+  // browser has laid out the frame, so reading the height and scrolling there
+  // cost no layout of their own (a layout effect would lay the page out once
+  // more per fold, in the middle of React's commit).
+  const sizedRef = useRef<HTMLDivElement>(null)
+  const toEnd = useCallback(() => {
     const el = scrollRef.current
-    if (live && follow && last >= 0 && el) el.scrollTop = el.scrollHeight
-  }, [live, follow, last, lastItems, total])
+    if (el) el.scrollTop = el.scrollHeight
+  }, [])
+  useEffect(() => {
+    const sized = sizedRef.current
+    if (!sized) return
+    const ro = new ResizeObserver(() => {
+      if (following.current) toEnd()
+    })
+    ro.observe(sized)
+    return () => ro.disconnect()
+  }, [toEnd])
+  // Following began (the run opened live, or the person asked to follow).
+  useLayoutEffect(() => {
+    if (live && follow) toEnd()
+  }, [live, follow, toEnd])
 
   // The selection moved by keyboard: bring its card into view.
   useEffect(() => {
@@ -176,7 +212,7 @@ export function Timeline({ iterations, selected, live, onSelect, onFork, onArtif
       onTouchMove={byUser}
       data-testid="timeline"
     >
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+      <div ref={sizedRef} style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((v) => {
           const it = iterations[v.index]
           return (
