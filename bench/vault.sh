@@ -6,8 +6,11 @@
 # processes, `hermes tools call search_notes` ÷ `rg -l -i` for the same word
 # (goal ≤ 1.0×), and a one-iteration `hermes run` with `[obsidian] vault` set
 # ÷ the same run without (goal ≤ 1.1×: a run that calls no vault tool never
-# opens the vault), each with its peak memory. The two sides of a ratio run
-# by turns, and each figure shows the load average as it was taken.
+# opens the vault, and one whose task says nothing of notes is not sent the
+# vault tools' schemas), each with its peak memory. The two sides of a ratio
+# run by turns, and each figure shows the load average as it was taken; the
+# runs' CPU time, which the machine's load hardly moves, is shown beside
+# their wall time.
 # Usage: bench/vault.sh [NOTES]   (default 10000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -105,10 +108,10 @@ plain=("$tmp/hermes" run --home "$tmp/plain" --workspace "$tmp/ws" "say done")
 withvault=("$tmp/hermes" run --home "$tmp/withvault" --workspace "$tmp/ws" "say done")
 "${plain[@]}" >/dev/null 2>&1
 "${withvault[@]}" >/dev/null 2>&1
-echo "one-iteration hermes run, no vault tool called, median of 11 (by turns):"
-read -r p w < <(paired 11 plain withvault)
-printf '  without a vault                 %s  %s' "$(ms "$p")" "$(rss "${plain[@]}")"
+echo "one-iteration hermes run, no vault tool called, 31 of each by turns: median wall [p25–p75], median CPU:"
+"$tmp/vaultbench" -paired 31 "${plain[@]}" -- "${withvault[@]}" >"$tmp/paired"
+printf '  without a vault                 %s  %s' "$(sed -n 's/^A wall //p' "$tmp/paired")" "$(rss "${plain[@]}")"
 load
-printf '  with [obsidian] vault set       %s  %s' "$(ms "$w")" "$(rss "${withvault[@]}")"
+printf '  with [obsidian] vault set       %s  %s' "$(sed -n 's/^B wall //p' "$tmp/paired")" "$(rss "${withvault[@]}")"
 load
-printf '  with ÷ without                  %s  (goal ≤ 1.1×)\n' "$(ratio "$w" "$p")"
+printf '  with ÷ without                  %s  (goal ≤ 1.1×)\n' "$(sed -n 's/^B÷A wall //p' "$tmp/paired")"

@@ -7,7 +7,8 @@
 //	go run ./bench/vaultbench -vault /tmp/vault -home /tmp/home
 //
 // With -serve-model it is instead a model on loopback that answers every
-// request at once, for timing a one-iteration `hermes run`.
+// request at once, for timing a one-iteration `hermes run`; with -paired N
+// it times two commands by turns (COMMAND… -- COMMAND…).
 package main
 
 import (
@@ -32,7 +33,16 @@ func main() {
 	home := flag.String("home", "", "a Hermes home for the index (its index/ is rebuilt)")
 	queries := flag.Int("queries", 500, "search_notes calls to time")
 	model := flag.Bool("serve-model", false, "serve a model on loopback that answers at once (for timing `hermes run`), print its URL, and serve until killed")
+	pairs := flag.Int("paired", 0, "time the two commands given after the flags (A… -- B…) this many times each, by turns")
 	flag.Parse()
+	if *pairs > 0 {
+		a, b := splitArgs(flag.Args())
+		if err := paired(*pairs, a, b); err != nil {
+			fmt.Fprintln(os.Stderr, "vaultbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *model {
 		if err := serveModel(); err != nil {
 			fmt.Fprintln(os.Stderr, "vaultbench:", err)
