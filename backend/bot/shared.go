@@ -30,9 +30,6 @@ type Shared struct {
 	Seen     Dedupe
 	Sessions SessionStore
 	Tasks    TaskQueue
-	// Runs keeps a copy of each run of a task, so that the replica taking
-	// the task over resumes the run; nil: it starts the task again.
-	Runs RunCopies
 	// WeCom's access token, per-user send limit and user-id conversions.
 	Token     wecom.SharedToken
 	UserLimit wecom.SharedLimit
@@ -40,6 +37,8 @@ type Shared struct {
 	// Rate is the company's per-second limit of API calls ([bot]
 	// rate_limit), held across the replicas.
 	Rate chatapi.Limit
+	// Memory keeps the users' long-term memories for every replica.
+	Memory SharedMemory
 }
 
 // Dedupe remembers the message ids seen by every replica.
@@ -103,9 +102,6 @@ func (b *Bot) share(sh *Shared) error {
 		return i18n.Wrap(ErrClusterPlatform, "bot.cluster_platform", name)
 	}
 	b.shared, b.sessionStore = sh, sh.Sessions
-	if sh.Runs != nil {
-		b.copies = newCopies(b, sh.Runs)
-	}
 	stop, err := sh.Tasks.Consume(b.take)
 	if err != nil {
 		return err

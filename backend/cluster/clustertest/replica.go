@@ -52,8 +52,7 @@ type Replica struct {
 	Bot     *bot.Bot
 	Cluster *cluster.Cluster
 	Tasks   *cluster.Tasks
-	Runs    *runner.Manager // the runs in the replica's home
-	URL     string          // the callback's
+	URL     string // the callback's
 	CB      *wecomtest.Callbacks
 
 	tb     testing.TB
@@ -70,6 +69,7 @@ type ReplicaOptions struct {
 	Model   string // the scripted model's URL
 	Bot     config.Bot
 	AckWait time.Duration
+	Memory  agent.MemoryUse // what the runs do with long-term memory
 }
 
 // StartReplica starts a replica; it is shut down when the test ends.
@@ -97,11 +97,10 @@ func StartReplica(tb testing.TB, o ReplicaOptions) *Replica {
 		Backoff: func(int) time.Duration { return 0 }})
 	setup := agent.Setup{
 		Home: home, Redactor: runlog.NewRedactor(ModelKey, Secret, Token, AESKey),
-		Model: client, ModelName: "test-model", BaseURL: o.Model, Tools: reg,
+		Model: client, ModelName: "test-model", BaseURL: o.Model, Tools: reg, Memory: o.Memory,
 	}
 	r := &Replica{Name: o.Name, Cluster: cl, Tasks: cl.Tasks(), tb: tb, store: st, logs: &syncBuffer{}}
 	runs := runner.New(runner.Options{Home: home, Store: st, Bus: event.NewBus()})
-	r.Runs = runs
 	r.Bot, err = bot.New(bot.Options{
 		Setup: setup, Runs: runs, Store: st, Config: o.Bot,
 		APIBackoff: func(int) time.Duration { return 0 },
@@ -127,8 +126,9 @@ func StartReplica(tb testing.TB, o ReplicaOptions) *Replica {
 func Shared(cl *cluster.Cluster, b config.Bot) *bot.Shared {
 	app := fmt.Sprintf("%s/%d", b.CorpID, b.AgentID)
 	return &bot.Shared{
-		Seen: cl.Seen(), Sessions: cl.Sessions(), Tasks: cl.Tasks(), Runs: cl.Runs(),
+		Seen: cl.Seen(), Sessions: cl.Sessions(), Tasks: cl.Tasks(),
 		Token: cl.Token(app), UserLimit: cl.Limits(), UserIDs: cl.UserIDs(), Rate: cl.Rate(app, b.APIRate()),
+		Memory: cl.Memories(),
 	}
 }
 

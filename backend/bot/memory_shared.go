@@ -1,0 +1,137 @@
+package bot
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"time"
+
+	"hermes/backend/agent"
+	"hermes/backend/longterm"
+	"hermes/backend/runner"
+)
+
+// SharedMemory keeps the chat users' long-term memories for every replica:
+// a run writes a user's memories into its replica's hermes.db, and the
+// replica that runs the user's next task may be another.
+type SharedMemory interface {
+	// Put stores entry as namespace's memory key.
+	Put(namespace, key string, entry []byte) error
+	// All returns every memory of namespace.
+	All(namespace string) ([][]byte, error)
+}
+
+// sharedEntry is a memory as it travels between replicas: what recall
+// needs, not this replica's ids or recall counts.
+type sharedEntry struct {
+	Kind    string    `json:"kind"`
+	Text    string    `json:"text"`
+	RunID   string    `json:"run_id,omitempty"`
+	Source  string    `json:"source,omitempty"`
+	Created time.Time `json:"created"`
+	Pinned  bool      `json:"pinned,omitempty"`
+}
+
+// memoryOf is the long-term memory runs of setup recall and write (the
+// runs' store is the bot's), nil when they keep none or the bot is no
+// replica.
+func (b *Bot) memoryOf(setup agent.Setup) *longterm.Memory {
+	if b.shared == nil || b.shared.Memory == nil || setup.Memory != agent.MemoryOn && setup.Memory != agent.MemoryRead {
+		return nil
+	}
+	return longterm.New(b.store)
+}
+
+// sharingMemory is h for a run of setup about to start on this replica:
+// the session's memories from other replicas are taken in first, and
+// those the run writes are shared before its answer goes out.
+func (b *Bot) sharingMemory(setup agent.Setup, h runner.Hooks) runner.Hooks {
+	if b.memoryOf(setup) == nil {
+		return h
+	}
+	mark := b.pullMemory(setup)
+	done := h.Done
+	h.Done = func(res agent.Result) {
+		b.pushMemory(setup, mark)
+		if done != nil {
+			done(res)
+		}
+	}
+	return h
+}
+
+// pullMemory takes the memories of the session's namespace that other
+// replicas' runs wrote into this replica's hermes.db (Remember skips those
+// it holds already), before a run of setup starts. It returns the newest
+// memory id here then: what the run writes comes after it. A cluster that
+// cannot be read leaves the run with the memories it has here.
+func (b *Bot) pullMemory(setup agent.Setup) (mark uint64) {
+	mem := b.memoryOf(setup)
+	if mem == nil {
+		return 0
+	}
+	ns := setup.MemoryNamespace
+	if all, err := b.shared.Memory.All(ns); err != nil {
+		b.log.Warn("the user's memories from other replicas could not be read", "err", err)
+	} else if len(all) > 0 {
+		entries := make([]longterm.Entry, 0, len(all))
+		for _, data := range all {
+			var e sharedEntry
+			if json.Unmarshal(data, &e) == nil {
+				entries = append(entries, longterm.Entry{
+					Kind: e.Kind, Text: b.scrub(e.Text, setup.Redactor), RunID: e.RunID, Source: e.Source,
+					Created: e.Created, Pinned: e.Pinned, Namespace: ns,
+				})
+			}
+		}
+		if _, err := mem.Remember(entries, b.now()); err != nil {
+			b.log.Warn("the user's memories from other replicas could not be kept", "err", err)
+		}
+	}
+	if newest, err := mem.Memories(1); err == nil && len(newest) > 0 {
+		mark = newest[0].ID
+	}
+	return mark
+}
+
+// pushMemory puts the memories of the session's namespace written here
+// since mark where every replica finds them, before the run's answer goes
+// out: the user's next task may go to another replica.
+func (b *Bot) pushMemory(setup agent.Setup, mark uint64) {
+	mem := b.memoryOf(setup)
+	if mem == nil {
+		return
+	}
+	for _, e := range memoriesSince(mem, mark) {
+		if e.Namespace != setup.MemoryNamespace {
+			continue
+		}
+		data, _ := json.Marshal(sharedEntry{
+			Kind: e.Kind, Text: b.scrub(e.Text, setup.Redactor), RunID: e.RunID, Source: e.Source, Created: e.Created, Pinned: e.Pinned,
+		})
+		sum := sha256.Sum256([]byte(longterm.Normalise(e.Text)))
+		if err := b.shared.Memory.Put(e.Namespace, hex.EncodeToString(sum[:16]), data); err != nil {
+			b.log.Warn("a memory could not be shared with the other replicas", "err", err)
+			return
+		}
+	}
+}
+
+// memoriesSince are the memories whose ids come after mark, newest first,
+// read in growing pages from the newest.
+func memoriesSince(mem *longterm.Memory, mark uint64) []longterm.Entry {
+	for limit := 64; ; limit *= 8 {
+		all, err := mem.Memories(limit)
+		if err != nil {
+			return nil
+		}
+		for i, e := range all {
+			if e.ID <= mark {
+				return all[:i]
+			}
+		}
+		if len(all) < limit {
+			return all
+		}
+	}
+}
