@@ -358,6 +358,9 @@ func (s *session) start(in inbound, task string, lang i18n.Lang) {
 		s.say(in.r, lang, "bot.busy_closing")
 		return
 	}
+	if s.takeOver(in, task) {
+		return
+	}
 	s.mu.Lock()
 	history := slices.Clone(s.rec.History)
 	setup := s.setup()
@@ -374,9 +377,9 @@ func (s *session) start(in inbound, task string, lang i18n.Lang) {
 			s.ws = ws
 		}
 		t := agent.Task{Text: task, Instructions: historyInstructions(history), Workspace: s.ws, Origin: s.key, AskedBy: asker}
-		err = s.launch(lr, func(h runner.Hooks) (string, error) {
+		err = s.launch(lr, s.b.copies.copied(taskKey(s.platform, in), false, func(h runner.Hooks) (string, error) {
 			return s.b.runs.StartSetup(setup, t, s.b.sharingMemory(setup, h))
-		})
+		}))
 	})
 	if err != nil {
 		s.notStarted(in.r, lang, err, setup.Redactor, "")

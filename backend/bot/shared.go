@@ -30,6 +30,9 @@ type Shared struct {
 	Seen     Dedupe
 	Sessions SessionStore
 	Tasks    TaskQueue
+	// Runs keeps a copy of each run of a task, so that the replica taking
+	// the task over resumes the run; nil: it starts the task again.
+	Runs RunCopies
 	// WeCom's access token, per-user send limit and user-id conversions.
 	Token     wecom.SharedToken
 	UserLimit wecom.SharedLimit
@@ -102,6 +105,9 @@ func (b *Bot) share(sh *Shared) error {
 		return i18n.Wrap(ErrClusterPlatform, "bot.cluster_platform", name)
 	}
 	b.shared, b.sessionStore = sh, sh.Sessions
+	if sh.Runs != nil {
+		b.copies = newCopies(b, sh.Runs)
+	}
 	stop, err := sh.Tasks.Consume(b.take)
 	if err != nil {
 		return err

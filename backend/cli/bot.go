@@ -130,7 +130,7 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 		}
 		defer stopRuns()
 		shared = &bot.Shared{
-			Seen: cl.Seen(), Sessions: cl.Sessions(), Tasks: cl.Tasks(),
+			Seen: cl.Seen(), Sessions: cl.Sessions(), Tasks: cl.Tasks(), Runs: cl.Runs(),
 			Token: cl.Token(fmt.Sprintf("%s/%d", b.CorpID, b.AgentID)), UserLimit: cl.Limits(), UserIDs: cl.UserIDs(),
 			Rate: cl.Rate(fmt.Sprintf("%s/%d", b.CorpID, b.AgentID), b.APIRate()), Memory: cl.Memories(),
 		}

@@ -52,7 +52,8 @@ type Replica struct {
 	Bot     *bot.Bot
 	Cluster *cluster.Cluster
 	Tasks   *cluster.Tasks
-	URL     string // the callback's
+	Runs    *runner.Manager // the runs in the replica's home
+	URL     string          // the callback's
 	CB      *wecomtest.Callbacks
 
 	tb     testing.TB
@@ -101,6 +102,7 @@ func StartReplica(tb testing.TB, o ReplicaOptions) *Replica {
 	}
 	r := &Replica{Name: o.Name, Cluster: cl, Tasks: cl.Tasks(), tb: tb, store: st, logs: &syncBuffer{}}
 	runs := runner.New(runner.Options{Home: home, Store: st, Bus: event.NewBus()})
+	r.Runs = runs
 	r.Bot, err = bot.New(bot.Options{
 		Setup: setup, Runs: runs, Store: st, Config: o.Bot,
 		APIBackoff: func(int) time.Duration { return 0 },
@@ -126,7 +128,7 @@ func StartReplica(tb testing.TB, o ReplicaOptions) *Replica {
 func Shared(cl *cluster.Cluster, b config.Bot) *bot.Shared {
 	app := fmt.Sprintf("%s/%d", b.CorpID, b.AgentID)
 	return &bot.Shared{
-		Seen: cl.Seen(), Sessions: cl.Sessions(), Tasks: cl.Tasks(),
+		Seen: cl.Seen(), Sessions: cl.Sessions(), Tasks: cl.Tasks(), Runs: cl.Runs(),
 		Token: cl.Token(app), UserLimit: cl.Limits(), UserIDs: cl.UserIDs(), Rate: cl.Rate(app, b.APIRate()),
 		Memory: cl.Memories(),
 	}
