@@ -118,6 +118,12 @@ func (a *announcer) run(stop <-chan struct{}, done chan<- struct{}) {
 		select {
 		case <-tick.C:
 		case <-a.poke:
+			// Under load tasks come and go in bursts, and each announcement
+			// writes every task held: one per announceGap says a burst.
+			select {
+			case <-time.After(announceGap):
+			case <-stop: // withdrawn at the next turn
+			}
 		case <-stop:
 			ctx, cancel := opCtx()
 			defer cancel()
@@ -126,6 +132,9 @@ func (a *announcer) run(stop <-chan struct{}, done chan<- struct{}) {
 		}
 	}
 }
+
+// announceGap is the least time between two announcements of changes.
+const announceGap = 250 * time.Millisecond
 
 func (a *announcer) put() {
 	a.mu.Lock()

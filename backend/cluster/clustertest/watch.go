@@ -28,8 +28,8 @@ type Watch struct {
 	// task: 1 for the replica that took it first, more for a replica
 	// that took it over.
 	acked map[uint64]uint64
-	// held is, by process id, the tasks its last announcement lists.
-	held    map[int][]uint64
+	// last is each replica's last announcement, by key.
+	last    map[string][]byte
 	changed chan struct{} // closed and replaced on each of them
 }
 
@@ -41,7 +41,7 @@ func WatchCluster(tb testing.TB, url string) *Watch {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	w := &Watch{nc: nc, acked: map[uint64]uint64{}, held: map[int][]uint64{}, changed: make(chan struct{})}
+	w := &Watch{nc: nc, acked: map[uint64]uint64{}, last: map[string][]byte{}, changed: make(chan struct{})}
 	// The acknowledgements go to the tasks' consumer; a plain subscriber
 	// on their subjects sees a copy of each.
 	if _, err := nc.Subscribe("$JS.ACK.>", w.ack); err != nil {
@@ -91,21 +91,16 @@ func (w *Watch) ack(m *nats.Msg) {
 	w.mu.Unlock()
 }
 
+// announcements keeps each replica's last announcement as it came; they
+// are decoded only when asked about (a replica running many tasks
+// announces often, and at length).
 func (w *Watch) announcements() {
 	for e := range w.kw.Updates() {
 		if e == nil || e.Operation() != jetstream.KeyValuePut {
 			continue
 		}
-		var r cluster.Replica
-		if json.Unmarshal(e.Value(), &r) != nil {
-			continue
-		}
-		seqs := make([]uint64, len(r.Tasks))
-		for i, t := range r.Tasks {
-			seqs[i] = t.Seq
-		}
 		w.mu.Lock()
-		w.held[r.PID] = seqs
+		w.last[e.Key()] = e.Value()
 		w.changedLocked()
 		w.mu.Unlock()
 	}
@@ -115,7 +110,22 @@ func (w *Watch) announcements() {
 func (w *Watch) Held(pid int) []uint64 {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.held[pid]
+	return w.heldLocked(pid)
+}
+
+func (w *Watch) heldLocked(pid int) []uint64 {
+	for _, data := range w.last {
+		var r cluster.Replica
+		if json.Unmarshal(data, &r) != nil || r.PID != pid {
+			continue
+		}
+		seqs := make([]uint64, len(r.Tasks))
+		for i, t := range r.Tasks {
+			seqs[i] = t.Seq
+		}
+		return seqs
+	}
+	return nil
 }
 
 // WaitHeld returns the tasks the replica process pid runs once it
@@ -123,7 +133,7 @@ func (w *Watch) Held(pid int) []uint64 {
 func (w *Watch) WaitHeld(tb testing.TB, pid int) []uint64 {
 	tb.Helper()
 	var held []uint64
-	w.wait(tb, func() bool { held = w.held[pid]; return len(held) > 0 })
+	w.wait(tb, func() bool { held = w.heldLocked(pid); return len(held) > 0 })
 	return held
 }
 
