@@ -133,6 +133,17 @@ async function mainThread(page: Page): Promise<{ read: () => Promise<MainThread>
   }
 }
 
+// processCPU reads the CPU time, in ms, the browser's processes have used:
+// the renderers (the pages), and all of them (the GPU and browser processes too).
+async function processCPU(browser: Browser): Promise<() => Promise<{ renderer: number; all: number }>> {
+  const cdp = await browser.newBrowserCDPSession()
+  return async () => {
+    const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; cpuTime: number }[] }
+    const sum = (ps: { cpuTime: number }[]) => ps.reduce((s, p) => s + p.cpuTime * 1000, 0)
+    return { renderer: sum(processInfo.filter((p) => p.type === 'renderer')), all: sum(processInfo) }
+  }
+}
+
 // pagesOpen run pages stay open at once in one browser context: a browser
 // opens at most six HTTP/1.1 connections to a host, so each page must hold
 // only one stream (GET /api/stream) for all of them to load and stay live.
@@ -226,6 +237,8 @@ it('shows each event of a live run in the page soon after the server emitted it'
     // CPU time rather than wall-clock): progress shows on a busy machine too.
     const meters = await Promise.all(pages.map((p) => mainThread(p)))
     const before = await Promise.all(meters.map((m) => m.read()))
+    const browserCPU = await processCPU(paced)
+    const cpuBefore = await browserCPU()
     // A client outside the browser tells the server's share of the delay.
     const arrived: Record<string, number> = {}
     const tap = (async () => {
@@ -251,6 +264,11 @@ it('shows each event of a live run in the page soon after the server emitted it'
     for (const page of pages) await page.locator('[data-testid="mark"][data-kind="finished"]').waitFor({ timeout: 60_000 })
     const liveMs = Date.now() - opened
     const after = await Promise.all(meters.map((m) => m.read()))
+    const cpuAfter = await browserCPU()
+    // CPU time the browser's processes used, per page and iteration: the pages' renderers, and every process (GPU, the browser's own) with them.
+    figures.live_renderer_cpu_ms_per_iteration = (cpuAfter.renderer - cpuBefore.renderer) / pages.length / liveIterations
+    figures.live_browser_cpu_ms_per_iteration = (cpuAfter.all - cpuBefore.all) / pages.length / liveIterations
+    figures.live_browser_cores = (cpuAfter.all - cpuBefore.all) / liveMs
     const spent = (k: keyof MainThread) => after.reduce((sum, a, i) => sum + a[k] - before[i][k], 0) / pages.length / liveIterations
     figures.live_main_ms_per_iteration = spent('task')
     figures.live_script_ms_per_iteration = spent('script')
