@@ -1,6 +1,7 @@
 import type {
   ApprovalAnswer,
   Artifact,
+  ClusterStatus,
   ContextPreview,
   ControlRequest,
   ForkRequest,
@@ -74,6 +75,8 @@ export interface Api {
   watchNotices(onNotice: (n: Notice) => void): () => void
   /** installUpdate installs the downloaded update and restarts Hermes (the window only). */
   installUpdate(): Promise<void>
+  /** clusterStatus is the bot replicas of [cluster] nats_url, their tasks and the queue; enabled is false without a cluster. */
+  clusterStatus(): Promise<ClusterStatus>
 }
 
 /**

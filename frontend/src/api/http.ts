@@ -1,7 +1,7 @@
 import type { Api } from './api'
 import { ApiError } from './api'
 import { createMux } from './mux'
-import type { ApiErrorBody, Artifact, ContextPreview, HermesEvent, MemoryEntry, ModelCheck, Notice, RunPage, RunSummary, Settings } from './types'
+import type { ApiErrorBody, Artifact, ClusterStatus, ContextPreview, HermesEvent, MemoryEntry, ModelCheck, Notice, RunPage, RunSummary, Settings } from './types'
 
 export type FetchFn = (input: string, init?: RequestInit) => Promise<Response>
 
@@ -80,6 +80,7 @@ export function createHttpApi(base: string, fetchFn: FetchFn, opts: HttpOptions 
     forgetMemory: async (id) => void (await request('DELETE', `/api/memory/${id}`)),
     notices: async () => (await json<Notice[] | null>('GET', '/api/notices')) ?? [],
     watchNotices: (onNotice) => mux.watchNotices(onNotice),
+    clusterStatus: () => json<ClusterStatus>('GET', '/api/cluster'),
     // A browser cannot restart the server it talks to.
     installUpdate: () => Promise.reject(new ApiError('run `hermes update` in a terminal, then start hermes serve again', { code: 'restart_unavailable', messages: restartUnavailable })),
   }

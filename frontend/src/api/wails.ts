@@ -1,9 +1,11 @@
 import type { Api } from './api'
 import { ApiError } from './api'
+import { noCluster } from '../lib/cluster'
 import { pageOf } from '../lib/runs'
 import type {
   ApiErrorBody,
   ApprovalAnswer,
+  ClusterStatus,
   ContextPreview,
   ControlRequest,
   ForkRequest,
@@ -41,6 +43,7 @@ export interface AppBindings {
   ForgetMemory?(id: number): Promise<void>
   Notices?(): Promise<Notice[] | null>
   InstallUpdate?(): Promise<void>
+  ClusterStatus?(): Promise<ClusterStatus>
 }
 
 /** The part of the Wails runtime the UI uses: events from Go. */
@@ -141,6 +144,8 @@ export function createWailsApi(win: WailsWindow): Api {
       })
     },
     installUpdate: () => call(() => method('InstallUpdate')()),
+    // A window built before the cluster view has no cluster to show.
+    clusterStatus: () => call(async () => (app().ClusterStatus ? ((await app().ClusterStatus!()) ?? noCluster) : noCluster)),
   }
 }
 

@@ -603,6 +603,34 @@ const en = {
   'chart.hover_estimate': '#{n}: {estimate} estimated by Hermes · window {window}',
   'chart.compressed_at': 'compressed before #{n}',
   // end waterfall, cost, budget chart
+  // Cluster ([cluster] nats_url): the replicas' runs and the Cluster view
+  'runs.replica': 'On {replica}',
+  'runs.replica_hint': 'A chat task the hermes bot replica {replica} runs; pause, steer, stop and approve it here as any run',
+  'cluster.heading': 'Cluster',
+  'cluster.intro': 'The hermes bot replicas that share NATS JetStream ([cluster] nats_url), the chat tasks each runs and the task queue, as hermes bot --cluster-status shows them. The replicas\' live runs are in the runs list, marked with their replica.',
+  'cluster.loading': 'Reading the cluster…',
+  'cluster.error': 'Could not read the cluster: {error}',
+  'cluster.off.title': 'No cluster',
+  'cluster.off.body': 'This home\'s hermes.toml has no [cluster] nats_url, so there are no bot replicas to show. Set it to the NATS servers the replicas share (docs/cluster.md), then restart Hermes.',
+  'cluster.queue.waiting': 'Waiting',
+  'cluster.queue.running': 'Running',
+  'cluster.queue.redelivered': 'Handed out again',
+  'cluster.replicas': 'Replicas ({n})',
+  'cluster.no_replicas': 'No replica has announced itself: start hermes bot with this [cluster] nats_url.',
+  'cluster.col.replica': 'Replica',
+  'cluster.col.host': 'Host',
+  'cluster.col.version': 'Version',
+  'cluster.col.started': 'Started',
+  'cluster.col.seen': 'Last seen',
+  'cluster.col.tasks': 'Tasks',
+  'cluster.seen_ago': '{s} s ago',
+  'cluster.stale': 'missed its beats: it may have died; its tasks go to another replica',
+  'cluster.tasks': 'Tasks ({n})',
+  'cluster.no_tasks': 'No replica runs a task now.',
+  'cluster.col.user': 'User',
+  'cluster.col.message': 'Message',
+  'cluster.col.running': 'Running for',
+  // end cluster
 } as const
 
 export type MessageKey = keyof typeof en

@@ -11,6 +11,7 @@ describe('routes', () => {
     ['#/elsewhere', { page: 'runs' }],
     ['#/new', { page: 'new' }],
     ['#/memory', { page: 'memory' }],
+    ['#/cluster', { page: 'cluster' }],
   ])('%s', (hash, want) => {
     expect(parseRoute(hash)).toEqual(want)
   })

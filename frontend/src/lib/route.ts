@@ -1,11 +1,12 @@
 // Hash routes, so the same build works from the Wails asset server, from
 // `hermes serve` and from a file, and the back button works in a browser.
 
-export type Route = { page: 'runs' } | { page: 'new' } | { page: 'memory' } | { page: 'run'; runId: string }
+export type Route = { page: 'runs' } | { page: 'new' } | { page: 'memory' } | { page: 'cluster' } | { page: 'run'; runId: string }
 
 export function parseRoute(hash: string): Route {
   if (/^#\/new\/?$/.test(hash)) return { page: 'new' }
   if (/^#\/memory\/?$/.test(hash)) return { page: 'memory' }
+  if (/^#\/cluster\/?$/.test(hash)) return { page: 'cluster' }
   const m = /^#\/runs\/([^/]+)\/?$/.exec(hash)
   if (m) {
     try {
@@ -24,3 +25,4 @@ export function runHref(runId: string): string {
 export const runsHref = '#/'
 export const newRunHref = '#/new'
 export const memoryHref = '#/memory'
+export const clusterHref = '#/cluster'

@@ -1,6 +1,7 @@
 import { toApiError, type Api, type ApiError } from '../api/api'
 import type { ModelCheck, ModelCheckRequest, Settings, StartRunRequest } from '../api/types'
 import { detectLang, type Lang } from '../i18n/i18n'
+import { createClusterStore, type ClusterStore } from './cluster'
 import { createMemoryStore, type MemoryStore } from './memory'
 import { createNoticesStore, timeoutLater, type Later, type NoticesStore } from './notices'
 import { createRunStore, intervalTicker, type Frame, type RunStore, type Ticker } from './run'
@@ -44,6 +45,7 @@ export interface AppStore extends Store<AppState> {
   run: RunStore
   memory: MemoryStore
   notices: NoticesStore
+  cluster: ClusterStore
   /** start settles the language, loads the runs list and follows live runs. */
   start(): Promise<void>
   setLang(lang: Lang): void
@@ -76,6 +78,7 @@ export function createAppStore({ api, storage, browserLanguages, ticker = interv
   const run = createRunStore(api, ticker, frame)
   const memory = createMemoryStore(api)
   const notices = createNoticesStore(api, later)
+  const cluster = createClusterStore(api, ticker)
 
   async function start(): Promise<void> {
     runs.watch()
@@ -98,6 +101,7 @@ export function createAppStore({ api, storage, browserLanguages, ticker = interv
     run,
     memory,
     notices,
+    cluster,
     start,
     setLang(lang) {
       storage?.setItem(langKey, lang)

@@ -1,6 +1,7 @@
 import type { Api, EventHandlers } from '../api/api'
+import { noCluster } from '../lib/cluster'
 import { pageOf } from '../lib/runs'
-import type { ContextPreview, HermesEvent, MemoryEntry, Notice, RunSummary } from '../api/types'
+import type { ClusterStatus, ContextPreview, HermesEvent, MemoryEntry, Notice, RunSummary } from '../api/types'
 
 // An in-memory transport for the stores' tests: it records every call,
 // answers from what the test put in, and lets the test push live events and
@@ -38,6 +39,7 @@ export interface TestData {
   preview?: ContextPreview
   memory?: MemoryEntry[]
   notices?: Notice[]
+  cluster?: ClusterStatus
 }
 
 export function testApi(data: TestData = {}): TestApi {
@@ -117,6 +119,7 @@ export function testApi(data: TestData = {}): TestApi {
       return () => noticeListeners.splice(noticeListeners.indexOf(onNotice), 1)
     },
     installUpdate: () => answer('installUpdate', [], () => undefined),
+    clusterStatus: () => answer('clusterStatus', [], () => data.cluster ?? noCluster),
   }
   return {
     api,

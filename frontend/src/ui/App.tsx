@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react'
 import { langNames, langs, translator, type Lang } from '../i18n/i18n'
-import { memoryHref, newRunHref, parseRoute, type Route } from '../lib/route'
+import { clusterHref, memoryHref, newRunHref, parseRoute, type Route } from '../lib/route'
+import { ClusterPage } from './ClusterPage'
 import type { Theme } from '../store/app'
-import { useAppState, useAppStore, useT } from './context'
+import { useAppState, useAppStore, useClusterState, useT } from './context'
 import { MemoryPage } from './MemoryPage'
 import { NewRunPage } from './NewRunPage'
 import { Notices } from './Notices'
@@ -27,11 +28,16 @@ export function App() {
   const theme = useAppState((s) => s.theme)
   const t = useT()
   const route = useRoute()
+  // The Cluster view is offered when hermes.toml names a cluster.
+  const clustered = useClusterState((s) => s.cluster.enabled)
+  useEffect(() => {
+    void store.cluster.load()
+  }, [store])
 
   useEffect(() => {
     const tr = translator(lang)
     document.documentElement.lang = lang
-    const page = route.page === 'runs' ? tr('runs.heading') : route.page === 'new' ? tr('new.heading') : route.page === 'memory' ? tr('memory.heading') : tr('run.timeline')
+    const page = route.page === 'runs' ? tr('runs.heading') : route.page === 'new' ? tr('new.heading') : route.page === 'memory' ? tr('memory.heading') : route.page === 'cluster' ? tr('cluster.heading') : tr('run.timeline')
     document.title = `${tr('app.name')} · ${page}`
   }, [lang, route.page])
 
@@ -68,6 +74,11 @@ export function App() {
         <a className={`nav-link${route.page === 'memory' ? ' active' : ''}`} href={memoryHref} data-testid="nav-memory">
           {t('memory.heading')}
         </a>
+        {(clustered || route.page === 'cluster') && (
+          <a className={`nav-link${route.page === 'cluster' ? ' active' : ''}`} href={clusterHref} data-testid="nav-cluster">
+            {t('cluster.heading')}
+          </a>
+        )}
         <div className="topbar-tools">
           <label className="tool">
             <span className="tool-label">{t('lang.label')}</span>
@@ -99,6 +110,8 @@ export function App() {
           <NewRunPage />
         ) : route.page === 'memory' ? (
           <MemoryPage />
+        ) : route.page === 'cluster' ? (
+          <ClusterPage />
         ) : (
           <RunsPage />
         )}

@@ -8,6 +8,7 @@ import { formatDateTime, formatTokens, oneLine } from '../lib/format'
 import { newRunHref, runHref } from '../lib/route'
 import { filterRuns, runLabel } from '../lib/runs'
 import { useAppState, useAppStore, useRunsState, useT } from './context'
+import { ReplicaTag } from './ReplicaTag'
 import { StatusBadge } from './StatusBadge'
 
 export function RunsPage() {
@@ -167,6 +168,7 @@ function RunRow({ run: r }: { run: RunSummary }) {
         <div className="run-sub muted">
           {r.live && <span className="live-dot" title={t('runs.live')} />}
           {r.sample && <span className="tag">{t('runs.sample')}</span>}
+          <ReplicaTag run={r} />
           {r.forked_from && <ForkOf from={r.forked_from} />}
           {r.origin && (
             <span className="tag" data-testid="run-origin" title={askedBy(r.asked_by) ? r.origin : t('runs.origin_hint')}>

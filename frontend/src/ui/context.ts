@@ -1,6 +1,7 @@
 import { createContext, useContext, useSyncExternalStore } from 'react'
 import { translator, type Translate } from '../i18n/i18n'
 import type { AppState, AppStore } from '../store/app'
+import type { ClusterState } from '../store/cluster'
 import type { MemoryState } from '../store/memory'
 import type { NoticesState } from '../store/notices'
 import type { RunState } from '../store/run'
@@ -42,6 +43,11 @@ export function useMemoryState<T>(select: (s: MemoryState) => T): T {
 /** useNoticesState subscribes to the notices. */
 export function useNoticesState<T>(select: (s: NoticesState) => T): T {
   return useSlice(useAppStore().notices, select)
+}
+
+/** useClusterState subscribes to the Cluster view. */
+export function useClusterState<T>(select: (s: ClusterState) => T): T {
+  return useSlice(useAppStore().cluster, select)
 }
 
 /** useT is the translator of the current language. */
