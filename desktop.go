@@ -4,12 +4,15 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"os"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 
 	"hermes/app"
+	"hermes/backend/cluster"
 	"hermes/backend/host"
 	"hermes/backend/i18n"
 )
@@ -32,7 +35,19 @@ func runDesktop(home string) error {
 	// to it and says so in its title. The window names no default
 	// workspace: the New-run form asks, so a run never lands in whatever
 	// directory the app was started from.
-	h, err := host.Open(context.Background(), home, host.Desktop, host.Options{Assets: assets, Version: version, Restart: true})
+	// With [cluster] nats_url the window shows and steers the bot
+	// replicas' live runs beside the home's; the observer outlives the host.
+	name, _ := os.Hostname()
+	ob, err := cluster.ObserveHome(home, os.Getenv, fmt.Sprintf("hermes-desktop %s/%d", name, os.Getpid()), version)
+	if err != nil {
+		return err
+	}
+	opts := host.Options{Assets: assets, Version: version, Restart: true}
+	if ob != nil {
+		defer ob.Close()
+		opts.Runs = ob.Over
+	}
+	h, err := host.Open(context.Background(), home, host.Desktop, opts)
 	if err != nil {
 		return err
 	}

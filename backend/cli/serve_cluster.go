@@ -5,7 +5,6 @@ import (
 	"os"
 
 	"hermes/backend/cluster"
-	"hermes/backend/config"
 	"hermes/backend/i18n"
 )
 
@@ -20,20 +19,7 @@ func init() {
 
 // observeCluster attaches `hermes serve` to the cluster of the home's
 // [cluster] nats_url as an observer (it takes no tasks): nil without one.
-// A hermes.toml that cannot be read attaches to none; the served home's
-// notices say what is wrong with it.
 func observeCluster(env *Env, home string) (*cluster.Observer, error) {
-	cfg, err := config.Load(config.Path(home))
-	if err != nil {
-		return nil, nil
-	}
-	cfg = cfg.ResolveEnv(env.Getenv)
-	if !cfg.Cluster.Enabled() {
-		return nil, nil
-	}
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
 	host, _ := os.Hostname()
-	return cluster.Observe(cluster.Options{Config: cfg.Cluster, Name: fmt.Sprintf("hermes-serve %s/%d", host, os.Getpid()), Version: env.Version})
+	return cluster.ObserveHome(home, env.Getenv, fmt.Sprintf("hermes-serve %s/%d", host, os.Getpid()), env.Version)
 }

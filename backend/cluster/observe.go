@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"hermes/backend/agent"
+	"hermes/backend/config"
 	"hermes/backend/event"
 	"hermes/backend/runner"
 )
@@ -63,6 +64,25 @@ func Observe(o Options) (*Observer, error) {
 		return nil, errors.Join(ErrUnavailable, err)
 	}
 	return ob, nil
+}
+
+// ObserveHome attaches to the cluster of home's [cluster] nats_url as an
+// observer, for the window and `hermes serve`: nil without one. A
+// hermes.toml that cannot be read attaches to none; the home's notices say
+// what is wrong with it.
+func ObserveHome(home string, getenv func(string) string, name, version string) (*Observer, error) {
+	cfg, err := config.Load(config.Path(home))
+	if err != nil {
+		return nil, nil
+	}
+	cfg = cfg.ResolveEnv(getenv)
+	if !cfg.Cluster.Enabled() {
+		return nil, nil
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return Observe(Options{Config: cfg.Cluster, Name: name, Version: version})
 }
 
 // Close ends the relays (their watchers get what came, then the end) and

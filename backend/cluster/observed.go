@@ -209,6 +209,8 @@ func (o *observed) Approve(id, approvalID string, a runner.Answer) error {
 // (GET /api/cluster).
 func (o *observed) ClusterStatus(ctx context.Context) api.ClusterStatus {
 	out := api.ClusterStatus{Enabled: true, Replicas: []api.ClusterReplica{}}
+	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	defer cancel()
 	st, err := o.ob.Status(ctx)
 	if err != nil {
 		e := runner.NewAPIError("cluster_unavailable", err)
