@@ -1,6 +1,7 @@
 package cluster_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -61,7 +62,8 @@ func runCopies(t *testing.T, url string) (jetstream.ObjectStore, <-chan runner.R
 	return obj, out
 }
 
-// stepsThenHang scripts a task of three steps: a list, a write, and an
+// stepsThenHang scripts a task of three steps: two lists (the second said
+// with a secret, which the run's redactor knows), and an
 // answer that the first replica to ask for it never gets (it hangs there
 // until hang is closed, having told of it on hung). It counts the requests.
 func stepsThenHang(t *testing.T, hang chan struct{}, hung chan<- struct{}, asked *atomic.Int32) *llmtest.Server {
@@ -70,7 +72,7 @@ func stepsThenHang(t *testing.T, hang chan struct{}, hung chan<- struct{}, asked
 		case 1:
 			return llmtest.Step{ToolCalls: []llm.ToolCall{{ID: "c1", Name: "list_files", Arguments: `{"path":"."}`}}}
 		case 2:
-			return llmtest.Step{ToolCalls: []llm.ToolCall{{ID: "c2", Name: "write_file", Arguments: `{"path":"notes.txt","content":"x"}`}}}
+			return llmtest.Step{Content: "Looking again for " + clustertest.Secret, ToolCalls: []llm.ToolCall{{ID: "c2", Name: "list_files", Arguments: `{"path":"./"}`}}}
 		case 3:
 			hung <- struct{}{}
 			return llmtest.Step{Content: wecomtest.Answer(req), Wait: hang}
@@ -99,8 +101,9 @@ func TestRuns_TakenOverTaskResumesFromItsLastCheckpoint(t *testing.T) {
 	<-hung
 	var run string
 	for c := range copies {
-		if !c.Running || strings.Contains(string(c.Log)+string(c.State), clustertest.ModelKey) {
-			t.Fatalf("copy at iteration %d: running %v, or it holds the model's key", c.Iteration, c.Running)
+		all := string(c.Log) + string(c.State) + string(bytes.Join(c.Turns, nil))
+		if !c.Running || strings.Contains(all, clustertest.ModelKey) || strings.Contains(all, clustertest.Secret) {
+			t.Fatalf("copy at iteration %d: running %v, or it holds a secret", c.Iteration, c.Running)
 		}
 		if c.Iteration == 2 {
 			run = c.RunID
