@@ -71,9 +71,6 @@ func cmdServe(ctx context.Context, env *Env, args []string) int {
 	if !h.Owns() {
 		fmt.Fprintln(env.Stdout, h.Attached())
 	}
-	if ob != nil {
-		fmt.Fprintln(env.Stdout, i18n.T("cli.serve.cluster"))
-	}
 	addr := ln.Addr().(*net.TCPAddr)
 	if !addr.IP.IsLoopback() {
 		fmt.Fprintln(env.Stderr, i18n.T("cli.serve.not_loopback", addr.String()))
@@ -82,6 +79,9 @@ func cmdServe(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintln(env.Stderr, i18n.T("cli.serve.no_ui"))
 	}
 	fmt.Fprintln(env.Stdout, i18n.T("cli.serve.listening", browserURL(addr)+"?token="+h.Token(), dir))
+	if ob != nil {
+		fmt.Fprintln(env.Stdout, i18n.T("cli.serve.cluster"))
+	}
 
 	var serveErr error
 	select {
