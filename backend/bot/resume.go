@@ -161,6 +161,8 @@ func (c *copies) copy(cp *copying) {
 		return
 	case err == nil && !rc.Running:
 		return // it has ended: its outcome is being answered
+	case err == nil && rc.Iteration == 0:
+		return // no step done: a replica taking the task over loses nothing starting it again
 	case err == nil:
 		var data []byte
 		if data, err = json.Marshal(rc); err == nil {

@@ -102,8 +102,8 @@ func TestRuns_TakenOverTaskResumesFromItsLastCheckpoint(t *testing.T) {
 	var run string
 	for c := range copies {
 		all := string(c.Log) + string(c.State) + string(bytes.Join(c.Turns, nil))
-		if !c.Running || strings.Contains(all, clustertest.ModelKey) || strings.Contains(all, clustertest.Secret) {
-			t.Fatalf("copy at iteration %d: running %v, or it holds a secret", c.Iteration, c.Running)
+		if !c.Running || c.Iteration == 0 || strings.Contains(all, clustertest.ModelKey) || strings.Contains(all, clustertest.Secret) {
+			t.Fatalf("copy at iteration %d: running %v, or no step done, or it holds a secret", c.Iteration, c.Running)
 		}
 		if c.Iteration == 2 {
 			run = c.RunID
@@ -163,7 +163,7 @@ func TestRuns_TakenOverTaskResumesFromItsLastCheckpoint(t *testing.T) {
 }
 
 // TestRuns_TaskWithoutACopyStartsAfresh: the copy of a task's run is
-// gone (here deleted; a replica that dies before its first copy leaves
+// gone (here deleted; a replica that dies in the run's first step leaves
 // none) when its replica dies; the replica taking the task over starts it
 // afresh, and the user gets one answer.
 func TestRuns_TaskWithoutACopyStartsAfresh(t *testing.T) {
@@ -171,7 +171,10 @@ func TestRuns_TaskWithoutACopyStartsAfresh(t *testing.T) {
 	hang, hung := make(chan struct{}), make(chan struct{}, 1)
 	var asked atomic.Int32
 	model := llmtest.NewFuncServer(t, func(req llmtest.Request) llmtest.Step {
-		if asked.Add(1) == 1 {
+		switch asked.Add(1) {
+		case 1:
+			return llmtest.Step{ToolCalls: []llm.ToolCall{{ID: "c1", Name: "list_files", Arguments: `{"path":"."}`}}}
+		case 2:
 			hung <- struct{}{}
 			return llmtest.Step{Content: wecomtest.Answer(req), Wait: hang}
 		}
@@ -184,7 +187,7 @@ func TestRuns_TaskWithoutACopyStartsAfresh(t *testing.T) {
 		t.Fatalf("status %d, %v", status, err)
 	}
 	<-hung
-	c := <-copies // the run's start, iteration 0
+	c := <-copies // of the first step
 	dying.Die()
 	list, err := obj.List(t.Context())
 	if err != nil || len(list) != 1 {
@@ -220,5 +223,8 @@ func TestRuns_TaskWithoutACopyStartsAfresh(t *testing.T) {
 	other.Close()
 	if got := answers(wecom, "dave"); len(got) != 1 || got[0] != "done: u3-m0" {
 		t.Fatalf("dave was sent %q, want one answer", wecom.Messages("dave"))
+	}
+	if n := asked.Load(); n != 3 {
+		t.Errorf("the model was asked %d times, want 3: the first step, the one the dead replica waited on, and the task afresh in one step", n)
 	}
 }
