@@ -1,8 +1,9 @@
 // Command clusterbench is the load of bench/cluster.sh: REPLICAS `hermes
 // bot` processes (the binary given by -bin), each with its own home and
 // the same [bot] and [cluster] config, share one NATS server with
-// JetStream, started in this process on loopback with the scripted model
-// and the WeCom API stand-in. USERS users send 5 messages each through
+// JetStream (this program, from the server module, in a process of its
+// own on loopback); the scripted model and the WeCom API stand-in run in
+// this one. USERS users send 5 messages each through
 // WeCom's signed, encrypted callback, spread across the replicas, open
 // loop at RATE messages a second (a company's users write when they
 // write, not when the bot is done with the last message); a callback a
@@ -19,15 +20,20 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
 
 	"hermes/backend/cluster/clustertest"
 	"hermes/backend/llm/llmtest"
@@ -44,7 +50,12 @@ func main() {
 	modelDelay := flag.Duration("model-delay", time.Second, "how long the scripted model takes to answer")
 	killAt := flag.Float64("kill-at", 0.4, "share of the messages sent when the first replica is killed (0: never)")
 	down := flag.Duration("down", 2*time.Second, "how long the killed replica stays down before it is started again")
+	natsDir := flag.String("nats-server", "", "run as the NATS server with its store in this folder (the bench starts itself so)")
 	flag.Parse()
+	if *natsDir != "" {
+		serveNATS(*natsDir)
+		return
+	}
 	if *bin == "" {
 		fmt.Fprintln(os.Stderr, "clusterbench: give the hermes binary with -bin (bench/cluster.sh builds one)")
 		os.Exit(2)
@@ -55,13 +66,13 @@ func main() {
 	func() {
 		defer tb.cleanup()
 		loadStart := loadavg()
-		srv := clustertest.Start(tb)
+		natsURL := startNATS(tb)
 		wecom := wecomtest.NewServer(tb, clustertest.CorpID, clustertest.Secret, *limit)
 		model := llmtest.NewFuncServer(tb, func(req llmtest.Request) llmtest.Step {
 			return llmtest.Step{Content: wecomtest.Answer(req), Delay: *modelDelay}
 		})
 		cfg := clustertest.ProcConfig{
-			Bin: *bin, NATSURL: srv.URL, Model: model.URL, WeCom: wecom,
+			Bin: *bin, NATSURL: natsURL, Model: model.URL, WeCom: wecom,
 			RateLimit: *limit * 9 / 10, // the company's, held across the replicas
 			AckWait:   *ackWait,
 		}
@@ -69,7 +80,7 @@ func main() {
 		for i := range procs {
 			procs[i] = cfg.StartProc(tb, fmt.Sprintf("replica-%d", i))
 		}
-		watch := clustertest.WatchCluster(tb, srv.URL)
+		watch := clustertest.WatchCluster(tb, natsURL)
 		load := wecomtest.Load{Users: *users, PerUser: 5}
 		n := load.Users * load.PerUser
 		victim := procs[0]
@@ -124,6 +135,7 @@ func main() {
 		fmt.Printf("  all answered %v after the first message\n", answered.Round(time.Millisecond))
 		fmt.Printf("  WeCom API: gettoken %d, conversions %d, message/send %d, limit %d/s, most in one second %d, over the limit %d\n",
 			st.GetToken, st.Convert, st.Send, *limit, st.MaxPerSecond, st.OverLimit)
+		fmt.Printf("  other messages the users were sent: %s\n", others(wecom, load))
 		fmt.Printf("  of the killed replica's tasks: %d finished by another replica, %d by it before it died, %d never\n", byAnother, before, never)
 		fmt.Printf("  load average: %s at the start, %s at the end\n", loadStart, loadEnd)
 		fmt.Printf("cluster: %d messages, %d lost, %d answered twice, ack p95 %d ms, %d tasks taken over\n",
@@ -133,6 +145,61 @@ func main() {
 		}
 	}()
 	os.Exit(code)
+}
+
+// startNATS runs the NATS server in a process of its own, as it runs on
+// machines of its own in a company: this one's load generator, model and
+// WeCom stand-in do not take its turns on the cores. It is stopped at the
+// end (or when this process dies: it exits when its stdin closes).
+func startNATS(tb *bench) string {
+	self, err := os.Executable()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cmd := exec.Command(self, "-nats-server", tb.TempDir())
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		stdin.Close()
+		cmd.Wait()
+	})
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		tb.Fatalf("the NATS server did not start: %v", err)
+	}
+	return strings.TrimSpace(line)
+}
+
+// serveNATS runs a NATS server with JetStream on a loopback port, storing
+// in dir; it prints its URL and serves until stdin closes.
+func serveNATS(dir string) {
+	srv, err := server.NewServer(&server.Options{
+		Host: "127.0.0.1", Port: server.RANDOM_PORT, NoLog: true, NoSigs: true,
+		JetStream: true, StoreDir: dir,
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	go srv.Start()
+	if !srv.ReadyForConnections(30 * time.Second) {
+		fmt.Fprintln(os.Stderr, "clusterbench: the NATS server did not start")
+		os.Exit(1)
+	}
+	fmt.Println(srv.ClientURL())
+	io.Copy(io.Discard, os.Stdin)
+	srv.Shutdown()
+	srv.WaitForShutdown()
 }
 
 func rateText(rate float64) string {
@@ -152,6 +219,33 @@ func refusals(m map[string]int) string {
 		return ""
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// others counts the messages to the load's users that are not an answer,
+// by their first words.
+func others(wecom *wecomtest.Server, load wecomtest.Load) string {
+	byText := map[string]int{}
+	total := 0
+	for u := range load.Users {
+		for _, text := range wecom.Messages(load.User(u)) {
+			if !strings.HasPrefix(text, "done:") {
+				if r := []rune(text); len(r) > 60 {
+					text = string(r[:60]) + "…"
+				}
+				byText[text]++
+				total++
+			}
+		}
+	}
+	if total == 0 {
+		return "none"
+	}
+	var parts []string
+	for text, k := range byText {
+		parts = append(parts, fmt.Sprintf("%d × %q", k, text))
+	}
+	sort.Strings(parts)
+	return fmt.Sprintf("%d: %s", total, strings.Join(parts, "; "))
 }
 
 // loadavg is the machine's load average over the last minute.

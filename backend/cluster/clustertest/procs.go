@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -18,15 +19,23 @@ import (
 )
 
 // BuildHermes builds the hermes binary of this tree (headless) into a
-// temporary folder and returns its path.
+// temporary folder and returns its path; HERMES_BIN names one built
+// already instead.
 func BuildHermes(tb testing.TB) string {
 	tb.Helper()
-	gomod, err := exec.Command("go", "env", "GOMOD").Output()
+	if bin := os.Getenv("HERMES_BIN"); bin != "" {
+		return bin
+	}
+	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(goTool); err != nil {
+		goTool = "go"
+	}
+	gomod, err := exec.Command(goTool, "env", "GOMOD").Output()
 	if err != nil || len(bytes.TrimSpace(gomod)) == 0 {
 		tb.Fatalf("clustertest: no Go module to build hermes from: %v", err)
 	}
 	bin := filepath.Join(tb.TempDir(), "hermes")
-	cmd := exec.Command("go", "build", "-tags", "headless", "-o", bin, ".")
+	cmd := exec.Command(goTool, "build", "-tags", "headless", "-o", bin, ".")
 	cmd.Dir = filepath.Dir(string(bytes.TrimSpace(gomod)))
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
