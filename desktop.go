@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log"
 	"os"
 
 	"github.com/wailsapp/wails/v2"
@@ -38,9 +39,10 @@ func runDesktop(home string) error {
 	// With [cluster] nats_url the window shows and steers the bot
 	// replicas' live runs beside the home's; the observer outlives the host.
 	name, _ := os.Hostname()
+	// An unreachable cluster leaves the window on the home alone.
 	ob, err := cluster.ObserveHome(home, os.Getenv, fmt.Sprintf("hermes-desktop %s/%d", name, os.Getpid()), version)
 	if err != nil {
-		return err
+		log.Print(err)
 	}
 	opts := host.Options{Assets: assets, Version: version, Restart: true}
 	if ob != nil {

@@ -41,9 +41,10 @@ func cmdServe(ctx context.Context, env *Env, args []string) int {
 	}
 	// With [cluster] nats_url, the replicas' runs are served beside the
 	// home's; the observer outlives the host.
+	// An unreachable cluster leaves the home served.
 	ob, err := observeCluster(env, dir)
 	if err != nil {
-		return fail(env, err)
+		fmt.Fprintln(env.Stderr, i18n.T("cli.serve.cluster_unreachable", err))
 	}
 	var overRuns func(runner.Runs) runner.Runs
 	if ob != nil {

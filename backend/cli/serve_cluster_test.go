@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -143,5 +144,35 @@ func TestServe_ShowsAndStopsAClusterChatTask(t *testing.T) {
 	}
 	if c := <-s.code; c != cli.ExitOK {
 		t.Fatalf("hermes serve: exit code %d", c)
+	}
+}
+
+// TestServe_UnreachableClusterServesTheHome: a nats_url no server answers
+// leaves `hermes serve` serving its home, and says why the cluster is not
+// there and what to check.
+func TestServe_UnreachableClusterServesTheHome(t *testing.T) {
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "hermes.toml"), []byte("[cluster]\nnats_url = \"nats://127.0.0.1:9\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	env := serveEnv(nil)
+	s := startServe(t, ctx, env, home)
+	res := s.authed(t, "GET", "api/cluster", "")
+	var st struct {
+		Enabled bool `json:"enabled"`
+	}
+	err := json.NewDecoder(res.Body).Decode(&st)
+	res.Body.Close()
+	if err != nil || res.StatusCode != http.StatusOK || st.Enabled {
+		t.Fatalf("GET /api/cluster: %d %+v %v", res.StatusCode, st, err)
+	}
+	cancel()
+	if c := <-s.code; c != cli.ExitOK {
+		t.Fatalf("hermes serve: exit code %d", c)
+	}
+	if msg := env.Stderr.(*bytes.Buffer).String(); !strings.Contains(msg, "[cluster] nats_url") || !strings.Contains(msg, "serving this home's runs only") {
+		t.Fatalf("stderr does not say what happened: %q", msg)
 	}
 }

@@ -37,6 +37,7 @@ type Observer struct {
 
 	mu        sync.Mutex
 	owner     map[string]string // run id → the replica that runs it
+	heard     []string          // owner's keys, oldest first
 	relays    map[string]*relay
 	followAll bool
 }
@@ -103,7 +104,7 @@ func (ob *Observer) summary(m *nats.Msg) {
 		return
 	}
 	ob.mu.Lock()
-	ob.owner[s.RunID] = s.Replica
+	ob.ownLocked(s.RunID, s.Replica)
 	r := ob.relays[s.RunID]
 	if r == nil && s.Live && ob.followAll {
 		r = ob.relayLocked(s.RunID, s.Replica)
@@ -138,7 +139,7 @@ func (ob *Observer) List() []runner.Summary {
 	out := slices.Concat(lists...)
 	ob.mu.Lock()
 	for _, s := range out {
-		ob.owner[s.RunID] = s.Replica
+		ob.ownLocked(s.RunID, s.Replica)
 		if ob.followAll && ob.relays[s.RunID] == nil {
 			ob.relayLocked(s.RunID, s.Replica)
 		}
@@ -146,6 +147,23 @@ func (ob *Observer) List() []runner.Summary {
 	ob.mu.Unlock()
 	slices.SortFunc(out, func(a, b runner.Summary) int { return b.Started.Compare(a.Started) })
 	return out
+}
+
+// maxOwners bounds the runs an observer remembers the replica of: a
+// finished run's page can still be watched (from its replica's log) until
+// that many runs have been heard of since.
+const maxOwners = 10_000
+
+// ownLocked records that replica runs id; ob.mu is held.
+func (ob *Observer) ownLocked(id, replica string) {
+	if _, ok := ob.owner[id]; !ok {
+		ob.heard = append(ob.heard, id)
+		if len(ob.heard) > maxOwners {
+			delete(ob.owner, ob.heard[0])
+			ob.heard = ob.heard[1:]
+		}
+	}
+	ob.owner[id] = replica
 }
 
 // replicaOf is the replica that runs id, "" when none is known to.
