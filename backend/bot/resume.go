@@ -3,7 +3,9 @@ package bot
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"sync"
+	"sync/atomic"
 
 	"hermes/backend/agent"
 	"hermes/backend/event"
@@ -48,6 +50,9 @@ type copying struct {
 	kept   bool // the run's leg ended without its answer (it did not start)
 	saved  bool // a copy of the run is stored, by this replica or another
 	warned bool
+	// finishing: the model has given its final answer, so no step follows
+	// and a copy would be dropped unread.
+	finishing atomic.Bool
 }
 
 func newCopies(b *Bot, to RunCopies) *copies {
@@ -98,6 +103,7 @@ func (c *copies) copied(task string, saved bool, start func(runner.Hooks) (strin
 		inner, done := h.Sink, h.Done
 		h.Sink = sinkFunc(func(e event.Event) error {
 			first.Do(func() { c.track(e.RunID, cp) })
+			cp.follow(e)
 			return inner.Write(e)
 		})
 		h.Done = func(res agent.Result) {
@@ -112,6 +118,18 @@ func (c *copies) copied(task string, saved bool, start func(runner.Hooks) (strin
 			cp.end.Do(func() { close(cp.ended) })
 		}
 		return id, err
+	}
+}
+
+// follow notes from the run's events whether it is finishing.
+func (cp *copying) follow(e event.Event) {
+	switch e.Type {
+	case event.IterationStarted:
+		cp.finishing.Store(false)
+	case event.ModelDecided:
+		if d, err := event.Decode[event.ModelDecidedData](e); err == nil {
+			cp.finishing.Store(len(d.ToolCalls) == 0 && strings.TrimSpace(d.FinalAnswer) != "")
+		}
 	}
 }
 
@@ -155,6 +173,9 @@ func (c *copies) copy(cp *copying) {
 	c.mu.Lock()
 	run := cp.run
 	c.mu.Unlock()
+	if cp.finishing.Load() {
+		return // its answer is on its way
+	}
 	rc, err := c.b.runs.CopyRun(run)
 	switch {
 	case errors.Is(err, store.ErrNoCheckpoint):

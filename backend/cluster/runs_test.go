@@ -228,3 +228,27 @@ func TestRuns_TaskWithoutACopyStartsAfresh(t *testing.T) {
 		t.Errorf("the model was asked %d times, want 3: the first step, the one the dead replica waited on, and the task afresh in one step", n)
 	}
 }
+
+// TestRuns_OneStepTaskIsNotCopied: a task whose first step is its answer
+// costs JetStream no copy: none is made before a step is done, nor once
+// the model has answered.
+func TestRuns_OneStepTaskIsNotCopied(t *testing.T) {
+	wecom := wecomtest.NewServer(t, clustertest.CorpID, clustertest.Secret, 0)
+	model := llmtest.NewFuncServer(t, func(req llmtest.Request) llmtest.Step {
+		return llmtest.Step{Content: wecomtest.Answer(req)}
+	})
+	url, rs := startReplicas(t, 1, wecom, 0, model, 0)
+	obj, _ := runCopies(t, url)
+	if status, _, err := rs[0].CB.Text("fay", "msg-3", "u5-m0 please"); err != nil || status != 200 {
+		t.Fatalf("status %d, %v", status, err)
+	}
+	waitAnswer(t, wecom, "fay")
+	rs[0].Close() // its copying is over
+	st, err := obj.Status(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Size() != 0 {
+		t.Errorf("the copies' bucket holds %d bytes after a one-step task, want none written", st.Size())
+	}
+}
