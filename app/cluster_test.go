@@ -70,6 +70,9 @@ func TestApp_ClusterRunsInTheWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The window forwards the bus's events: the replica's run's are there.
+	bus := h.Runs().Bus().Subscribe(4096, func(e event.Event) bool { return e.RunID == id })
+	defer h.Runs().Bus().Unsubscribe(bus)
 	if err := a.Control(id, agent.Control{Kind: agent.ControlStop}); err != nil {
 		t.Fatal(err)
 	}
@@ -87,6 +90,11 @@ func TestApp_ClusterRunsInTheWindow(t *testing.T) {
 	}
 	if d, err := event.Decode[event.RunFinishedData](last); err != nil || d.Status != event.StatusStopped {
 		t.Fatalf("the run ended with %s %+v (%v)", last.Type, d, err)
+	}
+	for e := range bus.C {
+		if e.Type == event.RunFinished {
+			break
+		}
 	}
 	if st := a.ClusterStatus(); !st.Enabled || len(st.Replicas) != 1 || st.Replicas[0].ID != "replica-0" {
 		t.Fatalf("the window's cluster status: %+v", st)
