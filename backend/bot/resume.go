@@ -252,7 +252,7 @@ func (s *session) takeOver(in inbound, task string) bool {
 		}
 		lr.started = s.startedBefore(rc.RunID)
 		err = s.launch(lr, c.copied(key, true, func(h runner.Hooks) (string, error) {
-			return rc.RunID, s.b.runs.ResumeSetup(setup, rc.RunID, h)
+			return rc.RunID, s.b.runs.ResumeSetup(setup, rc.RunID, s.b.sharingMemory(setup, h))
 		}))
 	})
 	if err != nil {
