@@ -57,6 +57,7 @@ func Func[P any](name, description string, risk Risk, fn func(ctx context.Contex
 		Name:        name,
 		Description: description,
 		Parameters:  params,
+		checked:     params,
 		Risk:        risk,
 		Run: func(ctx context.Context, env Env, args json.RawMessage) (string, error) {
 			var p P

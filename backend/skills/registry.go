@@ -24,10 +24,24 @@ type Registry struct {
 
 // entry is a registered tool with its compiled schema.
 type entry struct {
-	tool   Tool
-	schema *schema
+	tool Tool
 	// compact is the schema as one line of JSON, quoted in call errors.
 	compact string
+
+	once   sync.Once
+	schema *schema
+	err    error
+}
+
+// compiled is the tool's schema, parsed on first use for a tool whose
+// schema Func built and checked (Register parsed every other).
+func (e *entry) compiled() (*schema, error) {
+	e.once.Do(func() {
+		if e.schema == nil {
+			e.schema, e.err = parseSchema(e.tool.Parameters)
+		}
+	})
+	return e.schema, e.err
 }
 
 // NewRegistry returns an empty registry.
@@ -54,9 +68,16 @@ func (r *Registry) Register(t Tool) error {
 	case t.Timeout < 0:
 		return invalid("the timeout is negative")
 	}
-	s, err := parseSchema(t.Parameters)
-	if err != nil {
-		return invalid(err.Error())
+	e := &entry{}
+	// A schema that Func built from a struct was checked there: parsing it
+	// waits for the tool's first call, which most tools of a process never
+	// get.
+	if t.checked == nil || !bytes.Equal(t.Parameters, t.checked) {
+		s, err := parseSchema(t.Parameters)
+		if err != nil {
+			return invalid(err.Error())
+		}
+		e.schema = s
 	}
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, t.Parameters); err != nil {
@@ -69,7 +90,8 @@ func (r *Registry) Register(t Tool) error {
 	if _, dup := r.byName[t.Name]; dup {
 		return i18n.Wrap(fmt.Errorf("%w: %s", ErrDuplicateTool, t.Name), "skills.duplicate_tool", t.Name)
 	}
-	r.byName[t.Name] = &entry{tool: t, schema: s, compact: compact.String()}
+	e.tool, e.compact = t, compact.String()
+	r.byName[t.Name] = e
 	r.order = append(r.order, t.Name)
 	return nil
 }
@@ -158,8 +180,12 @@ func (r *Registry) Prepare(name, rawArgs string) (Prepared, error) {
 	if v == nil {
 		v, repaired = map[string]any{}, true
 	}
+	s, err := e.compiled()
+	if err != nil {
+		return Prepared{}, &CallError{Message: fmt.Sprintf("the tool %s cannot be called: its parameter schema is unusable (%v).", name, err)}
+	}
 	var c coercion
-	v = e.schema.coerce(v, "", &c)
+	v = s.coerce(v, "", &c)
 	if len(c.problems) > 0 {
 		return Prepared{}, &CallError{Message: fmt.Sprintf(
 			"invalid arguments for %s: %s. %s", name, strings.Join(c.problems, "; "), retry)}

@@ -155,3 +155,40 @@ func TestRegistry_Concurrent(t *testing.T) {
 		t.Errorf("%d tools registered, want %d", n, 1+writers*10)
 	}
 }
+
+// TestRegistry_FuncSchemaParsedOnFirstCall: a schema Func built and checked
+// is not parsed again when the tool registers, only when it is first
+// called, where it validates as before; a Func tool whose Parameters were
+// replaced is parsed (and refused) at once.
+func TestRegistry_FuncSchemaParsedOnFirstCall(t *testing.T) {
+	r := NewRegistry()
+	tools := append(FileTools(), ExecuteCommand(0, 0, nil), ReadArtifactTool())
+	for _, tool := range tools {
+		if err := r.Register(tool); err != nil {
+			t.Fatal(err)
+		}
+		if e := r.byName[tool.Name]; e.schema != nil {
+			t.Fatalf("%s: parsed at Register", tool.Name)
+		}
+		// What the first call will parse is a schema Register would take.
+		if _, err := parseSchema(tool.Parameters); err != nil {
+			t.Fatalf("%s: %v", tool.Name, err)
+		}
+	}
+	if _, err := r.Prepare("read_file", `{"path":"a.md","limit_lines":0}`); err == nil || !strings.Contains(err.Error(), "limit_lines") {
+		t.Fatalf("limit_lines below its minimum: %v", err)
+	}
+	p, err := r.Prepare("read_file", `{"path":"a.md","limit_lines":"5"}`)
+	if err != nil || string(p.Args) != `{"limit_lines":5,"path":"a.md"}` || !p.Repaired {
+		t.Fatalf("Prepare = %s, repaired %v, %v", p.Args, p.Repaired, err)
+	}
+	if r.byName["read_file"].schema == nil || r.byName["list_files"].schema != nil {
+		t.Fatal("only the tool called has its schema parsed")
+	}
+
+	changed := ReadArtifactTool()
+	changed.Name, changed.Parameters = "changed", json.RawMessage(`{"type":"string"}`)
+	if err := r.Register(changed); !errors.Is(err, ErrInvalidTool) {
+		t.Fatalf("a Func tool with replaced parameters registered: %v", err)
+	}
+}

@@ -55,6 +55,10 @@ type Tool struct {
 	// Errors meant for the model come from Errorf (or a *CallError);
 	// Transient marks a failure worth one silent retry.
 	Run func(ctx context.Context, env Env, args json.RawMessage) (string, error)
+
+	// checked is the Parameters that Func built and checked, which Register
+	// need not parse again while they are unchanged.
+	checked json.RawMessage
 }
 
 // ReadOnly reports whether the tool only reads, so that several of its calls
