@@ -235,7 +235,7 @@ func (b *Bot) Deliver(platform string, m Message, r Replier) (bool, error) {
 		return false, ErrClosed
 	}
 	if b.shared != nil {
-		return b.queue(platform, m)
+		return b.queue(platform, m, r)
 	}
 	if m.ID != "" && !b.seen.first(platform+"/"+m.ID) {
 		return false, nil

@@ -32,10 +32,15 @@ func (in feishuInbox) Refuse(w http.ResponseWriter, r *http.Request, err error) 
 // client; the event_ids it hands on are de-duplicated as WeCom's ids are.
 func (b *Bot) newFeishu(o Options) *feishu.Adapter {
 	c := o.Config
-	b.lark = feishu.NewAPI(feishu.APIOptions{
+	api := feishu.APIOptions{
 		Base: c.API(), AppID: c.AppID, AppSecret: c.AppSecret, Rate: c.APIRate(),
 		HTTP: o.HTTP, Backoff: o.APIBackoff, Now: o.Now,
-	})
+	}
+	if sh := o.Shared; sh != nil {
+		// The replicas share the tenant token and the app's rate.
+		api.Token, api.RateLimit = sh.Token, sh.Rate
+	}
+	b.lark = feishu.NewAPI(api)
 	return feishu.NewAdapter(feishu.Callback{
 		VerificationToken: c.VerificationToken, EncryptKey: c.EncryptKey,
 		BodyLimit: func() int { return b.current().cfg.BodyLimit() }, Now: b.now,

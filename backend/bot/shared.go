@@ -42,6 +42,9 @@ type Shared struct {
 	Rate chatapi.Limit
 	// Memory keeps the users' long-term memories for every replica.
 	Memory SharedMemory
+	// Streams keeps the WeCom intelligent bot's stream replies, which
+	// WeCom asks any replica for.
+	Streams wecom.SharedStreams
 }
 
 // Dedupe remembers the message ids seen by every replica.
@@ -96,12 +99,15 @@ type task struct {
 	ID       string `json:"id,omitempty"`
 	User     string `json:"user"`
 	Text     string `json:"text"`
+	// To is where the answer goes, for platforms that answer each message
+	// where it came from (Feishu's message, WeCom's stream).
+	To string `json:"to,omitempty"`
 }
 
 // share makes the bot a replica: it checks that the platform's replies can
 // go out from any replica and starts taking tasks.
 func (b *Bot) share(sh *Shared) error {
-	if name := b.current().cfg.PlatformName(); b.replierOf(name, "") == nil {
+	if name := b.current().cfg.PlatformName(); !b.shareReplies(sh) {
 		return i18n.Wrap(ErrClusterPlatform, "bot.cluster_platform", name)
 	}
 	b.shared, b.sessionStore = sh, sh.Sessions
@@ -123,10 +129,10 @@ func (sh *Shared) wecomShared(o *wecom.APIOptions) {
 	}
 }
 
-// replierOf is the replier of a user of platform on this replica, nil
-// where replies can only go back through the callback that brought the
-// message.
-func (b *Bot) replierOf(platform, user string) Replier {
+// replierOf is the replier of a user of platform on this replica, for a
+// message whose reply goes to, nil where replies can only go back through
+// the callback that brought the message.
+func (b *Bot) replierOf(platform, user, to string) Replier {
 	switch p := b.platform.(type) {
 	case *wecom.App:
 		if platform == config.BotWeCom {
@@ -136,6 +142,8 @@ func (b *Bot) replierOf(platform, user string) Replier {
 		if platform == config.BotWebhook {
 			return p.replier(user)
 		}
+	default:
+		return b.replierTo(platform, to)
 	}
 	return nil
 }
@@ -152,12 +160,12 @@ func (b *Bot) first(key string) (bool, error) {
 // queue hands a message to the cluster's task queue, once per message id:
 // the publish is the one write that takes the id, so a replica killed
 // mid-callback leaves the message either queued or not taken at all.
-func (b *Bot) queue(platform string, m Message) (bool, error) {
+func (b *Bot) queue(platform string, m Message, r Replier) (bool, error) {
 	id := ""
 	if m.ID != "" {
 		id = platform + "/" + m.ID
 	}
-	data, err := json.Marshal(task{Platform: platform, ID: m.ID, User: m.User, Text: m.Text})
+	data, err := json.Marshal(task{Platform: platform, ID: m.ID, User: m.User, Text: m.Text, To: addressOf(r)})
 	if err != nil {
 		return false, err
 	}
@@ -176,7 +184,7 @@ func (b *Bot) take(data []byte, settle func(bool) error) {
 		settle(true)
 		return
 	}
-	r := b.replierOf(t.Platform, t.User)
+	r := b.replierOf(t.Platform, t.User, t.To)
 	if r == nil || b.isClosed() {
 		settle(false) // another replica's
 		return
@@ -210,6 +218,13 @@ func (l *leased) Reply(ctx context.Context, text string, final bool) error {
 		}
 	}
 	return l.inner.Reply(ctx, text, final)
+}
+
+// Draft shows the model's text where the inner replier can.
+func (l *leased) Draft(text string) {
+	if d, ok := l.inner.(Drafter); ok {
+		d.Draft(text)
+	}
 }
 
 // release hands the messages of r back to the queue, for a replica that

@@ -70,3 +70,16 @@ func (t *Token) Drop(tok string) {
 func RenewAt(now time.Time, life time.Duration) time.Time {
 	return now.Add(life - min(life/10, 5*time.Minute))
 }
+
+// SharedToken is an access token as the replicas of a clustered bot share
+// it (backend/cluster is one): a platform keeps one valid token per app and
+// limits how often it is fetched, so one replica fetches it and the others
+// read it.
+type SharedToken interface {
+	// Token returns the shared token and when to renew it, calling fetch
+	// (on one replica at a time) when there is none valid.
+	Token(ctx context.Context, fetch func(context.Context) (string, time.Time, error)) (string, time.Time, error)
+	// Drop forgets token after the platform refused it, unless another
+	// replica has replaced it already.
+	Drop(token string)
+}

@@ -131,8 +131,8 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 		defer stopRuns()
 		shared = &bot.Shared{
 			Seen: cl.Seen(), Sessions: cl.Sessions(), Tasks: cl.Tasks(), Runs: cl.Runs(),
-			Token: cl.Token(fmt.Sprintf("%s/%d", b.CorpID, b.AgentID)), UserLimit: cl.Limits(), UserIDs: cl.UserIDs(),
-			Rate: cl.Rate(fmt.Sprintf("%s/%d", b.CorpID, b.AgentID), b.APIRate()), Memory: cl.Memories(),
+			Token: cl.Token(cluster.AppOf(b)), UserLimit: cl.Limits(), UserIDs: cl.UserIDs(),
+			Rate: cl.Rate(cluster.AppOf(b), b.APIRate()), Memory: cl.Memories(), Streams: cl.Streams(),
 		}
 	}
 	bt, err := bot.New(bot.Options{Setup: setup, Runs: manager, Store: h.Store(), Config: b, Log: log, Shared: shared})

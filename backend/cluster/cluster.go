@@ -73,7 +73,7 @@ type Cluster struct {
 	name, version string
 
 	seen, sessions, wecom, limits, replicas jetstream.KeyValue
-	memory                                  jetstream.KeyValue
+	memory, streams                         jetstream.KeyValue
 	runs                                    jetstream.ObjectStore
 	tasks                                   jetstream.Consumer
 	queue                                   *Tasks
@@ -146,6 +146,9 @@ func (cl *Cluster) setup(ctx context.Context, replicas int) error {
 		return err
 	}
 	if cl.memory, err = kv(bucketMemory, 0, 0); err != nil {
+		return err
+	}
+	if cl.streams, err = kv(bucketStreams, streamsFor, 0); err != nil {
 		return err
 	}
 	if cl.runs, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{

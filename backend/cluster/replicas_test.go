@@ -159,8 +159,8 @@ func TestReplicas_DeadReplicasTaskIsTakenOver(t *testing.T) {
 }
 
 // TestReplicas_PlatformWithoutRepliesAnywhereRefused: the intelligent bot
-// replies through the callback that brought the message, so it cannot run
-// as a replica; New says so, in the user's terms.
+// replies through streams; without them shared it cannot run as a
+// replica, and New says so, in the user's terms.
 func TestReplicas_PlatformWithoutRepliesAnywhereRefused(t *testing.T) {
 	srv := clustertest.Start(t)
 	cl, err := cluster.Open(t.Context(), cluster.Options{Config: config.Cluster{NATSURL: srv.URL}})
@@ -175,10 +175,12 @@ func TestReplicas_PlatformWithoutRepliesAnywhereRefused(t *testing.T) {
 	defer st.Close()
 	model := llmtest.NewFuncServer(t, func(llmtest.Request) llmtest.Step { return llmtest.Step{Content: "x"} })
 	cfg := config.Bot{Platform: config.BotWeComBot, WebhookSecret: clustertest.Token, EncodingAESKey: clustertest.AESKey}
+	unshared := clustertest.Shared(cl, cfg)
+	unshared.Streams = nil
 	_, err = bot.New(bot.Options{
 		Setup: agent.Setup{Home: t.TempDir(), Model: llm.New(llm.Config{BaseURL: model.URL, Model: "m"}), Tools: skills.NewRegistry()},
 		Runs:  runner.New(runner.Options{Home: t.TempDir(), Store: st, Bus: event.NewBus()}), Store: st, Config: cfg,
-		Shared: clustertest.Shared(cl, cfg),
+		Shared: unshared,
 	})
 	if !errors.Is(err, bot.ErrClusterPlatform) || !strings.Contains(err.Error(), `nats_url = ""`) {
 		t.Fatalf("New = %v, want ErrClusterPlatform saying what to do", err)

@@ -47,7 +47,12 @@ type APIOptions struct {
 	AppSecret string
 	// Rate is how many calls may start in any one second (the app's QPS).
 	Rate int
-	HTTP *http.Client
+	// Token and RateLimit, when set, are shared with the bot's other
+	// replicas (backend/cluster): one replica fetches the tenant token and
+	// the others read it, and Rate holds across them all.
+	Token     chatapi.SharedToken
+	RateLimit chatapi.Limit
+	HTTP      *http.Client
 	// Backoff is the wait before retry n (1, 2, …) of a call Feishu said
 	// was too frequent, unless it said how long; nil means
 	// chatapi.Backoff.
@@ -97,18 +102,35 @@ type answer interface{ result() *apiStatus }
 // arrive during a fetch wait for it rather than fetch another.
 func (a *API) tenantToken(ctx context.Context) (string, error) {
 	return a.token.Get(ctx, func(ctx context.Context) (string, time.Time, error) {
-		var resp struct {
-			apiStatus
-			Token  string `json:"tenant_access_token"`
-			Expire int    `json:"expire"`
+		if a.o.Token != nil {
+			return a.o.Token.Token(ctx, a.requestToken)
 		}
-		body := map[string]string{"app_id": a.o.AppID, "app_secret": a.o.AppSecret}
-		if err := a.retry(ctx, "auth/v3/tenant_access_token", "/open-apis/auth/v3/tenant_access_token/internal", "", body, &resp); err != nil {
-			return "", time.Time{}, err
-		}
-		// Feishu hands out a new token once less than half an hour is left.
-		return resp.Token, chatapi.RenewAt(a.o.Now(), time.Duration(resp.Expire)*time.Second), nil
+		return a.requestToken(ctx)
 	})
+}
+
+// requestToken asks Feishu for a tenant token, and says when to renew it.
+func (a *API) requestToken(ctx context.Context) (string, time.Time, error) {
+	var resp struct {
+		apiStatus
+		Token  string `json:"tenant_access_token"`
+		Expire int    `json:"expire"`
+	}
+	body := map[string]string{"app_id": a.o.AppID, "app_secret": a.o.AppSecret}
+	if err := a.retry(ctx, "auth/v3/tenant_access_token", "/open-apis/auth/v3/tenant_access_token/internal", "", body, &resp); err != nil {
+		return "", time.Time{}, err
+	}
+	// Feishu hands out a new token once less than half an hour is left.
+	return resp.Token, chatapi.RenewAt(a.o.Now(), time.Duration(resp.Expire)*time.Second), nil
+}
+
+// dropToken forgets tok after Feishu refused it, here and, unless another
+// replica has replaced it already, for the replicas.
+func (a *API) dropToken(tok string) {
+	a.token.Drop(tok)
+	if a.o.Token != nil {
+		a.o.Token.Drop(tok)
+	}
 }
 
 func tokenRefused(code int) bool {
@@ -127,7 +149,7 @@ func (a *API) call(ctx context.Context, op, path string, body any, out answer) e
 		err = a.retry(ctx, op, path, tok, body, out)
 		var apiErr *APIError
 		if errors.As(err, &apiErr) && tokenRefused(apiErr.Code) && !refreshed {
-			a.token.Drop(tok)
+			a.dropToken(tok)
 			continue
 		}
 		return err
@@ -141,8 +163,16 @@ func (a *API) retry(ctx context.Context, op, path, tok string, body any, out ans
 		if err := a.pace.Wait(ctx); err != nil {
 			return chatapi.Try{Err: err}
 		}
+		done := func() {}
+		if a.o.RateLimit != nil {
+			var err error
+			if done, err = a.o.RateLimit.Acquire(ctx); err != nil {
+				return chatapi.Try{Err: err}
+			}
+		}
 		*out.result() = apiStatus{}
 		limited, wait, err := a.do(ctx, path, tok, body, out)
+		done()
 		st := out.result()
 		limited = limited || st.Code == codeFreqLimit || st.Code == codeChatFreqLimit
 		r := chatapi.Try{Again: err != nil || limited, Wait: wait}

@@ -88,6 +88,29 @@ type replier struct {
 	chatID    string
 }
 
+// address is where a replier replies, as the task of a clustered bot
+// carries it to the replica that runs it.
+type address struct {
+	MessageID string `json:"m"`
+	ChatID    string `json:"c,omitempty"`
+}
+
+// Address is where r replies, for ReplierTo on another replica.
+func (r *replier) Address() string {
+	data, _ := json.Marshal(address{r.messageID, r.chatID})
+	return string(data)
+}
+
+// ReplierTo is the replier of the message at addr (a replier's Address),
+// nil for an address it cannot read.
+func (a *API) ReplierTo(addr string) Replier {
+	var at address
+	if json.Unmarshal([]byte(addr), &at) != nil || at.MessageID == "" {
+		return nil
+	}
+	return &replier{api: a, messageID: at.MessageID, chatID: at.ChatID}
+}
+
 func (r *replier) Reply(ctx context.Context, text string, _ bool) error {
 	for _, m := range format(text) {
 		err := r.api.Reply(ctx, r.messageID, m.typ, m.content)

@@ -2,8 +2,6 @@ package wecom
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -54,6 +52,9 @@ type IntelligentBot struct {
 	mu      sync.Mutex
 	streams map[string]*stream // stream id -> reply
 	byMsg   map[string]string  // message id -> stream id, to answer a resend
+	// shared, when set, keeps the streams for the bot's replicas
+	// (shared_streams.go): WeCom may ask any of them for more.
+	shared SharedStreams
 }
 
 // NewIntelligentBot returns the adapter of an intelligent bot, which hands
@@ -119,7 +120,7 @@ func (a *IntelligentBot) receive(w http.ResponseWriter, r *http.Request) ([]byte
 	nonce := r.URL.Query().Get("nonce")
 	switch m.MsgType {
 	case "stream":
-		return a.seal(a.lookup(m.Stream.ID).payload(m.Stream.ID), nonce)
+		return a.seal(a.find(m.Stream.ID).payload(m.Stream.ID), nonce)
 	case "text":
 		if m.From.UserID == "" {
 			return nil, fmt.Errorf("%w: no from.userid", callback.ErrMalformed)
@@ -127,7 +128,7 @@ func (a *IntelligentBot) receive(w http.ResponseWriter, r *http.Request) ([]byte
 		id, st, fresh := a.open(m.MsgID)
 		if fresh {
 			text := strings.TrimSpace(mention.ReplaceAllString(strings.TrimSpace(m.Text.Content), ""))
-			if err := a.in.Deliver(Message{ID: m.MsgID, User: m.From.UserID, Text: text}, st); err != nil {
+			if err := a.in.Deliver(Message{ID: m.MsgID, User: m.From.UserID, Text: text}, a.replierOf(id, st)); err != nil {
 				return nil, err
 			}
 		}
@@ -155,9 +156,7 @@ func (a *IntelligentBot) open(msgID string) (string, *stream, bool) {
 			delete(a.byMsg, m)
 		}
 	}
-	raw := make([]byte, 12)
-	rand.Read(raw)
-	id := hex.EncodeToString(raw)
+	id := a.newStreamID(msgID)
 	st := &stream{created: now}
 	a.streams[id] = st
 	if msgID != "" {

@@ -3,20 +3,14 @@ package wecom
 import (
 	"context"
 	"time"
+
+	"hermes/backend/chatapi"
 )
 
 // SharedToken is the access token as the replicas of a clustered bot share
-// it (backend/cluster is one): WeCom keeps one valid token per application
-// and limits how often it is fetched, so one replica fetches it and the
-// others read it.
-type SharedToken interface {
-	// Token returns the shared token and when to renew it, calling fetch
-	// (on one replica at a time) when there is none valid.
-	Token(ctx context.Context, fetch func(context.Context) (string, time.Time, error)) (string, time.Time, error)
-	// Drop forgets token after WeCom refused it, unless another replica
-	// has replaced it already.
-	Drop(token string)
-}
+// it: WeCom keeps one valid token per application and limits how often it
+// is fetched.
+type SharedToken = chatapi.SharedToken
 
 // SharedLimit lets at most n calls for one key be counted in any span of
 // per across the replicas, as the limiter does in one process: a call

@@ -2,7 +2,6 @@ package clustertest
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"net/http/httptest"
 	"path/filepath"
@@ -126,11 +125,11 @@ func StartReplica(tb testing.TB, o ReplicaOptions) *Replica {
 // Shared is what a replica of the bot of b shares through cl; `hermes bot`
 // makes the same.
 func Shared(cl *cluster.Cluster, b config.Bot) *bot.Shared {
-	app := fmt.Sprintf("%s/%d", b.CorpID, b.AgentID)
+	app := cluster.AppOf(b)
 	return &bot.Shared{
 		Seen: cl.Seen(), Sessions: cl.Sessions(), Tasks: cl.Tasks(), Runs: cl.Runs(),
 		Token: cl.Token(app), UserLimit: cl.Limits(), UserIDs: cl.UserIDs(), Rate: cl.Rate(app, b.APIRate()),
-		Memory: cl.Memories(),
+		Memory: cl.Memories(), Streams: cl.Streams(),
 	}
 }
 
