@@ -16,8 +16,8 @@ var (
 	// shut down.
 	ErrClosed = errors.New("bot is shutting down")
 	// ErrClusterPlatform is returned by New for a replica ([cluster]) of a
-	// platform whose replies can only go back through the callback.
-	ErrClusterPlatform = errors.New(`[cluster] works with [bot] platform "wecom" or "webhook" for now; set nats_url = "" to run this platform as one process`)
+	// platform whose replies the replicas were not given to share.
+	ErrClusterPlatform = errors.New(`this platform's replies are not shared with the other replicas; set [cluster] nats_url = "" to run it as one process`)
 	// ErrTaskTaken is returned for an answer not sent because another
 	// replica took its message over (and answers it).
 	ErrTaskTaken = errors.New("the task was taken over by another replica, which answers it")

@@ -16,8 +16,8 @@ import (
 func init() {
 	i18n.Register(map[string]i18n.Msg{
 		"bot.cluster_platform": {
-			EN: `[cluster] works with [bot] platform "wecom" or "webhook" for now, not %q; set [cluster] nats_url = "" to run it as one process`,
-			ZH: `[cluster] 目前只支持 [bot] 平台 "wecom" 或 "webhook"，不支持 %q；请把 [cluster] nats_url 设为 "" 以单进程运行`,
+			EN: `[bot] platform %q cannot run as a replica here: its replies are not shared with the other replicas; set [cluster] nats_url = "" to run it as one process`,
+			ZH: `[bot] 平台 %q 在此无法以副本运行：它的回复未与其他副本共享；请把 [cluster] nats_url 设为 "" 以单进程运行`,
 		},
 	})
 }
