@@ -89,9 +89,13 @@ func ObserveHome(home string, getenv func(string) string, name, version string) 
 // Close ends the relays (their watchers get what came, then the end) and
 // drops the connection.
 func (ob *Observer) Close() {
+	// Under the lock, so that no relay starts after the cancel; the
+	// connection goes first, so that requests under way fail at once.
+	ob.mu.Lock()
 	ob.cancel()
-	ob.wg.Wait()
+	ob.mu.Unlock()
 	ob.nc.Close()
+	ob.wg.Wait()
 }
 
 // Status reads the replicas and the queue, as ReadStatus does.
@@ -220,16 +224,16 @@ func (ob *Observer) steer(req controlRequest) error {
 // the window shows them.
 func (ob *Observer) follow() {
 	ob.mu.Lock()
-	was := ob.followAll
-	ob.followAll = true
-	ob.mu.Unlock()
-	if !was {
-		ob.wg.Add(1)
-		go func() {
-			defer ob.wg.Done()
-			ob.List()
-		}()
+	defer ob.mu.Unlock()
+	if ob.followAll || ob.ctx.Err() != nil {
+		return
 	}
+	ob.followAll = true
+	ob.wg.Add(1)
+	go func() {
+		defer ob.wg.Done()
+		ob.List()
+	}()
 }
 
 // relay holds the events of one run of a replica, for its watchers.
