@@ -217,7 +217,8 @@ func (f sinkFunc) Write(e event.Event) error { return f(e) }
 // the copy is written into this home as if the run had run here, and the
 // run goes on from its last checkpoint (run.resumed), so the steps done
 // are not asked of the model again. It reports false, and the task starts
-// afresh, where there is no copy or it cannot be taken up here.
+// afresh, where there is no copy or it cannot be taken up here (the copy
+// is then dropped, lest a later takeover go back to it).
 func (s *session) takeOver(in inbound, task string) bool {
 	c := s.b.copies
 	key := taskKey(s.platform, in)
@@ -235,6 +236,7 @@ func (s *session) takeOver(in inbound, task string) bool {
 	var rc runner.RunCopy
 	if err := json.Unmarshal(data, &rc); err != nil {
 		s.b.log.Warn("the copy of the task's run is unreadable; it starts afresh", "session", s.key, "err", err)
+		c.to.Drop(key) // the run started afresh is the task's now
 		return false
 	}
 	s.mu.Lock()
@@ -258,6 +260,7 @@ func (s *session) takeOver(in inbound, task string) bool {
 	if err != nil {
 		s.b.log.Warn("the task's run could not be resumed from its copy; it starts afresh", "session", s.key, "run", rc.RunID,
 			"err", s.b.scrub(err.Error(), setup.Redactor))
+		c.to.Drop(key) // the run started afresh is the task's now
 		return false
 	}
 	s.b.log.Info("task taken over: its run resumed from the copy of its last checkpoint", "session", s.key, "run", rc.RunID, "iteration", rc.Iteration)

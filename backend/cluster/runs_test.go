@@ -252,3 +252,32 @@ func TestRuns_OneStepTaskIsNotCopied(t *testing.T) {
 		t.Errorf("the copies' bucket holds %d bytes after a one-step task, want none written", st.Size())
 	}
 }
+
+// TestRuns_CopyThatCannotBeTakenUpIsDropped: a task's copy this replica
+// cannot take up (here unreadable) leaves the task to start afresh, and is
+// dropped, so no later takeover goes back to it.
+func TestRuns_CopyThatCannotBeTakenUpIsDropped(t *testing.T) {
+	wecom := wecomtest.NewServer(t, clustertest.CorpID, clustertest.Secret, 0)
+	model := llmtest.NewFuncServer(t, func(req llmtest.Request) llmtest.Step {
+		return llmtest.Step{Content: wecomtest.Answer(req)}
+	})
+	url, rs := startReplicas(t, 1, wecom, 0, model, 0)
+	obj, _ := runCopies(t, url)
+	if err := rs[0].Cluster.Runs().Save("wecom/msg-4", []byte("not a run")); err != nil {
+		t.Fatal(err)
+	}
+	if status, _, err := rs[0].CB.Text("gus", "msg-4", "u6-m0 please"); err != nil || status != 200 {
+		t.Fatalf("status %d, %v", status, err)
+	}
+	waitAnswer(t, wecom, "gus")
+	rs[0].Close()
+	if got := answers(wecom, "gus"); len(got) != 1 || got[0] != "done: u6-m0" {
+		t.Fatalf("gus was sent %q, want one answer", wecom.Messages("gus"))
+	}
+	if !strings.Contains(rs[0].Logs(), "unreadable; it starts afresh") {
+		t.Errorf("the replica's log does not say the copy was unreadable:\n%s", rs[0].Logs())
+	}
+	if list, err := obj.List(t.Context()); err == nil || len(list) != 0 {
+		t.Errorf("%d copies left (%v), want the unreadable one dropped", len(list), err)
+	}
+}
