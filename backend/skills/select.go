@@ -2,6 +2,7 @@ package skills
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -18,8 +19,10 @@ import (
 const LoadSkillTool = "load_skill"
 
 // Selection is the tools one run is offered. With no more tools than
-// Options.SelectAbove it is all of them; with more, only the skills that
-// rank highest for the task, and load_skill adds others on request.
+// Options.SelectAbove it is all of them, less the skills offered only when
+// relevant (OfferRelevant) whose words the task does not use; with more,
+// only the skills that rank highest for the task. load_skill, or a call of
+// a tool left out, adds a skill's tools from the next request on.
 type Selection struct {
 	c     *Catalog
 	runID string
@@ -30,20 +33,82 @@ type Selection struct {
 
 	mu     sync.Mutex
 	active map[string]bool // nil means every skill
+	// saved is the estimate of the left-out tools' schemas, counted when
+	// the choice changes rather than for every request.
+	saved int
 }
 
-// Select chooses the tools offered to run runID for task. The loop should
-// send Selection.Defs() instead of Registry.Defs() and report
-// SavedTokens() in its context budget; Close forgets the run.
+// Select chooses the tools offered to run runID for task (with the run's
+// standing instructions, and the names of tools its conversation called).
+// The loop should send Selection.Defs() instead of Registry.Defs() and
+// report SavedTokens() in its context budget; Close forgets the run.
 func (c *Catalog) Select(runID, task string) *Selection {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := &Selection{c: c, runID: runID, reg: c.reg, skillOf: c.toolSkill}
 	if len(c.reg.Names()) > c.opts.SelectAbove {
 		s.active = rankSkills(task, c.skills, c.reg, c.opts.SelectAbove-1)
+	} else {
+		s.active = withoutIrrelevant(task, c.skills)
+	}
+	if s.active != nil {
+		s.saved = contextmgr.EstimateTools(s.pick(false))
 	}
 	c.selections[runID] = s
 	return s
+}
+
+// withoutIrrelevant is every loaded skill but those offered only when
+// relevant that task does not name; nil (every skill) when none is left
+// out.
+func withoutIrrelevant(task string, skills []Skill) map[string]bool {
+	want := terms(task)
+	active, left := map[string]bool{}, false
+	for _, sk := range skills {
+		if sk.Status != StatusLoaded {
+			continue
+		}
+		if sk.Offer == OfferRelevant && !relevant(sk, task, want) {
+			left = true
+			continue
+		}
+		active[sk.Name] = true
+	}
+	if !left {
+		return nil
+	}
+	return active
+}
+
+// relevant reports whether task (whose terms are want) names skill sk,
+// one of its tools, or one of its keywords: a Latin keyword as whole words
+// (a plural s aside, as terms match), any other (Chinese, "[[") anywhere
+// in the task.
+func relevant(sk Skill, task string, want map[string]bool) bool {
+	lower := strings.ToLower(task)
+	if slices.ContainsFunc(sk.Tools, func(t string) bool { return strings.Contains(lower, strings.ToLower(t)) }) {
+		return true
+	}
+	for _, k := range append([]string{strings.ReplaceAll(sk.Name, "_", " ")}, sk.Keywords...) {
+		kt := terms(k)
+		latin := len(kt) > 0 && !strings.ContainsFunc(k, func(r rune) bool {
+			return r > unicode.MaxASCII || !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == ' ' || r == '-' || r == '_')
+		})
+		if !latin {
+			if strings.Contains(lower, strings.ToLower(strings.TrimSpace(k))) {
+				return true
+			}
+			continue
+		}
+		all := true
+		for w := range kt {
+			all = all && want[w]
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }
 
 // Close forgets the selection, once its run has ended.
@@ -62,13 +127,22 @@ func (s *Selection) Registry() *Registry { return s.reg }
 func (s *Selection) Defs() []llm.ToolDef {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.pick(true)
+}
+
+// pick is the tools offered, or those left out, in registration order. It
+// runs under s.mu, or before the selection is shared.
+func (s *Selection) pick(offered bool) []llm.ToolDef {
 	all := s.reg.Defs()
 	if s.active == nil {
-		return all
+		if offered {
+			return all
+		}
+		return nil
 	}
 	out := make([]llm.ToolDef, 0, len(all))
 	for _, d := range all {
-		if skill, ok := s.skillOf[d.Name]; !ok || s.active[skill] {
+		if skill, ok := s.skillOf[d.Name]; (!ok || s.active[skill]) == offered {
 			out = append(out, d)
 		}
 	}
@@ -93,7 +167,9 @@ func (s *Selection) Skills() []string {
 // SavedTokens is the estimate of the schema tokens that the tools left out
 // would have cost in every request.
 func (s *Selection) SavedTokens() int {
-	return contextmgr.EstimateTools(s.reg.Defs()) - contextmgr.EstimateTools(s.Defs())
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.saved
 }
 
 // activate offers skill's tools from the next request on. It reports
@@ -105,6 +181,7 @@ func (s *Selection) activate(skill string) bool {
 		return false
 	}
 	s.active[skill] = true
+	s.saved = contextmgr.EstimateTools(s.pick(false))
 	return true
 }
 
@@ -124,6 +201,10 @@ func rankSkills(task string, skills []Skill, reg *Registry, limit int) map[strin
 		if sk.Status != StatusLoaded || len(sk.Tools) == 0 {
 			continue
 		}
+		named := sk.Offer == OfferRelevant && relevant(sk, task, want)
+		if sk.Offer == OfferRelevant && !named {
+			continue
+		}
 		name := terms(strings.ReplaceAll(sk.Name, "_", " "))
 		var text strings.Builder
 		text.WriteString(sk.Description)
@@ -133,6 +214,9 @@ func rankSkills(task string, skills []Skill, reg *Registry, limit int) map[strin
 		}
 		body := terms(text.String())
 		score := 0
+		if named {
+			score = 3
+		}
 		for w := range want {
 			switch {
 			case name[w]:
@@ -224,7 +308,8 @@ func (b *build) addLoadSkill(c *Catalog) {
 		hasInstructions = hasInstructions || s.Instructions != ""
 		lines = append(lines, "- "+s.Name+": "+oneLine(s.Description))
 	}
-	if !hasInstructions && len(b.reg.Names()) <= b.opts.SelectAbove {
+	onRequest := slices.ContainsFunc(b.skills, func(s Skill) bool { return s.Status == StatusLoaded && s.Offer == OfferRelevant })
+	if !hasInstructions && !onRequest && len(b.reg.Names()) <= b.opts.SelectAbove {
 		return
 	}
 	skills := slices.Clone(b.skills)
@@ -238,6 +323,23 @@ func (b *build) addLoadSkill(c *Catalog) {
 	if err := b.reg.Register(t); err != nil {
 		panic(err) // no skill tool may take this name: Register refused it above
 	}
+}
+
+// offeredOnCall makes a call of t, a tool of skill, offer skill's tools to
+// the calling run from its next request on: a model may know the tool
+// without load_skill (a resumed or forked conversation used it).
+func (c *Catalog) offeredOnCall(t Tool, skill string) Tool {
+	run := t.Run
+	t.Run = func(ctx context.Context, env Env, args json.RawMessage) (string, error) {
+		c.mu.RLock()
+		sel := c.selections[env.RunID]
+		c.mu.RUnlock()
+		if sel != nil {
+			sel.activate(skill)
+		}
+		return run(ctx, env, args)
+	}
+	return t
 }
 
 func loadSkill(c *Catalog, skills []Skill, runID, name string) (string, error) {
