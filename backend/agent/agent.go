@@ -300,7 +300,7 @@ func (r *Run) attach(w *runlog.Writer, lastSeq int64, sinks []event.Sink) {
 func (r *Run) Execute(ctx context.Context) Result {
 	defer r.log.Close()
 	if r.setup.Select != nil {
-		r.sel = r.setup.Select(r.st.RunID, r.st.Task)
+		r.sel = r.setup.Select(r.st.RunID, r.selectionText())
 		defer r.sel.Close()
 	}
 	r.legStart = r.now()
@@ -425,6 +425,22 @@ func (r *Run) cancelled() Result {
 }
 
 func (r *Run) elapsedMS() int64 { return r.priorMS + r.now().Sub(r.legStart).Milliseconds() }
+
+// selectionText is what the run's tools are chosen by: its task, its
+// standing instructions, and the tools its conversation (a fork's or a
+// resumed run's) already called, whose skills it keeps.
+func (r *Run) selectionText() string {
+	text := r.st.Task
+	if r.st.Instr != "" {
+		text += "\n" + r.st.Instr
+	}
+	for _, m := range r.turns {
+		for _, c := range m.ToolCalls {
+			text += "\n" + c.Name
+		}
+	}
+	return text
+}
 
 // toolDefs are the tool schemas sent with the next request, and the schema
 // tokens that leaving the others out saves.

@@ -42,6 +42,10 @@ type Skill struct {
 	Tools []string
 	// Instructions is its SKILL.md body, given to the model by load_skill.
 	Instructions string
+	// Offer is when a run is offered its tools: OfferAlways or
+	// OfferRelevant, with the Keywords that make it relevant.
+	Offer    string
+	Keywords []string
 }
 
 // NamedMCP is an MCP server from [[tools.mcp]].
@@ -170,7 +174,7 @@ func (c *Catalog) Reload(ctx context.Context) []Skill {
 	c.mu.RLock()
 	old := c.servers
 	c.mu.RUnlock()
-	b := &build{opts: c.opts, reg: NewRegistry(), toolSkill: map[string]string{}, oldServers: old, servers: map[string]*mcpServer{}}
+	b := &build{c: c, opts: c.opts, reg: NewRegistry(), toolSkill: map[string]string{}, oldServers: old, servers: map[string]*mcpServer{}}
 	b.goTools = map[string]Tool{}
 	for _, t := range c.opts.GoTools {
 		b.goTools[t.Name] = t
@@ -193,6 +197,7 @@ func (c *Catalog) Reload(ctx context.Context) []Skill {
 
 // build is one Reload in progress.
 type build struct {
+	c          *Catalog
 	opts       Options
 	reg        *Registry
 	skills     []Skill
@@ -203,12 +208,15 @@ type build struct {
 }
 
 func (b *build) add(ctx context.Context, f found) {
-	s := Skill{Name: f.name, Source: f.source, Runner: RunnerCommand}
+	s := Skill{Name: f.name, Source: f.source, Runner: RunnerCommand, Offer: OfferAlways}
 	if f.instr != nil {
 		s.Instructions, s.Description = f.instr.Body, f.instr.Description
 	}
 	if f.manifest != nil {
-		s.Description, s.Runner = f.manifest.Description, f.manifest.Runner
+		s.Description, s.Runner, s.Keywords = f.manifest.Description, f.manifest.Runner, f.manifest.Keywords
+		if f.manifest.Offer != "" {
+			s.Offer = f.manifest.Offer
+		}
 	}
 	broken := func(err error) {
 		s.Status, s.Problem = StatusBroken, err
@@ -247,6 +255,9 @@ func (b *build) add(ctx context.Context, f found) {
 		return
 	}
 	for _, t := range tools {
+		if s.Offer == OfferRelevant {
+			t = b.c.offeredOnCall(t, s.Name)
+		}
 		if err := b.reg.Register(t); err != nil {
 			notes = append(notes, err.Error())
 			continue

@@ -43,7 +43,23 @@ type Manifest struct {
 	// one of its secrets) is left out of their environment.
 	PassEnv []string       `json:"pass_env,omitempty"`
 	Tools   []ManifestTool `json:"tools,omitempty"`
+	// Offer is when a run is offered the skill's tools: "always" (""), or
+	// OfferRelevant.
+	Offer string `json:"offer,omitempty"`
+	// Keywords are words, in any language, that make a skill offered
+	// "relevant" part of a task's tools, besides its name.
+	Keywords []string `json:"keywords,omitempty"`
 }
+
+// Offers: when a run is offered a skill's tools.
+const (
+	OfferAlways = "always"
+	// OfferRelevant: only to a run whose task (or standing instructions)
+	// names the skill or one of its keywords; any other run gets them once
+	// the model loads the skill with load_skill or calls one of its tools.
+	// Their schemas, which every request carries, cost nothing until then.
+	OfferRelevant = "relevant"
+)
 
 // ManifestTool is one tool of a manifest. A builtin skill names Go tools and
 // may leave the rest out; an mcp skill may list tools to override what the
@@ -93,6 +109,10 @@ func (m Manifest) check() error {
 		return fmt.Errorf("the description is empty; say what the skill is for and when to use it")
 	case !slices.Contains([]string{RunnerBuiltin, RunnerCommand, RunnerMCP}, m.Runner):
 		return fmt.Errorf("runner %q is not builtin, command or mcp", m.Runner)
+	case !slices.Contains([]string{"", OfferAlways, OfferRelevant}, m.Offer):
+		return fmt.Errorf("offer %q is not always or relevant", m.Offer)
+	case slices.ContainsFunc(m.Keywords, func(k string) bool { return strings.TrimSpace(k) == "" }):
+		return fmt.Errorf("a keyword is empty; list words that tasks about the skill use")
 	}
 	if err := checkTimeout(m.Timeout); err != nil {
 		return err

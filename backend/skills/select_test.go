@@ -1,6 +1,7 @@
 package skills
 
 import (
+	"context"
 	"slices"
 	"testing"
 
@@ -83,5 +84,123 @@ func TestTerms(t *testing.T) {
 	}
 	if got["the"] || got["and"] {
 		t.Errorf("stop words kept: %v", got)
+	}
+}
+
+type memoArgs struct {
+	Query string `json:"query" description:"What to look for."`
+}
+
+// memoCatalog has the built-in skills and a user's skill offered only when
+// relevant, whose one tool is a Go function.
+func memoCatalog(t *testing.T) *Catalog {
+	t.Helper()
+	user := t.TempDir()
+	writeSkill(t, user, "memos", map[string]string{"skill.json": `{"name":"memos","description":"Look things up in the user's memos.",
+		"runner":"builtin","offer":"relevant","keywords":["memo","备忘录","[["],"tools":[{"name":"find_memo"}]}`})
+	find := Func("find_memo", "Find a memo.", RiskRead, func(_ context.Context, _ Env, a memoArgs) (string, error) {
+		return "memo about " + a.Query, nil
+	})
+	c := Load(t.Context(), Options{Builtin: builtin.FS(), UserDir: user,
+		GoTools: append(FileTools(), ExecuteCommand(0, 0, nil), ReadArtifactTool(), find)})
+	t.Cleanup(c.Close)
+	if s := findSkill(t, c.Skills(), "memos"); s.Status != StatusLoaded || s.Offer != OfferRelevant {
+		t.Fatalf("memos: %+v", s)
+	}
+	return c
+}
+
+// TestSelect_RelevantSkillOnlyWhenTheTaskNamesIt: below the threshold every
+// skill is offered but one offered "relevant", which a task gets when it
+// uses the skill's name, a keyword (as a word, a plural included; Chinese
+// or "[[" anywhere) or a tool's name; load_skill is there to add it.
+func TestSelect_RelevantSkillOnlyWhenTheTaskNamesIt(t *testing.T) {
+	c := memoCatalog(t)
+	all := c.Registry().Names()
+	for _, tc := range []struct {
+		task    string
+		offered bool
+	}{
+		{"say done", false},
+		{"fix the failing test in parser.go", false},
+		{"commemorate the release in CHANGELOG.md", false}, // "memo" only inside a word
+		{"Summarise my memos from May", true},
+		{"look in the Memos skill", true},
+		{"把备忘录里的会议整理一下", true},
+		{"what does [[Plan]] say?", true},
+		{"call find_memo for the budget", true},
+	} {
+		sel := c.Select("run-1", tc.task)
+		got := defNames(sel)
+		if slices.Contains(got, "find_memo") != tc.offered || !slices.Contains(got, LoadSkillTool) {
+			t.Errorf("%q: offered %v", tc.task, got)
+		}
+		if tc.offered && (len(got) != len(all) || sel.SavedTokens() != 0) {
+			t.Errorf("%q: offered %v of %v, saved %d", tc.task, got, all, sel.SavedTokens())
+		}
+		if !tc.offered && sel.SavedTokens() <= 0 {
+			t.Errorf("%q: saved %d schema tokens, want some", tc.task, sel.SavedTokens())
+		}
+		sel.Close()
+	}
+}
+
+// TestSelect_RelevantSkillAddedByLoadSkillOrACall: a run whose task left
+// the skill out gets its tools from the next request on once the model
+// loads it, or calls one of its tools all the same (a conversation that
+// used it before); another run's selection is untouched.
+func TestSelect_RelevantSkillAddedByLoadSkillOrACall(t *testing.T) {
+	c := memoCatalog(t)
+	call := func(run, tool, args string) string {
+		t.Helper()
+		p, err := c.Registry().Prepare(tool, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := p.Tool.Run(t.Context(), Env{RunID: run}, p.Args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+
+	loaded, other := c.Select("run-1", "say done"), c.Select("run-2", "say done")
+	defer loaded.Close()
+	defer other.Close()
+	if out := call("run-1", LoadSkillTool, `{"name":"memos"}`); out != "The tools of memos are available from your next turn: find_memo." {
+		t.Fatalf("load_skill: %q", out)
+	}
+	if !slices.Contains(defNames(loaded), "find_memo") || loaded.SavedTokens() != 0 {
+		t.Fatalf("after load_skill: %v", defNames(loaded))
+	}
+	if slices.Contains(defNames(other), "find_memo") {
+		t.Fatal("loading the skill in one run offered it to another")
+	}
+
+	called := c.Select("run-3", "say done")
+	defer called.Close()
+	if out := call("run-3", "find_memo", `{"query":"budget"}`); out != "memo about budget" {
+		t.Fatalf("find_memo: %q", out)
+	}
+	if !slices.Contains(defNames(called), "find_memo") {
+		t.Fatalf("after a call: %v", defNames(called))
+	}
+	if slices.Contains(defNames(other), "find_memo") {
+		t.Fatal("a call in one run offered the skill to another")
+	}
+}
+
+func TestManifest_Offer(t *testing.T) {
+	for _, bad := range []string{
+		`{"name":"x","description":"d","runner":"builtin","offer":"sometimes"}`,
+		`{"name":"x","description":"d","runner":"builtin","offer":"relevant","keywords":["memo"," "]}`,
+	} {
+		if _, err := ParseManifest([]byte(bad)); err == nil {
+			t.Errorf("%s: accepted", bad)
+		}
+	}
+	m, err := ParseManifest([]byte(`{"name":"x","description":"d","runner":"builtin","offer":"relevant","keywords":["memo"]}`))
+	if err != nil || m.Offer != OfferRelevant || !slices.Equal(m.Keywords, []string{"memo"}) {
+		t.Fatalf("%+v, %v", m, err)
 	}
 }
