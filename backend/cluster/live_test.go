@@ -1,7 +1,11 @@
 package cluster_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -239,5 +243,87 @@ func TestLive_ApprovalReachesTheReplica(t *testing.T) {
 	e := runner.Explain(runs.Control(id, agent.Control{Kind: agent.ControlPause}))
 	if e.Code != "replica_gone" || !strings.Contains(e.Message["en"], "replica-0") || !strings.Contains(e.Message["zh-CN"], "replica-0") {
 		t.Fatalf("a control for a run whose replica is gone: %+v", e)
+	}
+}
+
+// lossyRuns is a replica's runs whose relayed events lose every third one,
+// as NATS may drop messages to a slow subscriber.
+type lossyRuns struct {
+	*runner.Manager
+	bus *event.Bus
+}
+
+func (l lossyRuns) Bus() *event.Bus { return l.bus }
+
+// TestLive_LostEventsAreFetchedAgain: a watcher of a replica's run whose
+// relayed events lose every third still gets every event once, in order:
+// the observer asks the replica for what it missed.
+func TestLive_LostEventsAreFetchedAgain(t *testing.T) {
+	url := clustertest.Start(t).URL
+	model := llmtest.NewServer(t,
+		llmtest.Step{Content: "Listing.", ToolCalls: toolCall("c1", "list_files", `{}`)},
+		llmtest.Step{Content: "Listing again.", ToolCalls: toolCall("c2", "list_files", `{}`)},
+		llmtest.Step{Content: "Done.", Chunks: 5},
+	)
+	home, ws := t.TempDir(), t.TempDir()
+	toml := fmt.Sprintf("[model]\nbase_url = %q\nmodel = \"test-model\"\nmax_retries = 0\n\n[agent]\nstrategy = \"react\"\nroute = false\nworkspace = %q\n", model.URL, ws)
+	if err := os.WriteFile(filepath.Join(home, "hermes.toml"), []byte(toml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	manager := runner.New(runner.Options{Home: home, Getenv: func(k string) string {
+		if k == "OPENAI_API_KEY" {
+			return clustertest.ModelKey
+		}
+		return ""
+	}})
+	defer manager.Shutdown(context.Background())
+	cl, err := cluster.Open(t.Context(), cluster.Options{Config: config.Cluster{NATSURL: url}, Name: "replica-lossy", AckWait: 1500 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	stopTasks, err := cl.Tasks().Consume(func(_ []byte, settle func(bool) error) { settle(false) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopTasks()
+	lossy := lossyRuns{Manager: manager, bus: event.NewBus()}
+	sub := manager.Bus().Subscribe(4096, nil)
+	defer manager.Bus().Unsubscribe(sub)
+	go func() {
+		for e := range sub.C {
+			if e.Seq%3 != 0 {
+				lossy.bus.Publish(e)
+			}
+		}
+	}()
+	stopRuns, err := cl.ServeRuns(lossy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopRuns()
+	clustertest.WaitReplicas(t, url, func(m map[string]cluster.Replica) bool { return len(m) == 1 })
+
+	ob, err := cluster.Observe(cluster.Options{Config: config.Cluster{NATSURL: url}, Name: "observer"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ob.Close()
+	runs := ob.Over(runner.New(runner.Options{Home: t.TempDir()}))
+	id, err := manager.Start(t.Context(), runner.StartRequest{Task: "list the workspace twice"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := runs.Watch(id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := next(t, w, 0, nil)
+	logged, err := manager.Events(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(logged) || got[len(got)-1].Type != event.RunFinished {
+		t.Fatalf("the watcher got %d events (%s), the log has %d", len(got), typesOf(got), len(logged))
 	}
 }
