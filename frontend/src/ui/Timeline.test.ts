@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cardSize, followRange } from './Timeline'
+import { atEnd, cardSize, followRange } from './Timeline'
 
 describe('followRange', () => {
   const size = () => 100
@@ -50,5 +50,15 @@ describe('cardSize', () => {
     // Scrolling a long run: the card is placed at its true height before it is drawn.
     expect(cardSize(el, undefined, { estimated: 90 }, false)).toBe(120)
     expect(el.reads).toBe(1)
+  })
+})
+
+describe('atEnd', () => {
+  it('is the end within 48 px, from the sizes the virtualizer holds', () => {
+    expect(atEnd(5000, 4400, 600)).toBe(true)
+    expect(atEnd(5000, 4353, 600)).toBe(true)
+    expect(atEnd(5000, 4352, 600)).toBe(false)
+    // A list shorter than its viewport shows its end.
+    expect(atEnd(300, 0, 600)).toBe(true)
   })
 })

@@ -58,6 +58,11 @@ export function followRange(range: Range, size: (i: number) => number, viewport:
   return out
 }
 
+/** atEnd says whether a list of height total, scrolled to offset in a viewport of height viewport, shows its end (within 48 px). */
+export function atEnd(total: number, offset: number, viewport: number): boolean {
+  return total - offset - viewport < 48
+}
+
 /**
  * cardSize is a card's height for the virtualizer. The ResizeObserver's
  * entry gives it after the browser's own layout of the frame, at no cost; a
@@ -193,19 +198,28 @@ export function Timeline({ iterations, selected, live, onSelect, onFork, onArtif
     // Only a new request scrolls; new cards do not.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [reveal])
-  const onScroll = useCallback(() => {
+  // A scroll to the end (re)starts following; a person's scroll away stops
+  // it. Where the list stands is what the virtualizer read for this same
+  // event: this listener is added after the virtualizer's, so it runs after
+  // it. The element's scrollHeight and clientHeight would lay the page out
+  // again after the virtualizer's redraw, on every scroll while following.
+  useEffect(() => {
     const el = scrollRef.current
     if (!el) return
-    const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < 48
-    if (atEnd) setFollow(true)
-    else if (performance.now() - userAt.current < 500) setFollow(false)
+    const onScroll = () => {
+      const v = self.current
+      if (!v || v.scrollOffset === null || !v.scrollRect) return
+      if (atEnd(v.getTotalSize(), v.scrollOffset, v.scrollRect.height)) setFollow(true)
+      else if (performance.now() - userAt.current < 500) setFollow(false)
+    }
+    el.addEventListener('scroll', onScroll, { passive: true })
+    return () => el.removeEventListener('scroll', onScroll)
   }, [])
 
   return (
     <div
       className="timeline-scroll"
       ref={scrollRef}
-      onScroll={onScroll}
       onWheel={byUser}
       onPointerDown={byUser}
       onKeyDown={byUser}
