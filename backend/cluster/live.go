@@ -189,7 +189,7 @@ func (cl *Cluster) ServeRuns(runs RunSource) (stop func(), err error) {
 func pack(events []event.Event, ended bool) historyReply {
 	size := 0
 	for i, e := range events {
-		size += len(e.Data) + 128
+		size += len(e.Data) + 128 // the envelope's fields, roughly
 		if size > historyLimit && i > 0 {
 			return historyReply{Events: events[:i], More: true}
 		}
