@@ -59,10 +59,12 @@ type lease struct {
 func (cl *Cluster) Rate(app string, n int) *Rate {
 	raw := make([]byte, 8)
 	rand.Read(raw)
-	return &Rate{
+	r := &Rate{
 		cl: cl, key: "rate." + keyOf(app), id: hex.EncodeToString(raw), n: max(n, 1), per: time.Second,
-		local: chatapi.NewLimiter(0, time.Second, cl.now), kick: make(chan struct{}, 1),
+		local: chatapi.NewLimiter(1, time.Second, cl.now), kick: make(chan struct{}, 1),
 	}
+	r.local.SetCap(0) // no place until one is leased
+	return r
 }
 
 // Acquire waits for a place, leasing more of the limit when there are
