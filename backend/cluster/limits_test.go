@@ -1,6 +1,7 @@
 package cluster_test
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -136,4 +137,39 @@ func watchLeases(t *testing.T, url string) *atomic.Int32 {
 		}
 	}()
 	return &changes
+}
+
+// TestRate_DeadReplicasPlacesComeBack: a replica holding every place of the
+// limit dies without giving them back; once its lease has lapsed (12 s on
+// the clock of the replica that looks) another replica takes them.
+func TestRate_DeadReplicasPlacesComeBack(t *testing.T) {
+	const limit = 5
+	srv := clustertest.Start(t)
+	open := func(name string, now func() time.Time) *cluster.Cluster {
+		cl, err := cluster.Open(t.Context(), cluster.Options{Config: config.Cluster{NATSURL: srv.URL}, Name: name, Now: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(cl.Close)
+		return cl
+	}
+	dead := open("replica-0", nil)
+	dying := dead.Rate("corp/1", limit)
+	for range limit {
+		if _, err := dying.Acquire(t.Context()); err != nil { // never done: it dies mid-call
+			t.Fatal(err)
+		}
+	}
+	dead.Close()
+	soon, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	defer cancel()
+	if _, err := open("replica-1", nil).Rate("corp/1", limit).Acquire(soon); err == nil {
+		t.Fatal("a call started while another replica held every place")
+	}
+	later := open("replica-2", func() time.Time { return time.Now().Add(13 * time.Second) }).Rate("corp/1", limit)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	if _, err := later.Acquire(ctx); err != nil {
+		t.Fatalf("the dead replica's places never came back: %v", err)
+	}
 }
