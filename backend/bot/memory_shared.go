@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"hermes/backend/agent"
+	"hermes/backend/config"
 	"hermes/backend/longterm"
 	"hermes/backend/runner"
 )
@@ -74,10 +75,18 @@ func (b *Bot) pullMemory(setup agent.Setup) (mark uint64) {
 	if all, err := b.shared.Memory.All(ns); err != nil {
 		b.log.Warn("the user's memories from other replicas could not be read", "err", err)
 	} else if len(all) > 0 {
+		fade := setup.Limits.MemoryFade
+		if fade <= 0 {
+			fade = config.DefaultMemoryFade
+		}
 		entries := make([]longterm.Entry, 0, len(all))
 		for _, data := range all {
+			// One older than memory_fade is left out, as fading would
+			// drop it here: the replicas do not share when a memory was
+			// last recalled, so a shared one lasts that long from when
+			// it was written.
 			var e sharedEntry
-			if json.Unmarshal(data, &e) == nil {
+			if json.Unmarshal(data, &e) == nil && (e.Pinned || b.now().Sub(e.Created) < fade) {
 				entries = append(entries, longterm.Entry{
 					Kind: e.Kind, Text: b.scrub(e.Text, setup.Redactor), RunID: e.RunID, Source: e.Source,
 					Created: e.Created, Pinned: e.Pinned, Namespace: ns,
