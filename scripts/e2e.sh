@@ -15,6 +15,7 @@ echo "==> building the frontend and hermes (-tags headless,ui)"
 (cd frontend && npm run build --silent)
 CGO_ENABLED=0 go build -tags headless,ui -o .bin/hermes-serve .
 go build -o .bin/scriptmodel ./backend/llm/llmtest/cmd/scriptmodel
+go build -o .bin/clusterreplica ./backend/cluster/clustertest/cmd/clusterreplica
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -25,6 +26,7 @@ echo "==> end-to-end tests in headless Chromium"
 cd frontend
 HERMES_BIN="$root/.bin/hermes-serve" \
   HERMES_SCRIPTMODEL="$root/.bin/scriptmodel" \
+  HERMES_CLUSTERREPLICA="$root/.bin/clusterreplica" \
   HERMES_E2E_HOME="$tmp/home" \
   HERMES_E2E_EMPTY_HOME="$tmp/empty" \
   HERMES_E2E_EXPECTED="$tmp/expected.json" \
