@@ -65,6 +65,10 @@ row("live: event to a client outside the browser, p95", f.live_server_p95_ms, "m
 row("live: page CPU (renderer) per iteration", f.live_renderer_cpu_ms_per_iteration, "ms")
 row("  the whole browser, per iteration and page", f.live_browser_cpu_ms_per_iteration, "ms")
 row("live: cores the browser used", f.live_browser_cores, "")
+row("live: changes drawn per iteration, each page", f.live_draws_per_iteration, "")
+row("live: page CPU per change drawn", f.live_renderer_cpu_ms_per_draw, "ms")
+row("live: main thread per change drawn", f.live_main_ms_per_draw, "ms")
+row("live: layouts per change drawn", f.live_layouts_per_draw, "")
 // Main-thread task time as Chromium counts it: wall-clock of its tasks, so it grows on a busy machine.
 row("live: main thread per iteration, each page", f.live_main_ms_per_iteration, "ms")
 row("  of which script", f.live_script_ms_per_iteration, "ms")

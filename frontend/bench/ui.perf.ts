@@ -53,8 +53,12 @@ async function newPage(served: Served, from = browser): Promise<Page> {
 // server uses too.
 function watchCards(): void {
   const seen: Record<string, number> = {}
-  ;(window as unknown as { cardSeen: Record<string, number> }).cardSeen = seen
+  const w = window as unknown as { cardSeen: Record<string, number>; drawn: number }
+  w.cardSeen = seen
+  w.drawn = 0
   new MutationObserver(() => {
+    // One call per batch of changes to the page: about one per fold drawn.
+    w.drawn++
     for (const el of document.querySelectorAll('[data-testid="iteration-card"]')) {
       const n = el.getAttribute('data-iteration') ?? ''
       if (!(n in seen)) seen[n] = Date.now()
@@ -265,6 +269,12 @@ it('shows each event of a live run in the page soon after the server emitted it'
     const liveMs = Date.now() - opened
     const after = await Promise.all(meters.map((m) => m.read()))
     const cpuAfter = await browserCPU()
+    const drawn = (await Promise.all(pages.map((p) => p.evaluate(() => (window as unknown as { drawn: number }).drawn)))).reduce((a, b) => a + b, 0)
+    // Per change drawn (about a fold each), the cost whatever the number of folds a busy machine leaves.
+    figures.live_draws_per_iteration = drawn / pages.length / liveIterations
+    figures.live_renderer_cpu_ms_per_draw = (cpuAfter.renderer - cpuBefore.renderer) / drawn
+    figures.live_main_ms_per_draw = (after.reduce((sum, a, i) => sum + a.task - before[i].task, 0)) / drawn
+    figures.live_layouts_per_draw = after.reduce((sum, a, i) => sum + a.layouts - before[i].layouts, 0) / drawn
     // CPU time the browser's processes used, per page and iteration: the pages' renderers, and every process (GPU, the browser's own) with them.
     figures.live_renderer_cpu_ms_per_iteration = (cpuAfter.renderer - cpuBefore.renderer) / pages.length / liveIterations
     figures.live_browser_cpu_ms_per_iteration = (cpuAfter.all - cpuBefore.all) / pages.length / liveIterations
