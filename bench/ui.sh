@@ -45,7 +45,7 @@ if [ "${status:-0}" -ne 0 ]; then tail -40 "$tmp/vitest.log"; fi
 [ -s "$tmp/figures.json" ] || exit 1
 load_after=$(load)
 # HERMES_BENCH_PROFILE=1: the profile the bench logged.
-if [ -n "${HERMES_BENCH_PROFILE:-}" ]; then grep -A120 "self time by function" "$tmp/vitest.log" || true; fi
+if [ -n "${HERMES_BENCH_PROFILE:-}" ]; then grep -A170 "trace, ms by event" "$tmp/vitest.log" || true; fi
 
 node -e '
 const f = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))

@@ -101,6 +101,25 @@ function totalTime(profile: CPUProfile, keep: (name: string) => boolean = () => 
     .map(([k, ms]) => [k, Math.round(ms)])
 }
 
+interface Trace {
+  traceEvents: { name: string; ph: string; dur?: number; args?: { data?: { clip?: number[] } } }[]
+}
+
+// traceTotals sums a trace's complete events by name, with their count
+// (nested events count within their parents too: Paint within a frame's update).
+function traceTotals(trace: Trace): [string, number, number][] {
+  const total = new Map<string, [number, number]>()
+  for (const e of trace.traceEvents) {
+    if (e.ph !== 'X' || !e.dur) continue
+    const [ms, n] = total.get(e.name) ?? [0, 0]
+    total.set(e.name, [ms + e.dur / 1000, n + 1])
+  }
+  return [...total]
+    .sort((a, b) => b[1][0] - a[1][0])
+    .slice(0, 40)
+    .map(([k, [ms, n]]) => [k, Math.round(ms), n])
+}
+
 // topSelfTime sums a CPU profile's samples by function (bench/ui.sh builds
 // the UI unminified when profiling, so the names read as in the source).
 function topSelfTime(profile: CPUProfile): [string, number][] {
@@ -258,6 +277,8 @@ it('shows each event of a live run in the page soon after the server emitted it'
     const cdp = process.env.HERMES_BENCH_PROFILE ? await first.context().newCDPSession(first) : null
     await cdp?.send('Profiler.enable')
     await cdp?.send('Profiler.start')
+    // And where the pages' processes spend their time besides script: style, layout, paint, raster.
+    if (cdp) await paced.startTracing(first, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'cc', 'blink'] })
     const opened = Date.now()
     for (const page of pages) await page.evaluate((h) => (window.location.hash = h), `#/runs/${runId}`)
     // The scripted model answers as a model would: one turn every 40 ms.
@@ -295,6 +316,7 @@ it('shows each event of a live run in the page soon after the server emitted it'
     await tap
     if (cdp) {
       const { profile } = (await cdp.send('Profiler.stop')) as { profile: CPUProfile }
+      console.log('trace, ms by event (all the pages and threads):', traceTotals(JSON.parse((await paced.stopTracing()).toString()) as Trace))
       console.log('self time by function, ms:', topSelfTime(profile))
       console.log('total time by function (with what it called), ms:', totalTime(profile))
       // React components are named as in the source, with a capital.
