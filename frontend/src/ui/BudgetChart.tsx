@@ -8,15 +8,30 @@ const H = 100
 
 // stackPaths draws each layer as an area stacked on the ones below it, in a
 // coordinate space of one unit per iteration and H units of height. Each
-// iteration is a step one unit wide, so a single iteration shows too.
-function stackPaths(points: BudgetPoint[], top: number): string[] {
-  const y = (v: number) => (H - (v / top) * H).toFixed(2)
-  const below = new Array<number>(points.length).fill(0)
-  const steps = (values: number[]) => values.flatMap((v, i) => [`${i},${y(v)}`, `${i + 1},${y(v)}`])
+// iteration is a step one unit wide, so a single iteration shows too. Each
+// edge between two layers is written once, the top of one being the bottom
+// of the next: a live run draws the chart again with each new request.
+export function stackPaths(points: BudgetPoint[], top: number): string[] {
+  const n = points.length
+  const sum = new Array<number>(n).fill(0)
+  // edge is the line over sum, left to right (up) and right to left (down).
+  const edge = () => {
+    let up = ''
+    let down = ''
+    for (let i = 0; i < n; i++) {
+      const y = (H - (sum[i] / top) * H).toFixed(2)
+      up += `${i > 0 ? 'L' : ''}${i},${y}L${i + 1},${y}`
+      down = `${i + 1},${y}L${i},${y}${i > 0 ? 'L' : ''}${down}`
+    }
+    return { up, down }
+  }
+  let lower = edge()
   return layerOrder.map((layer) => {
-    const lower = below.slice()
-    points.forEach((p, i) => (below[i] += p.layers[layer]))
-    return `M${steps(below).join('L')}L${steps(lower).reverse().join('L')}Z`
+    points.forEach((p, i) => (sum[i] += p.layers[layer]))
+    const upper = edge()
+    const d = `M${upper.up}L${lower.down}Z`
+    lower = upper
+    return d
   })
 }
 
