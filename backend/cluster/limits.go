@@ -99,7 +99,10 @@ func (r *Rate) keep() {
 		r.adjust(ctx)
 		select {
 		case <-r.kick:
-		case <-updates:
+		case _, ok := <-updates:
+			if !ok {
+				updates = nil // the ticks go on
+			}
 		case <-tick.C:
 		}
 	}
