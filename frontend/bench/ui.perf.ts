@@ -114,9 +114,18 @@ function traceTotals(trace: Trace): [string, number, number][] {
     const [ms, n] = total.get(e.name) ?? [0, 0]
     total.set(e.name, [ms + e.dur / 1000, n + 1])
   }
-  return [...total]
+  // What is painted: each Paint's area (its clip's width x height) and the layer it draws.
+  const areas = new Map<string, [number, number]>()
+  for (const e of trace.traceEvents) {
+    const c = e.args?.data?.clip
+    if (e.name !== 'Paint' || !e.dur || !c || c.length < 8) continue
+    const k = `paint ${Math.round(c[2] - c[0])}x${Math.round(c[5] - c[1])} layer ${(e.args?.data as { layerId?: number }).layerId ?? ''}`
+    const [ms, n] = areas.get(k) ?? [0, 0]
+    areas.set(k, [ms + e.dur / 1000, n + 1])
+  }
+  return [...total, ...areas]
     .sort((a, b) => b[1][0] - a[1][0])
-    .slice(0, 40)
+    .slice(0, 60)
     .map(([k, [ms, n]]) => [k, Math.round(ms), n])
 }
 
