@@ -93,7 +93,7 @@ type memoArgs struct {
 
 // memoCatalog has the built-in skills and a user's skill offered only when
 // relevant, whose one tool is a Go function.
-func memoCatalog(t *testing.T) *Catalog {
+func memoCatalog(t *testing.T, selectAbove ...int) *Catalog {
 	t.Helper()
 	user := t.TempDir()
 	writeSkill(t, user, "memos", map[string]string{"skill.json": `{"name":"memos","description":"Look things up in the user's memos.",
@@ -101,8 +101,11 @@ func memoCatalog(t *testing.T) *Catalog {
 	find := Func("find_memo", "Find a memo.", RiskRead, func(_ context.Context, _ Env, a memoArgs) (string, error) {
 		return "memo about " + a.Query, nil
 	})
-	c := Load(t.Context(), Options{Builtin: builtin.FS(), UserDir: user,
-		GoTools: append(FileTools(), ExecuteCommand(0, 0, nil), ReadArtifactTool(), find)})
+	opts := Options{Builtin: builtin.FS(), UserDir: user, GoTools: append(FileTools(), ExecuteCommand(0, 0, nil), ReadArtifactTool(), find)}
+	if len(selectAbove) > 0 {
+		opts.SelectAbove = selectAbove[0]
+	}
+	c := Load(t.Context(), opts)
 	t.Cleanup(c.Close)
 	if s := findSkill(t, c.Skills(), "memos"); s.Status != StatusLoaded || s.Offer != OfferRelevant {
 		t.Fatalf("memos: %+v", s)
@@ -202,5 +205,25 @@ func TestManifest_Offer(t *testing.T) {
 	m, err := ParseManifest([]byte(`{"name":"x","description":"d","runner":"builtin","offer":"relevant","keywords":["memo"]}`))
 	if err != nil || m.Offer != OfferRelevant || !slices.Equal(m.Keywords, []string{"memo"}) {
 		t.Fatalf("%+v, %v", m, err)
+	}
+}
+
+// TestSelect_RelevantSkillAboveTheThreshold: with many tools, a skill
+// offered "relevant" is ranked only for a task that names it, however many
+// words its description shares with the task.
+func TestSelect_RelevantSkillAboveTheThreshold(t *testing.T) {
+	c := memoCatalog(t, 5)
+	for _, tc := range []struct {
+		task    string
+		offered bool
+	}{
+		{"Look things up in the user's files", false},
+		{"Look things up in the user's memos", true},
+	} {
+		sel := c.Select("run-1", tc.task)
+		if got := defNames(sel); slices.Contains(got, "find_memo") != tc.offered {
+			t.Errorf("%q: offered %v", tc.task, got)
+		}
+		sel.Close()
 	}
 }
