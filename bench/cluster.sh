@@ -17,7 +17,7 @@
 # replica held is never finished. HERMES_BIN=PATH runs that hermes binary
 # instead of building one from this tree; more flags:
 # `go run ./bench/clusterbench -h`.
-# Usage: bench/cluster.sh [USERS] [RATE] [REPLICAS]
+# Usage: bench/cluster.sh [USERS] [RATE] [REPLICAS] [clusterbench flags…]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .bin
@@ -27,4 +27,4 @@ if [ -z "$bin" ]; then
   bin="$PWD/.bin/hermes-bench"
 fi
 go build -o .bin/clusterbench ./bench/clusterbench
-exec .bin/clusterbench -bin "$bin" -users "${1:-2000}" -rate "${2:-500}" -replicas "${3:-3}"
+exec .bin/clusterbench -bin "$bin" -users "${1:-2000}" -rate "${2:-500}" -replicas "${3:-3}" "${@:4}"

@@ -33,6 +33,7 @@ import (
 // The names of what the replicas share in JetStream.
 const (
 	bucketSeen     = "hermes_bot_seen"
+	bucketLeases   = "hermes_bot_leases"
 	bucketSessions = "hermes_bot_sessions"
 	bucketWeCom    = "hermes_bot_wecom"
 	bucketLimits   = "hermes_bot_limits"
@@ -73,6 +74,7 @@ type Cluster struct {
 	name, version string
 
 	seen, sessions, wecom, limits, replicas jetstream.KeyValue
+	leases                                  jetstream.KeyValue
 	memory, streams                         jetstream.KeyValue
 	runs                                    jetstream.ObjectStore
 	tasks                                   jetstream.Consumer
@@ -131,6 +133,9 @@ func (cl *Cluster) setup(ctx context.Context, replicas int) error {
 		return js.CreateOrUpdateKeyValue(ctx, cfg)
 	}
 	if cl.seen, err = kv(bucketSeen, SeenFor, 0); err != nil {
+		return err
+	}
+	if cl.leases, err = kv(bucketLeases, SeenFor, 0); err != nil {
 		return err
 	}
 	if cl.sessions, err = kv(bucketSessions, 0, 0); err != nil {

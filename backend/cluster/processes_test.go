@@ -30,7 +30,7 @@ func TestProcesses_KilledMidLoadNoneLostNoneTwice(t *testing.T) {
 	model := llmtest.NewFuncServer(t, func(req llmtest.Request) llmtest.Step {
 		return llmtest.Step{Content: wecomtest.Answer(req), Wait: release}
 	})
-	cfg := clustertest.ProcConfig{Bin: bin, NATSURL: srv.URL, Model: model.URL, WeCom: wecom, RateLimit: 400, AckWait: time.Second}
+	cfg := clustertest.ProcConfig{Bin: bin, NATSURL: srv.URL, Model: model.URL, WeCom: wecom, RateLimit: 400, AckWait: 2 * time.Second}
 	procs := make([]*clustertest.Proc, 3)
 	for i := range procs {
 		procs[i] = cfg.StartProc(t, fmt.Sprintf("replica-%d", i))
@@ -64,6 +64,12 @@ func TestProcesses_KilledMidLoadNoneLostNoneTwice(t *testing.T) {
 	t.Logf("%d messages, %d lost, %d answered twice, %d callbacks resent, %d tasks taken over; the killed replica held %d",
 		n, lost, twice, sent.Resent, over, len(interrupted))
 	if lost != 0 || twice != 0 {
+		for u := range load.Users {
+			if l, d := clustertest.Count(wecom, wecomtest.Load{Users: u + 1, PerUser: load.PerUser}); l+d > 0 {
+				t.Logf("%s was sent %q", load.User(u), wecom.Messages(load.User(u)))
+				break
+			}
+		}
 		t.Fatalf("%d lost, %d answered twice", lost, twice)
 	}
 	if byAnother != len(interrupted) || before != 0 || never != 0 {

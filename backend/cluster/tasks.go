@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -60,19 +61,31 @@ func (t *Tasks) Publish(ctx context.Context, id string, task []byte) (bool, erro
 func (t *Tasks) Consume(take func(task []byte, settle func(done bool) error)) (stop func(), err error) {
 	a := t.cl.newAnnouncer()
 	cc, err := t.cl.tasks.Consume(func(m jetstream.Msg) {
-		var seq uint64
-		if md, err := m.Metadata(); err == nil {
-			seq = md.Sequence.Stream
-			if md.NumDelivered > 1 {
-				t.mu.Lock()
-				t.retaken++
-				t.mu.Unlock()
+		md, err := m.Metadata()
+		if err != nil {
+			m.Nak()
+			return
+		}
+		seq := md.Sequence.Stream
+		var lease uint64
+		if md.NumDelivered > 1 {
+			var finished bool
+			if lease, finished, err = t.claim(seq); err != nil {
+				m.Nak() // it comes back, to this replica or another
+				return
 			}
+			if finished { // by the replica that had it, whose ack is late
+				m.Ack()
+				return
+			}
+			t.mu.Lock()
+			t.retaken++
+			t.mu.Unlock()
 		}
 		t.mu.Lock()
 		t.taken++
 		t.mu.Unlock()
-		take(m.Data(), t.hold(m, a.took(seq, m.Data())))
+		take(m.Data(), t.hold(m, seq, lease, a.took(seq, m.Data())))
 	}, jetstream.PullMaxMessages(500))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
@@ -97,9 +110,57 @@ func (t *Tasks) Counts() (taken, takenOver int) {
 	return t.taken, t.retaken
 }
 
-// hold keeps m this replica's until the returned settle is called, which
-// then calls dropped.
-func (t *Tasks) hold(m jetstream.Msg, dropped func()) func(done bool) error {
+// A task's lease, in the bucket of leases under its stream sequence, says
+// which delivery of it may answer: JetStream takes an acknowledgement from
+// any delivery of a task still pending, so a replica too slow to say it
+// still works (a busy machine) would answer beside the one that took the
+// task over. The first delivery writes nothing until it is done; a later
+// one claims the lease; each finishes by changing the lease it knows to
+// leaseDone, which fails once another has claimed it.
+const leaseDone = "done"
+
+// claim makes the task at seq this delivery's, and returns the lease's
+// revision, or finished when the task was done already.
+func (t *Tasks) claim(seq uint64) (rev uint64, finished bool, err error) {
+	ctx, cancel := opCtx()
+	defer cancel()
+	key := strconv.FormatUint(seq, 10)
+	for {
+		e, err := t.cl.leases.Get(ctx, key)
+		switch {
+		case errors.Is(err, jetstream.ErrKeyNotFound):
+			rev, err = t.cl.leases.Create(ctx, key, []byte("taken"))
+		case err != nil:
+			return 0, false, err
+		case string(e.Value()) == leaseDone:
+			return 0, true, nil
+		default:
+			rev, err = t.cl.leases.Update(ctx, key, []byte("taken"), e.Revision())
+		}
+		if !errors.Is(err, jetstream.ErrKeyExists) {
+			return rev, false, err
+		}
+		// Another delivery changed it meanwhile: read it again.
+	}
+}
+
+// finish marks the task at seq done under the lease of revision rev (0:
+// the first delivery's, none written), and fails when another delivery
+// has claimed it since.
+func (t *Tasks) finish(ctx context.Context, seq, rev uint64) error {
+	key := strconv.FormatUint(seq, 10)
+	var err error
+	if rev == 0 {
+		_, err = t.cl.leases.Create(ctx, key, []byte(leaseDone))
+	} else {
+		_, err = t.cl.leases.Update(ctx, key, []byte(leaseDone), rev)
+	}
+	return err
+}
+
+// hold keeps m (the task at seq, under the lease of revision lease) this
+// replica's until the returned settle is called, which then calls dropped.
+func (t *Tasks) hold(m jetstream.Msg, seq, lease uint64, dropped func()) func(done bool) error {
 	stopBeat := make(chan struct{})
 	go func() {
 		tick := time.NewTicker(t.cl.ackWait / 3)
@@ -127,6 +188,10 @@ func (t *Tasks) hold(m jetstream.Msg, dropped func()) func(done bool) error {
 			}
 			ctx, cancel := opCtx()
 			defer cancel()
+			if err := t.finish(ctx, seq, lease); err != nil {
+				result = errors.Join(ErrLeaseLost, err)
+				return
+			}
 			if err := m.DoubleAck(ctx); err != nil {
 				result = errors.Join(ErrLeaseLost, err)
 			}

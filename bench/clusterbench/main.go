@@ -50,6 +50,7 @@ func main() {
 	modelDelay := flag.Duration("model-delay", time.Second, "how long the scripted model takes to answer")
 	killAt := flag.Float64("kill-at", 0.4, "share of the messages sent when the first replica is killed (0: never)")
 	down := flag.Duration("down", 2*time.Second, "how long the killed replica stays down before it is started again")
+	memory := flag.String("memory", "on", `[context] memory of the replicas: "on", "read" or "off"`)
 	natsDir := flag.String("nats-server", "", "run as the NATS server with its store in this folder (the bench starts itself so)")
 	flag.Parse()
 	if *natsDir != "" {
@@ -74,7 +75,7 @@ func main() {
 		cfg := clustertest.ProcConfig{
 			Bin: *bin, NATSURL: natsURL, Model: model.URL, WeCom: wecom,
 			RateLimit: *limit * 9 / 10, // the company's, held across the replicas
-			AckWait:   *ackWait,
+			AckWait:   *ackWait, Memory: *memory,
 		}
 		procs := make([]*clustertest.Proc, *replicas)
 		for i := range procs {
@@ -124,8 +125,8 @@ func main() {
 		q := wecomtest.Percentiles(sent.Acks)
 		st := wecom.Stats()
 
-		fmt.Printf("  %d hermes bot processes on one NATS server, %d users x 5 messages at %s (open loop), model answers in %v, ack_wait %v\n",
-			*replicas, *users, rateText(*rate), *modelDelay, *ackWait)
+		fmt.Printf("  %d hermes bot processes on one NATS server, %d users x 5 messages at %s (open loop), model answers in %v, ack_wait %v, long-term memory %s\n",
+			*replicas, *users, rateText(*rate), *modelDelay, *ackWait, *memory)
 		if killAfter >= 0 {
 			fmt.Printf("  %s killed with SIGKILL after message %d, holding %d tasks by its last announcement; started again %v later\n",
 				victim.Name, killAfter, len(interrupted), *down)

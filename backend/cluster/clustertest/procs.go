@@ -53,6 +53,8 @@ type ProcConfig struct {
 	// RateLimit is each replica's [bot] rate_limit; AckWait [cluster] ack_wait.
 	RateLimit int
 	AckWait   time.Duration
+	// Memory is [context] memory ("" leaves the default, "on").
+	Memory string
 }
 
 // The environment variables that hold the secrets of a replica process.
@@ -86,6 +88,9 @@ user_rate_limit = 1000
 nats_url = %q
 ack_wait = %q
 `, c.Model, envModelKey, Token, AESKey, CorpID, envSecret, AgentID, c.WeCom.URL, c.RateLimit, c.NATSURL, c.AckWait.String())
+	if c.Memory != "" {
+		cfg += fmt.Sprintf("\n[context]\nmemory = %q\n", c.Memory)
+	}
 	if err := os.WriteFile(filepath.Join(home, "hermes.toml"), []byte(cfg), 0o600); err != nil {
 		tb.Fatal(err)
 	}

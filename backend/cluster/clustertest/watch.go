@@ -44,7 +44,13 @@ func WatchCluster(tb testing.TB, url string) *Watch {
 	w := &Watch{nc: nc, acked: map[uint64]uint64{}, last: map[string][]byte{}, changed: make(chan struct{})}
 	// The acknowledgements go to the tasks' consumer; a plain subscriber
 	// on their subjects sees a copy of each.
-	if _, err := nc.Subscribe("$JS.ACK.>", w.ack); err != nil {
+	sub, err := nc.Subscribe("$JS.ACK.>", w.ack)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	// Replicas holding many tasks say they still work on each every
+	// third of the ack wait: none of it may be dropped.
+	if err := sub.SetPendingLimits(-1, -1); err != nil {
 		tb.Fatal(err)
 	}
 	js, err := jetstream.New(nc)

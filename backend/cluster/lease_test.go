@@ -1,0 +1,62 @@
+package cluster_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"hermes/backend/cluster"
+	"hermes/backend/cluster/clustertest"
+	"hermes/backend/config"
+)
+
+// TestTasks_SlowHolderLosesItsTaskToTheTakeover: a replica alive but too
+// slow to say it still works on a task (a busy machine, a NATS server
+// slow to answer) loses it to another after the ack wait. JetStream takes
+// an acknowledgement from any delivery of a task still pending, so both
+// would answer; the one that took it over answers, the slow one is told
+// ErrLeaseLost.
+func TestTasks_SlowHolderLosesItsTaskToTheTakeover(t *testing.T) {
+	srv := clustertest.Start(t)
+	open := func(name string, ackWait time.Duration) *cluster.Cluster {
+		c, err := cluster.Open(t.Context(), cluster.Options{Config: config.Cluster{NATSURL: srv.URL}, Name: name, AckWait: ackWait})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(c.Close)
+		return c
+	}
+	// The slow replica says it works every 20 s; the consumer, set by the
+	// replica opened last, hands a silent task on after 1 s.
+	slow, other := open("slow", time.Minute), open("other", time.Second)
+	type taken struct {
+		task   string
+		settle func(bool) error
+	}
+	consume := func(c *cluster.Cluster) chan taken {
+		ch := make(chan taken, 4)
+		stop, err := c.Tasks().Consume(func(task []byte, settle func(bool) error) { ch <- taken{string(task), settle} })
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(stop)
+		return ch
+	}
+	slowTook := consume(slow)
+	if _, err := other.Tasks().Publish(t.Context(), "m1", []byte("m1")); err != nil {
+		t.Fatal(err)
+	}
+	first := <-slowTook
+	otherTook := consume(other)
+	second := <-otherTook // after the ack wait, the task is the other's
+	if second.task != "m1" {
+		t.Fatalf("the other replica took %q", second.task)
+	}
+	if err := first.settle(true); !errors.Is(err, cluster.ErrLeaseLost) {
+		t.Fatalf("the slow replica's acknowledgement: %v, want ErrLeaseLost", err)
+	}
+	if err := second.settle(true); err != nil {
+		t.Fatalf("the acknowledgement of the replica that took it over: %v", err)
+	}
+
+}
