@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest'
-import { atEnd, cardSize, followRange } from './Timeline'
+import { describe, expect, it, vi } from 'vitest'
+import type { Virtualizer } from '@tanstack/react-virtual'
+import { atEnd, cardSize, followRange, offsetObserver, type Known } from './Timeline'
 
 describe('followRange', () => {
   const size = () => 100
@@ -60,5 +61,42 @@ describe('atEnd', () => {
     expect(atEnd(5000, 4352, 600)).toBe(false)
     // A list shorter than its viewport shows its end.
     expect(atEnd(300, 0, 600)).toBe(true)
+  })
+})
+
+describe('offsetObserver', () => {
+  it('tells the offset the follow scrolled to without reading the element, once; any other scroll is read', () => {
+    vi.useFakeTimers()
+    try {
+      const el = Object.assign(new EventTarget(), { reads: 0, top: 0 })
+      Object.defineProperty(el, 'scrollTop', { get: () => (el.reads++, el.top) })
+      const instance = { scrollElement: el, options: { isScrollingResetDelay: 150 } } as unknown as Virtualizer<HTMLDivElement, Element>
+      const known: Known = { offset: null }
+      const told: [number, boolean][] = []
+      const stop = offsetObserver(known)(instance, (offset, scrolling) => told.push([offset, scrolling]))
+
+      // The follow scrolled to 900 and said so: the scroll event costs no read.
+      known.offset = 900
+      el.top = 900
+      el.dispatchEvent(new Event('scroll'))
+      expect(told).toEqual([[900, true]])
+      expect(el.reads).toBe(0)
+      expect(known.offset).toBeNull()
+
+      // A person's scroll is read from the element.
+      el.top = 400
+      el.dispatchEvent(new Event('scroll'))
+      expect(told.at(-1)).toEqual([400, true])
+      expect(el.reads).toBe(1)
+
+      // Still for a while: the virtualizer hears the scrolling stopped, where it stopped.
+      vi.advanceTimersByTime(150)
+      expect(told.at(-1)).toEqual([400, false])
+      stop?.()
+      el.dispatchEvent(new Event('scroll'))
+      expect(told).toHaveLength(3)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

@@ -1,5 +1,5 @@
-import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual'
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { defaultRangeExtractor, elementScroll, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual'
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { CardHit } from '../lib/search'
 import type { CallView, IterationView } from '../lib/timeline'
 import { IterationCard } from './IterationCard'
@@ -80,6 +80,40 @@ export function cardSize(el: HTMLElement, entry: ResizeObserverEntry | undefined
   return el.offsetHeight
 }
 
+/** Known is the offset the follow scrolled the list to, until a scroll event reports it. */
+export interface Known {
+  offset: number | null
+}
+
+/**
+ * offsetObserver tells the virtualizer where the list is scrolled, as the
+ * library's own observer does (each scroll event, and once more when the
+ * scrolling has been still for a while), except that the scroll the
+ * follow made is reported at the offset the follow read as it made it. The
+ * element's scrollTop, read at the scroll event, would lay the page out
+ * again whenever a fold came in since the frame: on nearly every one while
+ * following a live run.
+ */
+export function offsetObserver(known: Known) {
+  return (instance: Virtualizer<HTMLDivElement, Element>, cb: (offset: number, isScrolling: boolean) => void) => {
+    const el = instance.scrollElement
+    if (!el) return
+    let still: ReturnType<typeof setTimeout> | undefined
+    const onScroll = () => {
+      const offset = known.offset ?? el.scrollTop
+      known.offset = null
+      clearTimeout(still)
+      still = setTimeout(() => cb(el.scrollTop, false), instance.options.isScrollingResetDelay)
+      cb(offset, true)
+    }
+    el.addEventListener('scroll', onScroll, { passive: true })
+    return () => {
+      el.removeEventListener('scroll', onScroll)
+      clearTimeout(still)
+    }
+  }
+}
+
 /**
  * Timeline is the run's cards in a virtual list: only the cards on screen
  * are in the page, so a run of a thousand iterations scrolls like a short
@@ -114,9 +148,18 @@ export function Timeline({ iterations, selected, live, onSelect, onFork, onArtif
     const i = v.indexFromElement(el)
     return cardSize(el as HTMLElement, entry, { measured: v.itemSizeCache.get(its.current[i]?.n), estimated: v.measurementsCache[i]?.size }, following.current)
   }, [])
+  // Any other scroll (the virtualizer's own, a person's) is read from the element.
+  const known = useRef<Known>({ offset: null })
+  const observeElementOffset = useMemo(() => offsetObserver(known.current), [])
+  const scrollToFn = useCallback((offset: number, options: { adjustments?: number; behavior?: ScrollBehavior }, v: Virtualizer<HTMLDivElement, Element>) => {
+    known.current.offset = null
+    elementScroll(offset, options, v)
+  }, [])
   const virtualizer = useVirtualizer({
     count: iterations.length,
     measureElement,
+    observeElementOffset,
+    scrollToFn,
     getScrollElement,
     estimateSize,
     overscan: 4,
@@ -143,7 +186,13 @@ export function Timeline({ iterations, selected, live, onSelect, onFork, onArtif
     const sized = sizedRef.current
     if (!sized) return
     const ro = new ResizeObserver(() => {
-      if (following.current) toEnd()
+      const el = scrollRef.current
+      if (!following.current || !el) return
+      // The page is laid out here: reading the offset costs nothing, and
+      // the scroll event it causes is told it (offsetObserver).
+      const from = el.scrollTop
+      toEnd()
+      if (el.scrollTop !== from) known.current.offset = el.scrollTop
     })
     ro.observe(sized)
     return () => ro.disconnect()
@@ -165,7 +214,10 @@ export function Timeline({ iterations, selected, live, onSelect, onFork, onArtif
   // Only the person stops the following: programmatic scrolls and cards
   // measured anew move the list too, and must not.
   const userAt = useRef(0)
-  const byUser = useCallback(() => (userAt.current = performance.now()), [])
+  const byUser = useCallback(() => {
+    userAt.current = performance.now()
+    known.current.offset = null
+  }, [])
 
   // Going to a card (the chart, "go to", Home/End, a search hit) puts its
   // header at the top. A hit further down its card is then brought into
