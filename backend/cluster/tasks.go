@@ -67,25 +67,26 @@ func (t *Tasks) Consume(take func(task []byte, settle func(done bool) error)) (s
 			return
 		}
 		seq := md.Sequence.Stream
-		var lease uint64
-		if md.NumDelivered > 1 {
-			var finished bool
-			if lease, finished, err = t.claim(seq); err != nil {
-				m.Nak() // it comes back, to this replica or another
-				return
-			}
-			if finished { // by the replica that had it, whose ack is late
-				m.Ack()
-				return
-			}
-			t.mu.Lock()
-			t.retaken++
-			t.mu.Unlock()
+		if md.NumDelivered == 1 {
+			t.give(m, seq, 0, take, a)
+			return
 		}
-		t.mu.Lock()
-		t.taken++
-		t.mu.Unlock()
-		take(m.Data(), t.hold(m, seq, lease, a.took(seq, m.Data())))
+		// Claiming takes JetStream round trips: off the loop, where the
+		// tasks fetched behind this one wait unheard of.
+		go func() {
+			lease, finished, err := t.claim(seq)
+			switch {
+			case err != nil:
+				m.Nak() // it comes back, to this replica or another
+			case finished: // by the replica that had it, whose ack is late
+				m.Ack()
+			default:
+				t.mu.Lock()
+				t.retaken++
+				t.mu.Unlock()
+				t.give(m, seq, lease, take, a)
+			}
+		}()
 	}, jetstream.PullMaxMessages(500))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
@@ -100,6 +101,14 @@ func (t *Tasks) Consume(take func(task []byte, settle func(done bool) error)) (s
 			<-done
 		})
 	}, nil
+}
+
+// give hands m, the task at seq under the lease of revision lease, to take.
+func (t *Tasks) give(m jetstream.Msg, seq, lease uint64, take func([]byte, func(bool) error), a *announcer) {
+	t.mu.Lock()
+	t.taken++
+	t.mu.Unlock()
+	take(m.Data(), t.hold(m, seq, lease, a.took(seq, m.Data())))
 }
 
 // Counts are the tasks handed to this replica so far, and how many of them
