@@ -75,11 +75,11 @@ describe('offsetObserver', () => {
       const told: [number, boolean][] = []
       const stop = offsetObserver(known)(instance, (offset, scrolling) => told.push([offset, scrolling]))
 
-      // The follow scrolled to 900 and said so: the scroll event costs no read.
+      // The follow scrolled to 900 and said so: the scroll event costs no read, and the jump is over.
       known.offset = 900
       el.top = 900
       el.dispatchEvent(new Event('scroll'))
-      expect(told).toEqual([[900, true]])
+      expect(told).toEqual([[900, false]])
       expect(el.reads).toBe(0)
       expect(known.offset).toBeNull()
 

@@ -89,9 +89,10 @@ export interface Known {
  * offsetObserver tells the virtualizer where the list is scrolled, as the
  * library's own observer does (each scroll event, and once more when the
  * scrolling has been still for a while), except that the scroll the
- * follow made is reported at the offset the follow read as it made it. The
- * element's scrollTop, read at the scroll event, would lay the page out
- * again whenever a fold came in since the frame: on nearly every one while
+ * follow made is reported, as over, at the offset the follow read as it
+ * made it. The element's scrollTop (and, for a scroll in progress, its
+ * scrollHeight), read at the scroll event, would lay the page out again
+ * whenever a fold came in since the frame: on nearly every one while
  * following a live run.
  */
 export function offsetObserver(known: Known) {
@@ -100,8 +101,14 @@ export function offsetObserver(known: Known) {
     if (!el) return
     let still: ReturnType<typeof setTimeout> | undefined
     const onScroll = () => {
-      const offset = known.offset ?? el.scrollTop
-      known.offset = null
+      // The follow's jump is told as a scroll already over: one in progress
+      // has the virtualizer read the element's height to check it.
+      if (known.offset !== null) {
+        cb(known.offset, false)
+        known.offset = null
+        return
+      }
+      const offset = el.scrollTop
       clearTimeout(still)
       still = setTimeout(() => cb(el.scrollTop, false), instance.options.isScrollingResetDelay)
       cb(offset, true)
