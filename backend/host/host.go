@@ -210,13 +210,15 @@ func Attach(ctx context.Context, home string) (*Host, error) {
 // follow makes the owner follow hermes.toml (a good edit applies to the
 // next run, a broken one keeps the last good config) and check for
 // updates, both told as notices. A `hermes run` that owns the home for one
-// run does not check: its notices would outlive no one.
+// run does neither: its notices would outlive no one, every start and
+// Settings reads hermes.toml afresh anyway, and closing a file watcher
+// holds the process's exit for ~11 ms while the kernel tears it down.
 func (h *Host) follow(mode Mode, o Options, warn func(error)) {
-	if err := h.manager.WatchConfig(h.watchCtx); err != nil {
-		warn(i18n.Wrap(err, "host.config_unwatched", err)) // only edits need a restart
-	}
 	if mode == Run {
 		return
+	}
+	if err := h.manager.WatchConfig(h.watchCtx); err != nil {
+		warn(i18n.Wrap(err, "host.config_unwatched", err)) // only edits need a restart
 	}
 	c, err := h.manager.CheckForUpdates(h.watchCtx, runner.UpdateOptions{Version: o.Version, Restart: o.Restart})
 	if err != nil {

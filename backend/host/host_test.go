@@ -301,9 +301,8 @@ func TestOpen_AdjustAppliesToEveryConfig(t *testing.T) {
 	if err := os.WriteFile(path, []byte("[model]\nmodel = \"a\"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// A `hermes run` watches no file: each read takes hermes.toml as it is.
 	h := open(t, home, host.Run, host.Options{ConfigPath: path, Adjust: func(c *config.Config) { c.Agent.Workspace = ws }})
-	feed := h.Notices().Watch()
-	defer feed.Close()
 	s, err := h.Runs().Settings()
 	if err != nil || s.Workspace != ws || s.Model != "a" || s.ConfigPath != path {
 		t.Fatalf("Settings = %+v, %v", s, err)
@@ -311,7 +310,6 @@ func TestOpen_AdjustAppliesToEveryConfig(t *testing.T) {
 	if err := os.WriteFile(path, []byte("[model]\nmodel = \"b\"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	<-feed.Ready()
 	s, err = h.Runs().Settings()
 	if err != nil || s.Workspace != ws || s.Model != "b" {
 		t.Fatalf("Settings after the edit = %+v, %v", s, err)
