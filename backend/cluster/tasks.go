@@ -201,9 +201,10 @@ func (t *Tasks) hold(m jetstream.Msg, seq, lease uint64, dropped func()) func(do
 				result = errors.Join(ErrLeaseLost, err)
 				return
 			}
-			if err := m.DoubleAck(ctx); err != nil {
-				result = errors.Join(ErrLeaseLost, err)
-			}
+			// The lease says who answers: should this acknowledgement be
+			// lost, the replica the task goes to next finds it done and
+			// acknowledges it.
+			m.DoubleAck(ctx)
 		})
 		return result
 	}

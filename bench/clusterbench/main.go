@@ -104,13 +104,14 @@ func main() {
 				victim.Start()
 			}()
 		}}.Run(tb, procs)
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		// Every task is acknowledged just before its answer goes out.
+		watch.WaitAcked(tb, n)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
 		if err := wecom.WaitFor(ctx, load.Answered); err != nil {
 			tb.Error(err)
 		}
 		answered := time.Since(start)
-		watch.WaitAcked(tb, n)
 		if killAfter >= 0 {
 			<-restarted
 		}
