@@ -56,7 +56,7 @@ it('follows the newest card of a live run, stops when the person scrolls up, and
   for (let n = 2; n <= 12; n++) {
     await next(n)
     await page.locator(`[data-testid="iteration-card"][data-iteration="${n}"]`).waitFor()
-    await expect.poll(() => gap(page)).toBeLessThan(48)
+    await expect.poll(() => gap(page), { timeout: 5000 }).toBeLessThan(48)
   }
   expect(await page.getByTestId('follow').count()).toBe(0)
 
@@ -72,10 +72,10 @@ it('follows the newest card of a live run, stops when the person scrolls up, and
 
   // Asked to follow again: the end comes into view, and stays there.
   await page.getByTestId('follow').click()
-  await expect.poll(() => gap(page)).toBeLessThan(48)
+  await expect.poll(() => gap(page), { timeout: 5000 }).toBeLessThan(48)
   await next(15)
   await page.locator('[data-testid="iteration-card"][data-iteration="15"]').waitFor()
-  await expect.poll(() => gap(page)).toBeLessThan(48)
+  await expect.poll(() => gap(page), { timeout: 5000 }).toBeLessThan(48)
   await expect.poll(() => page.getByTestId('follow').count()).toBe(0)
 
   // The last turns: the answer, and the run is over.

@@ -82,12 +82,14 @@ describe('offsetObserver', () => {
       expect(told).toEqual([[900, false]])
       expect(el.reads).toBe(0)
       expect(known.offset).toBeNull()
+      expect(known.own).toBe(true)
 
       // A person's scroll is read from the element.
       el.top = 400
       el.dispatchEvent(new Event('scroll'))
       expect(told.at(-1)).toEqual([400, true])
       expect(el.reads).toBe(1)
+      expect(known.own).toBe(false)
 
       // Still for a while: the virtualizer hears the scrolling stopped, where it stopped.
       vi.advanceTimersByTime(150)

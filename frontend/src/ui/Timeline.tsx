@@ -83,6 +83,8 @@ export function cardSize(el: HTMLElement, entry: ResizeObserverEntry | undefined
 /** Known is the offset the follow scrolled the list to, until a scroll event reports it. */
 export interface Known {
   offset: number | null
+  /** The last scroll event was the follow's own. */
+  own?: boolean
 }
 
 /**
@@ -103,6 +105,7 @@ export function offsetObserver(known: Known) {
     const onScroll = () => {
       // The follow's jump is told as a scroll already over: one in progress
       // has the virtualizer read the element's height to check it.
+      known.own = known.offset !== null
       if (known.offset !== null) {
         cb(known.offset, false)
         known.offset = null
@@ -268,11 +271,18 @@ export function Timeline({ iterations, selected, live, onSelect, onFork, onArtif
     const onScroll = () => {
       const v = self.current
       if (!v || v.scrollOffset === null || !v.scrollRect) return
+      // The follow's own scroll never stops it, even when the list grew again since.
       if (atEnd(v.getTotalSize(), v.scrollOffset, v.scrollRect.height)) setFollow(true)
-      else if (performance.now() - userAt.current < 500) setFollow(false)
+      else if (!known.current.own && performance.now() - userAt.current < 500) setFollow(false)
     }
     el.addEventListener('scroll', onScroll, { passive: true })
     return () => el.removeEventListener('scroll', onScroll)
+  }, [])
+
+  const onFollow = useCallback(() => {
+    // Asking to follow is no scroll of the person's.
+    userAt.current = 0
+    setFollow(true)
   }, [])
 
   return (
@@ -308,7 +318,7 @@ export function Timeline({ iterations, selected, live, onSelect, onFork, onArtif
         })}
       </div>
       {live && !follow && (
-        <button type="button" className="follow" onClick={() => setFollow(true)} data-testid="follow">
+        <button type="button" className="follow" onClick={onFollow} data-testid="follow">
           ↓ {t('timeline.follow')}
         </button>
       )}
