@@ -163,7 +163,7 @@ func textKey(namespace, text string) []byte {
 // Created time is created now.
 func (m *Memory) Remember(entries []Entry, now time.Time) ([]Entry, error) {
 	var written []Entry
-	err := m.s.Update(func(tx *bolt.Tx) error {
+	err := m.update(func(tx *bolt.Tx) error {
 		written = written[:0]
 		texts := tx.Bucket(memTextsBucket)
 		for _, e := range entries {
@@ -204,13 +204,20 @@ func putEntry(tx *bolt.Tx, e Entry, index bool) error {
 	if err := tx.Bucket(memTextsBucket).Put(textKey(e.Namespace, e.Text), idKey(e.ID)); err != nil {
 		return err
 	}
+	spaces := tx.Bucket(memSpacesBucket)
 	if e.Kind == KindPreference {
 		if err := tx.Bucket(memPrefsBucket).Put(idKey(e.ID), nil); err != nil {
+			return err
+		}
+		if err := spaces.Put(spaceIDKey(e.Namespace, classPref, e.ID), nil); err != nil {
 			return err
 		}
 	}
 	if e.Pinned {
 		if err := tx.Bucket(memPinnedBucket).Put(idKey(e.ID), nil); err != nil {
+			return err
+		}
+		if err := spaces.Put(spaceIDKey(e.Namespace, classPinned, e.ID), nil); err != nil {
 			return err
 		}
 	} else if err := tx.Bucket(memUsedBucket).Put(usedKey(e), nil); err != nil {
@@ -281,7 +288,7 @@ func (m *Memory) Count() (int, error) {
 
 // Forget removes an entry and everything that finds it.
 func (m *Memory) Forget(id uint64) error {
-	err := m.s.Update(func(tx *bolt.Tx) error {
+	err := m.update(func(tx *bolt.Tx) error {
 		e, err := getEntry(tx, id)
 		if err != nil {
 			return err
@@ -306,6 +313,8 @@ func deleteEntry(tx *bolt.Tx, e Entry) error {
 		{memUsedBucket, usedKey(e)},
 		{memPinnedBucket, idKey(e.ID)},
 		{memPrefsBucket, idKey(e.ID)},
+		{memSpacesBucket, spaceIDKey(e.Namespace, classPinned, e.ID)},
+		{memSpacesBucket, spaceIDKey(e.Namespace, classPref, e.ID)},
 	} {
 		if err := tx.Bucket(del.bucket).Delete(del.key); err != nil {
 			return err
@@ -317,7 +326,7 @@ func deleteEntry(tx *bolt.Tx, e Entry) error {
 // Pin pins an entry (it never fades and is recalled for every task)
 // or unpins it (it fades like the others, counting from now).
 func (m *Memory) Pin(id uint64, pinned bool, now time.Time) error {
-	err := m.s.Update(func(tx *bolt.Tx) error {
+	err := m.update(func(tx *bolt.Tx) error {
 		e, err := getEntry(tx, id)
 		if err != nil {
 			return err
@@ -329,6 +338,9 @@ func (m *Memory) Pin(id uint64, pinned bool, now time.Time) error {
 			return err
 		}
 		if err := tx.Bucket(memPinnedBucket).Delete(idKey(e.ID)); err != nil {
+			return err
+		}
+		if err := tx.Bucket(memSpacesBucket).Delete(spaceIDKey(e.Namespace, classPinned, e.ID)); err != nil {
 			return err
 		}
 		e.Pinned = pinned
@@ -348,7 +360,7 @@ func (m *Memory) Pin(id uint64, pinned bool, now time.Time) error {
 // entries it forgot. It reads only what it removes.
 func (m *Memory) Fade(cutoff time.Time) (int, error) {
 	n := 0
-	err := m.s.Update(func(tx *bolt.Tx) error {
+	err := m.update(func(tx *bolt.Tx) error {
 		n = 0
 		used := tx.Bucket(memUsedBucket)
 		c := used.Cursor()

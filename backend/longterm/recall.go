@@ -78,18 +78,21 @@ func postingKey(term string, id uint64) []byte {
 // share of the stats.
 func indexEntry(tx *bolt.Tx, e Entry, sign int) error {
 	counts, length := termCounts(e.Text)
-	terms := tx.Bucket(memTermsBucket)
+	terms, spaces := tx.Bucket(memTermsBucket), tx.Bucket(memSpacesBucket)
 	dl := uint16(min(length, math.MaxUint16))
 	for term, tf := range counts {
-		k := postingKey(term, e.ID)
+		k, sk := postingKey(term, e.ID), spacePostingKey(e.Namespace, term, e.ID)
 		if sign < 0 {
-			if err := terms.Delete(k); err != nil {
+			if terms.Get(k) == nil {
+				continue // lost to a damaged page (see getEntry)
+			}
+			if err := errors.Join(terms.Delete(k), spaces.Delete(sk), addDF(tx, term, -1)); err != nil {
 				return err
 			}
 			continue
 		}
 		v := binary.BigEndian.AppendUint16(binary.BigEndian.AppendUint16(nil, uint16(min(tf, math.MaxUint16))), dl)
-		if err := terms.Put(k, v); err != nil {
+		if err := errors.Join(terms.Put(k, v), spaces.Put(sk, v), addDF(tx, term, +1)); err != nil {
 			return err
 		}
 	}
@@ -194,34 +197,37 @@ func (sp Space) Recall(query string, limit int) ([]Hit, error) {
 	terms = terms[:min(len(terms), maxQueryTerms)]
 
 	var hits []Hit
-	err := sp.m.s.View(func(tx *bolt.Tx) error {
-		err := tx.Bucket(memPinnedBucket).ForEach(func(k, _ []byte) error {
-			e, err := getEntry(tx, binary.BigEndian.Uint64(k))
-			if errors.Is(err, ErrNoMemory) {
-				return nil // see getEntry
-			}
-			if err != nil {
-				return err
-			}
-			if e.Namespace == sp.namespace {
-				hits = append(hits, Hit{Entry: e, Why: Why{Reason: ReasonPinned}})
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		listed := len(hits)
-		c := tx.Bucket(memPrefsBucket).Cursor()
-		for k, _ := c.Last(); k != nil && len(hits)-listed < limit; k, _ = c.Prev() {
-			e, err := getEntry(tx, binary.BigEndian.Uint64(k))
+	err := sp.m.view(func(tx *bolt.Tx) error {
+		spaces := tx.Bucket(memSpacesBucket)
+		c := spaces.Cursor()
+		prefix := spacePrefix(sp.namespace, classPinned)
+		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+			e, err := getEntry(tx, binary.BigEndian.Uint64(k[len(prefix):]))
 			if errors.Is(err, ErrNoMemory) {
 				continue // see getEntry
 			}
 			if err != nil {
 				return err
 			}
-			if !e.Pinned && e.Namespace == sp.namespace {
+			hits = append(hits, Hit{Entry: e, Why: Why{Reason: ReasonPinned}})
+		}
+		listed := len(hits)
+		prefix = spacePrefix(sp.namespace, classPref)
+		k, _ := c.Seek(spacePrefix(sp.namespace, classPref+1))
+		if k == nil {
+			k, _ = c.Last()
+		} else {
+			k, _ = c.Prev()
+		}
+		for ; k != nil && bytes.HasPrefix(k, prefix) && len(hits)-listed < limit; k, _ = c.Prev() {
+			e, err := getEntry(tx, binary.BigEndian.Uint64(k[len(prefix):]))
+			if errors.Is(err, ErrNoMemory) {
+				continue // see getEntry
+			}
+			if err != nil {
+				return err
+			}
+			if !e.Pinned {
 				hits = append(hits, Hit{Entry: e, Why: Why{Reason: ReasonPreference}})
 			}
 		}
@@ -236,27 +242,19 @@ func (sp Space) Recall(query string, limit int) ([]Hit, error) {
 			score float64
 		}
 		matched := map[uint64][]weighed{}
-		c = tx.Bucket(memTermsBucket).Cursor()
-		type posting struct {
-			id     uint64
-			tf, dl float64
-		}
-		var list []posting
 		for _, term := range terms {
-			prefix := append([]byte(term), 0)
-			list = list[:0]
-			for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-				list = append(list, posting{
-					id: binary.BigEndian.Uint64(k[len(prefix):]),
-					tf: float64(binary.BigEndian.Uint16(v)), dl: float64(binary.BigEndian.Uint16(v[2:])),
-				})
+			df := float64(termDF(tx, term))
+			if df == 0 {
+				continue
 			}
-			df := float64(len(list))
 			idf := math.Log(1 + (float64(st.docs)-df+0.5)/(df+0.5))
-			for _, p := range list {
-				score := idf * p.tf * (bm25K1 + 1) / (p.tf + bm25K1*(1-bm25B+bm25B*p.dl/avg))
-				scores[p.id] += score
-				matched[p.id] = append(matched[p.id], weighed{term, score})
+			prefix := append(spacePrefix(sp.namespace, classPosting), append([]byte(term), 0)...)
+			for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+				id := binary.BigEndian.Uint64(k[len(prefix):])
+				tf, dl := float64(binary.BigEndian.Uint16(v)), float64(binary.BigEndian.Uint16(v[2:]))
+				score := idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*dl/avg))
+				scores[id] += score
+				matched[id] = append(matched[id], weighed{term, score})
 			}
 		}
 		ranked := make([]Hit, 0, len(scores))
@@ -304,7 +302,7 @@ func (sp Space) Recall(query string, limit int) ([]Hit, error) {
 // MarkRecalled records that the hits were given to run now, and why, which
 // keeps them from fading.
 func (m *Memory) MarkRecalled(hits []Hit, runID string, now time.Time) error {
-	err := m.s.Update(func(tx *bolt.Tx) error {
+	err := m.update(func(tx *bolt.Tx) error {
 		for _, h := range hits {
 			e, err := getEntry(tx, h.ID)
 			if errors.Is(err, ErrNoMemory) {

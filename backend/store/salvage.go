@@ -282,6 +282,9 @@ func (w *walker) entry(c container, path [][]byte, k, v []byte) {
 		return
 	}
 	name := bytes.Clone(k)
+	if len(path) == 0 && w.dst != nil && derived[string(name)] {
+		return // see RegisterDerived
+	}
 	child := append(slices.Clip(path), name)
 	var b *bolt.Bucket
 	reason := guard(func() { b = c.Bucket(name) })

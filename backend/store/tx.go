@@ -8,6 +8,18 @@ import bolt "go.etcd.io/bbolt"
 // before any store is opened.
 func Register(names ...[]byte) { buckets = append(buckets, names...) }
 
+// RegisterDerived is Register for buckets their package rebuilds from its
+// others (an index): Verify reads them, Salvage does not copy them, since
+// one that lost a page would answer wrongly; the package rebuilds them.
+func RegisterDerived(names ...[]byte) {
+	Register(names...)
+	for _, name := range names {
+		derived[string(name)] = true
+	}
+}
+
+var derived = map[string]bool{}
+
 // View runs fn in a read transaction, for a sibling package reading its own
 // buckets. A page bbolt cannot read comes back as ErrDamaged, saying to run
 // hermes doctor, as for the store's own buckets.
