@@ -202,6 +202,9 @@ func (s *session) handle(in inbound) {
 	if !s.allowed(in, lang) {
 		return
 	}
+	if live == nil && isCmd && s.steerElsewhere(in, cmd, lang) {
+		return
+	}
 	if !isCmd {
 		if live != nil && live.answer(in) {
 			s.post(outbound{r: in.r, text: i18n.In(lang, "bot.answered")})
@@ -411,8 +414,12 @@ func (s *session) launch(lr *liveRun, start func(runner.Hooks) (string, error)) 
 	s.mu.Lock()
 	s.live = lr
 	s.mu.Unlock()
-	id, err := start(runner.Hooks{Sink: lr, Done: func(res agent.Result) { s.finished(lr, res) }})
+	// Steered from the other replicas until the run's end: a command
+	// taken there meanwhile is handled there as if the run were not live.
+	unsteer := s.serveSteer()
+	id, err := start(runner.Hooks{Sink: lr, Done: func(res agent.Result) { unsteer(); s.finished(lr, res) }})
 	if err != nil {
+		unsteer()
 		s.mu.Lock()
 		if s.live == lr {
 			s.live = nil

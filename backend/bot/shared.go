@@ -45,6 +45,9 @@ type Shared struct {
 	// Streams keeps the WeCom intelligent bot's stream replies, which
 	// WeCom asks any replica for.
 	Streams wecom.SharedStreams
+	// Steer carries a user's /stop, /pause, /resume and /pin to the
+	// replica where the user's run is live.
+	Steer Steering
 }
 
 // Dedupe remembers the message ids seen by every replica.

@@ -132,7 +132,7 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 		shared = &bot.Shared{
 			Seen: cl.Seen(), Sessions: cl.Sessions(), Tasks: cl.Tasks(), Runs: cl.Runs(),
 			Token: cl.Token(cluster.AppOf(b)), UserLimit: cl.Limits(), UserIDs: cl.UserIDs(),
-			Rate: cl.Rate(cluster.AppOf(b), b.APIRate()), Memory: cl.Memories(), Streams: cl.Streams(),
+			Rate: cl.Rate(cluster.AppOf(b), b.APIRate()), Memory: cl.Memories(), Streams: cl.Streams(), Steer: cl.Steering(),
 		}
 	}
 	bt, err := bot.New(bot.Options{Setup: setup, Runs: manager, Store: h.Store(), Config: b, Log: log, Shared: shared})

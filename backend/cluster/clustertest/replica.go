@@ -129,7 +129,7 @@ func Shared(cl *cluster.Cluster, b config.Bot) *bot.Shared {
 	return &bot.Shared{
 		Seen: cl.Seen(), Sessions: cl.Sessions(), Tasks: cl.Tasks(), Runs: cl.Runs(),
 		Token: cl.Token(app), UserLimit: cl.Limits(), UserIDs: cl.UserIDs(), Rate: cl.Rate(app, b.APIRate()),
-		Memory: cl.Memories(), Streams: cl.Streams(),
+		Memory: cl.Memories(), Streams: cl.Streams(), Steer: cl.Steering(),
 	}
 }
 

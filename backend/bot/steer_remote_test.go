@@ -1,0 +1,215 @@
+package bot_test
+
+import (
+	"context"
+	"log/slog"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"hermes/backend/agent"
+	"hermes/backend/bot"
+	"hermes/backend/cluster"
+	"hermes/backend/cluster/clustertest"
+	"hermes/backend/config"
+	"hermes/backend/event"
+	"hermes/backend/llm"
+	"hermes/backend/llm/llmtest"
+	"hermes/backend/runlog"
+	"hermes/backend/runner"
+	"hermes/backend/skills"
+	"hermes/backend/store"
+	"hermes/backend/wecom/wecomtest"
+)
+
+// stoppable is the cluster's task queue with a way for the test to make
+// its replica stop taking tasks, so that the next message goes to another.
+type stoppable struct {
+	q    *cluster.Tasks
+	mu   sync.Mutex
+	stop func()
+}
+
+func (s *stoppable) Publish(ctx context.Context, id string, task []byte) (bool, error) {
+	return s.q.Publish(ctx, id, task)
+}
+
+func (s *stoppable) Consume(take func([]byte, func(bool) error)) (func(), error) {
+	stop, err := s.q.Consume(take)
+	s.mu.Lock()
+	s.stop = stop
+	s.mu.Unlock()
+	return stop, err
+}
+
+// stopTaking makes the replica take no more tasks; those it holds stay its.
+func (s *stoppable) stopTaking() {
+	s.mu.Lock()
+	stop := s.stop
+	s.mu.Unlock()
+	stop()
+}
+
+type steerReplica struct {
+	tasks *stoppable
+	bus   *event.Bus
+	cb    *wecomtest.Callbacks
+}
+
+// startSteerReplica starts a bot replica on a home of its own, sharing
+// the cluster at url.
+func startSteerReplica(t *testing.T, url string, model *llmtest.Server, cfg config.Bot, name string) *steerReplica {
+	t.Helper()
+	cl, err := cluster.Open(t.Context(), cluster.Options{Config: config.Cluster{NATSURL: url}, Name: name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	st, err := store.Open(filepath.Join(home, "hermes.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := skills.NewRegistry()
+	for _, tool := range skills.FileTools() {
+		if err := reg.Register(tool); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := &steerReplica{tasks: &stoppable{q: cl.Tasks()}, bus: event.NewBus()}
+	shared := clustertest.Shared(cl, cfg)
+	shared.Tasks = r.tasks
+	logs := &syncBuffer{}
+	b, err := bot.New(bot.Options{
+		Setup: agent.Setup{
+			Home: home, Redactor: runlog.NewRedactor(testKey, testSecret, testToken, testAESKey), Tools: reg,
+			Model:     llm.New(llm.Config{BaseURL: model.URL, APIKey: testKey, Model: "test-model", Stream: true, Backoff: noBackoff}),
+			ModelName: "test-model", BaseURL: model.URL,
+		},
+		Runs:  runner.New(runner.Options{Home: home, Store: st, Bus: r.bus}),
+		Store: st, Config: cfg, APIBackoff: noBackoff,
+		Log:    slog.New(slog.NewTextHandler(logs, nil)),
+		Shared: shared,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(b.Handler())
+	if r.cb, err = wecomtest.NewCallbacks(hs.URL+cfg.CallbackPath(), testToken, testAESKey, testCorpID); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		if err := b.Shutdown(ctx); err != nil {
+			t.Errorf("%s: shutdown: %v", name, err)
+		}
+		hs.Close()
+		cl.Close()
+		st.Close()
+		for _, s := range secrets {
+			if strings.Contains(logs.String(), s) {
+				t.Errorf("%s's log holds a secret (%.6s…)", name, s)
+			}
+		}
+	})
+	return r
+}
+
+func (r *steerReplica) send(t *testing.T, from, msgID, text string) {
+	t.Helper()
+	if status, _, err := r.cb.Text(from, msgID, text); err != nil || status != 200 {
+		t.Fatalf("callback %q: status %d, %v", text, status, err)
+	}
+}
+
+// count is how many of the messages sent to user hold want.
+func count(wecom *wecomtest.Server, user, want string) int {
+	n := 0
+	for _, text := range wecom.Messages(user) {
+		if strings.Contains(text, want) {
+			n++
+		}
+	}
+	return n
+}
+
+// heldStep is a model that asks for a tool call held until release, then
+// answers "done".
+func heldStep(t *testing.T, release chan struct{}) (*llmtest.Server, <-chan struct{}) {
+	arrived := make(chan struct{}, 1)
+	var mu sync.Mutex
+	n := 0
+	return llmtest.NewFuncServer(t, func(llmtest.Request) llmtest.Step {
+		mu.Lock()
+		n++
+		first := n == 1
+		mu.Unlock()
+		if first {
+			arrived <- struct{}{}
+			return llmtest.Step{ToolCalls: []llm.ToolCall{{ID: "c1", Name: "list_files", Arguments: `{"path":"."}`}}, Wait: release}
+		}
+		return llmtest.Step{Content: "done"}
+	}), arrived
+}
+
+// A /stop taken by a replica other than the one running the user's task
+// stops the task there: the sender hears that it stops, then where it
+// stopped, once; with the run over, a /stop is answered as by one bot.
+func TestReplica_StopReachesTheRunOnAnotherReplica(t *testing.T) {
+	srv := clustertest.Start(t)
+	wecom := wecomtest.NewServer(t, testCorpID, testSecret, 0)
+	release := make(chan struct{})
+	model, arrived := heldStep(t, release)
+	cfg := botConfig(wecom)
+
+	r1 := startSteerReplica(t, srv.URL, model, cfg, "replica-1")
+	r1.send(t, "frank", "m1", "list my files")
+	<-arrived // the run waits on the model, on replica 1
+	r1.tasks.stopTaking()
+	r2 := startSteerReplica(t, srv.URL, model, cfg, "replica-2")
+
+	r2.send(t, "frank", "m2", "/stop")
+	waitMessage(t, wecom, "frank", "Stopping at the next safe point")
+	close(release)
+	waitMessage(t, wecom, "frank", "Stopped at step 1")
+
+	r2.send(t, "frank", "m3", "/stop")
+	got := waitMessage(t, wecom, "frank", "Nothing is running")
+	if count(wecom, "frank", "Stopping at the next safe point") != 1 || count(wecom, "frank", "Stopped at step") != 1 || len(got) != 3 {
+		t.Fatalf("frank was sent %q, want the stop's notice, the stopped answer and the idle reply, once each", got)
+	}
+}
+
+// /pause and /resume taken by another replica pause the run where it
+// runs and let it go on, with the replies one bot gives; the answer goes
+// out once.
+func TestReplica_PauseAndResumeReachTheRunOnAnotherReplica(t *testing.T) {
+	srv := clustertest.Start(t)
+	wecom := wecomtest.NewServer(t, testCorpID, testSecret, 0)
+	release := make(chan struct{})
+	model, arrived := heldStep(t, release)
+	cfg := botConfig(wecom)
+
+	r1 := startSteerReplica(t, srv.URL, model, cfg, "replica-1")
+	paused := r1.bus.Subscribe(16, func(e event.Event) bool { return e.Type == event.RunPaused })
+	r1.send(t, "grace", "m1", "list my files")
+	<-arrived
+	r1.tasks.stopTaking()
+	r2 := startSteerReplica(t, srv.URL, model, cfg, "replica-2")
+
+	r2.send(t, "grace", "m2", "/continue")
+	waitMessage(t, wecom, "grace", "The task is running, not paused")
+	r2.send(t, "grace", "m3", "/暂停")
+	waitMessage(t, wecom, "grace", "将在下一步暂停")
+	close(release)
+	<-paused.C
+	r2.send(t, "grace", "m4", "/continue")
+	waitMessage(t, wecom, "grace", "Going on.")
+	got := waitMessage(t, wecom, "grace", "done")
+	if count(wecom, "grace", "done") != 1 || len(got) != 4 {
+		t.Fatalf("grace was sent %q, want three replies to the commands and the answer once", got)
+	}
+}
