@@ -359,8 +359,26 @@ func (m *Memory) Pin(id uint64, pinned bool, now time.Time) error {
 // and the preferences stated only once before it; it returns how many
 // entries it forgot. It reads only what it removes.
 func (m *Memory) Fade(cutoff time.Time) (int, error) {
+	// Most runs find nothing to fade: a read then, not a synced commit.
+	due := false
+	err := m.s.View(func(tx *bolt.Tx) error {
+		k, _ := tx.Bucket(memUsedBucket).Cursor().First()
+		due = k != nil && int64(binary.BigEndian.Uint64(k[:8])) < cutoff.Unix()
+		if !due {
+			due = tx.Bucket(memCandidatesBucket).ForEach(func(_, v []byte) error {
+				if candidateFades(v, cutoff) {
+					return errDue
+				}
+				return nil
+			}) != nil
+		}
+		return nil
+	})
+	if err != nil || !due {
+		return 0, wrapFade(err)
+	}
 	n := 0
-	err := m.update(func(tx *bolt.Tx) error {
+	err = m.update(func(tx *bolt.Tx) error {
 		n = 0
 		used := tx.Bucket(memUsedBucket)
 		c := used.Cursor()
@@ -387,10 +405,14 @@ func (m *Memory) Fade(cutoff time.Time) (int, error) {
 		}
 		return fadeCandidates(tx, cutoff)
 	})
+	return n, wrapFade(err)
+}
+
+func wrapFade(err error) error {
 	if err != nil {
-		return 0, fmt.Errorf("fade memory: %w", err)
+		return fmt.Errorf("fade memory: %w", err)
 	}
-	return n, nil
+	return nil
 }
 
 // candidate is a preference stated in one run, waiting to recur.
@@ -447,8 +469,7 @@ func fadeCandidates(tx *bolt.Tx, cutoff time.Time) error {
 	b := tx.Bucket(memCandidatesBucket)
 	var old [][]byte
 	err := b.ForEach(func(k, v []byte) error {
-		var c candidate
-		if err := json.Unmarshal(v, &c); err != nil || c.Seen.Before(cutoff) {
+		if candidateFades(v, cutoff) {
 			old = append(old, bytes.Clone(k))
 		}
 		return nil
@@ -463,3 +484,13 @@ func fadeCandidates(tx *bolt.Tx, cutoff time.Time) error {
 	}
 	return nil
 }
+
+// candidateFades says whether the candidate v was stated before cutoff (or
+// cannot be read).
+func candidateFades(v []byte, cutoff time.Time) bool {
+	var c candidate
+	return json.Unmarshal(v, &c) != nil || c.Seen.Before(cutoff)
+}
+
+// errDue stops a walk that found something to fade.
+var errDue = errors.New("due to fade")

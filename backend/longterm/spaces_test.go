@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -373,4 +374,37 @@ func TestRecall_IndexRebuiltAfterAnOlderHermesOrSalvage(t *testing.T) {
 	m = New(db)
 	sp = m.In("bot/wecom/user3/0")
 	same("after salvage")
+}
+
+// Every run fades the memory before it recalls; when nothing is old enough
+// to fade that is a read, not a synced commit on the run's path: the file
+// is not written.
+func TestFade_NothingDueWritesNothing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hermes.db")
+	db, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	m := New(db)
+	company(t, m, 3)
+	if _, err := m.In("bot/wecom/user1/0").NotePreference("Use tabs", "r1", day0); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := m.Fade(day0.Add(-time.Hour)); err != nil || n != 0 {
+		t.Fatalf("Fade = %d, %v; want nothing faded", n, err)
+	}
+	if after, err := os.ReadFile(path); err != nil || !bytes.Equal(before, after) {
+		t.Fatalf("a Fade with nothing to fade wrote the store (%v)", err)
+	}
+	if recurring, err := m.In("bot/wecom/user1/0").NotePreference("Use tabs", "r2", day0.Add(time.Hour)); err != nil || !recurring {
+		t.Fatalf("NotePreference after the Fade = %v, %v; the candidate was kept", recurring, err)
+	}
+	if n, err := m.Fade(day0.Add(time.Hour)); err != nil || n != 3*3+2 {
+		t.Fatalf("Fade = %d, %v; want every memory", n, err)
+	}
 }
