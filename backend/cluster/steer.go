@@ -42,7 +42,14 @@ func (s *Steering) Serve(key string, handle func(req []byte) []byte) (stop func(
 		_ = sub.Unsubscribe()
 		return nil, errors.Join(ErrUnavailable, err)
 	}
-	return func() { _ = sub.Unsubscribe() }, nil
+	return func() {
+		// Known to the server before the run's end is told, so that a
+		// command sent after it is not held for steerTimeout by a
+		// subscription the server still counts.
+		if sub.Unsubscribe() == nil {
+			_ = s.cl.nc.FlushTimeout(time.Second)
+		}
+	}, nil
 }
 
 // Ask sends req to the replica serving session key and returns its reply;
