@@ -202,7 +202,7 @@ func (s *session) handle(in inbound) {
 	if !s.allowed(in, lang) {
 		return
 	}
-	if live == nil && isCmd && s.steerElsewhere(in, cmd, lang) {
+	if live == nil && s.steerElsewhere(in, cmd, lang) {
 		return
 	}
 	if !isCmd {

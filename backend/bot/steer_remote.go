@@ -18,8 +18,8 @@ type Steering interface {
 }
 
 type steerRequest struct {
-	Command command `json:"command"`
-	Text    string  `json:"text,omitempty"` // the message, for /pin's fact
+	Command command `json:"command,omitempty"` // "": a message, not a command
+	Text    string  `json:"text,omitempty"`
 }
 
 type steerReply struct {
@@ -96,17 +96,44 @@ func (lr *liveRun) steer(req steerRequest) string {
 		}
 		lr.control(agent.Control{Kind: agent.ControlPin, Text: fact})
 		return "bot.pinned"
+	case "":
+		return lr.answerFrom(req.Text)
 	}
 	return ""
 }
 
-// steerElsewhere sends a run command the session has no live run here for
-// to the replica where its run is live, and tells the sender what came of
-// it, as handle does; false when no replica has the session's run live
-// (the command is then handled as today: /resume resumes the last run).
+// answerFrom sends a message another replica took as the answer to the
+// question the run waits on, as answer does, and returns the key of the
+// reply; "" when no question is open (the message is then a task of its
+// own there: an instruction is added to the run only by its replica). The
+// sender hears the run's outcome from the task's answer.
+func (lr *liveRun) answerFrom(text string) string {
+	lr.mu.Lock()
+	question := lr.question
+	if lr.done || question == "" {
+		lr.mu.Unlock()
+		return ""
+	}
+	lr.question = ""
+	lr.mu.Unlock()
+	lr.control(agent.Control{Kind: agent.ControlAnswer, QuestionID: question, Text: text})
+	return "bot.answered"
+}
+
+// steerElsewhere sends a run command, or a message that may answer the
+// run's question (cmd ""), that the session has no live run here for to
+// the replica where its run is live, and tells the sender what came of it,
+// as handle does; false when no replica has the session's run live or
+// took it (it is then handled here: /resume resumes the last run, a
+// message starts a task).
 func (s *session) steerElsewhere(in inbound, cmd command, lang i18n.Lang) bool {
 	st := s.steering()
-	if st == nil || (cmd != cmdStop && cmd != cmdPause && cmd != cmdResume && cmd != cmdPin) {
+	switch cmd {
+	case cmdStop, cmdPause, cmdResume, cmdPin, "":
+	default:
+		return false
+	}
+	if st == nil {
 		return false
 	}
 	data, err := json.Marshal(steerRequest{Command: cmd, Text: in.msg.Text})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -54,14 +55,15 @@ func (s *stoppable) stopTaking() {
 }
 
 type steerReplica struct {
+	bot   *bot.Bot
 	tasks *stoppable
 	bus   *event.Bus
 	cb    *wecomtest.Callbacks
 }
 
 // startSteerReplica starts a bot replica on a home of its own, sharing
-// the cluster at url.
-func startSteerReplica(t *testing.T, url string, model *llmtest.Server, cfg config.Bot, name string) *steerReplica {
+// the cluster at url; each of with changes the runs' setup.
+func startSteerReplica(t *testing.T, url string, model *llmtest.Server, cfg config.Bot, name string, with ...func(*agent.Setup)) *steerReplica {
 	t.Helper()
 	cl, err := cluster.Open(t.Context(), cluster.Options{Config: config.Cluster{NATSURL: url}, Name: name})
 	if err != nil {
@@ -82,12 +84,16 @@ func startSteerReplica(t *testing.T, url string, model *llmtest.Server, cfg conf
 	shared := clustertest.Shared(cl, cfg)
 	shared.Tasks = r.tasks
 	logs := &syncBuffer{}
+	setup := agent.Setup{
+		Home: home, Redactor: runlog.NewRedactor(testKey, testSecret, testToken, testAESKey), Tools: reg,
+		Model:     llm.New(llm.Config{BaseURL: model.URL, APIKey: testKey, Model: "test-model", Stream: true, Backoff: noBackoff}),
+		ModelName: "test-model", BaseURL: model.URL,
+	}
+	for _, f := range with {
+		f(&setup)
+	}
 	b, err := bot.New(bot.Options{
-		Setup: agent.Setup{
-			Home: home, Redactor: runlog.NewRedactor(testKey, testSecret, testToken, testAESKey), Tools: reg,
-			Model:     llm.New(llm.Config{BaseURL: model.URL, APIKey: testKey, Model: "test-model", Stream: true, Backoff: noBackoff}),
-			ModelName: "test-model", BaseURL: model.URL,
-		},
+		Setup: setup,
 		Runs:  runner.New(runner.Options{Home: home, Store: st, Bus: r.bus}),
 		Store: st, Config: cfg, APIBackoff: noBackoff,
 		Log:    slog.New(slog.NewTextHandler(logs, nil)),
@@ -96,6 +102,7 @@ func startSteerReplica(t *testing.T, url string, model *llmtest.Server, cfg conf
 	if err != nil {
 		t.Fatal(err)
 	}
+	r.bot = b
 	hs := httptest.NewServer(b.Handler())
 	if r.cb, err = wecomtest.NewCallbacks(hs.URL+cfg.CallbackPath(), testToken, testAESKey, testCorpID); err != nil {
 		t.Fatal(err)
@@ -211,5 +218,36 @@ func TestReplica_PauseAndResumeReachTheRunOnAnotherReplica(t *testing.T) {
 	got := waitMessage(t, wecom, "grace", "done")
 	if count(wecom, "grace", "done") != 1 || len(got) != 4 {
 		t.Fatalf("grace was sent %q, want three replies to the commands and the answer once", got)
+	}
+}
+
+// The answer to the run's question, taken by a replica other than the one
+// running the task, reaches the run there: the run goes on with it, and
+// the user hears the task's answer once, not a task of its own.
+func TestReplica_AnswerReachesTheQuestionOnAnotherReplica(t *testing.T) {
+	srv := clustertest.Start(t)
+	wecom := wecomtest.NewServer(t, testCorpID, testSecret, 0)
+	model := guessingModel(t)
+	cfg := botConfig(wecom)
+	plan := func(s *agent.Setup) { s.Strategy = agent.StrategyPlan }
+
+	r1 := startSteerReplica(t, srv.URL, model, cfg, "replica-1", plan)
+	ws := r1.bot.Workspace("wecom", "judy")
+	if err := os.MkdirAll(filepath.Join(ws, "notes"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "notes", "june.md"), []byte("We agreed on the budget."), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r1.send(t, "judy", "m1", "Summarise the notes of the June meeting")
+	waitMessage(t, wecom, "judy", "❓")
+	r1.tasks.stopTaking()
+	r2 := startSteerReplica(t, srv.URL, model, cfg, "replica-2", plan)
+
+	r2.send(t, "judy", "m2", "notes/june.md")
+	waitMessage(t, wecom, "judy", "Thanks; the task goes on with your answer.")
+	got := waitMessage(t, wecom, "judy", "The meeting agreed on the budget.")
+	if count(wecom, "judy", "The meeting agreed on the budget.") != 1 || len(got) != 3 {
+		t.Fatalf("judy was sent %q, want the question, the thanks and the answer, once each", got)
 	}
 }
