@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -76,10 +77,17 @@ type TaskQueue interface {
 	// false. An error may have queued it.
 	Publish(ctx context.Context, id string, task []byte) (bool, error)
 	// Consume hands take each task this replica takes. It holds the task
-	// until settle(true), called before the answer goes out (an error:
-	// another replica has it now and answers), or settle(false), which
-	// hands it back.
+	// until settle(true), called just before the answer goes out (an
+	// error: another replica has it now and answers), or settle(false),
+	// which hands it back.
 	Consume(take func(task []byte, settle func(done bool) error)) (stop func(), err error)
+}
+
+// checkedQueue is a TaskQueue whose Take hands take, beside settle, check:
+// it makes sure the task is still this replica's and keeps it so; an
+// error: another replica has it now, and no settle is needed.
+type checkedQueue interface {
+	Take(take func(task []byte, check func() error, settle func(done bool) error)) (stop func(), err error)
 }
 
 // storeSessions is SessionStore on hermes.db: one process, whose sessions'
@@ -117,7 +125,15 @@ func (b *Bot) share(sh *Shared) error {
 	if sh.Runs != nil {
 		b.copies = newCopies(b, sh.Runs)
 	}
-	stop, err := sh.Tasks.Consume(b.take)
+	var stop func()
+	var err error
+	if q, ok := sh.Tasks.(checkedQueue); ok {
+		stop, err = q.Take(b.take)
+	} else {
+		stop, err = sh.Tasks.Consume(func(task []byte, settle func(bool) error) {
+			b.take(task, func() error { return nil }, settle)
+		})
+	}
 	if err != nil {
 		return err
 	}
@@ -180,7 +196,7 @@ func (b *Bot) queue(platform string, m Message, r Replier) (bool, error) {
 }
 
 // take starts a task of the queue in its user's session here.
-func (b *Bot) take(data []byte, settle func(bool) error) {
+func (b *Bot) take(data []byte, check func() error, settle func(bool) error) {
 	var t task
 	if err := json.Unmarshal(data, &t); err != nil {
 		b.log.Error("a queued task no replica can read is dropped", "err", err)
@@ -193,34 +209,94 @@ func (b *Bot) take(data []byte, settle func(bool) error) {
 		return
 	}
 	m := Message{ID: t.ID, User: t.User, Text: t.Text}
-	b.session(t.Platform, t.User).enqueue(inbound{msg: m, r: &leased{inner: r, settles: []func(bool) error{settle}}})
+	b.session(t.Platform, t.User).enqueue(inbound{msg: m, r: &leased{b: b, inner: r, tasks: []lease{{check, settle}}}})
+}
+
+// lease is a task of the queue this replica holds.
+type lease struct {
+	check  func() error
+	settle func(bool) error
 }
 
 // leased replies to the sender of messages this replica took from the
-// queue: the final reply acknowledges them first, and does not go out if
-// another replica has them now (it answers).
+// queue. Its final reply answers them all, so it goes out only if every
+// one is still this replica's: all are checked, then all acknowledged,
+// just before the send (once the rate limits give it its place, where
+// the inner replier can say so), so that a replica killed while its answer
+// waits leaves its tasks to another. If one was taken over, none is
+// answered here: the others are handed back, and each is answered once,
+// by the replica that runs it.
 type leased struct {
-	inner   Replier
-	settles []func(bool) error
+	b     *Bot
+	inner Replier
+	tasks []lease
 
 	once sync.Once
-	held bool
+	err  error
 }
 
+// commitsOnSend is a replier that calls its context's commit
+// (chatapi.WithCommit) when the message's turn has come.
+type commitsOnSend interface{ CommitsOnSend() }
+
 func (l *leased) Reply(ctx context.Context, text string, final bool) error {
-	if final {
-		l.once.Do(func() {
-			for _, settle := range l.settles {
-				// One message still this replica's is answer enough: the
-				// answer names them all.
-				l.held = settle(true) == nil || l.held
-			}
-		})
-		if !l.held {
-			return ErrTaskTaken
-		}
+	if !final {
+		return l.inner.Reply(ctx, text, final)
 	}
-	return l.inner.Reply(ctx, text, final)
+	if _, ok := l.inner.(commitsOnSend); ok {
+		ctx = chatapi.WithCommit(ctx, l.commit)
+	} else if err := l.commit(); err != nil {
+		return err
+	}
+	err := l.inner.Reply(ctx, text, final)
+	if err == nil {
+		l.commit() // a reply with nothing to send: done all the same
+		return nil
+	}
+	handedBack := false
+	l.once.Do(func() {
+		// Not sent before its turn came (a shutdown, NATS gone): another
+		// replica answers.
+		handedBack, l.err = true, ErrTaskTaken
+		for _, t := range l.tasks {
+			t.settle(false)
+		}
+	})
+	if handedBack {
+		return fmt.Errorf("%w: %w", ErrTaskTaken, err)
+	}
+	return err
+}
+
+// commit checks every task of the reply, then acknowledges them all, once.
+func (l *leased) commit() error {
+	l.once.Do(func() {
+		lost := -1
+		for i, t := range l.tasks {
+			if t.check() != nil {
+				lost = i
+				break
+			}
+		}
+		if lost >= 0 {
+			for i, t := range l.tasks {
+				if i != lost {
+					t.settle(false)
+				}
+			}
+			l.b.log.Info("answer not sent: one of its messages was taken over by another replica; the others are handed back, each to be answered once", "messages", len(l.tasks))
+			l.err = ErrTaskTaken
+			return
+		}
+		for _, t := range l.tasks {
+			// Checked a moment ago: a failure here is a takeover within
+			// that moment, answered by both.
+			if err := t.settle(true); err != nil {
+				l.b.log.Error("a message taken over as its answer was sent", "err", err)
+			}
+		}
+	})
+	return l.err
 }
 
 // Draft shows the model's text where the inner replier can.
@@ -235,8 +311,8 @@ func (l *leased) Draft(text string) {
 func release(r Replier) bool {
 	l, ok := r.(*leased)
 	if ok {
-		for _, settle := range l.settles {
-			settle(false)
+		for _, t := range l.tasks {
+			t.settle(false)
 		}
 	}
 	return ok
@@ -263,7 +339,7 @@ func merge(a, b Replier) Replier {
 	if !aok || !bok || la == lb {
 		return a
 	}
-	return &leased{inner: la.inner, settles: slices.Concat(la.settles, lb.settles)}
+	return &leased{b: la.b, inner: la.inner, tasks: slices.Concat(la.tasks, lb.tasks)}
 }
 
 // mergeRecord is the record stored, with the run ids of mine it lacks

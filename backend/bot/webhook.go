@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"hermes/backend/callback"
+	"hermes/backend/chatapi"
 	"hermes/backend/config"
 )
 
@@ -129,9 +130,16 @@ type webhookReplier struct {
 // replyAttempts bounds the tries of one reply.
 const replyAttempts = 4
 
+// CommitsOnSend says Reply calls the context's commit (chatapi.WithCommit)
+// just before the reply's first post.
+func (*webhookReplier) CommitsOnSend() {}
+
 func (r *webhookReplier) Reply(ctx context.Context, text string, final bool) error {
 	body, err := json.Marshal(WebhookReply{User: r.user, Text: text, Final: final})
 	if err != nil {
+		return err
+	}
+	if err := chatapi.Commit(ctx); err != nil {
 		return err
 	}
 	wait := 200 * time.Millisecond

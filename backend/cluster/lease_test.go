@@ -60,3 +60,69 @@ func TestTasks_SlowHolderLosesItsTaskToTheTakeover(t *testing.T) {
 	}
 
 }
+
+// TestTasks_CheckSaysWhichTasksAreStillHeld: a replica answering several
+// tasks at once (a merged run) checks every lease before it acknowledges
+// any: a task taken over meanwhile fails its check with ErrLeaseLost, while
+// those still held pass it and are acknowledged after it.
+func TestTasks_CheckSaysWhichTasksAreStillHeld(t *testing.T) {
+	srv := clustertest.Start(t)
+	open := func(name string, ackWait time.Duration) *cluster.Cluster {
+		c, err := cluster.Open(t.Context(), cluster.Options{Config: config.Cluster{NATSURL: srv.URL}, Name: name, AckWait: ackWait})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(c.Close)
+		return c
+	}
+	slow, other := open("slow", time.Minute), open("other", time.Second)
+	type taken struct {
+		task   string
+		check  func() error
+		settle func(bool) error
+	}
+	take := func(c *cluster.Cluster) chan taken {
+		ch := make(chan taken, 4)
+		stop, err := c.Tasks().Take(func(task []byte, check func() error, settle func(bool) error) {
+			ch <- taken{string(task), check, settle}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(stop)
+		return ch
+	}
+	slowTook := take(slow)
+	if _, err := other.Tasks().Publish(t.Context(), "m1", []byte("m1")); err != nil {
+		t.Fatal(err)
+	}
+	first := <-slowTook
+	otherTook := take(other)
+	second := <-otherTook // after the ack wait, m1 is the other's
+	if err := first.check(); !errors.Is(err, cluster.ErrLeaseLost) {
+		t.Fatalf("the slow replica's check of m1: %v, want ErrLeaseLost", err)
+	}
+	if err := second.check(); err != nil {
+		t.Fatalf("the check of the replica that took m1 over: %v", err)
+	}
+	if err := second.settle(true); err != nil {
+		t.Fatalf("its acknowledgement after the check: %v", err)
+	}
+	// A first delivery, checked (its lease written) then acknowledged.
+	if _, err := other.Tasks().Publish(t.Context(), "m2", []byte("m2")); err != nil {
+		t.Fatal(err)
+	}
+	var m2 taken
+	for m2.task != "m2" { // m1 may come again, found lost by its check
+		select {
+		case m2 = <-slowTook:
+		case m2 = <-otherTook:
+		}
+	}
+	if err := m2.check(); err != nil {
+		t.Fatalf("the check of m2, held: %v", err)
+	}
+	if err := m2.settle(true); err != nil {
+		t.Fatalf("the acknowledgement of m2 after its check: %v", err)
+	}
+}

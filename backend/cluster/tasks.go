@@ -59,6 +59,14 @@ func (t *Tasks) Publish(ctx context.Context, id string, task []byte) (bool, erro
 // While it takes tasks the replica announces itself and the tasks it runs
 // (ReadStatus); stop withdraws the announcement.
 func (t *Tasks) Consume(take func(task []byte, settle func(done bool) error)) (stop func(), err error) {
+	return t.Take(func(task []byte, _ func() error, settle func(bool) error) { take(task, settle) })
+}
+
+// Take is Consume that hands take, beside settle, check: it makes sure the
+// task is still this replica's and keeps it so (a lease written afresh),
+// or fails with ErrLeaseLost, and then no settle is needed. A replica
+// answering several tasks at once checks them all before it settles any.
+func (t *Tasks) Take(take func(task []byte, check func() error, settle func(done bool) error)) (stop func(), err error) {
 	a := t.cl.newAnnouncer()
 	cc, err := t.cl.tasks.Consume(func(m jetstream.Msg) {
 		md, err := m.Metadata()
@@ -104,11 +112,12 @@ func (t *Tasks) Consume(take func(task []byte, settle func(done bool) error)) (s
 }
 
 // give hands m, the task at seq under the lease of revision lease, to take.
-func (t *Tasks) give(m jetstream.Msg, seq, lease uint64, take func([]byte, func(bool) error), a *announcer) {
+func (t *Tasks) give(m jetstream.Msg, seq, lease uint64, take func([]byte, func() error, func(bool) error), a *announcer) {
 	t.mu.Lock()
 	t.taken++
 	t.mu.Unlock()
-	take(m.Data(), t.hold(m, seq, lease, a.took(seq, m.Data())))
+	check, settle := t.hold(m, seq, lease, a.took(seq, m.Data()))
+	take(m.Data(), check, settle)
 }
 
 // Counts are the tasks handed to this replica so far, and how many of them
@@ -168,8 +177,9 @@ func (t *Tasks) finish(ctx context.Context, seq, rev uint64) error {
 }
 
 // hold keeps m (the task at seq, under the lease of revision lease) this
-// replica's until the returned settle is called, which then calls dropped.
-func (t *Tasks) hold(m jetstream.Msg, seq, lease uint64, dropped func()) func(done bool) error {
+// replica's until the returned settle is called, or check finds it lost,
+// which then calls dropped.
+func (t *Tasks) hold(m jetstream.Msg, seq, lease uint64, dropped func()) (check func() error, settle func(done bool) error) {
 	stopBeat := make(chan struct{})
 	go func() {
 		tick := time.NewTicker(t.cl.ackWait / 3)
@@ -187,7 +197,8 @@ func (t *Tasks) hold(m jetstream.Msg, seq, lease uint64, dropped func()) func(do
 	}()
 	var once sync.Once
 	var result error
-	return func(done bool) error {
+	var mu sync.Mutex // lease, written afresh by check
+	settle = func(done bool) error {
 		once.Do(func() {
 			close(stopBeat)
 			defer dropped()
@@ -197,7 +208,10 @@ func (t *Tasks) hold(m jetstream.Msg, seq, lease uint64, dropped func()) func(do
 			}
 			ctx, cancel := opCtx()
 			defer cancel()
-			if err := t.finish(ctx, seq, lease); err != nil {
+			mu.Lock()
+			rev := lease
+			mu.Unlock()
+			if err := t.finish(ctx, seq, rev); err != nil {
 				result = errors.Join(ErrLeaseLost, err)
 				return
 			}
@@ -208,4 +222,38 @@ func (t *Tasks) hold(m jetstream.Msg, seq, lease uint64, dropped func()) func(do
 		})
 		return result
 	}
+	check = func() error {
+		ctx, cancel := opCtx()
+		defer cancel()
+		mu.Lock()
+		rev, err := t.keep(ctx, seq, lease)
+		if err == nil {
+			lease = rev
+		}
+		mu.Unlock()
+		if err != nil {
+			// Another replica answers it: neither handed back nor done.
+			once.Do(func() {
+				close(stopBeat)
+				dropped()
+				result = errors.Join(ErrLeaseLost, err)
+			})
+			return result
+		}
+		// A full ack wait from now before JetStream hands it on again.
+		m.InProgress()
+		return nil
+	}
+	return check, settle
+}
+
+// keep writes the lease of the task at seq afresh, from revision rev (0:
+// the first delivery's, none written), and returns its new revision; it
+// fails when another delivery has claimed it since, or it is done.
+func (t *Tasks) keep(ctx context.Context, seq, rev uint64) (uint64, error) {
+	key := strconv.FormatUint(seq, 10)
+	if rev == 0 {
+		return t.cl.leases.Create(ctx, key, []byte("taken"))
+	}
+	return t.cl.leases.Update(ctx, key, []byte("taken"), rev)
 }

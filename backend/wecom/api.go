@@ -167,9 +167,18 @@ func (a *API) callQuery(ctx context.Context, method, op, path string, q url.Valu
 			query[k] = v
 		}
 		err = a.retry(ctx, op, func() (apiStatus, error) {
+			// The rate limit has given the call its place: what it sends
+			// is committed now, or not sent (chatapi.WithCommit).
+			if err := chatapi.Commit(ctx); err != nil {
+				return apiStatus{}, &notCommitted{err}
+			}
 			err := a.do(ctx, method, path+"?"+query.Encode(), body, out)
 			return out.status(), err
 		})
+		var nc *notCommitted
+		if errors.As(err, &nc) {
+			return nc.err
+		}
 		var apiErr *APIError
 		if errors.As(err, &apiErr) && tokenRefused(apiErr.Code) && !refreshed {
 			a.dropToken(tok)
@@ -194,6 +203,10 @@ func (a *API) retry(ctx context.Context, op string, try func() (apiStatus, error
 		}
 		st, err := try()
 		done()
+		var nc *notCommitted
+		if errors.As(err, &nc) {
+			return chatapi.Try{Err: err}
+		}
 		r := chatapi.Try{Again: err != nil || busy(st.ErrCode)}
 		switch {
 		case err != nil:
@@ -204,6 +217,12 @@ func (a *API) retry(ctx context.Context, op string, try func() (apiStatus, error
 		return r
 	})
 }
+
+// notCommitted carries the error of a send's commit, which is not tried
+// again: the message is not sent.
+type notCommitted struct{ err error }
+
+func (e *notCommitted) Error() string { return e.err.Error() }
 
 // errHTTPStatus marks an answer that was not a WeCom JSON answer.
 var errHTTPStatus = errors.New("unexpected HTTP status")

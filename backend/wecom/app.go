@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"hermes/backend/callback"
+	"hermes/backend/chatapi"
 )
 
 // appEnvelope is the XML body WeCom posts to an application's callback.
@@ -137,8 +138,13 @@ type appReplier struct {
 	callbackID string
 }
 
+// CommitsOnSend says Reply calls the context's commit (chatapi.WithCommit)
+// when the message's turn under the rate limits has come.
+func (*appReplier) CommitsOnSend() {}
+
 func (r *appReplier) Reply(ctx context.Context, text string, _ bool) error {
-	userID, err := r.api.UserID(ctx, r.callbackID)
+	// The message's commit waits for message/send (chatapi.WithCommit).
+	userID, err := r.api.UserID(chatapi.WithoutCommit(ctx), r.callbackID)
 	if err != nil {
 		return err
 	}
