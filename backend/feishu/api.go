@@ -142,7 +142,8 @@ func tokenRefused(code int) bool {
 // call retried once.
 func (a *API) call(ctx context.Context, op, path string, body any, out answer) error {
 	for refreshed := false; ; refreshed = true {
-		tok, err := a.tenantToken(ctx)
+		// The message's commit waits for its own call (chatapi.WithCommit).
+		tok, err := a.tenantToken(chatapi.WithoutCommit(ctx))
 		if err != nil {
 			return err
 		}
@@ -169,6 +170,12 @@ func (a *API) retry(ctx context.Context, op, path, tok string, body any, out ans
 			if done, err = a.o.RateLimit.Acquire(ctx); err != nil {
 				return chatapi.Try{Err: err}
 			}
+		}
+		// The rate limit has given the call its place: what it sends is
+		// committed now, or not sent.
+		if err := chatapi.Commit(ctx); err != nil {
+			done()
+			return chatapi.Try{Err: err}
 		}
 		*out.result() = apiStatus{}
 		limited, wait, err := a.do(ctx, path, tok, body, out)

@@ -111,6 +111,10 @@ func (a *API) ReplierTo(addr string) Replier {
 	return &replier{api: a, messageID: at.MessageID, chatID: at.ChatID}
 }
 
+// CommitsOnSend says Reply calls the context's commit (chatapi.WithCommit)
+// when the message's turn under the rate limits has come.
+func (*replier) CommitsOnSend() {}
+
 func (r *replier) Reply(ctx context.Context, text string, _ bool) error {
 	for _, m := range format(text) {
 		err := r.api.Reply(ctx, r.messageID, m.typ, m.content)
