@@ -128,15 +128,18 @@ func (lr *liveRun) answerFrom(text string) string {
 // message starts a task).
 func (s *session) steerElsewhere(in inbound, cmd command, lang i18n.Lang) bool {
 	st := s.steering()
+	ask := cmd
 	switch cmd {
 	case cmdStop, cmdPause, cmdResume, cmdPin, "":
+	case cmdNew:
+		ask = cmdStop // the fresh conversation is started here
 	default:
 		return false
 	}
 	if st == nil {
 		return false
 	}
-	data, err := json.Marshal(steerRequest{Command: cmd, Text: in.msg.Text})
+	data, err := json.Marshal(steerRequest{Command: ask, Text: in.msg.Text})
 	if err != nil {
 		return false
 	}
@@ -148,6 +151,15 @@ func (s *session) steerElsewhere(in inbound, cmd command, lang i18n.Lang) bool {
 	var reply steerReply
 	if !served || json.Unmarshal(out, &reply) != nil || reply.Key == "" {
 		return false
+	}
+	if cmd == cmdNew {
+		// As handle's /new; the run stopped there belongs to the old
+		// conversation, and its end is recorded in it no more.
+		s.save(func(r *record) {
+			r.Generation++
+			r.History, r.LastRun, r.LastTask, r.LastStatus, r.LastError = nil, "", "", "", ""
+		})
+		reply.Key = "bot.new_stopped"
 	}
 	s.say(in.r, lang, reply.Key)
 	return true

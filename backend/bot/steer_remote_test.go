@@ -251,3 +251,27 @@ func TestReplica_AnswerReachesTheQuestionOnAnotherReplica(t *testing.T) {
 		t.Fatalf("judy was sent %q, want the question, the thanks and the answer, once each", got)
 	}
 }
+
+// /new taken by another replica stops the run where it runs, as one bot
+// does, and starts the fresh conversation.
+func TestReplica_NewStopsTheRunOnAnotherReplica(t *testing.T) {
+	srv := clustertest.Start(t)
+	wecom := wecomtest.NewServer(t, testCorpID, testSecret, 0)
+	release := make(chan struct{})
+	model, arrived := heldStep(t, release)
+	cfg := botConfig(wecom)
+
+	r1 := startSteerReplica(t, srv.URL, model, cfg, "replica-1")
+	r1.send(t, "kate", "m1", "list my files")
+	<-arrived
+	r1.tasks.stopTaking()
+	r2 := startSteerReplica(t, srv.URL, model, cfg, "replica-2")
+
+	r2.send(t, "kate", "m2", "/新会话")
+	waitMessage(t, wecom, "kate", "已停止正在进行的任务，并开始新的对话")
+	close(release)
+	got := waitMessage(t, wecom, "kate", "Stopped at step 1")
+	if count(wecom, "kate", "Stopped at step") != 1 || len(got) != 2 {
+		t.Fatalf("kate was sent %q, want the fresh conversation's notice and the stopped answer, once each", got)
+	}
+}
