@@ -69,6 +69,10 @@ row("live: changes drawn per iteration, each page", f.live_draws_per_iteration, 
 row("live: page CPU per change drawn", f.live_renderer_cpu_ms_per_draw, "ms")
 row("live: main thread per change drawn", f.live_main_ms_per_draw, "ms")
 row("live: layouts per change drawn", f.live_layouts_per_draw, "")
+row("live: paints per change drawn", f.live_paints_per_draw, "")
+row("  paint time per change drawn", f.live_paint_ms_per_draw, "ms")
+row("live: tiles rastered per change drawn", f.live_raster_tiles_per_draw, "")
+row("  raster time per change drawn", f.live_raster_ms_per_draw, "ms")
 // Main-thread task time as Chromium counts it: wall-clock of its tasks, so it grows on a busy machine.
 row("live: main thread per iteration, each page", f.live_main_ms_per_iteration, "ms")
 row("  of which script", f.live_script_ms_per_iteration, "ms")

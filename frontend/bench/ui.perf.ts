@@ -287,7 +287,8 @@ it('shows each event of a live run in the page soon after the server emitted it'
     await cdp?.send('Profiler.enable')
     await cdp?.send('Profiler.start')
     // And where the pages' processes spend their time besides script: style, layout, paint, raster.
-    if (cdp) await paced.startTracing(first, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'cc', 'blink'] })
+    // Without the profile, only the timeline's own events: what is painted and rastered per change drawn.
+    await paced.startTracing(first, { categories: cdp ? ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'cc', 'blink'] : ['devtools.timeline', 'disabled-by-default-devtools.timeline'] })
     const opened = Date.now()
     for (const page of pages) await page.evaluate((h) => (window.location.hash = h), `#/runs/${runId}`)
     // The scripted model answers as a model would: one turn every 40 ms.
@@ -323,9 +324,19 @@ it('shows each event of a live run in the page soon after the server emitted it'
       for (const e of started) delays.push(cardSeen[String(e.iteration)] - Date.parse(e.time))
     }
     await tap
+    const trace = JSON.parse((await paced.stopTracing()).toString()) as Trace
+    // Paints and raster per change drawn: how much of the page each change
+    // repaints, whatever the machine's speed (the count, not the time).
+    const sum = (name: string) => trace.traceEvents.filter((e) => e.name === name && e.ph === 'X' && e.dur).reduce(([ms, n], e) => [ms + (e.dur ?? 0) / 1000, n + 1], [0, 0])
+    const [paintMs, paints] = sum('Paint')
+    const [rasterMs, rasters] = sum('RasterTask')
+    figures.live_paints_per_draw = paints / drawn
+    figures.live_paint_ms_per_draw = paintMs / drawn
+    figures.live_raster_tiles_per_draw = rasters / drawn
+    figures.live_raster_ms_per_draw = rasterMs / drawn
     if (cdp) {
       const { profile } = (await cdp.send('Profiler.stop')) as { profile: CPUProfile }
-      console.log('trace, ms by event (all the pages and threads):', traceTotals(JSON.parse((await paced.stopTracing()).toString()) as Trace))
+      console.log('trace, ms by event (all the pages and threads):', traceTotals(trace))
       console.log('self time by function, ms:', topSelfTime(profile))
       console.log('total time by function (with what it called), ms:', totalTime(profile))
       // React components are named as in the source, with a capital.

@@ -16,6 +16,7 @@ import { ApprovalDialog, ArtifactDialog, EditDialog, ForkDialog, HelpOverlay } f
 import { EventList } from './EventList'
 import { Icon } from './Icon'
 import { Inspector, type Pins } from './Inspector'
+import { useLagging } from './lag'
 import { Markdown } from './Markdown'
 import { Panel } from './Panel'
 import { PlanPanel } from './PlanPanel'
@@ -72,6 +73,11 @@ export function RunPage({ runId }: { runId: string }) {
   const pinned = liveView.pinnedMessages
   const asked = useRunState((s) => s.pinsAsked)
   const pins: Pins = useMemo(() => ({ live, pinned, asked, onPin }), [live, pinned, asked, onPin])
+  // Following a live run, the inspector shows the last iteration twice a
+  // second rather than at each event: redrawn for each, it cost each page
+  // more script and paint than the new card did (bench/ui.sh).
+  const inspected = useMemo(() => ({ it: shownIt, contexts }), [shownIt, contexts])
+  const inspector = useLagging(inspected, 500, live && selected === null)
 
   const onSelect = useCallback((n: number) => run.select(n), [run])
   const onFork = useCallback((n: number) => setDialog({ kind: 'fork', n }), [])
@@ -314,7 +320,7 @@ export function RunPage({ runId }: { runId: string }) {
                 <EventList events={replay ? events.slice(0, replay.shown) : events} />
               )}
             </div>
-            <Inspector it={shownIt} contexts={contexts} pins={pins} endpoint={endpoint} />
+            <Inspector it={inspector.it} contexts={inspector.contexts} pins={pins} endpoint={endpoint} />
           </div>
         </>
       )}
