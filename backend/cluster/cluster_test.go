@@ -70,17 +70,24 @@ func TestTasks_TakenOnceAndTakenOverWhenHolderDies(t *testing.T) {
 	rs := replicas(t, 3, time.Second)
 	const n = 200
 	var mu sync.Mutex
-	taken := map[string]int{}
+	taken := map[string]int{} // settled: the replica that may answer
 	all := make(chan struct{})
+	var allOnce sync.Once
 	for _, r := range rs[1:] {
 		stop, err := r.Tasks().Consume(func(task []byte, settle func(bool) error) {
+			// A busy machine may let the 1 s ack wait pass before a task is
+			// settled: it is then handed out again and only the replica
+			// holding its lease may answer; the other is told ErrLeaseLost.
 			if err := settle(true); err != nil {
-				t.Error(err)
+				if !errors.Is(err, cluster.ErrLeaseLost) {
+					t.Error(err)
+				}
+				return
 			}
 			mu.Lock()
 			taken[string(task)]++
 			if len(taken) == n {
-				close(all)
+				allOnce.Do(func() { close(all) })
 			}
 			mu.Unlock()
 		})
@@ -108,7 +115,7 @@ func TestTasks_TakenOnceAndTakenOverWhenHolderDies(t *testing.T) {
 	mu.Lock()
 	for id, k := range taken {
 		if k != 1 {
-			t.Errorf("task %s taken %d times", id, k)
+			t.Errorf("task %s settled %d times", id, k)
 		}
 	}
 	mu.Unlock()
