@@ -269,8 +269,15 @@ func (l *leased) Reply(ctx context.Context, text string, final bool) error {
 }
 
 // commit checks every task of the reply, then acknowledges them all, once.
+// One task needs no check: its acknowledgement is refused if it was lost.
 func (l *leased) commit() error {
 	l.once.Do(func() {
+		if len(l.tasks) == 1 {
+			if l.tasks[0].settle(true) != nil {
+				l.err = ErrTaskTaken
+			}
+			return
+		}
 		lost := -1
 		for i, t := range l.tasks {
 			if t.check() != nil {
