@@ -8,13 +8,14 @@ import { lagDue, lagged, type Shown } from '../lib/lag'
  */
 export function useLagging<T>(value: T, every: number, lag: boolean): T {
   const shown = useRef<Shown<T>>({ v: value, at: 0 })
-  const [, wake] = useReducer((n: number) => n + 1, 0)
+  const [woke, wake] = useReducer((n: number) => n + 1, 0)
   shown.current = lagged(shown.current, value, Date.now(), every, lag)
   const behind = shown.current.v !== value
+  // Woke is a dependency too: a timer that fired a little early sets another.
   useEffect(() => {
     if (!behind) return
     const id = setTimeout(wake, lagDue(shown.current, Date.now(), every))
     return () => clearTimeout(id)
-  }, [behind, value, every])
+  }, [behind, value, every, woke])
   return shown.current.v
 }
