@@ -1,13 +1,10 @@
 package bot
 
 import (
-	"context"
 	"encoding/json"
-	"sync/atomic"
 
 	"hermes/backend/agent"
 	"hermes/backend/i18n"
-	"hermes/backend/wecom"
 )
 
 // Steering carries a user's run commands to the replica where the user's
@@ -100,65 +97,14 @@ func (lr *liveRun) steer(req steerRequest) string {
 		lr.control(agent.Control{Kind: agent.ControlPin, Text: fact})
 		return "bot.pinned"
 	case "":
-		if key := lr.answerFrom(req.Text); key != "" {
-			return key
-		}
-		return lr.injectFrom(req.Text)
+		// Only the answer to an open question: an instruction taken on
+		// another replica stays a task there, held by its lease until
+		// answered. Added to this run, it would be settled on the word of
+		// a replica that may die before its next checkpoint is copied, and
+		// the run taken over would never have heard it.
+		return lr.answerFrom(req.Text)
 	}
 	return ""
-}
-
-// injectFrom adds a message another replica took to the run as inject
-// does, and returns the key of the reply; "" once the run has ended, or
-// for a platform that replies to each message where it came from (the
-// message is then a task of its own there). Its sender has been answered
-// by that replica: the run's outcome reaches the user through the task's
-// answer, so here the message's replies go out only once it is handed on
-// as a task of its own (elsewhere).
-func (lr *liveRun) injectFrom(text string) string {
-	var r Replier
-	switch lr.s.b.platform.(type) {
-	case *wecom.App, *webhook:
-		r = lr.s.b.replierOf(lr.s.platform, lr.s.user, "")
-	}
-	if r == nil {
-		return ""
-	}
-	return lr.inject(inbound{msg: Message{User: lr.s.user, Text: text}, r: &elsewhere{inner: r}})
-}
-
-// elsewhere replies to the sender of a message another replica took and
-// this replica's run took in as an instruction. While the message is part
-// of the run, its sender hears the run's outcome as the user (the task's
-// answer), so nothing goes out here; once the session hands the message
-// on as a task of its own (the run ended before it took it), the replies
-// to that task go out.
-type elsewhere struct {
-	inner Replier
-	own   atomic.Bool
-}
-
-func (e *elsewhere) Reply(ctx context.Context, text string, final bool) error {
-	if !final && (text == i18n.In(i18n.EN, "bot.carried") || text == i18n.In(i18n.ZH, "bot.carried")) {
-		e.own.Store(true) // told before the session hands the message on
-	}
-	if !e.own.Load() {
-		return nil
-	}
-	return e.inner.Reply(ctx, text, final)
-}
-
-// ownTasks marks the elsewhere senders of r as senders of a task of their
-// own: the session handles their messages as a task here.
-func ownTasks(r Replier) {
-	switch r := r.(type) {
-	case *elsewhere:
-		r.own.Store(true)
-	case *fanout:
-		for _, x := range r.rs {
-			ownTasks(x)
-		}
-	}
 }
 
 // answerFrom sends a message another replica took as the answer to the
@@ -186,7 +132,6 @@ func (lr *liveRun) answerFrom(text string) string {
 // took it (it is then handled here: /resume resumes the last run, a
 // message starts a task).
 func (s *session) steerElsewhere(in inbound, cmd command, lang i18n.Lang) bool {
-	ownTasks(in.r) // handed on by a run that ended: from here on a task
 	st := s.steering()
 	ask := cmd
 	switch cmd {

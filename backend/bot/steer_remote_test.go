@@ -276,37 +276,11 @@ func TestReplica_NewStopsTheRunOnAnotherReplica(t *testing.T) {
 	}
 }
 
-// An instruction taken by a replica other than the one running the task is
-// added to the run there: the model sees it at its next step, and the user
-// hears that it was added, then the task's answer, once.
-func TestReplica_InstructionReachesTheRunOnAnotherReplica(t *testing.T) {
-	srv := clustertest.Start(t)
-	wecom := wecomtest.NewServer(t, testCorpID, testSecret, 0)
-	listCall := llmtest.Step{ToolCalls: []llm.ToolCall{{ID: "c1", Name: "list_files", Arguments: `{"path":"."}`}}}
-	model, arrived, release := blockingModel(t, listCall, func(req llmtest.Request) llmtest.Step {
-		return llmtest.Step{Content: "done with: " + strings.Join(injectedOf(req), ", ")}
-	})
-	cfg := botConfig(wecom)
-
-	r1 := startSteerReplica(t, srv.URL, model, cfg, "replica-1")
-	r1.send(t, "liam", "m1", "list my files")
-	<-arrived
-	r1.tasks.stopTaking()
-	r2 := startSteerReplica(t, srv.URL, model, cfg, "replica-2")
-
-	r2.send(t, "liam", "m2", "also count them")
-	waitMessage(t, wecom, "liam", "Added to the task")
-	close(release)
-	got := waitMessage(t, wecom, "liam", "done with: also count them")
-	if len(got) != 2 {
-		t.Fatalf("liam was sent %q, want the notice and the answer, once each", got)
-	}
-}
-
-// An instruction another replica took that the run ends without is a task
-// of its own on the run's replica, as with one bot: the user hears the
-// run's answer, that the message is now a task of its own, and its answer.
-func TestReplica_InstructionTheRunEndsWithoutIsRunOnItsReplica(t *testing.T) {
+// An instruction another replica takes while the user's run is live here
+// is a task of its own there, held by its lease until answered: added to
+// this run, it would be settled on the word of a replica that may die
+// before the instruction reaches a copied checkpoint. Both are answered.
+func TestReplica_InstructionTakenElsewhereIsATaskThere(t *testing.T) {
 	srv := clustertest.Start(t)
 	wecom := wecomtest.NewServer(t, testCorpID, testSecret, 0)
 	model, arrived, release := blockingModel(t, llmtest.Step{Content: "the first answer"}, func(req llmtest.Request) llmtest.Step {
@@ -321,16 +295,12 @@ func TestReplica_InstructionTheRunEndsWithoutIsRunOnItsReplica(t *testing.T) {
 	r2 := startSteerReplica(t, srv.URL, model, cfg, "replica-2")
 
 	r2.send(t, "mia", "m2", "also check the PDFs")
-	waitMessage(t, wecom, "mia", "Added to the task")
+	waitMessage(t, wecom, "mia", "answer to: also check the PDFs")
 	close(release)
-	got := waitMessage(t, wecom, "mia", "answer to: also check the PDFs")
-	want := []string{"Added to the task", "the first answer", "as a new task", "answer to: also check the PDFs"}
-	if len(got) != len(want) {
-		t.Fatalf("mia was sent %q, want %q", got, want)
-	}
-	for i, w := range want {
-		if !strings.Contains(got[i], w) {
-			t.Errorf("message %d = %q, want %q", i, got[i], w)
+	got := waitMessage(t, wecom, "mia", "the first answer")
+	for _, text := range got {
+		if strings.Contains(text, "Added to the task") {
+			t.Errorf("mia was told %q: the instruction was added to the run on the other replica", text)
 		}
 	}
 }
