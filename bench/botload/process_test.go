@@ -1,69 +1,24 @@
 package botload
 
 import (
-	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"hermes/backend/cluster/clustertest"
 )
 
 // botProcess is a `hermes bot` running as a child of the benchmark.
 type botProcess struct {
 	cmd    *exec.Cmd
-	out    *output
-	errOut *output
+	out    *clustertest.Output
+	errOut *clustertest.Output
 	exited chan struct{} // closed once the process has exited and its output is read
 	err    error         // of cmd.Wait, set before exited is closed
-}
-
-// output collects what the bot prints, and wakes waiters on every write.
-type output struct {
-	mu      sync.Mutex
-	b       bytes.Buffer
-	changed chan struct{} // closed and replaced on every write
-}
-
-func newOutput() *output { return &output{changed: make(chan struct{})} }
-
-func (o *output) Write(p []byte) (int, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.b.Write(p)
-	close(o.changed)
-	o.changed = make(chan struct{})
-	return len(p), nil
-}
-
-func (o *output) String() string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.b.String()
-}
-
-// find waits until re matches the output and returns the match, or fails
-// when the process exits or ctx is done first.
-func (o *output) find(ctx context.Context, re *regexp.Regexp, exited <-chan struct{}) (string, error) {
-	for {
-		o.mu.Lock()
-		match, changed := re.FindString(o.b.String()), o.changed
-		o.mu.Unlock()
-		if match != "" {
-			return match, nil
-		}
-		select {
-		case <-changed:
-		case <-exited:
-			return "", fmt.Errorf("hermes bot exited before printing %q", re)
-		case <-ctx.Done():
-			return "", fmt.Errorf("waiting for %q: %w", re, ctx.Err())
-		}
-	}
 }
 
 // callbackURL is in the line `hermes bot` prints once it takes callbacks.
@@ -77,7 +32,7 @@ func startBot(b *testing.B, bin, home string, env map[string]string) (*botProces
 	b.Helper()
 	cmd := exec.Command(bin, "bot", "--home", home, "--listen", "127.0.0.1:0")
 	cmd.Env = childEnv(env)
-	p := &botProcess{cmd: cmd, out: newOutput(), errOut: newOutput(), exited: make(chan struct{})}
+	p := &botProcess{cmd: cmd, out: clustertest.NewOutput(), errOut: clustertest.NewOutput(), exited: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = p.out, p.errOut
 	if err := cmd.Start(); err != nil {
 		b.Fatalf("start %s: %v", bin, err)
@@ -96,7 +51,7 @@ func startBot(b *testing.B, bin, home string, env map[string]string) (*botProces
 	})
 	ctx, cancel := context.WithTimeout(b.Context(), time.Minute)
 	defer cancel()
-	line, err := p.out.find(ctx, callbackURL, p.exited)
+	line, err := p.out.Find(ctx, callbackURL, p.exited)
 	if err != nil {
 		b.Fatalf("%v\nstdout:\n%s\nstderr:\n%s", err, p.out, p.errOut)
 	}

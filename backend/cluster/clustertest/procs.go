@@ -111,8 +111,8 @@ type Proc struct {
 
 	mu     sync.Mutex
 	cmd    *exec.Cmd
-	out    *output
-	errOut *output
+	out    *Output
+	errOut *Output
 	exited chan struct{}
 	err    error
 	logs   []string // stderr of the processes before this one
@@ -141,7 +141,7 @@ func (p *Proc) Start() {
 	p.tb.Helper()
 	cmd := exec.Command(p.cfg.Bin, "bot", "--home", p.Home, "--listen", p.listen)
 	cmd.Env = procEnv()
-	out, errOut, exited := newOutput(), newOutput(), make(chan struct{})
+	out, errOut, exited := NewOutput(), NewOutput(), make(chan struct{})
 	cmd.Stdout, cmd.Stderr = out, errOut
 	if err := cmd.Start(); err != nil {
 		p.tb.Fatalf("%s: start hermes bot: %v", p.Name, err)
@@ -158,7 +158,7 @@ func (p *Proc) Start() {
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	line, err := out.find(ctx, listening, exited)
+	line, err := out.Find(ctx, listening, exited)
 	if err != nil {
 		p.tb.Fatalf("%s: %v\nstdout:\n%s\nstderr:\n%s", p.Name, err, out, errOut)
 	}
@@ -262,16 +262,17 @@ func (p *Proc) CheckLogs() {
 	}
 }
 
-// output collects what a process prints, and wakes waiters on each write.
-type output struct {
+// Output collects what a process prints, and wakes waiters on each write.
+type Output struct {
 	mu      sync.Mutex
 	b       bytes.Buffer
 	changed chan struct{} // closed and replaced on every write
 }
 
-func newOutput() *output { return &output{changed: make(chan struct{})} }
+// NewOutput is an empty Output.
+func NewOutput() *Output { return &Output{changed: make(chan struct{})} }
 
-func (o *output) Write(p []byte) (int, error) {
+func (o *Output) Write(p []byte) (int, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.b.Write(p)
@@ -280,15 +281,15 @@ func (o *output) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (o *output) String() string {
+func (o *Output) String() string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return o.b.String()
 }
 
-// find waits until re matches the output and returns the match, or fails
-// when the process exits or ctx is done first.
-func (o *output) find(ctx context.Context, re *regexp.Regexp, exited <-chan struct{}) (string, error) {
+// Find waits until re matches the output and returns the match, or fails
+// when the process exits (exited is closed) or ctx is done first.
+func (o *Output) Find(ctx context.Context, re *regexp.Regexp, exited <-chan struct{}) (string, error) {
 	for {
 		o.mu.Lock()
 		match, changed := re.FindString(o.b.String()), o.changed
