@@ -4,10 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"sync"
 	"time"
 
 	"hermes/backend/agent"
 	"hermes/backend/config"
+	"hermes/backend/event"
 	"hermes/backend/longterm"
 	"hermes/backend/runner"
 )
@@ -45,15 +47,18 @@ func (b *Bot) memoryOf(setup agent.Setup) *longterm.Memory {
 
 // sharingMemory is h for a run of setup about to start on this replica:
 // the session's memories from other replicas are taken in first, and
-// those the run writes are shared before its answer goes out.
+// those the run writes (its memory.written events name them) are shared
+// before its answer goes out.
 func (b *Bot) sharingMemory(setup agent.Setup, h runner.Hooks) runner.Hooks {
 	if b.memoryOf(setup) == nil {
 		return h
 	}
-	mark := b.pullMemory(setup)
+	b.pullMemory(setup)
+	w := &writtenSink{next: h.Sink}
 	done := h.Done
+	h.Sink = w
 	h.Done = func(res agent.Result) {
-		b.pushMemory(setup, mark)
+		b.pushMemory(setup, w.take())
 		if done != nil {
 			done(res)
 		}
@@ -61,15 +66,47 @@ func (b *Bot) sharingMemory(setup agent.Setup, h runner.Hooks) runner.Hooks {
 	return h
 }
 
+// writtenSink gathers the ids of the memories a run writes, from its
+// memory.written events, and passes every event on.
+type writtenSink struct {
+	next event.Sink
+
+	mu  sync.Mutex
+	ids []uint64
+}
+
+func (w *writtenSink) Write(e event.Event) error {
+	if e.Type == event.MemoryWritten {
+		if d, err := event.Decode[event.MemoryWrittenData](e); err == nil {
+			w.mu.Lock()
+			for _, ref := range d.Entries {
+				w.ids = append(w.ids, ref.ID)
+			}
+			w.mu.Unlock()
+		}
+	}
+	if w.next != nil {
+		return w.next.Write(e)
+	}
+	return nil
+}
+
+func (w *writtenSink) take() []uint64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ids := w.ids
+	w.ids = nil
+	return ids
+}
+
 // pullMemory takes the memories of the session's namespace that other
 // replicas' runs wrote into this replica's hermes.db (Remember skips those
-// it holds already), before a run of setup starts. It returns the newest
-// memory id here then: what the run writes comes after it. A cluster that
-// cannot be read leaves the run with the memories it has here.
-func (b *Bot) pullMemory(setup agent.Setup) (mark uint64) {
+// it holds already), before a run of setup starts. A cluster that cannot
+// be read leaves the run with the memories it has here.
+func (b *Bot) pullMemory(setup agent.Setup) {
 	mem := b.memoryOf(setup)
 	if mem == nil {
-		return 0
+		return
 	}
 	ns := setup.MemoryNamespace
 	if all, err := b.shared.Memory.All(ns); err != nil {
@@ -97,23 +134,21 @@ func (b *Bot) pullMemory(setup agent.Setup) (mark uint64) {
 			b.log.Warn("the user's memories from other replicas could not be kept", "err", err)
 		}
 	}
-	if newest, err := mem.Memories(1); err == nil && len(newest) > 0 {
-		mark = newest[0].ID
-	}
-	return mark
 }
 
-// pushMemory puts the memories of the session's namespace written here
-// since mark where every replica finds them, before the run's answer goes
-// out: the user's next task may go to another replica.
-func (b *Bot) pushMemory(setup agent.Setup, mark uint64) {
+// pushMemory puts the memories of the session's namespace that a run wrote
+// here (ids) where every replica finds them, before the run's answer goes
+// out: the user's next task may go to another replica. Each is read by its
+// id: the replica's other users' memories are never read for it.
+func (b *Bot) pushMemory(setup agent.Setup, ids []uint64) {
 	mem := b.memoryOf(setup)
 	if mem == nil {
 		return
 	}
-	for _, e := range memoriesSince(mem, mark) {
-		if e.Namespace != setup.MemoryNamespace {
-			continue
+	for _, id := range ids {
+		e, err := mem.Get(id)
+		if err != nil || e.Namespace != setup.MemoryNamespace {
+			continue // forgotten or faded meanwhile, or not this user's
 		}
 		data, _ := json.Marshal(sharedEntry{
 			Kind: e.Kind, Text: b.scrub(e.Text, setup.Redactor), RunID: e.RunID, Source: e.Source, Created: e.Created, Pinned: e.Pinned,
@@ -122,25 +157,6 @@ func (b *Bot) pushMemory(setup agent.Setup, mark uint64) {
 		if err := b.shared.Memory.Put(e.Namespace, hex.EncodeToString(sum[:16]), data); err != nil {
 			b.log.Warn("a memory could not be shared with the other replicas", "err", err)
 			return
-		}
-	}
-}
-
-// memoriesSince are the memories whose ids come after mark, newest first,
-// read in growing pages from the newest.
-func memoriesSince(mem *longterm.Memory, mark uint64) []longterm.Entry {
-	for limit := 64; ; limit *= 8 {
-		all, err := mem.Memories(limit)
-		if err != nil {
-			return nil
-		}
-		for i, e := range all {
-			if e.ID <= mark {
-				return all[:i]
-			}
-		}
-		if len(all) < limit {
-			return all
 		}
 	}
 }
