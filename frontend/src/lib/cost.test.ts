@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { formatCost, runCost } from './cost'
+import { createCostIndex, formatCost, runCost } from './cost'
+import { planEvents, sampleEvents, steeredEvents } from './fixture'
 import { foldRun } from './timeline'
 
 describe('formatCost', () => {
@@ -39,5 +40,40 @@ describe('a card\u2019s cost', () => {
     ])
     const card = (n: number) => view.iterations.find((it) => it.n === n)!
     expect([formatCost(card(1)), formatCost(card(2))]).toEqual(['$0.0012', '—'])
+  })
+})
+
+describe('createCostIndex', () => {
+  const decided = (cost?: number, currency = 'USD') => ({ type: 'model.decided', data: cost === undefined ? {} : { cost, currency } })
+  const finished = (cost?: number) => ({ type: 'run.finished', data: { totals: cost === undefined ? {} : { cost, currency: 'USD' } } })
+  const logs = {
+    live: [decided(0.001), { type: 'tool.finished', data: {} }, decided(), decided(0.002), decided(0.5, 'CNY'), decided(0.003)],
+    finished: [decided(0.001), decided(0.002), finished(0.004)],
+    unpriced: [decided(), finished()],
+    resumed: [decided(0.001), finished(0.001), { type: 'run.resumed', data: {} }, decided(0.002), finished(0.004)],
+    empty: [],
+  }
+  it.each(Object.entries(logs))('gives runCost’s answer at every event of a %s run, reading each event once', (_, log) => {
+    const index = createCostIndex()
+    let last = index.update([])
+    for (let i = 0; i <= log.length; i++) {
+      const got = index.update(log.slice(0, i))
+      expect(got).toEqual(runCost(log.slice(0, i)))
+      // The same answer keeps its identity (a run's end answers with its totals).
+      if (got.cost === last.cost && got.currency === last.currency && log[i - 1]?.type !== 'run.finished') expect(got).toBe(last)
+      last = got
+    }
+  })
+  it('folds a log it did not grow from anew', () => {
+    const index = createCostIndex()
+    index.update(logs.finished)
+    expect(index.update(logs.live)).toEqual(runCost(logs.live))
+    expect(index.update(logs.live.slice(0, 2))).toEqual(runCost(logs.live.slice(0, 2)))
+  })
+  it('gives runCost’s answer on the fixtures’ runs, event by event', () => {
+    for (const log of [sampleEvents, steeredEvents, planEvents]) {
+      const index = createCostIndex()
+      for (let i = 0; i <= log.length; i++) expect(index.update(log.slice(0, i))).toEqual(runCost(log.slice(0, i)))
+    }
   })
 })

@@ -60,3 +60,52 @@ export function runCost(events: readonly CostEvent[]): Priced {
   }
   return { cost, currency }
 }
+
+/**
+ * CostIndex is runCost kept up to date as a live run's events grow: each
+ * update reads only the events it has not seen, and gives the same object
+ * back while the cost stays as it was (a view of it need not redraw).
+ */
+export interface CostIndex {
+  update(events: readonly CostEvent[]): Priced
+}
+
+export function createCostIndex(): CostIndex {
+  let seen: readonly CostEvent[] = []
+  let cost: number | undefined
+  let currency: string | undefined
+  // The last run.finished's totals, when they carry a cost.
+  let finished: Priced | null = null
+  let out: Priced = { cost, currency }
+  // out is a run.finished's totals.
+  let ended = false
+  return {
+    update(events) {
+      // Another log, or the same one merged anew: start over.
+      const grows = events.length >= seen.length && (seen.length === 0 || events[seen.length - 1] === seen[seen.length - 1])
+      if (!grows) {
+        seen = []
+        cost = currency = undefined
+        finished = null
+      }
+      if (events.length === seen.length && grows) return out
+      for (let i = seen.length; i < events.length; i++) {
+        const e = events[i]
+        if (e.type === 'run.finished') {
+          const totals = (e.data as { totals?: Priced } | null)?.totals
+          finished = totals?.cost !== undefined && totals.cost !== null ? totals : null
+        } else if (e.type === 'model.decided') {
+          const d = (e.data ?? {}) as Priced
+          if (d.cost === undefined || d.cost === null || (currency !== undefined && d.currency !== currency)) continue
+          cost = (cost ?? 0) + d.cost
+          currency = d.currency
+        }
+      }
+      seen = events
+      if (finished) out = finished
+      else if (out.cost !== cost || out.currency !== currency || ended) out = { cost, currency }
+      ended = finished !== null
+      return out
+    },
+  }
+}

@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { foldRun } from '../lib/timeline'
+import { applyEvents, emptyRun, foldRun } from '../lib/timeline'
 import { steeredEvents } from '../lib/fixture'
 import type { RunSummary } from '../api/types'
 import { indexRuns, upsertRun } from '../lib/runs'
-import { forksAt, markShown } from './IterationCard'
+import { forksAt, markShown, sameCard, type CardProps } from './IterationCard'
+import { createContextIndex } from '../lib/context'
+import { createResultIndex } from '../lib/resultindex'
+import { sampleEvents } from '../lib/fixture'
+import type { IterationView } from '../lib/timeline'
+import { translator } from '../i18n/i18n'
+import type { Pins } from './Inspector'
 
 describe('markShown', () => {
   it('leaves a call’s approval to the call, so "Allowed once" shows once on its card', () => {
@@ -61,3 +67,41 @@ describe('forksAt', () => {
     expect(forksAt(next, 'src', 3)).toBe(forksAt(next, 'src', 3))
   })
 })
+
+describe('sameCard', () => {
+  it('draws a card again when its own tool results got their index, not when another card’s did', () => {
+    // Folded event by event as a live run is: the request of iteration 2
+    // carries the result of iteration 1's call, which its card can then pin.
+    const contexts = createContextIndex()
+    const results = createResultIndex()
+    const props = (it: IterationView, resultIndexes: Map<string, number>): CardProps => ({ it, lang: 'en', t: translator('en'), selected: false, streaming: false, onSelect: noop, onFork: noop, onArtifact: noop, pins, resultIndexes, hit: null })
+    let before = new Map<number, CardProps>()
+    let redrawn = 0
+    let kept = 0
+    let view = emptyRun()
+    for (let i = 1; i <= sampleEvents.length; i++) {
+      const seen = sampleEvents.slice(0, i)
+      view = applyEvents(view, seen.slice(-1))
+      const indexes = results.update(contexts.update(seen))
+      const now = new Map(view.iterations.map((it) => [it.n, props(it, indexes)]))
+      for (const [n, b] of before) {
+        const a = now.get(n)!
+        if (a.it !== b.it || a.resultIndexes === b.resultIndexes) continue
+        const same = a.it.calls.every((c) => a.resultIndexes.get(c.id) === b.resultIndexes.get(c.id))
+        expect(sameCard(b, a)).toBe(same)
+        if (same) kept++
+        else redrawn++
+      }
+      before = now
+    }
+    // Card #1 got c1's index from #2's request; the start card did not change.
+    expect(redrawn).toBeGreaterThan(0)
+    expect(kept).toBeGreaterThan(0)
+    const first = [...before.values()][1]
+    expect(sameCard(first, { ...first, selected: true })).toBe(false)
+    expect(sameCard(first, { ...first })).toBe(true)
+  })
+})
+
+const noop = () => {}
+const pins: Pins = { live: false, pinned: [], asked: [], onPin: noop }

@@ -22,7 +22,7 @@ import type { Pins } from './Inspector'
 import { useRunState, useRunsState } from './context'
 import { sourceNumber } from '../lib/compare'
 
-interface CardProps {
+export interface CardProps {
   it: IterationView
   lang: Lang
   t: Translate
@@ -36,6 +36,21 @@ interface CardProps {
   resultIndexes: Map<string, number>
   /** The search hit to show and mark in this card; null on every other card, so they stay memoised. */
   hit?: CardHit | null
+}
+
+/**
+ * sameCard says whether a card would draw the same: the index of the tool
+ * results grows with each request a live run builds (once an iteration),
+ * and a card reads only its own calls' entries from it, so a new map that
+ * leaves those as they were does not draw the cards on screen again.
+ */
+export function sameCard(a: CardProps, b: CardProps): boolean {
+  for (const k of Object.keys(a) as (keyof CardProps)[]) {
+    if (k !== 'resultIndexes' && a[k] !== b[k]) return false
+  }
+  if (Object.keys(a).length !== Object.keys(b).length) return false
+  if (a.resultIndexes === b.resultIndexes) return true
+  return a.it.calls.every((c) => a.resultIndexes.get(c.id) === b.resultIndexes.get(c.id))
 }
 
 // Cards are memoised on their iteration's view: a live event re-renders the
@@ -131,7 +146,7 @@ export const IterationCard = memo(function IterationCard({ it, lang, t, selected
       </div>
     </article>
   )
-})
+}, sameCard)
 
 /** markShown says whether a mark has a line of its own: an approval of a call in the card is said by the call (CallBlock), not twice. */
 export function markShown(mark: Mark, calls: ReadonlyMap<string, unknown>): boolean {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { askedBy } from '../lib/askedby'
 import { createContextIndex } from '../lib/context'
 import { formatCount, formatDateTime, formatDuration, formatPercent, formatTokens, parseTime } from '../lib/format'
@@ -25,7 +25,7 @@ import { RunSearch } from './RunSearch'
 import { RunStatusBadge } from './StatusBadge'
 import { Timeline, type Reveal } from './Timeline'
 import { Waterfall } from './Waterfall'
-import { formatCost, runCost } from '../lib/cost'
+import { createCostIndex, formatCost, runCost, type Priced } from '../lib/cost'
 
 type Dialog = { kind: 'edit' } | { kind: 'fork'; n: number } | { kind: 'artifact'; call: CallView } | { kind: 'help' } | null
 
@@ -43,7 +43,9 @@ export function RunPage({ runId }: { runId: string }) {
   const selected = useRunState((s) => s.selected)
   const summary = useRunsState((s) => s.index.byId[runId])
   const runsIndex = useRunsState((s) => s.index)
-  const forks = useMemo(() => runsIndex.ids.filter((id) => runsIndex.byId[id].forked_from?.run_id === runId), [runsIndex, runId])
+  // The forks keep their identity while the list's other changes (a live run's summary at each iteration) leave them as they were.
+  const forksKey = useMemo(() => runsIndex.ids.filter((id) => runsIndex.byId[id].forked_from?.run_id === runId).join(' '), [runsIndex, runId])
+  const forks = useMemo(() => (forksKey ? forksKey.split(' ') : []), [forksKey])
   const [dialog, setDialog] = useState<Dialog>(null)
   const [approvalLater, setApprovalLater] = useState('')
   const [tab, setTab] = useState<'timeline' | 'events' | 'waterfall'>('timeline')
@@ -56,12 +58,19 @@ export function RunPage({ runId }: { runId: string }) {
   const view = replay?.view ?? liveView
   const live = watching && liveView.status === 'running' && !replay
   const canResume = !live && !replay && status === 'ready' && liveView.status !== 'finished' && !summary?.sample && liveView.eventCount > 0
-  const canFork = !replay && status === 'ready' && modelIterations(liveView).length > 0 && !summary?.sample
+  const canFork = !replay && status === 'ready' && liveView.iterations.some((it) => it.n > 0) && !summary?.sample
   const pending = live ? liveView.pendingApproval : null
   const showApproval = pending !== null && approvalLater !== pending.approval_id
-  const shownIt = view.iterations.find((it) => it.n === selected) ?? view.iterations.at(-1)
+  const shownIt = (selected === null ? undefined : view.iterations.find((it) => it.n === selected)) ?? view.iterations.at(-1)
+  // Following a live run, the run's figures (the meta row, the events'
+  // count, the budget chart) are drawn again twice a second rather than at
+  // each event: each redrawn at every event cost each page more script than
+  // the new card did (bench/ui.sh).
+  const figures = useLagging(view, 500, live)
+  const figuresEvents = useLagging(events, 500, live)
   // The run's cost as its events priced it (backend/price); "—" without a price.
-  const cost = useMemo(() => runCost(replay ? events.slice(0, replay.shown) : events), [events, replay])
+  const costIndex = useRef(createCostIndex())
+  const cost = useMemo(() => (replay ? runCost(events.slice(0, replay.shown)) : costIndex.current.update(figuresEvents)), [events, figuresEvents, replay])
 
   // The requests rebuilt from the log, read once per event however long the
   // run grows; they number the messages a person may pin.
@@ -180,8 +189,6 @@ export function RunPage({ runId }: { runId: string }) {
     return () => window.removeEventListener('keydown', onKey)
   }, [run, dialog, showApproval, goTo])
 
-  const started = parseTime(view.started)
-  const ended = parseTime(view.ended)
   const title = summary?.title || view.task
 
   return (
@@ -224,49 +231,7 @@ export function RunPage({ runId }: { runId: string }) {
               onHelp={onHelp}
             />
           </header>
-          <div className="run-meta" data-testid="run-meta">
-            <Meta label={t('run.model')} value={view.model || '–'} />
-            <Meta label={t('run.workspace')} value={view.workspace || '–'} />
-            {view.origin && <Meta label={t('run.origin')} value={askedBy(view.askedBy) || view.origin} testId="run-origin" />}
-            <Meta label={t('run.started')} value={formatDateTime(view.started, lang)} />
-            <Meta label={t('run.duration')} value={started && ended ? formatDuration(ended.getTime() - started.getTime()) : '–'} />
-            <Meta label={t('run.iterations')} value={formatCount(modelIterations(view).length, lang)} testId="run-iterations" />
-            <Meta label={t('run.tokens')} value={formatTokens(view.tokens, lang)} testId="run-tokens" />
-            {stageTokenList(view.stageTokens).length > 0 && (
-              <Meta
-                label={t('run.stage_tokens')}
-                title={t('run.stage_tokens.title')}
-                value={stageTokenList(view.stageTokens)
-                  .map((s) => `${t(`stage.${s.stage}`)} ${formatTokens(s.tokens, lang)}`)
-                  .join(' · ')}
-                testId="run-stage-tokens"
-              />
-            )}
-            <Meta label={t('run.tool_calls')} value={formatCount(view.toolCalls, lang)} />
-            <Meta label={t('runs.col.cost')} value={formatCost(cost)} title={cost.cost === undefined ? t('cost.none') : undefined} testId="run-cost" />
-            {view.forkedFrom && (
-              <div className="meta">
-                <dt>{t('run.forked_from')}</dt>
-                <dd>
-                  <a href={runHref(view.forkedFrom.run_id ?? '')} data-testid="run-forked-from">
-                    {view.forkedFrom.run_id} #{view.forkedFrom.iteration}
-                  </a>
-                </dd>
-              </div>
-            )}
-            {forks.length > 0 && (
-              <div className="meta">
-                <dt>{t('run.forks')}</dt>
-                <dd data-testid="run-forks">
-                  {forks.map((id) => (
-                    <a key={id} href={runHref(id)} data-testid="run-fork-link">
-                      {id}
-                    </a>
-                  ))}
-                </dd>
-              </div>
-            )}
-          </div>
+          <RunFigures view={figures} cost={cost} forks={forks} />
           {actionError && (
             <div className="notice notice-error" role="alert" data-testid="action-error">
               {actionError.messageIn(lang)}
@@ -278,9 +243,9 @@ export function RunPage({ runId }: { runId: string }) {
             <aside className="run-panels" data-testid="run-panels">
               {!replay && <Outcome view={liveView} live={live} canResume={canResume} />}
               <PlanPanel plan={view.plan} live={live && !replay} />
-              {view.iterations.some((it) => it.context) && (
+              {figures.iterations.some((it) => it.context) && (
                 <Panel id="budget" className="budget-panel" name={t('chart.title')} title={t('chart.title')}>
-                  <BudgetChart view={view} onSelect={goTo} />
+                  <BudgetChart view={figures} onSelect={goTo} />
                 </Panel>
               )}
             </aside>
@@ -290,7 +255,7 @@ export function RunPage({ runId }: { runId: string }) {
                   {t('run.timeline')}
                 </button>
                 <button type="button" role="tab" aria-selected={tab === 'events'} className={tab === 'events' ? 'active' : ''} onClick={() => setTab('events')} data-testid="tab-events-list">
-                  {t('run.events')} <span className="muted">{t('run.events_count', { count: replay?.shown ?? events.length })}</span>
+                  {t('run.events')} <span className="muted">{t('run.events_count', { count: replay?.shown ?? figuresEvents.length })}</span>
                 </button>
                 <button type="button" role="tab" aria-selected={tab === 'waterfall'} className={tab === 'waterfall' ? 'active' : ''} onClick={() => setTab('waterfall')} data-testid="tab-waterfall">
                   {t('wf.tab')}
@@ -398,6 +363,63 @@ function Outcome({ view, live, canResume }: { view: RunView; live: boolean; canR
     </Panel>
   )
 }
+
+/**
+ * RunFigures is the run's meta row: its model, workspace, times, counts and
+ * cost. Memoised: a live run gives it a view twice a second (RunPage).
+ */
+const RunFigures = memo(function RunFigures({ view, cost, forks }: { view: RunView; cost: Priced; forks: string[] }) {
+  const t = useT()
+  const lang = useAppState((s) => s.lang)
+  const started = parseTime(view.started)
+  const ended = parseTime(view.ended)
+  const stages = stageTokenList(view.stageTokens)
+  return (
+    <div className="run-meta" data-testid="run-meta">
+      <Meta label={t('run.model')} value={view.model || '–'} />
+      <Meta label={t('run.workspace')} value={view.workspace || '–'} />
+      {view.origin && <Meta label={t('run.origin')} value={askedBy(view.askedBy) || view.origin} testId="run-origin" />}
+      <Meta label={t('run.started')} value={formatDateTime(view.started, lang)} />
+      <Meta label={t('run.duration')} value={started && ended ? formatDuration(ended.getTime() - started.getTime()) : '–'} />
+      <Meta label={t('run.iterations')} value={formatCount(modelIterations(view).length, lang)} testId="run-iterations" />
+      <Meta label={t('run.tokens')} value={formatTokens(view.tokens, lang)} testId="run-tokens" />
+      {stages.length > 0 && (
+        <Meta
+          label={t('run.stage_tokens')}
+          title={t('run.stage_tokens.title')}
+          value={stages
+            .map((s) => `${t(`stage.${s.stage}`)} ${formatTokens(s.tokens, lang)}`)
+            .join(' · ')}
+          testId="run-stage-tokens"
+        />
+      )}
+      <Meta label={t('run.tool_calls')} value={formatCount(view.toolCalls, lang)} />
+      <Meta label={t('runs.col.cost')} value={formatCost(cost)} title={cost.cost === undefined ? t('cost.none') : undefined} testId="run-cost" />
+      {view.forkedFrom && (
+        <div className="meta">
+          <dt>{t('run.forked_from')}</dt>
+          <dd>
+            <a href={runHref(view.forkedFrom.run_id ?? '')} data-testid="run-forked-from">
+              {view.forkedFrom.run_id} #{view.forkedFrom.iteration}
+            </a>
+          </dd>
+        </div>
+      )}
+      {forks.length > 0 && (
+        <div className="meta">
+          <dt>{t('run.forks')}</dt>
+          <dd data-testid="run-forks">
+            {forks.map((id) => (
+              <a key={id} href={runHref(id)} data-testid="run-fork-link">
+                {id}
+              </a>
+            ))}
+          </dd>
+        </div>
+      )}
+    </div>
+  )
+})
 
 function Meta({ label, value, testId, title }: { label: string; value: string; testId?: string; title?: string }) {
   // A value cut short to keep the line shows whole on hover.
