@@ -30,6 +30,8 @@ export function detectLang(stored: string | null | undefined, backend: string | 
 /** t renders key in lang, replacing each {name} with vars[name]. */
 export function t(lang: Lang, key: MessageKey, vars: Vars = {}): string {
   const template = catalogs[lang][key] ?? catalogs.en[key] ?? key
+  // Most texts have no {name}: cards call t for each label at each draw.
+  if (!template.includes('{')) return template
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole))
 }
 

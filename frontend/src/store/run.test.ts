@@ -247,7 +247,9 @@ describe('pins and the compression preview', () => {
 describe('nextFrame', () => {
   it('folds within a frame’s time when a busy page gets no animation frame', () => {
     vi.useFakeTimers()
-    vi.stubGlobal('requestAnimationFrame', () => 0)
+    vi.stubGlobal('requestAnimationFrame', () => 7)
+    const cancelled: number[] = []
+    vi.stubGlobal('cancelAnimationFrame', (id: number) => cancelled.push(id))
     try {
       let calls = 0
       nextFrame(() => calls++)
@@ -255,6 +257,8 @@ describe('nextFrame', () => {
       expect(calls).toBe(0)
       vi.advanceTimersByTime(1)
       expect(calls).toBe(1)
+      // The frame that was asked for is called off.
+      expect(cancelled).toEqual([7])
       vi.advanceTimersByTime(100)
       expect(calls).toBe(1)
     } finally {
@@ -263,15 +267,18 @@ describe('nextFrame', () => {
     }
   })
 
-  it('folds once when the frame comes first', () => {
+  it('folds once when the frame comes first, and calls its timer off', () => {
     vi.useFakeTimers()
     let frame: () => void = () => {}
     vi.stubGlobal('requestAnimationFrame', (fn: () => void) => ((frame = fn), 1))
     try {
       let calls = 0
       nextFrame(() => calls++)
+      expect(vi.getTimerCount()).toBe(1)
       frame()
       expect(calls).toBe(1)
+      // No timer is left to fire for nothing.
+      expect(vi.getTimerCount()).toBe(0)
       vi.advanceTimersByTime(100)
       expect(calls).toBe(1)
     } finally {

@@ -66,14 +66,17 @@ export const sameTick: Frame = (fn) => fn()
  * wait for a frame longer than the frame would have taken.
  */
 export const nextFrame: Frame = (fn) => {
-  let done = false
-  const go = () => {
-    if (done) return
-    done = true
+  // Whichever comes first calls fn and calls the other off: a timer left to
+  // fire for nothing is a task more at every fold.
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const frame = requestAnimationFrame(() => {
+    clearTimeout(timer)
     fn()
-  }
-  requestAnimationFrame(go)
-  setTimeout(go, 16)
+  })
+  timer = setTimeout(() => {
+    cancelAnimationFrame(frame)
+    fn()
+  }, 16)
 }
 
 export interface RunStore extends Store<RunState> {

@@ -11,11 +11,13 @@ export function useLagging<T>(value: T, every: number, lag: boolean): T {
   const [woke, wake] = useReducer((n: number) => n + 1, 0)
   shown.current = lagged(shown.current, value, Date.now(), every, lag)
   const behind = shown.current.v !== value
-  // Woke is a dependency too: a timer that fired a little early sets another.
+  // One timer while behind, however many values come meanwhile: set again
+  // for each, it was a timer and an effect to run at every event of a live
+  // run. Woke is a dependency: a timer that fired a little early sets another.
   useEffect(() => {
     if (!behind) return
     const id = setTimeout(wake, lagDue(shown.current, Date.now(), every))
     return () => clearTimeout(id)
-  }, [behind, value, every, woke])
+  }, [behind, every, woke])
   return shown.current.v
 }
