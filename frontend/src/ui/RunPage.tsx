@@ -62,16 +62,6 @@ export function RunPage({ runId }: { runId: string }) {
   const pending = live ? liveView.pendingApproval : null
   const showApproval = pending !== null && approvalLater !== pending.approval_id
   const shownIt = (selected === null ? undefined : view.iterations.find((it) => it.n === selected)) ?? view.iterations.at(-1)
-  // Following a live run, the run's figures (the meta row, the events'
-  // count, the budget chart) are drawn again twice a second rather than at
-  // each event: each redrawn at every event cost each page more script than
-  // the new card did (bench/ui.sh).
-  const figures = useLagging(view, 500, live)
-  const figuresEvents = useLagging(events, 500, live)
-  // The run's cost as its events priced it (backend/price); "—" without a price.
-  const costIndex = useRef(createCostIndex())
-  const cost = useMemo(() => (replay ? runCost(events.slice(0, replay.shown)) : costIndex.current.update(figuresEvents)), [events, figuresEvents, replay])
-
   // The requests rebuilt from the log, read once per event however long the
   // run grows; they number the messages a person may pin.
   const contextIndex = useRef(createContextIndex())
@@ -82,11 +72,22 @@ export function RunPage({ runId }: { runId: string }) {
   const pinned = liveView.pinnedMessages
   const asked = useRunState((s) => s.pinsAsked)
   const pins: Pins = useMemo(() => ({ live, pinned, asked, onPin }), [live, pinned, asked, onPin])
-  // Following a live run, the inspector shows the last iteration twice a
-  // second rather than at each event: redrawn for each, it cost each page
-  // more script and paint than the new card did (bench/ui.sh).
+  // Following a live run, what is not its cards (the meta row, the events'
+  // count, the budget chart, and the inspector on the last iteration) is
+  // drawn again twice a second rather than at each event, all in the same
+  // draw: each redrawn at every event cost each page more script and paint
+  // than the new card did (bench/ui.sh).
+  const following = live && selected === null
   const inspected = useMemo(() => ({ it: shownIt, contexts }), [shownIt, contexts])
-  const inspector = useLagging(inspected, 500, live && selected === null)
+  const now = useMemo(() => ({ view, events, inspected: following ? inspected : null }), [view, events, inspected, following])
+  const lagging = useLagging(now, 500, live)
+  const figures = lagging.view
+  const figuresEvents = lagging.events
+  // A chosen iteration shows at once.
+  const inspector = (following && lagging.inspected) || inspected
+  // The run's cost as its events priced it (backend/price); "—" without a price.
+  const costIndex = useRef(createCostIndex())
+  const cost = useMemo(() => (replay ? runCost(events.slice(0, replay.shown)) : costIndex.current.update(figuresEvents)), [events, figuresEvents, replay])
 
   const onSelect = useCallback((n: number) => run.select(n), [run])
   const onFork = useCallback((n: number) => setDialog({ kind: 'fork', n }), [])
