@@ -60,6 +60,8 @@ row(`scrolling end to end, frame p95 (${f.scroll_frames} frames)`, f.scroll_fram
 row("scrolling end to end, frame p50", f.scroll_frame_p50_ms, "ms")
 row(`live: event to card, p95 (${f.live_cards} cards)`, f.live_delay_p95_ms, "ms", 50)
 row("live: event to card, p50", f.live_delay_p50_ms, "ms")
+row("  p95 of the best page", f.live_delay_p95_best_page_ms, "ms")
+row("  p95 of the worst page", f.live_delay_p95_worst_page_ms, "ms")
 row("live: event to a client outside the browser, p95", f.live_server_p95_ms, "ms")
 // CPU time, not wall-clock: comparable across a busy and a quiet machine.
 row("live: page CPU (renderer) per iteration", f.live_renderer_cpu_ms_per_iteration, "ms")

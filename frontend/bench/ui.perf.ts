@@ -319,10 +319,16 @@ it('shows each event of a live run in the page soon after the server emitted it'
     const events = (await (await served.api('GET', `/api/runs/${runId}/events`)).json()) as { type: string; iteration: number; time: string }[]
     const started = events.filter((e) => e.type === 'iteration.started' && Date.parse(e.time) > opened + 500)
     const delays: number[] = []
+    // Each page's own p95 too: a slow tail on every page, or one page behind (the first, traced, draws the most).
+    const pageP95: number[] = []
     for (const page of pages) {
       const cardSeen = await page.evaluate(() => (window as unknown as { cardSeen: Record<string, number> }).cardSeen)
-      for (const e of started) delays.push(cardSeen[String(e.iteration)] - Date.parse(e.time))
+      const mine = started.map((e) => cardSeen[String(e.iteration)] - Date.parse(e.time)).filter((d) => Number.isFinite(d))
+      if (mine.length > 0) pageP95.push(percentile(mine, 95))
+      delays.push(...mine)
     }
+    figures.live_delay_p95_best_page_ms = Math.min(...pageP95)
+    figures.live_delay_p95_worst_page_ms = Math.max(...pageP95)
     await tap
     const trace = JSON.parse((await paced.stopTracing()).toString()) as Trace
     // Paints and raster per change drawn: how much of the page each change
@@ -344,9 +350,9 @@ it('shows each event of a live run in the page soon after the server emitted it'
     }
     figures.live_server_p95_ms = percentile(started.map((e) => arrived[String(e.iteration)] - Date.parse(e.time)).filter((d) => Number.isFinite(d)), 95)
     figures.live_pages = pages.length
-    figures.live_cards = delays.filter((d) => Number.isFinite(d)).length
-    figures.live_delay_p95_ms = percentile(delays.filter((d) => Number.isFinite(d)), 95)
-    figures.live_delay_p50_ms = percentile(delays.filter((d) => Number.isFinite(d)), 50)
+    figures.live_cards = delays.length
+    figures.live_delay_p95_ms = percentile(delays, 95)
+    figures.live_delay_p50_ms = percentile(delays, 50)
     expect(figures.live_cards).toBeGreaterThan((pagesOpen * liveIterations) / 2)
   } finally {
     await served?.stop()
