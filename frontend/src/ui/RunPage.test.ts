@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { createContextIndex } from '../lib/context'
-import { sampleEvents } from '../lib/fixture'
-import { applyEvents, foldRun } from '../lib/timeline'
+import { planEvents, sampleEvents, steeredEvents } from '../lib/fixture'
+import { applyEvents, emptyRun, foldRun, modelIterations } from '../lib/timeline'
 import { Controls } from './Controls'
 import { Inspector } from './Inspector'
 import { RunSearch } from './RunSearch'
-import { controlsState } from './RunPage'
+import { controlsState, iterationCount } from './RunPage'
 
 const isMemo = (c: unknown) => (c as { $$typeof: symbol }).$$typeof === Symbol.for('react.memo')
 
@@ -29,5 +29,18 @@ describe('RunPage on a live fold', () => {
     const index = createContextIndex()
     const ctxBefore = index.update(sampleEvents.slice(0, at))
     expect(index.update(sampleEvents.slice(0, at + 1))).toBe(ctxBefore)
+  })
+})
+
+describe('iterationCount', () => {
+  it('counts the model turns as modelIterations does, at every event of the fixtures’ runs', () => {
+    for (const log of [sampleEvents, steeredEvents, planEvents]) {
+      let view = emptyRun()
+      expect(iterationCount(view)).toBe(0)
+      for (const e of log) {
+        view = applyEvents(view, [e])
+        expect(iterationCount(view)).toBe(modelIterations(view).length)
+      }
+    }
   })
 })

@@ -232,7 +232,7 @@ export function RunPage({ runId }: { runId: string }) {
               onHelp={onHelp}
             />
           </header>
-          <RunFigures view={figures} cost={cost} forks={forks} />
+          <RunFigures view={figures} iterations={iterationCount(view)} cost={cost} forks={forks} />
           {actionError && (
             <div className="notice notice-error" role="alert" data-testid="action-error">
               {actionError.messageIn(lang)}
@@ -365,11 +365,17 @@ function Outcome({ view, live, canResume }: { view: RunView; live: boolean; canR
   )
 }
 
+/** iterationCount is how many model turns the run has had, without going through its cards: the start card is the first when there is one. */
+export function iterationCount(view: RunView): number {
+  return view.iterations.length - (view.iterations[0]?.n === 0 ? 1 : 0)
+}
+
 /**
  * RunFigures is the run's meta row: its model, workspace, times, counts and
- * cost. Memoised: a live run gives it a view twice a second (RunPage).
+ * cost. Memoised: a live run gives it a view twice a second (RunPage), and
+ * the count of its iterations, a number, at once.
  */
-const RunFigures = memo(function RunFigures({ view, cost, forks }: { view: RunView; cost: Priced; forks: string[] }) {
+const RunFigures = memo(function RunFigures({ view, iterations, cost, forks }: { view: RunView; iterations: number; cost: Priced; forks: string[] }) {
   const t = useT()
   const lang = useAppState((s) => s.lang)
   const started = parseTime(view.started)
@@ -382,7 +388,7 @@ const RunFigures = memo(function RunFigures({ view, cost, forks }: { view: RunVi
       {view.origin && <Meta label={t('run.origin')} value={askedBy(view.askedBy) || view.origin} testId="run-origin" />}
       <Meta label={t('run.started')} value={formatDateTime(view.started, lang)} />
       <Meta label={t('run.duration')} value={started && ended ? formatDuration(ended.getTime() - started.getTime()) : '–'} />
-      <Meta label={t('run.iterations')} value={formatCount(modelIterations(view).length, lang)} testId="run-iterations" />
+      <Meta label={t('run.iterations')} value={formatCount(iterations, lang)} testId="run-iterations" />
       <Meta label={t('run.tokens')} value={formatTokens(view.tokens, lang)} testId="run-tokens" />
       {stages.length > 0 && (
         <Meta
