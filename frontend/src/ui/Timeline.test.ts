@@ -20,6 +20,28 @@ describe('followRange', () => {
     expect(followRange({ startIndex: 47, endIndex: 49, overscan: 2, count: 50 }, size, 300)).toEqual([45, 46, 47, 48, 49])
   })
 
+  it('lets the cards above go a step at a time as a live run adds cards', () => {
+    // A card at each step, the virtualizer a card behind: the cards drawn
+    // change at the start only once every 8 new cards.
+    const drawn: number[][] = []
+    for (let count = 20; count <= 60; count++) drawn.push(followRange({ startIndex: count - 4, endIndex: count - 2, overscan: 2, count }, size, 300, 8))
+    let dropped = 0
+    for (let i = 1; i < drawn.length; i++) {
+      const gone = drawn[i - 1].filter((n) => !drawn[i].includes(n))
+      if (gone.length > 0) dropped++
+      // The end is always drawn, and what the virtualizer asked for.
+      const count = 20 + i
+      expect(drawn[i].at(-1)).toBe(count - 1)
+      for (let n = count - 6; n < count; n++) expect(drawn[i]).toContain(n)
+      expect(drawn[i]).toEqual([...new Set(drawn[i])].sort((a, b) => a - b))
+    }
+    expect(dropped).toBe(5)
+    // With a step of one, the first card goes at each new one.
+    const one = [30, 31].map((count) => followRange({ startIndex: count - 4, endIndex: count - 2, overscan: 2, count }, size, 300))
+    expect(one[0][0]).toBe(24)
+    expect(one[1][0]).toBe(25)
+  })
+
   it('covers a short list whole and an empty one not at all', () => {
     expect(followRange({ startIndex: 0, endIndex: 1, overscan: 4, count: 2 }, size, 900)).toEqual([0, 1])
     expect(followRange({ startIndex: 0, endIndex: -1, overscan: 4, count: 0 }, size, 900)).toEqual([])

@@ -47,16 +47,26 @@ function estimate(it: IterationView): number {
  * more later on a busy page; until then its range is where the list was,
  * and a new card would wait for that event to be drawn.
  */
-export function followRange(range: Range, size: (i: number) => number, viewport: number): number[] {
-  const own = defaultRangeExtractor(range)
-  if (range.count === 0) return own
+export function followRange(range: Range, size: (i: number) => number, viewport: number, step = 1): number[] {
+  if (range.count === 0) return defaultRangeExtractor(range)
   let first = range.count - 1
   for (let h = size(first); first > 0 && h < viewport; h += size(first)) first--
   first = Math.max(0, first - range.overscan)
-  const out = own.filter((i) => i < first)
+  // The cards above are let go `step` at a time, not one at each new card:
+  // each let go is a change of the page to lay out and paint, at every
+  // iteration of a live run otherwise.
+  const from = (i: number) => i - (i % step)
+  const start = from(Math.max(0, range.startIndex - range.overscan))
+  const end = Math.min(range.count - 1, range.endIndex + range.overscan)
+  first = from(first)
+  const out: number[] = []
+  for (let i = start; i <= end && i < first; i++) out.push(i)
   for (let i = first; i < range.count; i++) out.push(i)
   return out
 }
+
+/** followStep is how many cards above the viewport a following list lets go at once (followRange). */
+const followStep = 8
 
 /** atEnd says whether a list of height total, scrolled to offset in a viewport of height viewport, shows its end (within 48 px). */
 export function atEnd(total: number, offset: number, viewport: number): boolean {
@@ -152,7 +162,7 @@ export function Timeline({ iterations, selected, live, onSelect, onFork, onArtif
     const v = self.current
     // The viewport's height as the virtualizer last measured it: reading the element's would lay the page out.
     if (!following.current || !v?.scrollRect) return defaultRangeExtractor(range)
-    return followRange(range, (i) => v.measurementsCache[i]?.size ?? 0, v.scrollRect.height)
+    return followRange(range, (i) => v.measurementsCache[i]?.size ?? 0, v.scrollRect.height, followStep)
   }, [])
   const measureElement = useCallback((el: Element, entry: ResizeObserverEntry | undefined, v: Virtualizer<HTMLDivElement, Element>) => {
     const i = v.indexFromElement(el)
