@@ -114,6 +114,7 @@ type Bot struct {
 	cancelOut context.CancelFunc
 
 	starting sync.Mutex // held while a run starts; see startOne
+	gate     *runGate
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -149,6 +150,7 @@ func New(o Options) (*Bot, error) {
 		sessions: make(map[string]*session),
 		secrets:  runlog.NewRedactor(botSecrets(o.Config)...),
 		wsRoot:   o.Config.Workspace,
+		gate:     newRunGate(),
 	}
 	var err error
 	if b.seen, err = newDedup(o.Store, o.Now, o.Log); err != nil {
@@ -292,6 +294,7 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 	b.mu.Lock()
 	b.closed = true
 	b.mu.Unlock()
+	b.gate.close()
 	if b.stopTasks != nil {
 		b.stopTasks() // the tasks still queued are for the other replicas
 	}

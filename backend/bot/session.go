@@ -384,6 +384,9 @@ func (s *session) start(in inbound, task string, lang i18n.Lang) {
 			return s.b.runs.StartSetup(setup, t, s.b.sharingMemory(setup, h))
 		}))
 	})
+	if errors.Is(err, runner.ErrClosed) && release(in.r) {
+		return // the bot closed while the run waited to start: another replica runs it
+	}
 	if err != nil {
 		s.notStarted(in.r, lang, err, setup.Redactor, "")
 	}
@@ -411,14 +414,20 @@ func (s *session) newLive(in inbound, task string, setup agent.Setup) *liveRun {
 // lr is the session's live run before the run can end, so that its end
 // always finds it there.
 func (s *session) launch(lr *liveRun, start func(runner.Hooks) (string, error)) error {
+	// Under a burst the run waits here, its task held and the session's
+	// later messages queued, while the CPU is the callbacks' (runGate).
+	if !s.b.gate.enter() {
+		return runner.ErrClosed
+	}
 	s.mu.Lock()
 	s.live = lr
 	s.mu.Unlock()
 	// Steered from the other replicas until the run's end: a command
 	// taken there meanwhile is handled there as if the run were not live.
 	unsteer := s.serveSteer()
-	id, err := start(runner.Hooks{Sink: lr, Done: func(res agent.Result) { unsteer(); s.finished(lr, res) }})
+	id, err := start(runner.Hooks{Sink: lr, Done: func(res agent.Result) { s.b.gate.leave(); unsteer(); s.finished(lr, res) }})
 	if err != nil {
+		s.b.gate.leave()
 		unsteer()
 		s.mu.Lock()
 		if s.live == lr {
