@@ -428,7 +428,8 @@ const RunFigures = memo(function RunFigures({ view, iterations, cost, forks }: {
   )
 })
 
-function Meta({ label, value, testId, title }: { label: string; value: string; testId?: string; title?: string }) {
+// Memoised on its texts: the row drawn again for a new iteration's count leaves the others as they were.
+const Meta = memo(function Meta({ label, value, testId, title }: { label: string; value: string; testId?: string; title?: string }) {
   // A value cut short to keep the line shows whole on hover.
   return (
     <div className="meta" title={title ?? `${label}: ${value}`}>
@@ -436,4 +437,4 @@ function Meta({ label, value, testId, title }: { label: string; value: string; t
       <dd data-testid={testId}>{value}</dd>
     </div>
   )
-}
+})
