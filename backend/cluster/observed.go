@@ -216,14 +216,9 @@ func (o *observed) ClusterStatus(ctx context.Context) api.ClusterStatus {
 		e := runner.NewAPIError("cluster_unavailable", err)
 		out.Error = &e
 	}
-	for _, r := range st.Replicas {
-		ar := api.ClusterReplica{ID: r.ID, Host: r.Host, PID: r.PID, Version: r.Version,
-			Started: r.Started, LastSeen: r.LastSeen, Tasks: []api.ClusterTask{}}
-		for _, t := range r.Tasks {
-			ar.Tasks = append(ar.Tasks, api.ClusterTask{User: t.User, ID: t.ID, Seq: t.Seq, Started: t.Started})
-		}
-		out.Replicas = append(out.Replicas, ar)
+	if st.Replicas != nil {
+		out.Replicas = st.Replicas
 	}
-	out.Queue = api.ClusterQueue{Waiting: st.Queue.Waiting, Running: st.Queue.Running, Redelivered: st.Queue.Redelivered}
+	out.Queue = st.Queue
 	return out
 }

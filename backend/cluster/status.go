@@ -12,6 +12,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"hermes/backend/api"
 	"hermes/backend/i18n"
 )
 
@@ -20,31 +21,17 @@ import (
 // leaves the list (a marker tells the watchers).
 const bucketReplicas = "hermes_bot_replicas"
 
-// Replica is what a replica taking tasks announces of itself.
-type Replica struct {
-	ID       string     `json:"id"`
-	Host     string     `json:"host"`
-	PID      int        `json:"pid"`
-	Version  string     `json:"version,omitempty"`
-	Started  time.Time  `json:"started"`
-	LastSeen time.Time  `json:"last_seen"`
-	Tasks    []HeldTask `json:"tasks"`
-}
+// Replica is what a replica taking tasks announces of itself: the
+// announcement is what GET /api/cluster shows of it.
+type Replica = api.ClusterReplica
 
 // HeldTask is a task a replica runs.
-type HeldTask struct {
-	User    string    `json:"user"`
-	ID      string    `json:"id,omitempty"` // the platform's message id
-	Seq     uint64    `json:"seq"`          // the task's sequence in the stream
-	Started time.Time `json:"started"`
-}
+type HeldTask = api.ClusterTask
 
-// Queue is the work queue's depth.
-type Queue struct {
-	Waiting     uint64 `json:"waiting"`     // queued, no replica has taken them
-	Running     int    `json:"running"`     // taken and not acknowledged
-	Redelivered int    `json:"redelivered"` // of those, handed out more than once
-}
+// Queue is the work queue's depth: queued, no replica has taken them
+// (Waiting); taken and not acknowledged (Running); of those, handed out
+// more than once (Redelivered).
+type Queue = api.ClusterQueue
 
 // Status is the cluster as `hermes bot --cluster-status` shows it.
 type Status struct {
