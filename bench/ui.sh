@@ -8,8 +8,11 @@
 # percentile, live event to card <= 50 ms at the 95th percentile.
 # HERMES_BENCH_PAGES=N opens N pages; HERMES_BENCH_PROFILE=1 builds the UI
 # unminified and prints where the first live page spends its script time
-# (self time, and total time with what each function called); its figures
-# are then the unminified, profiled build's, not comparable with the others.
+# (self time, and total time with what each function called), and traces the
+# browser for the paints and tiles rastered per change drawn; its figures are
+# then the unminified, profiled and traced build's, not comparable with the
+# others. Tracing is only on with HERMES_BENCH_PROFILE: it slows the browser
+# (about twice the event-to-card p95 in a paired run).
 # Usage: bench/ui.sh [ITERATIONS]   (run scripts/setup.sh first)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -50,6 +53,8 @@ if [ -n "${HERMES_BENCH_PROFILE:-}" ]; then grep -A170 "trace, ms by event" "$tm
 node -e '
 const f = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))
 const row = (name, value, unit, target) => {
+  // Figures only some runs measure (paints and raster need HERMES_BENCH_PROFILE) are left out.
+  if (typeof value !== "number" || !Number.isFinite(value)) return
   const ok = target === undefined ? "" : value <= target ? "  ok" : `  over the target of ${target} ${unit}`
   console.log(`  ${name.padEnd(44)} ${String(Math.round(value * 10) / 10).padStart(8)} ${unit}${ok}`)
 }
@@ -71,7 +76,7 @@ row("live: changes drawn per iteration, each page", f.live_draws_per_iteration, 
 row("live: page CPU per change drawn", f.live_renderer_cpu_ms_per_draw, "ms")
 row("live: main thread per change drawn", f.live_main_ms_per_draw, "ms")
 row("live: layouts per change drawn", f.live_layouts_per_draw, "")
-row("live: paints per change drawn", f.live_paints_per_draw, "")
+row("live: paints per change drawn (profile only)", f.live_paints_per_draw, "")
 row("  paint time per change drawn", f.live_paint_ms_per_draw, "ms")
 row("live: tiles rastered per change drawn", f.live_raster_tiles_per_draw, "")
 row("  raster time per change drawn", f.live_raster_ms_per_draw, "ms")
