@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { RunSummary } from '../api/types'
-import { addRuns, filterRuns, indexRuns, noFilter, pageOf } from './runs'
+import { addRuns, filterRuns, forksOf, indexRuns, noFilter, pageOf, upsertRun } from './runs'
 
 function run(id: string, started: string, over: Partial<RunSummary> = {}): RunSummary {
   return {
@@ -78,5 +78,38 @@ describe('addRuns', () => {
     const next = addRuns(index, [run('c', '2026-01-03T00:00:00Z'), run('a', '2026-01-01T00:00:00Z')])
     expect(next.ids).toEqual(['c', 'a'])
     expect(next.byId.c.live).toBe(true)
+  })
+})
+
+describe('forksOf', () => {
+  it('names the runs forked from a run, in the list’s order, and keeps its value across a live summary', () => {
+    const index = indexRuns([
+      run('src', '2026-01-01T00:00:00Z', { status: 'running', live: true }),
+      run('f1', '2026-01-02T00:00:00Z', { forked_from: { run_id: 'src', iteration: 2 } }),
+      run('f2', '2026-01-03T00:00:00Z', { forked_from: { run_id: 'src', iteration: 1 } }),
+      run('g', '2026-01-04T00:00:00Z', { forked_from: { run_id: 'f1', iteration: 1 } }),
+    ])
+    expect(forksOf(index, 'src')).toBe('f2 f1')
+    expect(forksOf(index, 'f1')).toBe('g')
+    expect(forksOf(index, 'g')).toBe('')
+    // The source's next iteration: a new list, the same forks.
+    const next = upsertRun(index, { ...index.byId.src, iterations: 2 })
+    expect(forksOf(next, 'src')).toBe('f2 f1')
+    const forked = upsertRun(next, run('f3', '2026-01-05T00:00:00Z', { forked_from: { run_id: 'src', iteration: 2 } }))
+    expect(forksOf(forked, 'src')).toBe('f3 f2 f1')
+  })
+})
+
+describe('upsertRun', () => {
+  it('keeps the order (and the ids’ list) for a summary that keeps its place, and sorts again for one that moves', () => {
+    const index = indexRuns([run('a', '2026-01-01T00:00:00Z', { status: 'running', live: true }), run('b', '2026-01-02T00:00:00Z')])
+    expect(index.ids).toEqual(['a', 'b'])
+    const next = upsertRun(index, { ...index.byId.a, iterations: 5 })
+    expect(next.ids).toBe(index.ids)
+    expect(next.byId.a.iterations).toBe(5)
+    // It ends: no longer live, it goes below the newer run.
+    const ended = upsertRun(next, { ...next.byId.a, live: false, status: 'finished' })
+    expect(ended.ids).toEqual(['b', 'a'])
+    expect(upsertRun(ended, run('c', '2026-01-03T00:00:00Z')).ids).toEqual(['c', 'b', 'a'])
   })
 })

@@ -56,9 +56,38 @@ export function filterRuns(index: RunIndex, filter: RunFilter): RunSummary[] {
 /** upsertRun returns index with run added or replaced, in order. */
 export function upsertRun(index: RunIndex, run: RunSummary): RunIndex {
   const byId = { ...index.byId, [run.run_id]: run }
+  // A live run's summary at each iteration keeps its place: the list's order
+  // is not sorted again (thousands of dates parsed) for it.
+  const had = index.byId[run.run_id]
+  if (had && !!had.live === !!run.live && had.started === run.started) return { ids: index.ids, byId }
   const ids = index.byId[run.run_id] ? index.ids.slice() : [...index.ids, run.run_id]
   ids.sort((a, b) => compareNewestFirst(byId[a], byId[b]))
   return { ids, byId }
+}
+
+const forksByIndex = new WeakMap<RunIndex, Map<string, string>>()
+
+/**
+ * forksOf is the ids of the runs forked from runId, in the list's order, as
+ * one string (space-separated; "" for none), so a page that selects it from
+ * the runs list is drawn again only when the forks change, not at each live
+ * summary. Each list is read once, however many times it is asked.
+ */
+export function forksOf(index: RunIndex, runId: string): string {
+  let bySource = forksByIndex.get(index)
+  if (!bySource) {
+    const lists = new Map<string, string[]>()
+    for (const id of index.ids) {
+      const from = index.byId[id].forked_from?.run_id
+      if (!from) continue
+      const list = lists.get(from)
+      if (list) list.push(id)
+      else lists.set(from, [id])
+    }
+    bySource = new Map([...lists].map(([from, ids]) => [from, ids.join(' ')]))
+    forksByIndex.set(index, bySource)
+  }
+  return bySource.get(runId) ?? ''
 }
 
 /** removeRun returns index without the run. */

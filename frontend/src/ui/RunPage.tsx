@@ -4,6 +4,7 @@ import { createContextIndex } from '../lib/context'
 import { formatCount, formatDateTime, formatDuration, formatPercent, formatTokens, parseTime } from '../lib/format'
 import { createResultIndex } from '../lib/resultindex'
 import { runHref, runsHref } from '../lib/route'
+import { forksOf } from '../lib/runs'
 import { nearest, type Hit } from '../lib/search'
 import { shortcutFor } from '../lib/shortcuts'
 import { stageTokenList } from '../lib/stagetokens'
@@ -41,10 +42,11 @@ export function RunPage({ runId }: { runId: string }) {
   const watching = useRunState((s) => s.watching)
   const replay = useRunState((s) => s.replay)
   const selected = useRunState((s) => s.selected)
-  const summary = useRunsState((s) => s.index.byId[runId])
-  const runsIndex = useRunsState((s) => s.index)
-  // The forks keep their identity while the list's other changes (a live run's summary at each iteration) leave them as they were.
-  const forksKey = useMemo(() => runsIndex.ids.filter((id) => runsIndex.byId[id].forked_from?.run_id === runId).join(' '), [runsIndex, runId])
+  // Of the runs list, what the page shows, each a value: a live run's summary
+  // comes at each iteration, and would draw the whole page again.
+  const summaryTitle = useRunsState((s) => s.index.byId[runId]?.title ?? '')
+  const sample = useRunsState((s) => !!s.index.byId[runId]?.sample)
+  const forksKey = useRunsState((s) => forksOf(s.index, runId))
   const forks = useMemo(() => (forksKey ? forksKey.split(' ') : []), [forksKey])
   const [dialog, setDialog] = useState<Dialog>(null)
   const [approvalLater, setApprovalLater] = useState('')
@@ -57,8 +59,8 @@ export function RunPage({ runId }: { runId: string }) {
 
   const view = replay?.view ?? liveView
   const live = watching && liveView.status === 'running' && !replay
-  const canResume = !live && !replay && status === 'ready' && liveView.status !== 'finished' && !summary?.sample && liveView.eventCount > 0
-  const canFork = !replay && status === 'ready' && liveView.iterations.some((it) => it.n > 0) && !summary?.sample
+  const canResume = !live && !replay && status === 'ready' && liveView.status !== 'finished' && !sample && liveView.eventCount > 0
+  const canFork = !replay && status === 'ready' && liveView.iterations.some((it) => it.n > 0) && !sample
   const pending = live ? liveView.pendingApproval : null
   const showApproval = pending !== null && approvalLater !== pending.approval_id
   const shownIt = (selected === null ? undefined : view.iterations.find((it) => it.n === selected)) ?? view.iterations.at(-1)
@@ -190,7 +192,7 @@ export function RunPage({ runId }: { runId: string }) {
     return () => window.removeEventListener('keydown', onKey)
   }, [run, dialog, showApproval, goTo])
 
-  const title = summary?.title || view.task
+  const title = summaryTitle || view.task
 
   return (
     <section className="page run-page" data-testid="run-page" data-run-id={runId}>
@@ -218,7 +220,7 @@ export function RunPage({ runId }: { runId: string }) {
               {title || t('runs.untitled')}
             </h1>
             <RunStatusBadge view={liveView} live={live} />
-            {summary?.sample && <span className="tag">{t('runs.sample')}</span>}
+            {sample && <span className="tag">{t('runs.sample')}</span>}
             <span className="spacer" />
             <Controls
               {...controlsState(liveView)}
