@@ -188,6 +188,13 @@ export function Timeline({ iterations, selected, live, onSelect, onFork, onArtif
     paddingEnd: 8,
     getItemKey,
     rangeExtractor,
+    // The list's height and the cards' places are written to the page by the
+    // virtualizer itself, as it learns them, and the list is drawn again only
+    // when the range of cards changes. A live run's new card, measured after
+    // the frame's layout, otherwise gave the list its true height in a React
+    // redraw of its own: a second frame to lay out, paint and layerize.
+    directDomUpdates: true,
+    directDomUpdatesMode: 'position',
   })
   self.current = virtualizer
 
@@ -197,7 +204,14 @@ export function Timeline({ iterations, selected, live, onSelect, onFork, onArtif
   // browser has laid out the frame, so reading the height and scrolling there
   // cost no layout of their own (a layout effect would lay the page out once
   // more per fold, in the middle of React's commit).
-  const sizedRef = useRef<HTMLDivElement>(null)
+  const sizedRef = useRef<HTMLDivElement | null>(null)
+  const setSized = useCallback(
+    (el: HTMLDivElement | null) => {
+      sizedRef.current = el
+      virtualizer.containerRef(el)
+    },
+    [virtualizer],
+  )
   const toEnd = useCallback(() => {
     const el = scrollRef.current
     if (el) el.scrollTop = el.scrollHeight
@@ -305,11 +319,11 @@ export function Timeline({ iterations, selected, live, onSelect, onFork, onArtif
       onTouchMove={byUser}
       data-testid="timeline"
     >
-      <div ref={sizedRef} style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+      <div ref={setSized} style={{ position: 'relative' }}>
         {virtualizer.getVirtualItems().map((v) => {
           const it = iterations[v.index]
           return (
-            <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className="card-slot" style={{ transform: `translateY(${v.start}px)` }}>
+            <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className="card-slot">
               <IterationCard
                 it={it}
                 lang={lang}
