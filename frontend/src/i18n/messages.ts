@@ -282,6 +282,7 @@ const en = {
   'inspector.no_context': 'This iteration built no context.',
   'inspector.first_context': 'The first request: everything is new.',
   'inspector.message_count': '{n} messages sent to the model',
+  'inspector.more_messages': '{n} more below: scroll to them',
   'inspector.changes': 'Since iteration {n}: {added} added, {removed} removed, {same} unchanged.',
   'inspector.used': 'Used',
   'inspector.free': 'Free',

@@ -280,6 +280,7 @@ export const zh: Catalog = {
   'inspector.no_context': '这一轮没有构建上下文。',
   'inspector.first_context': '第一次请求：所有内容都是新的。',
   'inspector.message_count': '发送给模型的 {n} 条消息',
+  'inspector.more_messages': '下面还有 {n} 条：滚动即可显示',
   'inspector.changes': '与第 {n} 轮相比：新增 {added} 条，移除 {removed} 条，未变 {same} 条。',
   'inspector.used': '已用',
   'inspector.free': '剩余',

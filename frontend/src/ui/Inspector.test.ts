@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createContextIndex, messagesOf } from '../lib/context'
 import { sampleEvents } from '../lib/fixture'
-import { MessageView } from './Inspector'
+import { MessageView, messageSlice, shownMessages } from './Inspector'
 
 describe('MessageView', () => {
   it('is memoised on messages that keep their identity from one request to the next', () => {
@@ -16,5 +16,18 @@ describe('MessageView', () => {
     expect(b.length).toBeGreaterThan(a.length)
     a.forEach((m, i) => expect(b[i]).toBe(m))
     expect((MessageView as unknown as { $$typeof: symbol }).$$typeof).toBe(Symbol.for('react.memo'))
+  })
+})
+
+describe('shownMessages', () => {
+  it('draws a request’s messages a slice at a time: all of a short one, the first slice of a long one, more as asked', () => {
+    expect(shownMessages(0, messageSlice)).toBe(0)
+    expect(shownMessages(12, messageSlice)).toBe(12)
+    // A live run's request at iteration 150: about 300 messages, 40 drawn.
+    expect(shownMessages(302, messageSlice)).toBe(messageSlice)
+    expect(shownMessages(302, 2 * messageSlice)).toBe(2 * messageSlice)
+    expect(shownMessages(302, 10 * messageSlice)).toBe(302)
+    // The request grows while the list stays where it was scrolled.
+    expect(shownMessages(304, 2 * messageSlice)).toBe(2 * messageSlice)
   })
 })

@@ -1,4 +1,4 @@
-import { memo, useMemo, useState } from 'react'
+import { memo, useEffect, useMemo, useRef, useState } from 'react'
 import type { ChatMessage } from '../api/types'
 import { budgetSplit } from '../lib/budget'
 import { curlCommand } from '../lib/curl'
@@ -91,6 +91,21 @@ export const Inspector = memo(function Inspector({ it, contexts, pins, endpoint 
 
 const roles = ['system', 'user', 'assistant', 'tool'] as const
 
+/** messageSlice is how many messages a list draws at first, and how many more each time its end comes near. */
+export const messageSlice = 40
+
+/**
+ * shownMessages is how many of total messages a list draws once asked for
+ * `asked` (a multiple of messageSlice): the messages below grow the list as
+ * it is scrolled to them. A live run's request gains two messages an
+ * iteration, which a list drawn whole made into elements, styled and laid
+ * out on every page following the run (2,100 of a page's 2,500 elements
+ * after 150 iterations), though no one had scrolled to them.
+ */
+export function shownMessages(total: number, asked: number): number {
+  return Math.min(total, Math.max(messageSlice, asked))
+}
+
 // Memoised on the request, which keeps its identity while the run goes on.
 // The messages are in one scroll, each as tall as it is; a role's messages
 // fold and unfold together, and each one on its own.
@@ -105,6 +120,21 @@ const Messages = memo(function Messages({ ctx, pins, endpoint }: { ctx: RequestC
     setVersion(version + 1)
   }
   const curl = () => curlCommand({ model: endpoint?.model ?? '', baseUrl: endpoint?.baseUrl ?? '', messages, tools: ctx.data.tool_names ?? endpoint?.tools ?? [] })
+  // The messages are drawn a slice at a time: more once the list's end is
+  // within a screen of the inspector's view.
+  const [asked, setAsked] = useState(messageSlice)
+  const shown = shownMessages(messages.length, asked)
+  const more = useRef<HTMLLIElement>(null)
+  useEffect(() => {
+    const el = more.current
+    if (!el) return
+    const io = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) setAsked((a) => a + messageSlice)
+    }, { root: el.closest('.inspector-body'), rootMargin: '100% 0px' })
+    // Observed anew after each slice: the end still in reach asks for the next.
+    io.observe(el)
+    return () => io.disconnect()
+  }, [shown, shown < messages.length])
   return (
     <ol className="messages" data-testid="messages">
       <li className="muted messages-head">
@@ -136,9 +166,14 @@ const Messages = memo(function Messages({ ctx, pins, endpoint }: { ctx: RequestC
           {t('inspector.role_none')}
         </button>
       </li>
-      {messages.map((m, i) => (
+      {messages.slice(0, shown).map((m, i) => (
         <MessageView key={`${version}-${i}`} m={m} index={conversationIndex(ctx, i)} pins={pins} open={open.has(m.role ?? '') || !(roles as readonly string[]).includes(m.role ?? '')} />
       ))}
+      {shown < messages.length && (
+        <li ref={more} className="muted messages-more" data-testid="messages-more">
+          {t('inspector.more_messages', { n: messages.length - shown })}
+        </li>
+      )}
     </ol>
   )
 })
