@@ -10,8 +10,10 @@ func LimitRuns(b *Bot, n int) {
 }
 
 // WaitGated returns once n of b's runs wait to start.
-func WaitGated(b *Bot, n int) {
-	g := b.gate
+func WaitGated(b *Bot, n int) { waitForWaiters(b.gate, n) }
+
+// waitForWaiters returns once n runs wait at g, woken by each arrival.
+func waitForWaiters(g *runGate, n int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for g.waiting < n {

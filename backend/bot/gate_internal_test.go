@@ -21,11 +21,7 @@ func TestGate_RunBeyondTheLimitWaitsForOneToEnd(t *testing.T) {
 	}
 	entered := make(chan bool)
 	go func() { entered <- g.enter() }()
-	g.mu.Lock()
-	for g.waiting == 0 {
-		g.cond.Wait()
-	}
-	g.mu.Unlock()
+	waitForWaiters(g, 1)
 	select {
 	case <-entered:
 		t.Fatal("a third run started beside two at a limit of two")
@@ -42,11 +38,7 @@ func TestGate_CloseRefusesTheRunsWaiting(t *testing.T) {
 	g.enter()
 	entered := make(chan bool)
 	go func() { entered <- g.enter() }()
-	g.mu.Lock()
-	for g.waiting == 0 {
-		g.cond.Wait()
-	}
-	g.mu.Unlock()
+	waitForWaiters(g, 1)
 	g.close()
 	if <-entered {
 		t.Fatal("a run waiting started after the bot closed")
