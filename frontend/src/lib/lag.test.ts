@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { lagDue, lagged, type Shown } from './lag'
+import { createStore } from '../store/store'
+import { createLag, lagDue, lagged, type Shown } from './lag'
 
 describe('lagged', () => {
   it('shows each value at once when not lagging', () => {
@@ -31,5 +32,97 @@ describe('lagged', () => {
     expect(lagged(s, 'a', 9000, 500, true)).toBe(s)
     const still: Shown<string> = { v: 'a', at: 0 }
     expect(lagged(still, 'a', 9000, 500, false)).toBe(still)
+  })
+})
+
+describe('createLag', () => {
+  // A clock and timers driven by hand.
+  const hand = () => {
+    let now = 1000
+    const timers: { at: number; fn: () => void; live: boolean }[] = []
+    return {
+      clock: () => now,
+      timer: (fn: () => void, ms: number) => {
+        const t = { at: now + ms, fn, live: true }
+        timers.push(t)
+        return () => void (t.live = false)
+      },
+      pending: () => timers.filter((t) => t.live).length,
+      advance(ms: number) {
+        now += ms
+        for (const t of timers.filter((t) => t.live && t.at <= now)) {
+          t.live = false
+          t.fn()
+        }
+      },
+    }
+  }
+
+  it('notifies at each change and shows it at once when not lagging', () => {
+    const store = createStore({ n: 0 })
+    const h = hand()
+    const lag = createLag(store, 500, h.clock, h.timer)
+    let woke = 0
+    const off = lag.subscribe(() => woke++, false)
+    store.set({ n: 1 })
+    store.set({ n: 2 })
+    expect(woke).toBe(2)
+    expect(lag.snapshot(false).n).toBe(2)
+    off()
+    store.set({ n: 3 })
+    expect(woke).toBe(2)
+  })
+
+  it('while lagging, wakes once per period for the changes in it, and shows the newest state', () => {
+    const store = createStore({ n: 0 })
+    const h = hand()
+    const lag = createLag(store, 500, h.clock, h.timer)
+    expect(lag.snapshot(true).n).toBe(0)
+    let woke = 0
+    const off = lag.subscribe(() => {
+      woke++
+      lag.snapshot(true)
+    }, true)
+    // The first change after a quiet while shows on the next task.
+    store.set({ n: 1 })
+    expect(woke).toBe(0)
+    h.advance(0)
+    expect(woke).toBe(1)
+    expect(lag.snapshot(true).n).toBe(1)
+    // A change every 40 ms: one timer, one wake when the period is over.
+    for (let i = 2; i <= 10; i++) {
+      h.advance(40)
+      store.set({ n: i })
+      expect(lag.snapshot(true).n).toBe(1)
+    }
+    expect(h.pending()).toBe(1)
+    expect(woke).toBe(1)
+    h.advance(500)
+    expect(woke).toBe(2)
+    expect(lag.snapshot(true).n).toBe(10)
+    // Unsubscribed, no timer is left to fire.
+    store.set({ n: 11 })
+    off()
+    expect(h.pending()).toBe(0)
+  })
+
+  it('a timer that fires early waits again instead of losing the change', () => {
+    const store = createStore({ n: 0 })
+    const h = hand()
+    // Timers that fire 5 ms before their time, as a browser's may by the clock.
+    const lag = createLag(store, 500, h.clock, (fn, ms) => h.timer(fn, Math.max(0, ms - 5)))
+    let woke = 0
+    lag.subscribe(() => woke++, true)
+    lag.snapshot(true)
+    store.set({ n: 1 })
+    h.advance(0)
+    expect(lag.snapshot(true).n).toBe(1)
+    store.set({ n: 2 })
+    h.advance(495)
+    expect(woke).toBe(1)
+    expect(h.pending()).toBe(1)
+    h.advance(5)
+    expect(woke).toBe(2)
+    expect(lag.snapshot(true).n).toBe(2)
   })
 })

@@ -21,3 +21,55 @@ export function lagged<T>(prev: Shown<T>, value: T, now: number, every: number, 
 export function lagDue<T>(shown: Shown<T>, now: number, every: number): number {
   return Math.max(0, shown.at + every - now)
 }
+
+/** Source is what a lagging view follows: a store's state and its changes. */
+export interface Source<S> {
+  get(): S
+  subscribe(listener: () => void): () => void
+}
+
+/** Lag follows a source as lagged does, for useSyncExternalStore: snapshot is what to show, subscribe when to look again. */
+export interface Lag<S> {
+  snapshot(lag: boolean): S
+  subscribe(notify: () => void, lag: boolean): () => void
+}
+
+type Timer = (fn: () => void, ms: number) => () => void
+
+const timeout: Timer = (fn, ms) => {
+  const id = setTimeout(fn, ms)
+  return () => clearTimeout(id)
+}
+
+/**
+ * createLag follows source's state at once, or, while lag holds, at most
+ * once every `every` ms: a live run's page shell subscribes through it, so
+ * the events of a run redraw it twice a second, not at each fold. While
+ * lagging, the changes in a period wake it once, when its turn comes.
+ */
+export function createLag<S>(source: Source<S>, every: number, clock: () => number = Date.now, timer: Timer = timeout): Lag<S> {
+  let shown: Shown<S> = { v: source.get(), at: 0 }
+  return {
+    snapshot(lag) {
+      shown = lagged(shown, source.get(), clock(), every, lag)
+      return shown.v
+    },
+    subscribe(notify, lag) {
+      if (!lag) return source.subscribe(notify)
+      let cancel: (() => void) | null = null
+      // A timer that fired early waits again rather than lose the change.
+      const fire = () => {
+        const wait = lagDue(shown, clock(), every)
+        cancel = wait > 0 ? timer(fire, wait) : null
+        if (wait === 0) notify()
+      }
+      const off = source.subscribe(() => {
+        if (cancel === null) cancel = timer(fire, lagDue(shown, clock(), every))
+      })
+      return () => {
+        off()
+        cancel?.()
+      }
+    },
+  }
+}

@@ -1,6 +1,6 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { askedBy } from '../lib/askedby'
-import { createContextIndex } from '../lib/context'
+import { createContextIndex, type RequestContext } from '../lib/context'
 import { formatCount, formatDateTime, formatDuration, formatPercent, formatTokens, parseTime } from '../lib/format'
 import { createResultIndex } from '../lib/resultindex'
 import { runHref, runsHref } from '../lib/route'
@@ -8,7 +8,7 @@ import { forksOf } from '../lib/runs'
 import { nearest, type Hit } from '../lib/search'
 import { shortcutFor } from '../lib/shortcuts'
 import { stageTokenList } from '../lib/stagetokens'
-import { modelIterations, type CallView, type RunView } from '../lib/timeline'
+import { modelIterations, type CallView, type IterationView, type RunView } from '../lib/timeline'
 import { BudgetChart } from './BudgetChart'
 import { useAppState, useAppStore, useRunState, useRunsState, useT } from './context'
 import { Controls } from './Controls'
@@ -17,7 +17,7 @@ import { ApprovalDialog, ArtifactDialog, EditDialog, ForkDialog, HelpOverlay } f
 import { EventList } from './EventList'
 import { Icon } from './Icon'
 import { Inspector, type Pins } from './Inspector'
-import { useLagging } from './lag'
+import { useLaggedStore } from './lag'
 import { Markdown } from './Markdown'
 import { Panel } from './Panel'
 import { PlanPanel } from './PlanPanel'
@@ -25,6 +25,7 @@ import { ReplayBar } from './ReplayBar'
 import { RunSearch } from './RunSearch'
 import { RunStatusBadge } from './StatusBadge'
 import { Timeline, type Reveal } from './Timeline'
+import type { RunState } from '../store/run'
 import { Waterfall } from './Waterfall'
 import { createCostIndex, formatCost, runCost, type Priced } from '../lib/cost'
 
@@ -37,11 +38,25 @@ export function RunPage({ runId }: { runId: string }) {
   const status = useRunState((s) => s.status)
   const error = useRunState((s) => s.error)
   const actionError = useRunState((s) => s.actionError)
-  const events = useRunState((s) => s.events)
-  const liveView = useRunState((s) => s.view)
   const watching = useRunState((s) => s.watching)
   const replay = useRunState((s) => s.replay)
   const selected = useRunState((s) => s.selected)
+  // The page's shell reads the run's view and events through values that a
+  // fold which only changes cards leaves as they were: a live run's events
+  // redraw its cards (RunTimeline), not the page around them.
+  const liveStatus = useRunState((s) => s.view.status)
+  const paused = useRunState((s) => s.view.paused !== null)
+  const awaitingApproval = useRunState((s) => !!s.view.pendingApproval)
+  const hasAnswer = useRunState((s) => s.view.answer !== '')
+  const hasEvents = useRunState((s) => s.view.eventCount > 0)
+  const hasModelTurns = useRunState((s) => s.view.iterations.some((it) => it.n > 0))
+  const pendingApproval = useRunState((s) => s.view.pendingApproval)
+  const task = useRunState((s) => shownView(s).task)
+  const plan = useRunState((s) => shownView(s).plan)
+  const model = useRunState((s) => shownView(s).model)
+  const baseUrl = useRunState((s) => shownView(s).baseUrl)
+  const tools = useRunState((s) => shownView(s).tools)
+  const pinned = useRunState((s) => s.view.pinnedMessages)
   // Of the runs list, what the page shows, each a value: a live run's summary
   // comes at each iteration, and would draw the whole page again.
   const summaryTitle = useRunsState((s) => s.index.byId[runId]?.title ?? '')
@@ -57,39 +72,34 @@ export function RunPage({ runId }: { runId: string }) {
   const [hit, setHit] = useState<Hit | null>(null)
   const [reveal, setReveal] = useState<Reveal | null>(null)
 
-  const view = replay?.view ?? liveView
-  const live = watching && liveView.status === 'running' && !replay
-  const canResume = !live && !replay && status === 'ready' && liveView.status !== 'finished' && !sample && liveView.eventCount > 0
-  const canFork = !replay && status === 'ready' && liveView.iterations.some((it) => it.n > 0) && !sample
-  const pending = live ? liveView.pendingApproval : null
+  const live = watching && liveStatus === 'running' && !replay
+  const canResume = !live && !replay && status === 'ready' && liveStatus !== 'finished' && !sample && hasEvents
+  const canFork = !replay && status === 'ready' && hasModelTurns && !sample
+  const pending = live ? pendingApproval : null
   const showApproval = pending !== null && approvalLater !== pending.approval_id
-  const shownIt = (selected === null ? undefined : view.iterations.find((it) => it.n === selected)) ?? view.iterations.at(-1)
-  // The requests rebuilt from the log, read once per event however long the
-  // run grows; they number the messages a person may pin.
-  const contextIndex = useRef(createContextIndex())
-  const contexts = contextIndex.current.update(events)
-  const resultIndex = useRef(createResultIndex())
-  const resultIndexes = resultIndex.current.update(contexts)
   const onPin = useCallback((index: number) => void run.pinMessage(index), [run])
-  const pinned = liveView.pinnedMessages
   const asked = useRunState((s) => s.pinsAsked)
   const pins: Pins = useMemo(() => ({ live, pinned, asked, onPin }), [live, pinned, asked, onPin])
   // Following a live run, what is not its cards (the meta row, the events'
   // count, the budget chart, and the inspector on the last iteration) is
   // drawn again twice a second rather than at each event, all in the same
-  // draw: each redrawn at every event cost each page more script and paint
-  // than the new card did (bench/ui.sh).
+  // draw, from one lagging snapshot of the run: each redrawn at every event
+  // cost each page more script and paint than the new card did (bench/ui.sh).
   const following = live && selected === null
-  const inspected = useMemo(() => ({ it: shownIt, contexts }), [shownIt, contexts])
-  const now = useMemo(() => ({ view, events, inspected: following ? inspected : null }), [view, events, inspected, following])
-  const lagging = useLagging(now, 500, live)
-  const figures = lagging.view
+  const lagging = useLaggedStore(run, 500, live)
+  const figures = shownView(lagging)
   const figuresEvents = lagging.events
-  // A chosen iteration shows at once.
-  const inspector = (following && lagging.inspected) || inspected
+  const laggedIndex = useRef(createContextIndex())
+  const laggedContexts = following ? laggedIndex.current.update(figuresEvents) : null
+  // A chosen iteration, and the run when not live, show at once.
+  const liveIndex = useRef(createContextIndex())
+  const shownIt = useRunState((s) => (following ? undefined : shownIteration(s)))
+  const liveContexts = useRunState((s) => (following ? null : liveIndex.current.update(s.events)))
+  const inspectedIt = following ? figures.iterations.at(-1) : shownIt
+  const inspectedContexts = laggedContexts ?? liveContexts ?? noContexts
   // The run's cost as its events priced it (backend/price); "—" without a price.
   const costIndex = useRef(createCostIndex())
-  const cost = useMemo(() => (replay ? runCost(events.slice(0, replay.shown)) : costIndex.current.update(figuresEvents)), [events, figuresEvents, replay])
+  const cost = useMemo(() => (replay ? runCost(figuresEvents.slice(0, replay.shown)) : costIndex.current.update(figuresEvents)), [figuresEvents, replay])
 
   const onSelect = useCallback((n: number) => run.select(n), [run])
   const onFork = useCallback((n: number) => setDialog({ kind: 'fork', n }), [])
@@ -123,7 +133,7 @@ export function RunPage({ runId }: { runId: string }) {
     },
     [run],
   )
-  const endpoint = useMemo(() => ({ model: view.model, baseUrl: view.baseUrl, tools: view.tools }), [view.model, view.baseUrl, view.tools])
+  const endpoint = useMemo(() => ({ model, baseUrl, tools }), [model, baseUrl, tools])
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -192,7 +202,7 @@ export function RunPage({ runId }: { runId: string }) {
     return () => window.removeEventListener('keydown', onKey)
   }, [run, dialog, showApproval, goTo])
 
-  const title = summaryTitle || view.task
+  const title = summaryTitle || task
 
   return (
     <section className="page run-page" data-testid="run-page" data-run-id={runId}>
@@ -216,14 +226,17 @@ export function RunPage({ runId }: { runId: string }) {
             <a className="back" href={runsHref} data-testid="run-back">
               ← {t('run.back')}
             </a>
-            <h1 className="run-task" data-testid="run-title" title={title && title !== view.task ? `${title}\n${view.task}` : view.task}>
+            <h1 className="run-task" data-testid="run-title" title={title && title !== task ? `${title}\n${task}` : task}>
               {title || t('runs.untitled')}
             </h1>
-            <RunStatusBadge view={liveView} live={live} />
+            <RunStatusBadge live={live} />
             {sample && <span className="tag">{t('runs.sample')}</span>}
             <span className="spacer" />
             <Controls
-              {...controlsState(liveView)}
+              paused={paused}
+              awaitingApproval={awaitingApproval}
+              hasAnswer={hasAnswer}
+              hasEvents={hasEvents}
               live={live}
               canResume={canResume}
               canFork={canFork}
@@ -234,7 +247,7 @@ export function RunPage({ runId }: { runId: string }) {
               onHelp={onHelp}
             />
           </header>
-          <RunFigures view={figures} iterations={iterationCount(view)} cost={cost} forks={forks} />
+          <RunFigures view={figures} cost={cost} forks={forks} />
           {actionError && (
             <div className="notice notice-error" role="alert" data-testid="action-error">
               {actionError.messageIn(lang)}
@@ -244,8 +257,8 @@ export function RunPage({ runId }: { runId: string }) {
           <div className="run-main">
             {/* The panels sit above the timeline, or beside it on a wide window (run.css); each collapses. */}
             <aside className="run-panels" data-testid="run-panels">
-              {!replay && <Outcome view={liveView} live={live} canResume={canResume} />}
-              <PlanPanel plan={view.plan} live={live && !replay} />
+              {!replay && !live && <Outcome canResume={canResume} />}
+              <PlanPanel plan={plan} live={live && !replay} />
               {figures.iterations.some((it) => it.context) && (
                 <Panel id="budget" className="budget-panel" name={t('chart.title')} title={t('chart.title')}>
                   <BudgetChart view={figures} onSelect={goTo} />
@@ -266,56 +279,92 @@ export function RunPage({ runId }: { runId: string }) {
               </div>
               <RunSearch inputRef={searchRef} gotoRef={gotoRef} onHit={onHit} onGoto={goTo} />
               {tab === 'timeline' ? (
-                view.iterations.length === 0 ? (
-                  <p className="muted">{t('run.no_events')}</p>
-                ) : (
-                  <Timeline
-                    iterations={view.iterations}
-                    selected={selected}
-                    live={live}
-                    onSelect={onSelect}
-                    onFork={onFork}
-                    onArtifact={onArtifact}
-                    pins={pins}
-                    resultIndexes={resultIndexes}
-                    hit={hit}
-                    reveal={reveal}
-                  />
-                )
-              ) : tab === 'waterfall' ? (
-                <Waterfall events={replay ? events.slice(0, replay.shown) : events} selected={selected} onSelect={goTo} />
+                <RunTimeline
+                  selected={selected}
+                  live={live}
+                  onSelect={onSelect}
+                  onFork={onFork}
+                  onArtifact={onArtifact}
+                  pins={pins}
+                  hit={hit}
+                  reveal={reveal}
+                />
               ) : (
-                <EventList events={replay ? events.slice(0, replay.shown) : events} />
+                <RunEvents waterfall={tab === 'waterfall'} selected={selected} onSelect={goTo} />
               )}
             </div>
-            <Inspector it={inspector.it} contexts={inspector.contexts} pins={pins} endpoint={endpoint} />
+            <Inspector it={inspectedIt} contexts={inspectedContexts} pins={pins} endpoint={endpoint} />
           </div>
         </>
       )}
       {pending && showApproval && <ApprovalDialog pending={pending} onLater={() => setApprovalLater(pending.approval_id ?? '')} />}
-      {dialog?.kind === 'edit' && liveView.paused && (
-        <EditDialog task={liveView.task} instructions={liveView.instructions} pending={liveView.paused.at === 'decided' ? liveView.paused.pendingCalls : []} onClose={() => setDialog(null)} />
-      )}
-      {dialog?.kind === 'fork' && (
-        <ForkDialog n={dialog.n} max={modelIterations(liveView).at(-1)?.n ?? 1} view={liveView} onClose={() => setDialog(null)} />
-      )}
+      {dialog?.kind === 'edit' && paused && <RunEditDialog onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'fork' && <RunForkDialog n={dialog.n} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'artifact' && <ArtifactDialog runId={runId} call={dialog.call} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'help' && <HelpOverlay onClose={() => setDialog(null)} />}
     </section>
   )
 }
 
-/** controlsState is what of the run the header's controls show: a fold that changes only cards leaves each value as it was. */
-export function controlsState(view: RunView) {
-  return { paused: view.paused !== null, awaitingApproval: !!view.pendingApproval, hasAnswer: view.answer !== '', hasEvents: view.eventCount > 0 }
+/** shownView is the view on screen: the replay's when replaying, else the live one. */
+export function shownView(s: Pick<RunState, 'view' | 'replay'>): RunView {
+  return s.replay?.view ?? s.view
 }
 
-/** Outcome is the answer of a finished run, or where a stopped one stood. */
-function Outcome({ view, live, canResume }: { view: RunView; live: boolean; canResume: boolean }) {
+/** shownIteration is the iteration the inspector shows: the one selected, else the last. */
+export function shownIteration(s: Pick<RunState, 'view' | 'replay' | 'selected'>): IterationView | undefined {
+  const view = shownView(s)
+  return (s.selected === null ? undefined : view.iterations.find((it) => it.n === s.selected)) ?? view.iterations.at(-1)
+}
+
+const noContexts = new Map<number, RequestContext>()
+
+type RunTimelineProps = Omit<Parameters<typeof Timeline>[0], 'iterations' | 'resultIndexes'>
+
+/**
+ * RunTimeline is the run's cards, and the one part of the page that follows
+ * each fold of a live run: it subscribes to the cards and the requests
+ * itself, and its other props keep their identity, so the page around it is
+ * not drawn again for an event.
+ */
+const RunTimeline = memo(function RunTimeline(props: RunTimelineProps) {
+  const t = useT()
+  const iterations = useRunState((s) => shownView(s).iterations)
+  // The requests rebuilt from the log, read once per event however long the
+  // run grows; they number the messages a person may pin.
+  const contextIndex = useRef(createContextIndex())
+  const contexts = useRunState((s) => contextIndex.current.update(s.events))
+  const resultIndex = useRef(createResultIndex())
+  const resultIndexes = resultIndex.current.update(contexts)
+  if (iterations.length === 0) return <p className="muted">{t('run.no_events')}</p>
+  return <Timeline {...props} iterations={iterations} resultIndexes={resultIndexes} />
+})
+
+/** RunEvents is the events' list or their waterfall, up to the replay's point when replaying. */
+function RunEvents({ waterfall, selected, onSelect }: { waterfall: boolean; selected: number | null; onSelect: (n: number) => void }) {
+  const all = useRunState((s) => s.events)
+  const shown = useRunState((s) => s.replay?.shown ?? null)
+  const events = useMemo(() => (shown === null ? all : all.slice(0, shown)), [all, shown])
+  return waterfall ? <Waterfall events={events} selected={selected} onSelect={onSelect} /> : <EventList events={events} />
+}
+
+function RunEditDialog({ onClose }: { onClose: () => void }) {
+  const view = useRunState((s) => s.view)
+  if (!view.paused) return null
+  return <EditDialog task={view.task} instructions={view.instructions} pending={view.paused.at === 'decided' ? view.paused.pendingCalls : []} onClose={onClose} />
+}
+
+function RunForkDialog({ n, onClose }: { n: number; onClose: () => void }) {
+  const view = useRunState((s) => s.view)
+  return <ForkDialog n={n} max={modelIterations(view).at(-1)?.n ?? 1} view={view} onClose={onClose} />
+}
+
+/** Outcome is the answer of a finished run, or where a stopped one stood; not drawn while the run is live. */
+function Outcome({ canResume }: { canResume: boolean }) {
   const { run } = useAppStore()
   const t = useT()
   const lang = useAppState((s) => s.lang)
-  if (live) return null
+  const view = useRunState((s) => s.view)
   const its = modelIterations(view)
   const lastIt = its.at(-1)
   const lastCall = lastIt?.calls.at(-1)
@@ -374,12 +423,13 @@ export function iterationCount(view: RunView): number {
 
 /**
  * RunFigures is the run's meta row: its model, workspace, times, counts and
- * cost. Memoised: a live run gives it a view twice a second (RunPage), and
- * the count of its iterations, a number, at once.
+ * cost. Memoised: a live run gives it a view twice a second (RunPage); the
+ * count of its iterations, a number, it follows at once itself.
  */
-const RunFigures = memo(function RunFigures({ view, iterations, cost, forks }: { view: RunView; iterations: number; cost: Priced; forks: string[] }) {
+const RunFigures = memo(function RunFigures({ view, cost, forks }: { view: RunView; cost: Priced; forks: string[] }) {
   const t = useT()
   const lang = useAppState((s) => s.lang)
+  const iterations = useRunState((s) => iterationCount(shownView(s)))
   const started = parseTime(view.started)
   const ended = parseTime(view.ended)
   const stages = stageTokenList(view.stageTokens)

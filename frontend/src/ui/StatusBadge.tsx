@@ -19,17 +19,21 @@ export function liveState(view: Pick<RunView, 'paused' | 'pendingApproval'>, pau
 /**
  * RunStatusBadge is the run page's one badge: the run's status, or while it
  * is live what it is doing (running, pausing, paused, awaiting approval,
- * stopping). view is the run as it stands, never a replay's, so a finished
- * run replayed still says Finished.
+ * stopping). It reads the run as it stands, never a replay's, so a finished
+ * run replayed still says Finished; each a value a fold that changes only
+ * cards leaves as it was.
  */
-export function RunStatusBadge({ view, live }: { view: RunView; live: boolean }) {
+export function RunStatusBadge({ live }: { live: boolean }) {
   const t = useT()
+  const status = useRunState((s) => s.view.status)
+  const paused = useRunState((s) => s.view.paused)
+  const pendingApproval = useRunState((s) => s.view.pendingApproval)
   const pausing = useRunState((s) => s.pausing)
   const stopping = useRunState((s) => s.stopping)
-  if (!live) return <StatusBadge status={view.status} />
-  const state = liveState(view, pausing, stopping)
+  if (!live) return <StatusBadge status={status} />
+  const state = liveState({ paused, pendingApproval }, pausing, stopping)
   return (
-    <span className={`badge badge-${view.status} run-state state-${state}`} data-testid="run-status" data-status={view.status}>
+    <span className={`badge badge-${status} run-state state-${state}`} data-testid="run-status" data-status={status}>
       <span data-testid="run-state" data-state={state}>
         {t(`state.${state}`)}
       </span>
