@@ -18,17 +18,9 @@ import (
 // ErrLeaseLost.
 func TestTasks_SlowHolderLosesItsTaskToTheTakeover(t *testing.T) {
 	srv := clustertest.Start(t)
-	open := func(name string, ackWait time.Duration) *cluster.Cluster {
-		c, err := cluster.Open(t.Context(), cluster.Options{Config: config.Cluster{NATSURL: srv.URL}, Name: name, AckWait: ackWait})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(c.Close)
-		return c
-	}
 	// The slow replica says it works every 20 s; the consumer, set by the
 	// replica opened last, hands a silent task on after 1 s.
-	slow, other := open("slow", time.Minute), open("other", time.Second)
+	slow, other := openAcking(t, srv.URL, "slow", time.Minute), openAcking(t, srv.URL, "other", time.Second)
 	type taken struct {
 		task   string
 		settle func(bool) error
@@ -67,15 +59,7 @@ func TestTasks_SlowHolderLosesItsTaskToTheTakeover(t *testing.T) {
 // those still held pass it and are acknowledged after it.
 func TestTasks_CheckSaysWhichTasksAreStillHeld(t *testing.T) {
 	srv := clustertest.Start(t)
-	open := func(name string, ackWait time.Duration) *cluster.Cluster {
-		c, err := cluster.Open(t.Context(), cluster.Options{Config: config.Cluster{NATSURL: srv.URL}, Name: name, AckWait: ackWait})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(c.Close)
-		return c
-	}
-	slow, other := open("slow", time.Minute), open("other", time.Second)
+	slow, other := openAcking(t, srv.URL, "slow", time.Minute), openAcking(t, srv.URL, "other", time.Second)
 	type taken struct {
 		task   string
 		check  func() error
@@ -125,4 +109,16 @@ func TestTasks_CheckSaysWhichTasksAreStillHeld(t *testing.T) {
 	if err := m2.settle(true); err != nil {
 		t.Fatalf("the acknowledgement of m2 after its check: %v", err)
 	}
+}
+
+// openAcking opens replica name of the cluster at url, saying it still
+// works on its tasks every third of ackWait.
+func openAcking(t *testing.T, url, name string, ackWait time.Duration) *cluster.Cluster {
+	t.Helper()
+	c, err := cluster.Open(t.Context(), cluster.Options{Config: config.Cluster{NATSURL: url}, Name: name, AckWait: ackWait})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
 }
