@@ -162,21 +162,28 @@ func heldStep(t *testing.T, release chan struct{}) (*llmtest.Server, <-chan stru
 	}), arrived
 }
 
+// heldElsewhere starts replica 1 with user's task held at its model
+// request until release is closed, then replica 2, which takes the user's
+// next messages.
+func heldElsewhere(t *testing.T, user string) (r1, r2 *steerReplica, wecom *wecomtest.Server, release chan struct{}) {
+	srv := clustertest.Start(t)
+	wecom = wecomtest.NewServer(t, testCorpID, testSecret, 0)
+	release = make(chan struct{})
+	model, arrived := heldStep(t, release)
+	cfg := botConfig(wecom)
+	r1 = startSteerReplica(t, srv.URL, model, cfg, "replica-1")
+	r1.send(t, user, "m1", "list my files")
+	<-arrived // the run waits on the model, on replica 1
+	r1.tasks.stopTaking()
+	r2 = startSteerReplica(t, srv.URL, model, cfg, "replica-2")
+	return r1, r2, wecom, release
+}
+
 // A /stop taken by a replica other than the one running the user's task
 // stops the task there: the sender hears that it stops, then where it
 // stopped, once; with the run over, a /stop is answered as by one bot.
 func TestReplica_StopReachesTheRunOnAnotherReplica(t *testing.T) {
-	srv := clustertest.Start(t)
-	wecom := wecomtest.NewServer(t, testCorpID, testSecret, 0)
-	release := make(chan struct{})
-	model, arrived := heldStep(t, release)
-	cfg := botConfig(wecom)
-
-	r1 := startSteerReplica(t, srv.URL, model, cfg, "replica-1")
-	r1.send(t, "frank", "m1", "list my files")
-	<-arrived // the run waits on the model, on replica 1
-	r1.tasks.stopTaking()
-	r2 := startSteerReplica(t, srv.URL, model, cfg, "replica-2")
+	_, r2, wecom, release := heldElsewhere(t, "frank")
 
 	r2.send(t, "frank", "m2", "/stop")
 	waitMessage(t, wecom, "frank", "Stopping at the next safe point")
@@ -194,18 +201,8 @@ func TestReplica_StopReachesTheRunOnAnotherReplica(t *testing.T) {
 // runs and let it go on, with the replies one bot gives; the answer goes
 // out once.
 func TestReplica_PauseAndResumeReachTheRunOnAnotherReplica(t *testing.T) {
-	srv := clustertest.Start(t)
-	wecom := wecomtest.NewServer(t, testCorpID, testSecret, 0)
-	release := make(chan struct{})
-	model, arrived := heldStep(t, release)
-	cfg := botConfig(wecom)
-
-	r1 := startSteerReplica(t, srv.URL, model, cfg, "replica-1")
+	r1, r2, wecom, release := heldElsewhere(t, "grace")
 	paused := r1.bus.Subscribe(16, func(e event.Event) bool { return e.Type == event.RunPaused })
-	r1.send(t, "grace", "m1", "list my files")
-	<-arrived
-	r1.tasks.stopTaking()
-	r2 := startSteerReplica(t, srv.URL, model, cfg, "replica-2")
 
 	r2.send(t, "grace", "m2", "/continue")
 	waitMessage(t, wecom, "grace", "The task is running, not paused")
@@ -255,17 +252,7 @@ func TestReplica_AnswerReachesTheQuestionOnAnotherReplica(t *testing.T) {
 // /new taken by another replica stops the run where it runs, as one bot
 // does, and starts the fresh conversation.
 func TestReplica_NewStopsTheRunOnAnotherReplica(t *testing.T) {
-	srv := clustertest.Start(t)
-	wecom := wecomtest.NewServer(t, testCorpID, testSecret, 0)
-	release := make(chan struct{})
-	model, arrived := heldStep(t, release)
-	cfg := botConfig(wecom)
-
-	r1 := startSteerReplica(t, srv.URL, model, cfg, "replica-1")
-	r1.send(t, "kate", "m1", "list my files")
-	<-arrived
-	r1.tasks.stopTaking()
-	r2 := startSteerReplica(t, srv.URL, model, cfg, "replica-2")
+	_, r2, wecom, release := heldElsewhere(t, "kate")
 
 	r2.send(t, "kate", "m2", "/新会话")
 	waitMessage(t, wecom, "kate", "已停止正在进行的任务，并开始新的对话")
