@@ -2,7 +2,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createApi } from './api/api'
 import { createAppStore } from './store/app'
-import { nextFrame } from './store/run'
+import { createFrame } from './store/run'
 import { App } from './ui/App'
 import { StoreContext } from './ui/context'
 import './styles.css'
@@ -16,7 +16,7 @@ function localStore(): Storage | null {
   }
 }
 
-const store = createAppStore({ api: createApi(), storage: localStore(), browserLanguages: navigator.languages ?? [navigator.language], frame: nextFrame })
+const store = createAppStore({ api: createApi(), storage: localStore(), browserLanguages: navigator.languages ?? [navigator.language], frame: createFrame() })
 void store.start()
 
 createRoot(document.getElementById('root') as HTMLElement).render(

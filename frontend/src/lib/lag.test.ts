@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createStore } from '../store/store'
-import { createLag, lagDue, lagged, type Shown } from './lag'
+import { createLag, drawnTimeout, lagDue, lagged, type Shown } from './lag'
 
 describe('lagged', () => {
   it('shows each value at once when not lagging', () => {
@@ -124,5 +124,84 @@ describe('createLag', () => {
     h.advance(5)
     expect(woke).toBe(2)
     expect(lag.snapshot(true).n).toBe(2)
+  })
+})
+
+describe('drawnTimeout', () => {
+  // Animation frames driven by hand: none comes until drawn() is called, as in a hidden tab.
+  const frames = () => {
+    let next = 1
+    const asked = new Map<number, () => void>()
+    return {
+      frame: (fn: () => void) => (asked.set(next, fn), next++),
+      cancel: (id: number) => void asked.delete(id),
+      asked: () => asked.size,
+      drawn() {
+        const due = [...asked.values()]
+        asked.clear()
+        for (const fn of due) fn()
+      },
+    }
+  }
+
+  it('calls fn at the first frame after its time, and never while the page is not drawn', () => {
+    vi.useFakeTimers()
+    try {
+      const f = frames()
+      let calls = 0
+      drawnTimeout(f.frame, f.cancel)(() => calls++, 500)
+      vi.advanceTimersByTime(499)
+      expect(f.asked()).toBe(0)
+      vi.advanceTimersByTime(1)
+      // Its time is over: it waits for the page to be drawn.
+      expect(f.asked()).toBe(1)
+      vi.advanceTimersByTime(10_000)
+      expect(calls).toBe(0)
+      f.drawn()
+      expect(calls).toBe(1)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('is called off before its time and while it waits for a frame', () => {
+    vi.useFakeTimers()
+    try {
+      const f = frames()
+      let calls = 0
+      const timer = drawnTimeout(f.frame, f.cancel)
+      timer(() => calls++, 500)()
+      vi.advanceTimersByTime(500)
+      expect(f.asked()).toBe(0)
+      const off = timer(() => calls++, 500)
+      vi.advanceTimersByTime(500)
+      off()
+      expect(f.asked()).toBe(0)
+      f.drawn()
+      expect(calls).toBe(0)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('lets a lagging view wake once per turn, at the frame after it', () => {
+    vi.useFakeTimers({ now: 1000 })
+    try {
+      const f = frames()
+      const store = createStore({ n: 0 })
+      const lag = createLag(store, 500, Date.now, drawnTimeout(f.frame, f.cancel))
+      let woke = 0
+      lag.subscribe(() => woke++, true)
+      lag.snapshot(true)
+      store.set({ n: 1 })
+      store.set({ n: 2 })
+      vi.advanceTimersByTime(600)
+      expect(woke).toBe(0)
+      f.drawn()
+      expect(woke).toBe(1)
+      expect(lag.snapshot(true).n).toBe(2)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

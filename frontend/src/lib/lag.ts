@@ -34,11 +34,29 @@ export interface Lag<S> {
   subscribe(notify: () => void, lag: boolean): () => void
 }
 
-type Timer = (fn: () => void, ms: number) => () => void
+/** Timer calls fn once, ms milliseconds on, unless the function it returns calls it off first. */
+export type Timer = (fn: () => void, ms: number) => () => void
 
 const timeout: Timer = (fn, ms) => {
   const id = setTimeout(fn, ms)
   return () => clearTimeout(id)
+}
+
+/**
+ * drawnTimeout waits ms, then for the page's next animation frame: what a
+ * page draws late is then drawn when the page is, and a page not drawn (a
+ * hidden tab, a page behind another) does none of that work until it is
+ * drawn again, leaving the cores to the page in front.
+ */
+export function drawnTimeout(frame: (fn: () => void) => number, cancelFrame: (id: number) => void): Timer {
+  return (fn, ms) => {
+    let asked = 0
+    const id = setTimeout(() => (asked = frame(fn)), ms)
+    return () => {
+      clearTimeout(id)
+      if (asked) cancelFrame(asked)
+    }
+  }
 }
 
 /**

@@ -3,7 +3,7 @@ import { ApiError } from '../api/api'
 import { planEvents, sampleEvents, steeredEvents } from '../lib/fixture'
 import { openQuestion } from '../lib/plan'
 import { foldRun } from '../lib/timeline'
-import { createRunStore, nextFrame, type Ticker } from './run'
+import { createFrame, createRunStore, type Ticker } from './run'
 import { testApi } from './testapi'
 
 // A ticker the test advances by hand.
@@ -244,15 +244,16 @@ describe('pins and the compression preview', () => {
   })
 })
 
-describe('nextFrame', () => {
+describe('createFrame', () => {
   it('folds within a frame’s time when a busy page gets no animation frame', () => {
     vi.useFakeTimers()
     vi.stubGlobal('requestAnimationFrame', () => 7)
     const cancelled: number[] = []
     vi.stubGlobal('cancelAnimationFrame', (id: number) => cancelled.push(id))
     try {
+      const frame = createFrame()
       let calls = 0
-      nextFrame(() => calls++)
+      frame(() => calls++)
       vi.advanceTimersByTime(15)
       expect(calls).toBe(0)
       vi.advanceTimersByTime(1)
@@ -272,8 +273,9 @@ describe('nextFrame', () => {
     let frame: () => void = () => {}
     vi.stubGlobal('requestAnimationFrame', (fn: () => void) => ((frame = fn), 1))
     try {
+      const next = createFrame()
       let calls = 0
-      nextFrame(() => calls++)
+      next(() => calls++)
       expect(vi.getTimerCount()).toBe(1)
       frame()
       expect(calls).toBe(1)
@@ -281,6 +283,38 @@ describe('nextFrame', () => {
       expect(vi.getTimerCount()).toBe(0)
       vi.advanceTimersByTime(100)
       expect(calls).toBe(1)
+    } finally {
+      vi.unstubAllGlobals()
+      vi.useRealTimers()
+    }
+  })
+
+  it('folds at the next task while the page is not drawn, and waits for frames again once one comes', () => {
+    vi.useFakeTimers()
+    const frames: (() => void)[] = []
+    vi.stubGlobal('requestAnimationFrame', (fn: () => void) => frames.push(fn))
+    vi.stubGlobal('cancelAnimationFrame', () => {})
+    try {
+      const next = createFrame()
+      let calls = 0
+      // No frame comes in 16 ms: the page is not drawn.
+      next(() => calls++)
+      vi.advanceTimersByTime(16)
+      expect(calls).toBe(1)
+      // The next folds wait for no frame, and ask for one frame between them.
+      const asked = frames.length
+      next(() => calls++)
+      next(() => calls++)
+      expect(frames.length).toBe(asked + 1)
+      vi.advanceTimersByTime(0)
+      expect(calls).toBe(3)
+      // A frame comes: the page is drawn again, and the next fold waits for a frame.
+      frames[frames.length - 1]()
+      next(() => calls++)
+      vi.advanceTimersByTime(15)
+      expect(calls).toBe(3)
+      frames[frames.length - 1]()
+      expect(calls).toBe(4)
     } finally {
       vi.unstubAllGlobals()
       vi.useRealTimers()

@@ -52,7 +52,7 @@ export const intervalTicker: Ticker = (fn, ms) => {
 /**
  * Frame runs fn once the events that came in the meantime can be folded
  * together: the store's own tests fold each batch at once (sameTick); the
- * page folds once per frame (nextFrame), so a live run whose events come
+ * page folds once per frame (createFrame), so a live run whose events come
  * every few milliseconds is laid out once a frame, not once an event.
  */
 export type Frame = (fn: () => void) => void
@@ -60,23 +60,45 @@ export type Frame = (fn: () => void) => void
 export const sameTick: Frame = (fn) => fn()
 
 /**
- * nextFrame waits for the next animation frame, or a frame's time (16 ms)
- * when none comes by then: a hidden page gets none, and a busy one (several
- * run pages drawing on two cores) gets them late, and an event should not
- * wait for a frame longer than the frame would have taken.
+ * createFrame folds at the next animation frame, or after a frame's time
+ * (16 ms) when none comes by then: a busy page (several run pages drawing
+ * on two cores) gets its frames late, and an event should not wait for a
+ * frame longer than the frame would have taken. A page that got no frame in
+ * that time is not being drawn (hidden, or behind another page): it folds
+ * at the next task, with whatever else came in the same read, until a frame
+ * comes again. Waiting 16 ms there made each card wait for a frame that was
+ * not coming (bench/ui.sh: the pages behind took 24 ms from an event's
+ * arrival to its card at the median, the page in front 9).
  */
-export const nextFrame: Frame = (fn) => {
-  // Whichever comes first calls fn and calls the other off: a timer left to
-  // fire for nothing is a task more at every fold.
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const frame = requestAnimationFrame(() => {
-    clearTimeout(timer)
-    fn()
-  })
-  timer = setTimeout(() => {
-    cancelAnimationFrame(frame)
-    fn()
-  }, 16)
+export function createFrame(): Frame {
+  let drawn = true
+  // While not drawn, one frame is asked for at a time, to learn when drawing resumes.
+  let asked = false
+  return (fn) => {
+    if (!drawn) {
+      if (!asked) {
+        asked = true
+        requestAnimationFrame(() => {
+          asked = false
+          drawn = true
+        })
+      }
+      setTimeout(fn, 0)
+      return
+    }
+    // Whichever comes first calls fn and calls the other off: a timer left to
+    // fire for nothing is a task more at every fold.
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const frame = requestAnimationFrame(() => {
+      clearTimeout(timer)
+      fn()
+    })
+    timer = setTimeout(() => {
+      cancelAnimationFrame(frame)
+      drawn = false
+      fn()
+    }, 16)
+  }
 }
 
 export interface RunStore extends Store<RunState> {
