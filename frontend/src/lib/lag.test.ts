@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createStore } from '../store/store'
-import { createLag, drawnTimeout, lagDue, lagged, type Shown } from './lag'
+import { createLag, lagDue, lagged, shownTimeout, type Shown, type Visibility } from './lag'
 
 describe('lagged', () => {
   it('shows each value at once when not lagging', () => {
@@ -127,77 +127,92 @@ describe('createLag', () => {
   })
 })
 
-describe('drawnTimeout', () => {
-  // Animation frames driven by hand: none comes until drawn() is called, as in a hidden tab.
-  const frames = () => {
-    let next = 1
-    const asked = new Map<number, () => void>()
+describe('shownTimeout', () => {
+  // A page whose visibility the test sets, as a browser does when a tab is left or come back to.
+  const page = (state: DocumentVisibilityState) => {
+    const listeners = new Set<() => void>()
     return {
-      frame: (fn: () => void) => (asked.set(next, fn), next++),
-      cancel: (id: number) => void asked.delete(id),
-      asked: () => asked.size,
-      drawn() {
-        const due = [...asked.values()]
-        asked.clear()
-        for (const fn of due) fn()
+      visibilityState: state,
+      addEventListener: (_: string, fn: () => void) => void listeners.add(fn),
+      removeEventListener: (_: string, fn: () => void) => void listeners.delete(fn),
+      listening: () => listeners.size,
+      set(s: DocumentVisibilityState) {
+        this.visibilityState = s
+        for (const fn of [...listeners]) fn()
       },
     }
   }
 
-  it('calls fn at the first frame after its time, and never while the page is not drawn', () => {
+  it('calls fn on time while the page is shown', () => {
     vi.useFakeTimers()
     try {
-      const f = frames()
       let calls = 0
-      drawnTimeout(f.frame, f.cancel)(() => calls++, 500)
+      shownTimeout(page('visible') as unknown as Visibility)(() => calls++, 500)
       vi.advanceTimersByTime(499)
-      expect(f.asked()).toBe(0)
-      vi.advanceTimersByTime(1)
-      // Its time is over: it waits for the page to be drawn.
-      expect(f.asked()).toBe(1)
-      vi.advanceTimersByTime(10_000)
       expect(calls).toBe(0)
-      f.drawn()
+      vi.advanceTimersByTime(1)
       expect(calls).toBe(1)
     } finally {
       vi.useRealTimers()
     }
   })
 
-  it('is called off before its time and while it waits for a frame', () => {
+  it('waits while the page is hidden, and calls fn once when it is shown', () => {
     vi.useFakeTimers()
     try {
-      const f = frames()
+      const p = page('hidden')
       let calls = 0
-      const timer = drawnTimeout(f.frame, f.cancel)
+      shownTimeout(p as unknown as Visibility)(() => calls++, 500)
+      vi.advanceTimersByTime(10_000)
+      expect(calls).toBe(0)
+      p.set('hidden')
+      expect(calls).toBe(0)
+      p.set('visible')
+      expect(calls).toBe(1)
+      expect(p.listening()).toBe(0)
+      p.set('hidden')
+      p.set('visible')
+      expect(calls).toBe(1)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('is called off before its time and while it waits to be shown', () => {
+    vi.useFakeTimers()
+    try {
+      const p = page('hidden')
+      let calls = 0
+      const timer = shownTimeout(p as unknown as Visibility)
       timer(() => calls++, 500)()
       vi.advanceTimersByTime(500)
-      expect(f.asked()).toBe(0)
+      expect(p.listening()).toBe(0)
       const off = timer(() => calls++, 500)
       vi.advanceTimersByTime(500)
+      expect(p.listening()).toBe(1)
       off()
-      expect(f.asked()).toBe(0)
-      f.drawn()
+      expect(p.listening()).toBe(0)
+      p.set('visible')
       expect(calls).toBe(0)
     } finally {
       vi.useRealTimers()
     }
   })
 
-  it('lets a lagging view wake once per turn, at the frame after it', () => {
+  it('lets a lagging view of a hidden page wake once, when it is shown', () => {
     vi.useFakeTimers({ now: 1000 })
     try {
-      const f = frames()
+      const p = page('hidden')
       const store = createStore({ n: 0 })
-      const lag = createLag(store, 500, Date.now, drawnTimeout(f.frame, f.cancel))
+      const lag = createLag(store, 500, Date.now, shownTimeout(p as unknown as Visibility))
       let woke = 0
       lag.subscribe(() => woke++, true)
       lag.snapshot(true)
       store.set({ n: 1 })
       store.set({ n: 2 })
-      vi.advanceTimersByTime(600)
+      vi.advanceTimersByTime(5000)
       expect(woke).toBe(0)
-      f.drawn()
+      p.set('visible')
       expect(woke).toBe(1)
       expect(lag.snapshot(true).n).toBe(2)
     } finally {

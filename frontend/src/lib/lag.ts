@@ -42,19 +42,30 @@ const timeout: Timer = (fn, ms) => {
   return () => clearTimeout(id)
 }
 
+/** Visibility is what shownTimeout reads of the page: whether it is hidden, and when that changes. */
+export type Visibility = Pick<Document, 'visibilityState' | 'addEventListener' | 'removeEventListener'>
+
 /**
- * drawnTimeout waits ms, then for the page's next animation frame: what a
- * page draws late is then drawn when the page is, and a page not drawn (a
- * hidden tab, a page behind another) does none of that work until it is
- * drawn again, leaving the cores to the page in front.
+ * shownTimeout waits ms, and then, while the page is hidden (a tab behind
+ * another, a minimised window), until it is shown: a hidden page does not
+ * draw again what no one sees, and leaves the cores to the page in front.
  */
-export function drawnTimeout(frame: (fn: () => void) => number, cancelFrame: (id: number) => void): Timer {
+export function shownTimeout(page: Visibility): Timer {
   return (fn, ms) => {
-    let asked = 0
-    const id = setTimeout(() => (asked = frame(fn)), ms)
+    let unlisten = () => {}
+    const id = setTimeout(() => {
+      if (page.visibilityState !== 'hidden') return fn()
+      const onShown = () => {
+        if (page.visibilityState === 'hidden') return
+        unlisten()
+        fn()
+      }
+      page.addEventListener('visibilitychange', onShown)
+      unlisten = () => page.removeEventListener('visibilitychange', onShown)
+    }, ms)
     return () => {
       clearTimeout(id)
-      if (asked) cancelFrame(asked)
+      unlisten()
     }
   }
 }

@@ -1,15 +1,14 @@
 import { useCallback, useMemo, useSyncExternalStore } from 'react'
-import { createLag, drawnTimeout, type Source } from '../lib/lag'
+import { createLag, shownTimeout, type Source } from '../lib/lag'
 
 /**
  * useLaggedStore subscribes to source's whole state, at once, or while lag
  * holds at most once every `every` ms (createLag): what a live run's page
  * draws twice a second reads it, and so is not drawn again at each fold.
- * Its turn ends at an animation frame (drawnTimeout): a page not drawn does
- * not draw it again until it is.
+ * A hidden page waits to be shown for its turn (shownTimeout).
  */
 export function useLaggedStore<S>(source: Source<S>, every: number, lag: boolean): S {
-  const follower = useMemo(() => createLag(source, every, Date.now, drawnTimeout(requestAnimationFrame, cancelAnimationFrame)), [source, every])
+  const follower = useMemo(() => createLag(source, every, Date.now, shownTimeout(document)), [source, every])
   const subscribe = useCallback((notify: () => void) => follower.subscribe(notify, lag), [follower, lag])
   return useSyncExternalStore(subscribe, () => follower.snapshot(lag))
 }
