@@ -1,6 +1,7 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createApi } from './api/api'
+import { pageDrawn } from './lib/drawn'
 import { createAppStore } from './store/app'
 import { createFrame } from './store/run'
 import { App } from './ui/App'
@@ -16,7 +17,7 @@ function localStore(): Storage | null {
   }
 }
 
-const store = createAppStore({ api: createApi(), storage: localStore(), browserLanguages: navigator.languages ?? [navigator.language], frame: createFrame() })
+const store = createAppStore({ api: createApi(), storage: localStore(), browserLanguages: navigator.languages ?? [navigator.language], frame: createFrame(pageDrawn) })
 void store.start()
 
 createRoot(document.getElementById('root') as HTMLElement).render(

@@ -3,6 +3,7 @@ import { ApiError } from '../api/api'
 import { planEvents, sampleEvents, steeredEvents } from '../lib/fixture'
 import { openQuestion } from '../lib/plan'
 import { foldRun } from '../lib/timeline'
+import { createDrawn } from '../lib/drawn'
 import { createFrame, createRunStore, type Ticker } from './run'
 import { testApi } from './testapi'
 
@@ -295,12 +296,14 @@ describe('createFrame', () => {
     vi.stubGlobal('requestAnimationFrame', (fn: () => void) => frames.push(fn))
     vi.stubGlobal('cancelAnimationFrame', () => {})
     try {
-      const next = createFrame()
+      const drawn = createDrawn()
+      const next = createFrame(drawn)
       let calls = 0
       // No frame comes in 16 ms: the page is not drawn.
       next(() => calls++)
       vi.advanceTimersByTime(16)
       expect(calls).toBe(1)
+      expect(drawn.now()).toBe(false)
       // The next folds wait for no frame, and ask for one frame between them.
       const asked = frames.length
       next(() => calls++)
@@ -310,6 +313,7 @@ describe('createFrame', () => {
       expect(calls).toBe(3)
       // A frame comes: the page is drawn again, and the next fold waits for a frame.
       frames[frames.length - 1]()
+      expect(drawn.now()).toBe(true)
       next(() => calls++)
       vi.advanceTimersByTime(15)
       expect(calls).toBe(3)

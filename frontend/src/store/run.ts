@@ -1,5 +1,6 @@
 import { toApiError, type Api, type ApiError } from '../api/api'
 import type { ApprovalDecision, ContextPreview, ForkRequest, HermesEvent } from '../api/types'
+import { createDrawn, type Drawn } from '../lib/drawn'
 import { orderEvents } from '../lib/events'
 import { nextIterationStart, prevIterationStart, replayTo, type Replay } from '../lib/replay'
 import { applyEvents, emptyRun, foldRun, type RunView } from '../lib/timeline'
@@ -68,19 +69,19 @@ export const sameTick: Frame = (fn) => fn()
  * at the next task, with whatever else came in the same read, until a frame
  * comes again. Waiting 16 ms there made each card wait for a frame that was
  * not coming (bench/ui.sh: the pages behind took 24 ms from an event's
- * arrival to its card at the median, the page in front 9).
+ * arrival to its card at the median, the page in front 9). What it learns
+ * it tells drawn, which the timeline reads too.
  */
-export function createFrame(): Frame {
-  let drawn = true
+export function createFrame(drawn: Drawn = createDrawn()): Frame {
   // While not drawn, one frame is asked for at a time, to learn when drawing resumes.
   let asked = false
   return (fn) => {
-    if (!drawn) {
+    if (!drawn.now()) {
       if (!asked) {
         asked = true
         requestAnimationFrame(() => {
           asked = false
-          drawn = true
+          drawn.set(true)
         })
       }
       setTimeout(fn, 0)
@@ -95,7 +96,7 @@ export function createFrame(): Frame {
     })
     timer = setTimeout(() => {
       cancelAnimationFrame(frame)
-      drawn = false
+      drawn.set(false)
       fn()
     }, 16)
   }

@@ -42,6 +42,18 @@ describe('followRange', () => {
     expect(one[1][0]).toBe(25)
   })
 
+  it('on a page not being drawn, draws the end alone', () => {
+    // The virtualizer last heard of cards 30 to 32, a second of cards ago.
+    const range = { startIndex: 30, endIndex: 32, overscan: 2, count: 54 }
+    // The three cards that fill the viewport at the end, from the step they start in.
+    expect(followRange(range, size, 300, 8, false)).toEqual([48, 49, 50, 51, 52, 53])
+    expect(followRange(range, size, 300, 1, false)).toEqual([51, 52, 53])
+    // Drawn, the overscan and what the virtualizer asked for are there too.
+    const drawn = followRange(range, size, 300, 1, true)
+    expect(drawn).toContain(30)
+    expect(drawn.slice(-5)).toEqual([49, 50, 51, 52, 53])
+  })
+
   it('covers a short list whole and an empty one not at all', () => {
     expect(followRange({ startIndex: 0, endIndex: 1, overscan: 4, count: 2 }, size, 900)).toEqual([0, 1])
     expect(followRange({ startIndex: 0, endIndex: -1, overscan: 4, count: 0 }, size, 900)).toEqual([])

@@ -1,5 +1,6 @@
 import { defaultRangeExtractor, elementScroll, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual'
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { pageDrawn } from '../lib/drawn'
 import type { CardHit } from '../lib/search'
 import type { CallView, IterationView } from '../lib/timeline'
 import { IterationCard } from './IterationCard'
@@ -45,13 +46,14 @@ function estimate(it: IterationView): number {
  * at the end (with the overscan before them). The virtualizer learns the
  * list was scrolled to its end only from the next scroll event, a frame or
  * more later on a busy page; until then its range is where the list was,
- * and a new card would wait for that event to be drawn.
+ * and a new card would wait for that event to be drawn. On a page not being
+ * drawn (drawn false) it is the end alone, without the overscan.
  */
-export function followRange(range: Range, size: (i: number) => number, viewport: number, step = 1): number[] {
+export function followRange(range: Range, size: (i: number) => number, viewport: number, step = 1, drawn = true): number[] {
   if (range.count === 0) return defaultRangeExtractor(range)
   let first = range.count - 1
   for (let h = size(first); first > 0 && h < viewport; h += size(first)) first--
-  first = Math.max(0, first - range.overscan)
+  first = Math.max(0, first - (drawn ? range.overscan : 0))
   // The cards above are let go `step` at a time, not one at each new card:
   // each let go is a change of the page to lay out and paint, at every
   // iteration of a live run otherwise.
@@ -60,7 +62,10 @@ export function followRange(range: Range, size: (i: number) => number, viewport:
   const end = Math.min(range.count - 1, range.endIndex + range.overscan)
   first = from(first)
   const out: number[] = []
-  for (let i = start; i <= end && i < first; i++) out.push(i)
+  // A page not being drawn (pageDrawn) draws only the end: its next frame,
+  // a second away, lays out and paints what is in the page then, and the
+  // cards it scrolls past on the way need not be there.
+  if (drawn) for (let i = start; i <= end && i < first; i++) out.push(i)
   for (let i = first; i < range.count; i++) out.push(i)
   return out
 }
@@ -162,7 +167,7 @@ export function Timeline({ iterations, selected, live, onSelect, onFork, onArtif
     const v = self.current
     // The viewport's height as the virtualizer last measured it: reading the element's would lay the page out.
     if (!following.current || !v?.scrollRect) return defaultRangeExtractor(range)
-    return followRange(range, (i) => v.measurementsCache[i]?.size ?? 0, v.scrollRect.height, followStep)
+    return followRange(range, (i) => v.measurementsCache[i]?.size ?? 0, v.scrollRect.height, followStep, pageDrawn.now())
   }, [])
   const measureElement = useCallback((el: Element, entry: ResizeObserverEntry | undefined, v: Virtualizer<HTMLDivElement, Element>) => {
     const i = v.indexFromElement(el)
