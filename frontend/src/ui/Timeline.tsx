@@ -167,7 +167,9 @@ export function Timeline({ iterations, selected, live, onSelect, onFork, onArtif
     const v = self.current
     // The viewport's height as the virtualizer last measured it: reading the element's would lay the page out.
     if (!following.current || !v?.scrollRect) return defaultRangeExtractor(range)
-    return followRange(range, (i) => v.measurementsCache[i]?.size ?? 0, v.scrollRect.height, followStep, pageDrawn.now())
+    // A page not being drawn lets each card above go at once: its DOM is laid out only at its rare frames.
+    const drawn = pageDrawn.now()
+    return followRange(range, (i) => v.measurementsCache[i]?.size ?? 0, v.scrollRect.height, drawn ? followStep : 1, drawn)
   }, [])
   const measureElement = useCallback((el: Element, entry: ResizeObserverEntry | undefined, v: Virtualizer<HTMLDivElement, Element>) => {
     const i = v.indexFromElement(el)
