@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createStore } from '../store/store'
 import { createLag, lagDue, lagged, shownTimeout, type Shown, type Visibility } from './lag'
 
@@ -128,6 +128,9 @@ describe('createLag', () => {
 })
 
 describe('shownTimeout', () => {
+  beforeEach(() => vi.useFakeTimers({ now: 1000 }))
+  afterEach(() => vi.useRealTimers())
+
   // A page whose visibility the test sets, as a browser does when a tab is left or come back to.
   const page = (state: DocumentVisibilityState) => {
     const listeners = new Set<() => void>()
@@ -144,79 +147,59 @@ describe('shownTimeout', () => {
   }
 
   it('calls fn on time while the page is shown', () => {
-    vi.useFakeTimers()
-    try {
-      let calls = 0
-      shownTimeout(page('visible') as unknown as Visibility)(() => calls++, 500)
-      vi.advanceTimersByTime(499)
-      expect(calls).toBe(0)
-      vi.advanceTimersByTime(1)
-      expect(calls).toBe(1)
-    } finally {
-      vi.useRealTimers()
-    }
+    let calls = 0
+    shownTimeout(page('visible') as unknown as Visibility)(() => calls++, 500)
+    vi.advanceTimersByTime(499)
+    expect(calls).toBe(0)
+    vi.advanceTimersByTime(1)
+    expect(calls).toBe(1)
   })
 
   it('waits while the page is hidden, and calls fn once when it is shown', () => {
-    vi.useFakeTimers()
-    try {
-      const p = page('hidden')
-      let calls = 0
-      shownTimeout(p as unknown as Visibility)(() => calls++, 500)
-      vi.advanceTimersByTime(10_000)
-      expect(calls).toBe(0)
-      p.set('hidden')
-      expect(calls).toBe(0)
-      p.set('visible')
-      expect(calls).toBe(1)
-      expect(p.listening()).toBe(0)
-      p.set('hidden')
-      p.set('visible')
-      expect(calls).toBe(1)
-    } finally {
-      vi.useRealTimers()
-    }
+    const p = page('hidden')
+    let calls = 0
+    shownTimeout(p as unknown as Visibility)(() => calls++, 500)
+    vi.advanceTimersByTime(10_000)
+    expect(calls).toBe(0)
+    p.set('hidden')
+    expect(calls).toBe(0)
+    p.set('visible')
+    expect(calls).toBe(1)
+    expect(p.listening()).toBe(0)
+    p.set('hidden')
+    p.set('visible')
+    expect(calls).toBe(1)
   })
 
   it('is called off before its time and while it waits to be shown', () => {
-    vi.useFakeTimers()
-    try {
-      const p = page('hidden')
-      let calls = 0
-      const timer = shownTimeout(p as unknown as Visibility)
-      timer(() => calls++, 500)()
-      vi.advanceTimersByTime(500)
-      expect(p.listening()).toBe(0)
-      const off = timer(() => calls++, 500)
-      vi.advanceTimersByTime(500)
-      expect(p.listening()).toBe(1)
-      off()
-      expect(p.listening()).toBe(0)
-      p.set('visible')
-      expect(calls).toBe(0)
-    } finally {
-      vi.useRealTimers()
-    }
+    const p = page('hidden')
+    let calls = 0
+    const timer = shownTimeout(p as unknown as Visibility)
+    timer(() => calls++, 500)()
+    vi.advanceTimersByTime(500)
+    expect(p.listening()).toBe(0)
+    const off = timer(() => calls++, 500)
+    vi.advanceTimersByTime(500)
+    expect(p.listening()).toBe(1)
+    off()
+    expect(p.listening()).toBe(0)
+    p.set('visible')
+    expect(calls).toBe(0)
   })
 
   it('lets a lagging view of a hidden page wake once, when it is shown', () => {
-    vi.useFakeTimers({ now: 1000 })
-    try {
-      const p = page('hidden')
-      const store = createStore({ n: 0 })
-      const lag = createLag(store, 500, Date.now, shownTimeout(p as unknown as Visibility))
-      let woke = 0
-      lag.subscribe(() => woke++, true)
-      lag.snapshot(true)
-      store.set({ n: 1 })
-      store.set({ n: 2 })
-      vi.advanceTimersByTime(5000)
-      expect(woke).toBe(0)
-      p.set('visible')
-      expect(woke).toBe(1)
-      expect(lag.snapshot(true).n).toBe(2)
-    } finally {
-      vi.useRealTimers()
-    }
+    const p = page('hidden')
+    const store = createStore({ n: 0 })
+    const lag = createLag(store, 500, Date.now, shownTimeout(p as unknown as Visibility))
+    let woke = 0
+    lag.subscribe(() => woke++, true)
+    lag.snapshot(true)
+    store.set({ n: 1 })
+    store.set({ n: 2 })
+    vi.advanceTimersByTime(5000)
+    expect(woke).toBe(0)
+    p.set('visible')
+    expect(woke).toBe(1)
+    expect(lag.snapshot(true).n).toBe(2)
   })
 })
