@@ -246,23 +246,55 @@ describe('pins and the compression preview', () => {
 })
 
 describe('createFrame', () => {
+  // clock is the time createFrame reads, moved with the fake timers.
+  const clock = () => Date.now()
+
+  it('folds a batch after a frame’s time of quiet at once, and one sooner after a fold at the next frame', () => {
+    vi.useFakeTimers()
+    const frames: (() => void)[] = []
+    vi.stubGlobal('requestAnimationFrame', (fn: () => void) => frames.push(fn))
+    vi.stubGlobal('cancelAnimationFrame', () => {})
+    try {
+      const frame = createFrame(createDrawn(), clock)
+      let calls = 0
+      frame(() => calls++)
+      expect(calls).toBe(1)
+      // The frame asked for with it comes, within a frame's time: the page is drawn.
+      frames.shift()!()
+      vi.advanceTimersByTime(5)
+      frame(() => calls++)
+      expect(calls).toBe(1)
+      frames.shift()!()
+      expect(calls).toBe(2)
+      // Quiet again for a frame's time: the next batch waits for nothing.
+      vi.advanceTimersByTime(16)
+      frame(() => calls++)
+      expect(calls).toBe(3)
+    } finally {
+      vi.unstubAllGlobals()
+      vi.useRealTimers()
+    }
+  })
+
   it('folds within a frame’s time when a busy page gets no animation frame', () => {
     vi.useFakeTimers()
     vi.stubGlobal('requestAnimationFrame', () => 7)
     const cancelled: number[] = []
     vi.stubGlobal('cancelAnimationFrame', (id: number) => cancelled.push(id))
     try {
-      const frame = createFrame()
+      const frame = createFrame(createDrawn(), clock)
       let calls = 0
       frame(() => calls++)
-      vi.advanceTimersByTime(15)
-      expect(calls).toBe(0)
       vi.advanceTimersByTime(1)
+      frame(() => calls++)
+      vi.advanceTimersByTime(15)
       expect(calls).toBe(1)
+      vi.advanceTimersByTime(1)
+      expect(calls).toBe(2)
       // The frame that was asked for is called off.
       expect(cancelled).toEqual([7])
       vi.advanceTimersByTime(100)
-      expect(calls).toBe(1)
+      expect(calls).toBe(2)
     } finally {
       vi.unstubAllGlobals()
       vi.useRealTimers()
@@ -274,51 +306,66 @@ describe('createFrame', () => {
     let frame: () => void = () => {}
     vi.stubGlobal('requestAnimationFrame', (fn: () => void) => ((frame = fn), 1))
     try {
-      const next = createFrame()
+      const next = createFrame(createDrawn(), clock)
       let calls = 0
+      next(() => calls++)
+      frame()
       next(() => calls++)
       expect(vi.getTimerCount()).toBe(1)
       frame()
-      expect(calls).toBe(1)
+      expect(calls).toBe(2)
       // No timer is left to fire for nothing.
       expect(vi.getTimerCount()).toBe(0)
       vi.advanceTimersByTime(100)
-      expect(calls).toBe(1)
+      expect(calls).toBe(2)
     } finally {
       vi.unstubAllGlobals()
       vi.useRealTimers()
     }
   })
 
-  it('folds at the next task while the page is not drawn, and waits for frames again once one comes', () => {
+  it('folds at the next task while the page is not drawn, and waits for frames again once one comes in time', () => {
     vi.useFakeTimers()
-    const frames: (() => void)[] = []
-    vi.stubGlobal('requestAnimationFrame', (fn: () => void) => frames.push(fn))
-    vi.stubGlobal('cancelAnimationFrame', () => {})
+    // The frames asked for and not called off; drawFrame calls them as a frame of the page would.
+    const frames = new Map<number, () => void>()
+    let id = 0
+    vi.stubGlobal('requestAnimationFrame', (fn: () => void) => (frames.set(++id, fn), id))
+    vi.stubGlobal('cancelAnimationFrame', (n: number) => frames.delete(n))
+    const drawFrame = () => {
+      const due = [...frames.values()]
+      frames.clear()
+      for (const fn of due) fn()
+    }
     try {
       const drawn = createDrawn()
-      const next = createFrame(drawn)
+      const next = createFrame(drawn, clock)
       let calls = 0
+      next(() => calls++)
       // No frame comes in 16 ms: the page is not drawn.
       next(() => calls++)
       vi.advanceTimersByTime(16)
-      expect(calls).toBe(1)
+      expect(calls).toBe(2)
       expect(drawn.now()).toBe(false)
-      // The next folds wait for no frame, and ask for one frame between them.
-      const asked = frames.length
+      // The next folds wait for no frame, and ask for none more while one is asked for.
       next(() => calls++)
       next(() => calls++)
-      expect(frames.length).toBe(asked + 1)
+      expect(frames.size).toBe(1)
       vi.advanceTimersByTime(0)
-      expect(calls).toBe(3)
-      // A frame comes: the page is drawn again, and the next fold waits for a frame.
-      frames[frames.length - 1]()
+      expect(calls).toBe(4)
+      // The frame comes a second late (a page behind another): still not drawn.
+      vi.advanceTimersByTime(1000)
+      drawFrame()
+      expect(drawn.now()).toBe(false)
+      // One comes in time: the page is drawn again, and a fold soon after the last waits for a frame.
+      next(() => calls++)
+      expect(calls).toBe(5)
+      drawFrame()
       expect(drawn.now()).toBe(true)
       next(() => calls++)
       vi.advanceTimersByTime(15)
-      expect(calls).toBe(3)
-      frames[frames.length - 1]()
-      expect(calls).toBe(4)
+      expect(calls).toBe(5)
+      drawFrame()
+      expect(calls).toBe(6)
     } finally {
       vi.unstubAllGlobals()
       vi.useRealTimers()

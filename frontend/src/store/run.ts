@@ -61,30 +61,55 @@ export type Frame = (fn: () => void) => void
 export const sameTick: Frame = (fn) => fn()
 
 /**
- * createFrame folds at the next animation frame, or after a frame's time
- * (16 ms) when none comes by then: a busy page (several run pages drawing
- * on two cores) gets its frames late, and an event should not wait for a
- * frame longer than the frame would have taken. A page that got no frame in
- * that time is not being drawn (hidden, or behind another page): it folds
- * at the next task, with whatever else came in the same read, until a frame
- * comes again. Waiting 16 ms there made each card wait for a frame that was
- * not coming (bench/ui.sh: the pages behind took 24 ms from an event's
- * arrival to its card at the median, the page in front 9). What it learns
- * it tells drawn, which the timeline reads too.
+ * createFrame folds a batch that comes after a frame's time (16 ms) of
+ * quiet at once: nothing else is waiting to join it, and a live run's
+ * events come in bursts (a step's end and the next one's start, then the
+ * model's answer), each of which is one change to lay out anyway. Waiting
+ * for the next animation frame held each burst's first card back by half
+ * a frame on average, and by more on a busy page. A batch that comes
+ * sooner after a fold is folded at the next animation frame, or after a
+ * frame's time when none comes by then: a busy page (several run pages
+ * drawing on two cores) gets its frames late, and an event should not wait
+ * for a frame longer than the frame would have taken.
+ *
+ * A page that got no frame in that time is not being drawn (hidden, or
+ * behind another page): it folds such batches at the next task, with
+ * whatever else came in the same read, until a frame comes again. Waiting
+ * 16 ms there made each card wait for a frame that was not coming. What it
+ * learns it tells drawn, which the timeline reads too.
  */
-export function createFrame(drawn: Drawn = createDrawn()): Frame {
-  // While not drawn, one frame is asked for at a time, to learn when drawing resumes.
-  let asked = false
+export function createFrame(drawn: Drawn = createDrawn(), now: () => number = () => performance.now()): Frame {
+  const frameMs = 16
+  let lastFold = -Infinity
+  const fold = (fn: () => void) => {
+    lastFold = now()
+    fn()
+  }
+  // One frame is asked for at a time, to learn whether the page is drawn:
+  // one that has not come within a frame's time says it is not, and so
+  // does one that comes late (a page behind another gets one a second).
+  let probedAt: number | null = null
+  const probe = () => {
+    if (probedAt !== null) {
+      if (now() - probedAt > frameMs) drawn.set(false)
+      return
+    }
+    const asked = now()
+    probedAt = asked
+    requestAnimationFrame(() => {
+      probedAt = null
+      drawn.set(now() - asked <= frameMs)
+    })
+  }
   return (fn) => {
+    if (now() - lastFold >= frameMs) {
+      probe()
+      fold(fn)
+      return
+    }
     if (!drawn.now()) {
-      if (!asked) {
-        asked = true
-        requestAnimationFrame(() => {
-          asked = false
-          drawn.set(true)
-        })
-      }
-      setTimeout(fn, 0)
+      probe()
+      setTimeout(() => fold(fn), 0)
       return
     }
     // Whichever comes first calls fn and calls the other off: a timer left to
@@ -92,13 +117,13 @@ export function createFrame(drawn: Drawn = createDrawn()): Frame {
     let timer: ReturnType<typeof setTimeout> | undefined
     const frame = requestAnimationFrame(() => {
       clearTimeout(timer)
-      fn()
+      fold(fn)
     })
     timer = setTimeout(() => {
       cancelAnimationFrame(frame)
       drawn.set(false)
-      fn()
-    }, 16)
+      fold(fn)
+    }, frameMs)
   }
 }
 

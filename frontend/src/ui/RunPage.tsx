@@ -423,13 +423,15 @@ export function iterationCount(view: RunView): number {
 
 /**
  * RunFigures is the run's meta row: its model, workspace, times, counts and
- * cost. Memoised: a live run gives it a view twice a second (RunPage); the
- * count of its iterations, a number, it follows at once itself.
+ * cost. Memoised: a live run gives it a view twice a second (RunPage), its
+ * count of iterations too. Followed at each fold, that one number far above
+ * the timeline made each new card's frame repaint the page from the meta
+ * row down to the card, not the timeline alone.
  */
 const RunFigures = memo(function RunFigures({ view, cost, forks }: { view: RunView; cost: Priced; forks: string[] }) {
   const t = useT()
   const lang = useAppState((s) => s.lang)
-  const iterations = useRunState((s) => iterationCount(shownView(s)))
+  const iterations = iterationCount(view)
   const started = parseTime(view.started)
   const ended = parseTime(view.ended)
   const stages = stageTokenList(view.stageTokens)
