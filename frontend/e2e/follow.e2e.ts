@@ -48,11 +48,12 @@ it('follows the newest card of a live run, stops when the person scrolls up, and
   const next = async (n: number) => {
     await expect.poll(async () => (await model.state()).waiting).toBe(1)
     await model.release()
-    await expect.poll(() => iterations(page)).toBe(String(n))
+    // The meta row's count follows the run twice a second.
+    await expect.poll(() => iterations(page), { timeout: 5000 }).toBe(String(n))
   }
 
   // Following: each new card is drawn at the end, and the end stays in view.
-  await expect.poll(() => iterations(page)).toBe('1')
+  await expect.poll(() => iterations(page), { timeout: 5000 }).toBe('1')
   for (let n = 2; n <= 12; n++) {
     await next(n)
     await page.locator(`[data-testid="iteration-card"][data-iteration="${n}"]`).waitFor()
