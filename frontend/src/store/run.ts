@@ -53,8 +53,9 @@ export const intervalTicker: Ticker = (fn, ms) => {
 /**
  * Frame runs fn once the events that came in the meantime can be folded
  * together: the store's own tests fold each batch at once (sameTick); the
- * page folds once per frame (createFrame), so a live run whose events come
- * every few milliseconds is laid out once a frame, not once an event.
+ * page folds at most about once per frame (createFrame), so a live run whose
+ * events come every few milliseconds is laid out once a frame, not once an
+ * event.
  */
 export type Frame = (fn: () => void) => void
 
