@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createStore } from '../store/store'
+import { createDrawn } from './drawn'
 import { createLag, lagDue, lagged, shownTimeout, type Shown, type Visibility } from './lag'
 
 describe('lagged', () => {
@@ -169,6 +170,24 @@ describe('shownTimeout', () => {
     p.set('hidden')
     p.set('visible')
     expect(calls).toBe(1)
+  })
+
+  it('waits while the page is not drawn, and calls fn once when it is shown and drawn', () => {
+    const p = page('hidden')
+    const drawn = createDrawn()
+    drawn.set(false)
+    let calls = 0
+    const off = shownTimeout(p as unknown as Visibility, drawn)(() => calls++, 500)
+    vi.advanceTimersByTime(10_000)
+    p.set('visible')
+    expect(calls).toBe(0)
+    drawn.set(true)
+    expect(calls).toBe(1)
+    expect(p.listening()).toBe(0)
+    drawn.set(false)
+    drawn.set(true)
+    expect(calls).toBe(1)
+    off()
   })
 
   it('is called off before its time and while it waits to be shown', () => {

@@ -1,3 +1,5 @@
+import type { Drawn } from './drawn'
+
 /** Shown is what a lagging view shows, and when it was shown (0: not while lagging). */
 export interface Shown<T> {
   v: T
@@ -47,21 +49,28 @@ export type Visibility = Pick<Document, 'visibilityState' | 'addEventListener' |
 
 /**
  * shownTimeout waits ms, and then, while the page is hidden (a tab behind
- * another, a minimised window), until it is shown: a hidden page does not
- * draw again what no one sees, and leaves the cores to the page in front.
+ * another, a minimised window) or not drawn (a page behind another that
+ * gets a frame a second: pageDrawn), until it is shown and drawn: such a
+ * page does not draw again what no one sees, and leaves the cores to the
+ * page in front.
  */
-export function shownTimeout(page: Visibility): Timer {
+export function shownTimeout(page: Visibility, drawn: Pick<Drawn, 'now' | 'onDrawn'> = alwaysDrawn): Timer {
   return (fn, ms) => {
     let unlisten = () => {}
     const id = setTimeout(() => {
-      if (page.visibilityState !== 'hidden') return fn()
-      const onShown = () => {
-        if (page.visibilityState === 'hidden') return
+      const ready = () => page.visibilityState !== 'hidden' && drawn.now()
+      if (ready()) return fn()
+      const onChange = () => {
+        if (!ready()) return
         unlisten()
         fn()
       }
-      page.addEventListener('visibilitychange', onShown)
-      unlisten = () => page.removeEventListener('visibilitychange', onShown)
+      page.addEventListener('visibilitychange', onChange)
+      const offDrawn = drawn.onDrawn(onChange)
+      unlisten = () => {
+        page.removeEventListener('visibilitychange', onChange)
+        offDrawn()
+      }
     }, ms)
     return () => {
       clearTimeout(id)
@@ -69,6 +78,8 @@ export function shownTimeout(page: Visibility): Timer {
     }
   }
 }
+
+const alwaysDrawn: Pick<Drawn, 'now' | 'onDrawn'> = { now: () => true, onDrawn: () => () => {} }
 
 /**
  * createLag follows source's state at once, or, while lag holds, at most

@@ -89,8 +89,10 @@ export function createFrame(drawn: Drawn = createDrawn(), now: () => number = ()
   // One frame is asked for at a time, to learn whether the page is drawn:
   // one that has not come within a frame's time says it is not, and so
   // does one that comes late (a page behind another gets one a second).
+  // A late one asks again: a page shown again while its run is paused has
+  // no fold to ask for it.
   let probedAt: number | null = null
-  const probe = () => {
+  const probe = (): void => {
     if (probedAt !== null) {
       if (now() - probedAt > frameMs) drawn.set(false)
       return
@@ -99,7 +101,9 @@ export function createFrame(drawn: Drawn = createDrawn(), now: () => number = ()
     probedAt = asked
     requestAnimationFrame(() => {
       probedAt = null
-      drawn.set(now() - asked <= frameMs)
+      const inTime = now() - asked <= frameMs
+      drawn.set(inTime)
+      if (!inTime) probe()
     })
   }
   return (fn) => {
