@@ -324,6 +324,35 @@ describe('createFrame', () => {
     }
   })
 
+  it('learns the page is drawn again after a late frame with no fold to ask', () => {
+    vi.useFakeTimers()
+    const frames = new Map<number, () => void>()
+    let id = 0
+    vi.stubGlobal('requestAnimationFrame', (fn: () => void) => (frames.set(++id, fn), id))
+    vi.stubGlobal('cancelAnimationFrame', (n: number) => frames.delete(n))
+    const drawFrame = () => {
+      const due = [...frames.values()]
+      frames.clear()
+      for (const fn of due) fn()
+    }
+    try {
+      const drawn = createDrawn()
+      const next = createFrame(drawn, clock)
+      next(() => {})
+      drawFrame()
+      // A fold soon after gets no frame in 16 ms, and then the run goes quiet (paused).
+      next(() => {})
+      vi.advanceTimersByTime(16)
+      expect(drawn.now()).toBe(false)
+      // The next frame, in time, says the page is drawn: the lagged shell waits on it.
+      drawFrame()
+      expect(drawn.now()).toBe(true)
+    } finally {
+      vi.unstubAllGlobals()
+      vi.useRealTimers()
+    }
+  })
+
   it('folds at the next task while the page is not drawn, and waits for frames again once one comes in time', () => {
     vi.useFakeTimers()
     // The frames asked for and not called off; drawFrame calls them as a frame of the page would.
@@ -342,6 +371,7 @@ describe('createFrame', () => {
       let calls = 0
       next(() => calls++)
       // No frame comes in 16 ms: the page is not drawn.
+      drawFrame()
       next(() => calls++)
       vi.advanceTimersByTime(16)
       expect(calls).toBe(2)

@@ -127,6 +127,8 @@ export function createFrame(drawn: Drawn = createDrawn(), now: () => number = ()
     timer = setTimeout(() => {
       cancelAnimationFrame(frame)
       drawn.set(false)
+      // A frame asked for now says when the page is drawn again, fold or none.
+      probe()
       fold(fn)
     }, frameMs)
   }
