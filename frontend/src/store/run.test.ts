@@ -249,6 +249,20 @@ describe('createFrame', () => {
   // clock is the time createFrame reads, moved with the fake timers.
   const clock = () => Date.now()
 
+  // stubFrames keeps the frames asked for and not called off; drawFrame calls them as a frame of the page would.
+  const stubFrames = () => {
+    const frames = new Map<number, () => void>()
+    let id = 0
+    vi.stubGlobal('requestAnimationFrame', (fn: () => void) => (frames.set(++id, fn), id))
+    vi.stubGlobal('cancelAnimationFrame', (n: number) => frames.delete(n))
+    const drawFrame = () => {
+      const due = [...frames.values()]
+      frames.clear()
+      for (const fn of due) fn()
+    }
+    return { frames, drawFrame }
+  }
+
   it('folds a batch after a frame’s time of quiet at once, and one sooner after a fold at the next frame', () => {
     vi.useFakeTimers()
     const frames: (() => void)[] = []
@@ -326,15 +340,7 @@ describe('createFrame', () => {
 
   it('learns the page is drawn again after a late frame with no fold to ask', () => {
     vi.useFakeTimers()
-    const frames = new Map<number, () => void>()
-    let id = 0
-    vi.stubGlobal('requestAnimationFrame', (fn: () => void) => (frames.set(++id, fn), id))
-    vi.stubGlobal('cancelAnimationFrame', (n: number) => frames.delete(n))
-    const drawFrame = () => {
-      const due = [...frames.values()]
-      frames.clear()
-      for (const fn of due) fn()
-    }
+    const { drawFrame } = stubFrames()
     try {
       const drawn = createDrawn()
       const next = createFrame(drawn, clock)
@@ -355,16 +361,7 @@ describe('createFrame', () => {
 
   it('folds at the next task while the page is not drawn, and waits for frames again once one comes in time', () => {
     vi.useFakeTimers()
-    // The frames asked for and not called off; drawFrame calls them as a frame of the page would.
-    const frames = new Map<number, () => void>()
-    let id = 0
-    vi.stubGlobal('requestAnimationFrame', (fn: () => void) => (frames.set(++id, fn), id))
-    vi.stubGlobal('cancelAnimationFrame', (n: number) => frames.delete(n))
-    const drawFrame = () => {
-      const due = [...frames.values()]
-      frames.clear()
-      for (const fn of due) fn()
-    }
+    const { frames, drawFrame } = stubFrames()
     try {
       const drawn = createDrawn()
       const next = createFrame(drawn, clock)
