@@ -29,6 +29,8 @@ export interface ScriptModel {
   url: string
   script(steps: Step[]): Promise<void>
   release(): Promise<void>
+  /** Releases the held steps left one every ms milliseconds, on the model's own clock. */
+  pace(ms: number): Promise<void>
   requests(): Promise<ModelRequest[]>
   state(): Promise<{ requests: number; waiting: number }>
   stop(): Promise<void>
@@ -54,6 +56,7 @@ export function startModel(bin: string, dir: string): Promise<ScriptModel> {
         url,
         script: async (steps) => void (await call('POST', '/script', steps)),
         release: async () => void (await call('POST', '/release')),
+        pace: async (ms) => void (await call('POST', `/release?every=${ms}ms`)),
         requests: async () => (await (await call('GET', '/requests')).json()) as ModelRequest[],
         state: async () => (await (await call('GET', '/state')).json()) as { requests: number; waiting: number },
         stop: () => {

@@ -30,7 +30,8 @@
 //
 // Besides the model API under /v1, the server takes:
 //
-//	POST /release   release the next held step, in script order (409: none left)
+//	POST /release   release the next held step, in script order (409: none left);
+//	                with ?every=40ms, release the held steps left one every 40 ms
 //	POST /script    replace the script with the JSON list in the body, from its first
 //	                step; answers the old script still holds are released
 //	GET  /requests  the chat requests so far: [{"model","messages","tools","stream"}]
@@ -53,6 +54,7 @@ import (
 	"os/signal"
 	"syscall"
 	"testing"
+	"time"
 
 	"hermes/backend/llm/llmtest"
 )
@@ -109,7 +111,17 @@ func handler(sc *script, model *llmtest.Server) http.Handler {
 	proxy.FlushInterval = -1
 	mux := http.NewServeMux()
 	mux.Handle("/v1/", proxy)
-	mux.HandleFunc("POST /release", func(w http.ResponseWriter, _ *http.Request) {
+	mux.HandleFunc("POST /release", func(w http.ResponseWriter, r *http.Request) {
+		if every := r.URL.Query().Get("every"); every != "" {
+			d, err := time.ParseDuration(every)
+			if err != nil || d <= 0 {
+				http.Error(w, "every must be a duration above zero, such as 40ms", http.StatusBadRequest)
+				return
+			}
+			go sc.pace(d)
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
 		if !sc.release() {
 			http.Error(w, "no held step is left to release", http.StatusConflict)
 			return

@@ -52,6 +52,35 @@ func ask(t *testing.T, c *llm.Client) (llm.Response, error) {
 	return c.Chat(context.Background(), llm.Request{Model: "m", Messages: []llm.Message{{Role: llm.RoleUser, Content: "go"}}})
 }
 
+func TestScriptModel_PacesHeldSteps(t *testing.T) {
+	c, base := start(t, `[
+		{"content": "One.", "hold": true},
+		{"content": "Two.", "hold": true},
+		{"content": "Three.", "hold": true}
+	]`)
+	if code := post(t, base+"/release?every=soon", ""); code != http.StatusBadRequest {
+		t.Fatalf("a pace that is no duration: %d", code)
+	}
+	if code := post(t, base+"/release?every=2ms", ""); code != http.StatusNoContent {
+		t.Fatalf("pace: %d", code)
+	}
+	// Each answer waits for its turn of the pace; none needs a release of its own.
+	for _, want := range []string{"One.", "Two.", "Three."} {
+		resp, err := ask(t, c)
+		if err != nil || resp.Content != want {
+			t.Fatalf("answer %+v, %v; want %q", resp, err, want)
+		}
+	}
+	var state map[string]int
+	getJSON(t, base+"/state", &state)
+	if state["requests"] != 3 || state["waiting"] != 0 {
+		t.Fatalf("state %v", state)
+	}
+	if code := post(t, base+"/release", ""); code != http.StatusConflict {
+		t.Fatalf("a release after the pace let every hold go: %d", code)
+	}
+}
+
 func TestScriptModel_AnswersInOrderAndHolds(t *testing.T) {
 	c, base := start(t, `[
 		{"content": "Looking.", "chunks": 3, "tool_calls": [{"id": "c1", "name": "list_files", "arguments": "{}"}]},

@@ -37,6 +37,7 @@ type script struct {
 	released int             // holds released, counted from the first
 	handed   int             // held steps handed to a request
 	next     int
+	loads    int // scripts loaded: a pace started for one script stops at the next
 }
 
 // load replaces the script and starts it from its first step.
@@ -52,6 +53,7 @@ func (s *script) load(raw []byte) error {
 		close(c)
 	}
 	s.steps, s.holds, s.released, s.handed, s.next = nil, nil, 0, 0, 0
+	s.loads++
 	for _, st := range steps {
 		ls := llmtest.Step{
 			Content: st.Content, ToolCalls: st.ToolCalls, Usage: st.Usage, Chunks: st.Chunks,
@@ -91,12 +93,37 @@ func (s *script) answer(llmtest.Request) llmtest.Step {
 func (s *script) release() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.releaseNext()
+}
+
+// releaseNext is release with s.mu held.
+func (s *script) releaseNext() bool {
 	if s.released >= len(s.holds) {
 		return false
 	}
 	close(s.holds[s.released])
 	s.released++
 	return true
+}
+
+// pace releases the held steps left, one every d, until none is left or
+// another script is loaded. A bench paces the model on the model's own clock
+// rather than with a request per turn: the test process's requests would
+// take the cores from what it measures.
+func (s *script) pace(d time.Duration) {
+	s.mu.Lock()
+	loads := s.loads
+	s.mu.Unlock()
+	tick := time.NewTicker(d)
+	defer tick.Stop()
+	for range tick.C {
+		s.mu.Lock()
+		more := s.loads == loads && s.releaseNext()
+		s.mu.Unlock()
+		if !more {
+			return
+		}
+	}
 }
 
 // waiting is how many requests were given a held step not yet released.
