@@ -69,10 +69,14 @@ row("machine: a fixed script loop, before the live run", f.machine_loop_ms, "ms"
 // behind it a few times a second, where a desktop browser would hide them.
 row(`live: event to card, p95, the page in front (${f.live_front_cards} cards)`, f.live_front_delay_p95_ms, "ms", 50)
 row("live: event to card, p50, the page in front", f.live_front_delay_p50_ms, "ms")
+// The pages behind fold at their frames, about once a second: their cards come in then.
 row(`  p95 of all ${f.live_pages} pages pooled (${f.live_cards} cards)`, f.live_delay_p95_ms, "ms")
 row(`  p50 of all ${f.live_pages} pages pooled`, f.live_delay_p50_ms, "ms")
 row("  p95 of the best page", f.live_delay_p95_best_page_ms, "ms")
 row("  p95 of the worst page", f.live_delay_p95_worst_page_ms, "ms")
+// When the card is first painted (the render time of Element Timing): what a person sees.
+row("live: event to the card painted, p95, the page in front", f.live_front_shown_p95_ms, "ms")
+row("  p95 of the pages behind", f.live_behind_shown_p95_ms, "ms")
 row("live: event to a client outside the browser, p95", f.live_server_p95_ms, "ms")
 // CPU time, not wall-clock: comparable across a busy and a quiet machine.
 row("live: page CPU (renderer) per iteration", f.live_renderer_cpu_ms_per_iteration, "ms")

@@ -63,19 +63,30 @@ function machineLoop(): number {
   return performance.now() - t0
 }
 
-// watchCards records when each card enters the page, by the wall clock the
-// server uses too.
+// watchCards records when each card enters the page, and when it is first
+// painted (Element Timing: a page behind another is drawn about once a
+// second), by the wall clock the server uses too.
 function watchCards(): void {
   const seen: Record<string, number> = {}
-  const w = window as unknown as { cardSeen: Record<string, number>; drawn: number }
+  const shown: Record<string, number> = {}
+  const w = window as unknown as { cardSeen: Record<string, number>; cardShown: Record<string, number>; drawn: number }
   w.cardSeen = seen
+  w.cardShown = shown
   w.drawn = 0
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries() as (PerformanceEntry & { identifier: string; renderTime: number })[]) {
+      if (e.identifier.startsWith('card-')) shown[e.identifier.slice(5)] ??= performance.timeOrigin + e.renderTime
+    }
+  }).observe({ type: 'element', buffered: true })
   new MutationObserver(() => {
     // One call per batch of changes to the page: about one per fold drawn.
     w.drawn++
     for (const el of document.querySelectorAll('[data-testid="iteration-card"]')) {
       const n = el.getAttribute('data-iteration') ?? ''
-      if (!(n in seen)) seen[n] = Date.now()
+      if (n in seen) continue
+      seen[n] = Date.now()
+      // Its number's text, painted with the card.
+      el.querySelector('.iter-n')?.setAttribute('elementtiming', `card-${n}`)
     }
   }).observe(document.body, { childList: true, subtree: true })
 }
@@ -345,9 +356,16 @@ it('shows each event of a live run in the page soon after the server emitted it'
     const delays: number[] = []
     // Each page's own p95 too: a slow tail on every page, or one page behind.
     const pageP95: number[] = []
+    const shownBehind: number[] = []
     for (const page of pages) {
-      const cardSeen = await page.evaluate(() => (window as unknown as { cardSeen: Record<string, number> }).cardSeen)
+      const { cardSeen, cardShown } = await page.evaluate(() => {
+        const w = window as unknown as { cardSeen: Record<string, number>; cardShown: Record<string, number> }
+        return { cardSeen: w.cardSeen, cardShown: w.cardShown }
+      })
       const mine = started.map((e) => cardSeen[String(e.iteration)] - Date.parse(e.time)).filter((d) => Number.isFinite(d))
+      const drawnAfter = started.map((e) => cardShown[String(e.iteration)] - Date.parse(e.time)).filter((d) => Number.isFinite(d))
+      if (page === front) figures.live_front_shown_p95_ms = percentile(drawnAfter, 95)
+      else shownBehind.push(...drawnAfter)
       if (mine.length > 0) pageP95.push(percentile(mine, 95))
       if (page === front) {
         figures.live_front_cards = mine.length
@@ -356,6 +374,7 @@ it('shows each event of a live run in the page soon after the server emitted it'
       }
       delays.push(...mine)
     }
+    if (shownBehind.length > 0) figures.live_behind_shown_p95_ms = percentile(shownBehind, 95)
     figures.live_delay_p95_best_page_ms = Math.min(...pageP95)
     figures.live_delay_p95_worst_page_ms = Math.max(...pageP95)
     await tap
@@ -382,7 +401,10 @@ it('shows each event of a live run in the page soon after the server emitted it'
     figures.live_cards = delays.length
     figures.live_delay_p95_ms = percentile(delays, 95)
     figures.live_delay_p50_ms = percentile(delays, 50)
-    expect(figures.live_cards).toBeGreaterThan((pagesOpen * liveIterations) / 2)
+    // The page in front took most cards as they came; the pages behind fold at
+    // their rare frames and draw only the end, so cards they scrolled past
+    // never enter them, and each shows the run finished (waited for above).
+    expect(figures.live_front_cards).toBeGreaterThan(liveIterations / 2)
   } finally {
     await served?.stop()
     await model?.stop()

@@ -359,7 +359,7 @@ describe('createFrame', () => {
     }
   })
 
-  it('folds at the next task while the page is not drawn, and waits for frames again once one comes in time', () => {
+  it('folds at the next task while a busy page’s frames come late, and waits for frames again once one comes in time', () => {
     vi.useFakeTimers()
     const { frames, drawFrame } = stubFrames()
     try {
@@ -395,6 +395,44 @@ describe('createFrame', () => {
       expect(calls).toBe(5)
       drawFrame()
       expect(calls).toBe(6)
+    } finally {
+      vi.unstubAllGlobals()
+      vi.useRealTimers()
+    }
+  })
+
+  it('folds a page with no frame for 100 ms (behind another, or hidden) at its next frame, or after a second', () => {
+    vi.useFakeTimers()
+    const { frames, drawFrame } = stubFrames()
+    try {
+      const drawn = createDrawn()
+      const next = createFrame(drawn, clock)
+      let calls = 0
+      next(() => calls++)
+      expect(calls).toBe(1)
+      // No frame comes: the page is not drawn, and has had no frame at all.
+      next(() => calls++)
+      vi.advanceTimersByTime(16)
+      expect(calls).toBe(2)
+      expect(drawn.now()).toBe(false)
+      // What comes now is folded at the page's frame, whenever it comes.
+      next(() => calls++)
+      next(() => calls++)
+      vi.advanceTimersByTime(500)
+      expect(calls).toBe(2)
+      drawFrame()
+      expect(calls).toBe(4)
+      // No timer is left to fold twice.
+      vi.advanceTimersByTime(1000)
+      expect(calls).toBe(4)
+      // No frame comes for a second (a hidden tab): the fold does not wait longer.
+      next(() => calls++)
+      vi.advanceTimersByTime(999)
+      expect(calls).toBe(4)
+      vi.advanceTimersByTime(1)
+      expect(calls).toBe(5)
+      expect(drawn.now()).toBe(false)
+      expect(frames.size).toBe(1)
     } finally {
       vi.unstubAllGlobals()
       vi.useRealTimers()

@@ -73,24 +73,46 @@ export const sameTick: Frame = (fn) => fn()
  * drawing on two cores) gets its frames late, and an event should not wait
  * for a frame longer than the frame would have taken.
  *
- * A page that got no frame in that time is not being drawn (hidden, or
- * behind another page): it folds such batches at the next task, with
- * whatever else came in the same read, until a frame comes again. Waiting
- * 16 ms there made each card wait for a frame that was not coming. What it
- * learns it tells drawn, which the timeline reads too.
+ * A page that got no frame in that time is not being drawn, and it tells
+ * drawn, which the timeline and the lagged shell read too. One whose frames
+ * come late but come (a busy page) folds at the next task until a frame
+ * comes in time again. One that has had no frame for rareFrameMs is hidden
+ * or behind another page (Chromium draws such a page about once a second):
+ * it folds at its next frame, when what it folds is seen, or after a second
+ * when none comes. Folding there at each event drew nothing sooner, and took
+ * the cores from the page in front while it drew the same events.
  */
 export function createFrame(drawn: Drawn = createDrawn(), now: () => number = () => performance.now()): Frame {
   const frameMs = 16
+  const rareFrameMs = 100
+  const unseenFoldMs = 1000
   let lastFold = -Infinity
+  let lastFrame = -Infinity
   const fold = (fn: () => void) => {
     lastFold = now()
     fn()
   }
+  // atFrame folds at the next frame or after ms, whichever comes first, and
+  // calls the other off: a timer left to fire for nothing is a task more at
+  // every fold. late runs when the timer wins.
+  const atFrame = (fn: () => void, ms: number, late: () => void) => {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const frame = requestAnimationFrame(() => {
+      lastFrame = now()
+      clearTimeout(timer)
+      fold(fn)
+    })
+    timer = setTimeout(() => {
+      cancelAnimationFrame(frame)
+      late()
+      fold(fn)
+    }, ms)
+  }
   // One frame is asked for at a time, to learn whether the page is drawn:
   // one that has not come within a frame's time says it is not, and so
-  // does one that comes late (a page behind another gets one a second).
-  // A late one asks again: a page shown again while its run is paused has
-  // no fold to ask for it.
+  // does one that comes late (a page behind another). A late one asks
+  // again: a page shown again while its run is paused has no fold to ask
+  // for it.
   let probedAt: number | null = null
   const probe = (): void => {
     if (probedAt !== null) {
@@ -100,37 +122,30 @@ export function createFrame(drawn: Drawn = createDrawn(), now: () => number = ()
     const asked = now()
     probedAt = asked
     requestAnimationFrame(() => {
+      lastFrame = now()
       probedAt = null
-      const inTime = now() - asked <= frameMs
+      const inTime = lastFrame - asked <= frameMs
       drawn.set(inTime)
       if (!inTime) probe()
     })
   }
   return (fn) => {
+    if (!drawn.now()) {
+      probe()
+      if (now() - lastFrame > rareFrameMs) atFrame(fn, unseenFoldMs, () => {})
+      else setTimeout(() => fold(fn), 0)
+      return
+    }
     if (now() - lastFold >= frameMs) {
       probe()
       fold(fn)
       return
     }
-    if (!drawn.now()) {
-      probe()
-      setTimeout(() => fold(fn), 0)
-      return
-    }
-    // Whichever comes first calls fn and calls the other off: a timer left to
-    // fire for nothing is a task more at every fold.
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const frame = requestAnimationFrame(() => {
-      clearTimeout(timer)
-      fold(fn)
-    })
-    timer = setTimeout(() => {
-      cancelAnimationFrame(frame)
+    atFrame(fn, frameMs, () => {
       drawn.set(false)
       // A frame asked for now says when the page is drawn again, fold or none.
       probe()
-      fold(fn)
-    }, frameMs)
+    })
   }
 }
 
