@@ -249,8 +249,9 @@ describe('createFrame', () => {
   // clock is the time createFrame reads, moved with the fake timers.
   const clock = () => Date.now()
 
-  // stubFrames keeps the frames asked for and not called off; drawFrame calls them as a frame of the page would.
-  const stubFrames = () => {
+  // framedPage is a page's frames and folding: the frames asked for and not
+  // called off are kept, and drawFrame calls them as a frame of the page would.
+  const framedPage = () => {
     const frames = new Map<number, () => void>()
     let id = 0
     vi.stubGlobal('requestAnimationFrame', (fn: () => void) => (frames.set(++id, fn), id))
@@ -260,7 +261,8 @@ describe('createFrame', () => {
       frames.clear()
       for (const fn of due) fn()
     }
-    return { frames, drawFrame }
+    const drawn = createDrawn()
+    return { frames, drawFrame, drawn, next: createFrame(drawn, clock) }
   }
 
   it('folds a batch after a frame’s time of quiet at once, and one sooner after a fold at the next frame', () => {
@@ -340,10 +342,8 @@ describe('createFrame', () => {
 
   it('learns the page is drawn again after a late frame with no fold to ask', () => {
     vi.useFakeTimers()
-    const { drawFrame } = stubFrames()
+    const { drawFrame, drawn, next } = framedPage()
     try {
-      const drawn = createDrawn()
-      const next = createFrame(drawn, clock)
       next(() => {})
       drawFrame()
       // A fold soon after gets no frame in 16 ms, and then the run goes quiet (paused).
@@ -361,10 +361,8 @@ describe('createFrame', () => {
 
   it('folds at the next task while a busy page’s frames come late, and waits for frames again once one comes in time', () => {
     vi.useFakeTimers()
-    const { frames, drawFrame } = stubFrames()
+    const { frames, drawFrame, drawn, next } = framedPage()
     try {
-      const drawn = createDrawn()
-      const next = createFrame(drawn, clock)
       let calls = 0
       next(() => calls++)
       // No frame comes in 16 ms: the page is not drawn.
@@ -403,10 +401,8 @@ describe('createFrame', () => {
 
   it('folds a page with no frame for 100 ms (behind another, or hidden) at its next frame, or after a second', () => {
     vi.useFakeTimers()
-    const { frames, drawFrame } = stubFrames()
+    const { frames, drawFrame, drawn, next } = framedPage()
     try {
-      const drawn = createDrawn()
-      const next = createFrame(drawn, clock)
       let calls = 0
       next(() => calls++)
       expect(calls).toBe(1)
