@@ -95,7 +95,7 @@ export function createFrame(drawn: Drawn = createDrawn(), now: () => number = ()
   // atFrame folds at the next frame or after ms, whichever comes first, and
   // calls the other off: a timer left to fire for nothing is a task more at
   // every fold. late runs when the timer wins.
-  const atFrame = (fn: () => void, ms: number, late: () => void) => {
+  const atFrame = (fn: () => void, ms: number, late?: () => void) => {
     let timer: ReturnType<typeof setTimeout> | undefined
     const frame = requestAnimationFrame(() => {
       lastFrame = now()
@@ -104,7 +104,7 @@ export function createFrame(drawn: Drawn = createDrawn(), now: () => number = ()
     })
     timer = setTimeout(() => {
       cancelAnimationFrame(frame)
-      late()
+      late?.()
       fold(fn)
     }, ms)
   }
@@ -132,7 +132,7 @@ export function createFrame(drawn: Drawn = createDrawn(), now: () => number = ()
   return (fn) => {
     if (!drawn.now()) {
       probe()
-      if (now() - lastFrame > rareFrameMs) atFrame(fn, unseenFoldMs, () => {})
+      if (now() - lastFrame > rareFrameMs) atFrame(fn, unseenFoldMs)
       else setTimeout(() => fold(fn), 0)
       return
     }
