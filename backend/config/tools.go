@@ -2,8 +2,10 @@ package config
 
 import (
 	"errors"
+	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	"hermes/backend/i18n"
@@ -38,6 +40,32 @@ type Tools struct {
 	SelectAbove int `toml:"select_above"`
 	// MCP are the MCP servers to start over stdio.
 	MCP []MCPServer `toml:"mcp"`
+	// Sandbox is the OS sandbox every command and MCP server runs in:
+	// SandboxWorkspace, SandboxReadOnly or SandboxOff; "" means workspace.
+	Sandbox string `toml:"sandbox"`
+	// SandboxNetwork lets sandboxed commands reach the network.
+	SandboxNetwork bool `toml:"sandbox_network"`
+	// SandboxWritable are folders sandboxed commands may write besides the
+	// workspace and their private temp folder.
+	SandboxWritable []string `toml:"sandbox_writable"`
+	// SandboxHidden are paths sandboxed commands and the file tools may not
+	// read, besides the Hermes home and the usual places of credentials.
+	SandboxHidden []string `toml:"sandbox_hidden"`
+}
+
+// The sandbox modes of [tools] sandbox.
+const (
+	SandboxWorkspace = "workspace"
+	SandboxReadOnly  = "read-only"
+	SandboxOff       = "off"
+)
+
+// SandboxMode is Sandbox or its default.
+func (t Tools) SandboxMode() string {
+	if t.Sandbox == "" {
+		return SandboxWorkspace
+	}
+	return t.Sandbox
 }
 
 // RiskPolicy is the policy of each risk level.
@@ -60,6 +88,11 @@ type MCPServer struct {
 	PassEnv []string `toml:"pass_env"`
 	// Risk is the risk level of the server's tools; "" means "write".
 	Risk string `toml:"risk"`
+	// Network lets the sandboxed server reach the network.
+	Network bool `toml:"network"`
+	// Writable are folders the sandboxed server may write besides its
+	// private temp folder.
+	Writable []string `toml:"writable"`
 }
 
 // Defaults of the [tools] section.
@@ -173,6 +206,21 @@ func (t Tools) validate() error {
 	if t.CommandTimeout.Duration < 0 {
 		errs = append(errs, i18n.Wrap(ErrInvalid, "config.invalid.duration", "[tools] command_timeout", t.CommandTimeout.String()))
 	}
+	switch t.Sandbox {
+	case "", SandboxWorkspace, SandboxReadOnly, SandboxOff:
+	default:
+		errs = append(errs, i18n.Wrap(ErrInvalid, "config.tools.sandbox", t.Sandbox))
+	}
+	for _, l := range []struct {
+		key   string
+		paths []string
+	}{{"sandbox_writable", t.SandboxWritable}, {"sandbox_hidden", t.SandboxHidden}} {
+		for _, p := range l.paths {
+			if !absOrHome(p) {
+				errs = append(errs, i18n.Wrap(ErrInvalid, "config.tools.sandbox_path", l.key, p))
+			}
+		}
+	}
 	names := map[string]bool{}
 	for i, s := range t.MCP {
 		switch {
@@ -194,6 +242,17 @@ func (t Tools) validate() error {
 		if s.Risk != "" && !slices.Contains([]string{"read", "write", "exec", "network"}, s.Risk) {
 			errs = append(errs, i18n.Wrap(ErrInvalid, "config.tools.mcp_risk", s.Name, s.Risk))
 		}
+		for _, p := range s.Writable {
+			if !absOrHome(p) {
+				errs = append(errs, i18n.Wrap(ErrInvalid, "config.tools.sandbox_path", "[[tools.mcp]] "+s.Name+" writable", p))
+			}
+		}
 	}
 	return errors.Join(errs...)
+}
+
+// absOrHome reports whether p names a folder without depending on the
+// directory Hermes was started in: an absolute path or one under "~/".
+func absOrHome(p string) bool {
+	return filepath.IsAbs(p) || strings.HasPrefix(p, "~/") || p == "~"
 }

@@ -28,6 +28,14 @@ func init() {
 			EN: "[[tools.mcp]] %q has no command; set command to the program that starts the server, such as \"npx\"",
 			ZH: "[[tools.mcp]] %q 没有 command；请设为启动该服务器的程序，例如 \"npx\"",
 		},
+		"config.tools.sandbox": {
+			EN: `[tools] sandbox is %q but must be "workspace", "read-only" or "off"; change it in hermes.toml`,
+			ZH: `[tools] sandbox 为 %q，但只能是 "workspace"、"read-only" 或 "off"；请在 hermes.toml 中修改`,
+		},
+		"config.tools.sandbox_path": {
+			EN: `[tools] %s holds %q, which is not an absolute path; write it in full or start it with "~/"`,
+			ZH: `[tools] %s 中的 %q 不是绝对路径；请写出完整路径，或以 "~/" 开头`,
+		},
 		"config.tools.mcp_risk": {
 			EN: `[[tools.mcp]] %q has risk %q; use "read", "write", "exec" or "network"`,
 			ZH: `[[tools.mcp]] %q 的 risk 为 %q；请使用 "read"、"write"、"exec" 或 "network"`,
