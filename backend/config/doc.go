@@ -123,7 +123,7 @@ var docs = map[string]keyDoc{
 		map[string]string{"LOG_LEVEL": "warn"}),
 	"tools.mcp.pass_env": docShown("Variables holding secrets that it is given nonetheless; every other secret Hermes holds (OPENAI_API_KEY, each *_env variable) is left out of its environment.",
 		"即使保存着密钥也照样传给它的环境变量；Hermes 掌握的其他密钥（OPENAI_API_KEY、各个 *_env 变量）都不会出现在它的环境中。", []string{"GITHUB_TOKEN"}),
-	"tools.mcp.risk": docShown(`The risk level of its tools; "" means "write".`, `其工具的风险级别；"" 表示 "write"。`, "read"),
+	"tools.mcp.risk":    docShown(`The risk level of its tools; "" means "write".`, `其工具的风险级别；"" 表示 "write"。`, "read"),
 	"tools.mcp.network": doc("Lets the server reach the network from its sandbox.", "允许该服务在沙箱中访问网络。"),
 	"tools.mcp.writable": doc(`Folders the server may write from its sandbox, besides its private temp folder; absolute or "~/…".`,
 		`该服务在沙箱中可写的文件夹（私有临时文件夹之外）；绝对路径或 "~/…"。`),
