@@ -32,6 +32,21 @@ func (r Risk) valid() bool {
 	return false
 }
 
+// Confinement is where a tool's process runs.
+type Confinement int
+
+const (
+	// Unconfined: no OS sandbox ([tools] sandbox = "off", or the OS has
+	// none), so the process can do what the user can.
+	Unconfined Confinement = iota
+	// Confined: inside the OS sandbox, which stops writes outside the
+	// workspace, reading the hidden paths and (by default) the network.
+	Confined
+	// Escaping: the model asked to run this one call outside the sandbox;
+	// a person must always approve it.
+	Escaping
+)
+
 // Env is what a tool call may know of its run.
 type Env struct {
 	Workspace string // absolute; file tools are confined to it
@@ -51,6 +66,9 @@ type Tool struct {
 	Risk       Risk
 	// Timeout bounds one call; 0 means the run's default.
 	Timeout time.Duration
+	// Confinement says where a call with these arguments would run its
+	// process; nil for a tool that starts none.
+	Confinement func(args json.RawMessage) Confinement
 	// Run performs the call with arguments that Registry.Prepare validated.
 	// Errors meant for the model come from Errorf (or a *CallError);
 	// Transient marks a failure worth one silent retry.
