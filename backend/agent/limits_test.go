@@ -45,6 +45,34 @@ func TestLoop_EndlessReplyFailsTheRun(t *testing.T) {
 	}
 }
 
+// A model that streams empty chunks without end is as silent as one that
+// sends nothing: each attempt ends at the model's timeout, and once the
+// retries are spent the run fails saying so, instead of waiting forever at
+// its first iteration.
+func TestLoop_EmptyChunksFailTheRun(t *testing.T) {
+	// 2s of empty chunks each, far past the timeout.
+	srv := llmtest.NewFuncServer(t, func(llmtest.Request) llmtest.Step {
+		return llmtest.Step{EmptyChunks: 400, ChunkDelay: 5 * time.Millisecond}
+	})
+	h := newHarness(t, srv)
+	h.setup.Model = llm.New(llm.Config{
+		BaseURL: srv.URL, APIKey: testKey, Model: "test-model", Stream: true,
+		MaxRetries: 1, Timeout: 100 * time.Millisecond, Backoff: func(int) time.Duration { return 0 },
+	})
+
+	res, events := h.run("Tell me about the sea.")
+
+	if res.Status != event.StatusFailed || !strings.Contains(res.Error, "only empty chunks") {
+		t.Fatalf("result = %+v, want a failure saying the server sent only empty chunks", res)
+	}
+	if n := len(srv.Requests()); n != 2 {
+		t.Errorf("the model got %d requests, want 2 (one retry)", n)
+	}
+	if n := len(ofType(events, event.IterationStarted)); n != 1 {
+		t.Errorf("%d iterations started, want 1", n)
+	}
+}
+
 // A completion check that cannot be asked (here: the model runs away on
 // it) does not make the answer verified.
 func TestPlan_UncheckedAnswerIsNotVerified(t *testing.T) {

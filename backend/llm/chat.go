@@ -125,6 +125,7 @@ func (c *Client) streamed(ctx context.Context, oreq openai.ChatCompletionRequest
 	}
 	defer stream.Close()
 	alive()
+	info, _ := ctx.Value(attemptKey{}).(*attemptInfo)
 
 	var out Response
 	var text, thought strings.Builder
@@ -145,7 +146,6 @@ func (c *Client) streamed(ctx context.Context, oreq openai.ChatCompletionRequest
 			return Response{}, err
 		}
 		received++
-		alive()
 		var chunk openai.ChatCompletionStreamResponse
 		if err := json.Unmarshal(raw, &chunk); err != nil {
 			return Response{}, err
@@ -161,6 +161,15 @@ func (c *Client) streamed(ctx context.Context, oreq openai.ChatCompletionRequest
 		n := chunkText(chunk) + len(alias)
 		if !meter.add(n) {
 			return Response{}, errReplyTooLong
+		}
+		// Only a chunk that says something pushes the timeout back: a
+		// server sending empty deltas without end is as silent as one
+		// sending nothing, and the reply cap would take hours to stop it.
+		if n > 0 {
+			alive()
+		}
+		if info != nil {
+			info.emptyChunks = n == 0
 		}
 		if n > 0 && out.firstAt.IsZero() {
 			out.firstAt = time.Now()
@@ -199,13 +208,13 @@ func (c *Client) streamed(ctx context.Context, oreq openai.ChatCompletionRequest
 }
 
 // chunkText is how many bytes of text a stream chunk carries, in every
-// choice: content, reasoning and tool-call arguments.
+// choice: content, reasoning and tool calls (id, name and arguments).
 func chunkText(chunk openai.ChatCompletionStreamResponse) int {
 	n := 0
 	for _, choice := range chunk.Choices {
 		n += len(choice.Delta.Content) + len(choice.Delta.ReasoningContent)
 		for _, tc := range choice.Delta.ToolCalls {
-			n += len(tc.Function.Arguments)
+			n += len(tc.ID) + len(tc.Function.Name) + len(tc.Function.Arguments)
 		}
 	}
 	return n

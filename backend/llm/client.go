@@ -38,8 +38,9 @@ type Config struct {
 	// off with ErrReplyTooLong. 0 means DefaultMaxOutputTokens.
 	MaxOutputTokens int
 	// Timeout bounds each attempt's wait for the server: for the response
-	// headers, then between two stream chunks (so a long answer that keeps
-	// streaming is never cut). 0 means 120s.
+	// headers, then between two stream chunks that carry text, reasoning or
+	// a tool call (so a long answer that keeps streaming is never cut, and
+	// one of empty chunks is as silent as no chunk). 0 means 120s.
 	Timeout time.Duration
 	// Backoff is the wait before retry attempt (1-based) when the server sends
 	// no Retry-After; nil means 500ms, 1s, 2s, … with jitter.
@@ -284,6 +285,9 @@ type attemptInfo struct {
 	// plain answer holds that go-openai does not read.
 	keepBody bool
 	body     bytes.Buffer
+	// emptyChunks says the stream's last chunk carried no text, reasoning
+	// or tool call: an attempt that times out then was sent only those.
+	emptyChunks bool
 }
 
 type attemptKey struct{}

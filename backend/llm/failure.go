@@ -50,7 +50,11 @@ type failure struct {
 // attempt's own context, whose cause tells a timeout from other failures.
 func (c *Client) classify(attemptCtx context.Context, info *attemptInfo, err error) failure {
 	if errors.Is(context.Cause(attemptCtx), errAttemptTimeout) {
-		return failure{kind: ErrUnreachable, transient: true, detail: fmt.Sprintf("no answer within %s", c.cfg.Timeout)}
+		detail := fmt.Sprintf("no answer within %s", c.cfg.Timeout)
+		if info.emptyChunks {
+			detail += "; the server sent only empty chunks"
+		}
+		return failure{kind: ErrUnreachable, transient: true, detail: detail}
 	}
 	if errors.Is(err, errReplyTooLong) {
 		return failure{kind: ErrReplyTooLong, detail: err.Error()}

@@ -61,6 +61,7 @@ func TestChat_EndlessReply(t *testing.T) {
 	}{
 		{name: "text", step: llmtest.Step{Content: piece, Repeat: repeat}, stream: true},
 		{name: "reasoning", step: llmtest.Step{Reasoning: piece, Repeat: repeat}, stream: true},
+		{name: "reasoning under its alias", step: llmtest.Step{Reasoning: piece, ReasoningAsAlias: true, Repeat: repeat}, stream: true},
 		{name: "tool-call arguments", step: llmtest.Step{ToolCalls: []llm.ToolCall{call}, Repeat: repeat}, stream: true},
 		{name: "plain", step: llmtest.Step{Content: piece, Repeat: 1 << 12}},
 	}

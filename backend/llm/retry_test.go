@@ -116,6 +116,49 @@ func TestChat_AttemptTimeout(t *testing.T) {
 	}
 }
 
+// A stream whose chunks carry no text, reasoning or tool call (an empty
+// delta every few milliseconds) is as silent as one that sends nothing: past
+// Timeout the attempt fails and is retried like a silent one, and the error
+// says the server sent only empty chunks. Empty chunks for less than Timeout
+// before the answer are no failure.
+func TestChat_EmptyChunksAreSilence(t *testing.T) {
+	const timeout = 100 * time.Millisecond
+	// 2s of empty chunks, far past the timeout: a client that took them
+	// for an answer coming would wait them all out.
+	empty := llmtest.Step{EmptyChunks: 400, ChunkDelay: 5 * time.Millisecond}
+	ok := llmtest.Step{EmptyChunks: 3, ChunkDelay: time.Millisecond, Content: "late but fine"}
+	tests := []struct {
+		name         string
+		steps        []llmtest.Step
+		wantErr      error
+		wantAttempts int
+	}{
+		{name: "retried, then an answer", steps: []llmtest.Step{empty, ok}, wantAttempts: 2},
+		{name: "until retries run out", steps: []llmtest.Step{empty, empty}, wantErr: llm.ErrUnreachable, wantAttempts: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.NewServer(t, tt.steps...)
+			c := newClient(srv.URL, func(cfg *llm.Config) { cfg.Timeout, cfg.MaxRetries = timeout, 1 })
+			rec := &recorder{}
+			resp, err := chat(t, c, rec, rec.request())
+			if !errors.Is(err, tt.wantErr) || (err == nil) != (tt.wantErr == nil) {
+				t.Fatalf("err = %v, want %v", err, tt.wantErr)
+			}
+			const why = "no answer within 100ms; the server sent only empty chunks"
+			if err != nil && !strings.Contains(english(err), why) {
+				t.Errorf("error %q does not say %q", english(err), why)
+			}
+			if err == nil && resp.Content != ok.Content {
+				t.Errorf("content = %q, want %q", resp.Content, ok.Content)
+			}
+			if resp.Attempts != tt.wantAttempts || len(rec.retries) != 1 || !strings.Contains(rec.retries[0].Err, why) {
+				t.Errorf("attempts = %d, retries = %+v; want %d attempts, one retry saying %q", resp.Attempts, rec.retries, tt.wantAttempts, why)
+			}
+		})
+	}
+}
+
 // Cancelling the context while the server holds the answer returns at once,
 // with the context's error and no retry.
 func TestChat_CancelDuringWait(t *testing.T) {

@@ -64,9 +64,10 @@ func (a *answer) plain(w http.ResponseWriter) {
 	})
 }
 
-// stream writes the step as server-sent events: the reasoning and the text
-// in pieces, each tool call's id and name then its argument fragments, the
-// finish reason, the usage when asked for, and [DONE]. With CutAfter it
+// stream writes the step as server-sent events: the empty chunks, the
+// reasoning and the text in pieces, each tool call's id and name then its
+// argument fragments, the finish reason, the usage when asked for, and
+// [DONE]. With CutAfter it
 // drops the connection part-way, as a crashed proxy would. It stops as soon
 // as ctx ends or a write fails (the client went away); written counts the
 // chunks sent.
@@ -122,6 +123,11 @@ func (a *answer) stream(ctx context.Context, w http.ResponseWriter, includeUsage
 		return chunk{Choices: []chunkChoice{{Delta: d, FinishReason: finish}}}
 	}
 
+	for range a.step.EmptyChunks {
+		if !send(choice(delta{}, nil)) {
+			return
+		}
+	}
 	role := "assistant"
 	for _, p := range split(a.step.Reasoning, a.step.Chunks) {
 		d := delta{Role: role, ReasoningContent: p}

@@ -51,6 +51,10 @@ type Step struct {
 	// a model whose time to first token and streaming time are known.
 	Delay      time.Duration
 	ChunkDelay time.Duration
+	// EmptyChunks sends this many chunks whose delta is empty
+	// ("delta":{}), ChunkDelay apart, before the answer: a server that
+	// keeps the stream open without saying anything.
+	EmptyChunks int
 }
 
 // Request is a request the server received, decoded.
