@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -214,7 +215,7 @@ func (r *Run) checkNear(calls []*call) ([]string, *outcome) {
 			continue
 		}
 		key := c.Name + " " + target
-		shingles := shingle(c.content)
+		shingles := shingle(withoutNotes(c.content))
 		switch {
 		case key != g.key || !barelyChanged(g.args, args):
 			*g = nearState{key: key, seen: map[uint64]bool{}}
@@ -283,6 +284,30 @@ func equalArgs(a, b any) bool {
 	ja, errA := json.Marshal(a)
 	jb, errB := json.Marshal(b)
 	return errA == nil && errB == nil && string(ja) == string(jb)
+}
+
+// ownNote matches a line Hermes writes into a tool's result to say what
+// of it is shown: read_file's "[lines 1-12 of 400; call read_file with
+// offset_line=13 to read on]" and "[line 7 is longer than 100000 bytes and
+// was cut; …]", read_artifact's "[characters 0 to 4000 of 9000; …]", the
+// cut middle of a long result or command output ("[... 1200 of 9000
+// characters cut here …]", "[... 4096 bytes of output cut here ...]"),
+// and a listing's "… 12 more entries not shown; …".
+var ownNote = regexp.MustCompile(`^(?:\[(?:lines \d+-\d+ of \d+; |line \d+ is longer than \d+ bytes and was cut; |characters \d+ to \d+ of \d+; |\.\.\. \d+ of \d+ characters cut here |\.\.\. \d+ bytes of output cut here ).*\]|(?:… )?\d+ [^;]*\bmore\b[^;]* not shown; .*)$`)
+
+// withoutNotes is a tool's result without Hermes's notes about it: their
+// numbers change from one call to the next (the lines shown, the next
+// offset), so on a file of short lines a note alone made a result that
+// brought one line more look a third new.
+func withoutNotes(text string) string {
+	lines := strings.Split(text, "\n")
+	kept := lines[:0]
+	for _, line := range lines {
+		if !ownNote.MatchString(line) {
+			kept = append(kept, line)
+		}
+	}
+	return strings.Join(kept, "\n")
 }
 
 // shingle hashes each run of shingleWords words of text (a shorter text is
