@@ -66,9 +66,9 @@ type Tool struct {
 	Risk       Risk
 	// Timeout bounds one call; 0 means the run's default.
 	Timeout time.Duration
-	// Confinement says where a call with these arguments would run its
-	// process; nil for a tool that starts none.
-	Confinement func(args json.RawMessage) Confinement
+	// Confinement says where a call with these arguments, in the run that
+	// env describes, would run its process; nil for a tool that starts none.
+	Confinement func(env Env, args json.RawMessage) Confinement
 	// Run performs the call with arguments that Registry.Prepare validated.
 	// Errors meant for the model come from Errorf (or a *CallError);
 	// Transient marks a failure worth one silent retry.
