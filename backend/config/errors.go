@@ -6,6 +6,14 @@ var (
 	// ErrSyntax is returned by Load when the file is not valid TOML.
 	ErrSyntax = errors.New("config syntax error")
 
+	// ErrTooLarge is returned by Load when the file is larger than any
+	// config: it is not read whole, nor parsed.
+	ErrTooLarge = errors.New("config file too large")
+
+	// ErrTooDeep is returned by Load when the file nests deeper, or holds
+	// more nested keys, than any config: it is not parsed.
+	ErrTooDeep = errors.New("config nests too deep")
+
 	// ErrUnknownKey is returned by Load for a key that no setting has.
 	ErrUnknownKey = errors.New("unknown config key")
 

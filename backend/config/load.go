@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -21,9 +20,11 @@ import (
 // write instead: syntax (ErrSyntax), an unknown key with the closest valid one
 // (ErrUnknownKey), a value of the wrong type with the expected one
 // (ErrWrongType), or a backslash escape that mangled a Windows path
-// (ErrEscapedPath); every mistake is reported at once, in file order, and the
-// Config is then the zero value. Load does not check ranges; Validate does,
-// once flags have been applied.
+// (ErrEscapedPath). A file larger (ErrTooLarge) or nesting deeper
+// (ErrTooDeep) than any config is refused before it is parsed. Every
+// mistake is reported at once, in file order, and the Config is then the
+// zero value. Load does not check ranges; Validate does, once flags have
+// been applied.
 func Load(path string) (Config, error) {
 	cfg, _, err := load(path)
 	if err != nil {
@@ -38,14 +39,20 @@ func Load(path string) (Config, error) {
 // document, to place later problems in the file; nil when there is no file.
 func load(path string) (Config, *document, error) {
 	cfg := Default()
-	raw, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	raw, err := readFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return cfg, nil, nil
-	}
-	if err != nil {
+	case errors.Is(err, ErrTooLarge):
+		return Config{}, nil, err
+	case err != nil:
 		return Config{}, nil, i18n.Wrap(err, "config.read", path, err)
 	}
-	src, _, err := upgrade(text(raw), migrations)
+	src := text(raw)
+	if err := checkNesting(path, src); err != nil {
+		return Config{}, nil, err
+	}
+	src, _, err = upgrade(src, migrations)
 	if err != nil {
 		return Config{}, nil, i18n.Wrap(err, "config.migrate", path, err)
 	}

@@ -13,6 +13,18 @@ func init() {
 			EN: "%s %s: %s; correct the TOML there and try again",
 			ZH: "%s %s：%s；请修正该处的 TOML 语法后重试",
 		},
+		"config.too_large": {
+			EN: "the config %s is larger than %d KB, which no config needs: it holds settings, not data; take out what does not belong there, or move it aside and write a fresh one with `hermes config init`",
+			ZH: "配置文件 %s 超过 %d KB，任何配置都用不了这么大：它只保存设置，不保存数据；请删去不属于配置的内容，或将其移走后用 `hermes config init` 重新生成",
+		},
+		"config.too_deep": {
+			EN: "%s %s: tables and arrays nest more than %d levels deep here, which no setting needs, so the file was not parsed; write the tables there as [table] headers or undo the last edit",
+			ZH: "%s %s：此处的表和数组嵌套超过 %d 层，任何设置都用不到，因此没有解析该文件；请把该处的表改写为 [表名] 标题形式，或撤销最近一次修改",
+		},
+		"config.too_many_levels": {
+			EN: "%s %s: the file holds more than %d levels of nested keys by here, far more than any config, so it was not parsed; remove the nested tables that do not belong there, or undo the last edit",
+			ZH: "%s %s：到此处为止文件中嵌套的键已超过 %d 层次，远超任何配置，因此没有解析该文件；请删去不属于配置的嵌套表，或撤销最近一次修改",
+		},
 		"config.syntax_path": {
 			EN: "%s %s: %s; %s",
 			ZH: "%s %s：%s；%s",

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strconv"
 
 	"github.com/BurntSushi/toml"
@@ -42,10 +41,13 @@ type Upgrade struct {
 func Migrate(path string) (Upgrade, error) { return migrateFile(path, migrations) }
 
 func migrateFile(path string, steps []migration) (Upgrade, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := readFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		target := len(steps) + 1
 		return Upgrade{From: target, To: target}, nil
+	}
+	if errors.Is(err, ErrTooLarge) {
+		return Upgrade{}, err
 	}
 	if err != nil {
 		return Upgrade{}, i18n.Wrap(err, "config.read", path, err)
@@ -69,10 +71,14 @@ func migrateFile(path string, steps []migration) (Upgrade, error) {
 }
 
 // upgrade applies the steps that take src from its version to the last one,
-// and returns the new text and the version src had. Text that does not
-// parse, or whose version is current, newer or not a version at all, is
-// returned as it is, for Load and Validate to report.
+// and returns the new text and the version src had. Text that nests too
+// deep to be parsed, does not parse, or whose version is current, newer or
+// not a version at all, is returned as it is, for Load and Validate to
+// report.
 func upgrade(src string, steps []migration) (string, int, error) {
+	if _, levels, deep := measureNesting(src); deep || levels > maxKeyLevels {
+		return src, 0, nil
+	}
 	var tree map[string]any
 	if _, err := toml.Decode(src, &tree); err != nil {
 		return src, 0, nil
