@@ -1,7 +1,9 @@
 package runlog
 
 import (
+	"encoding/base64"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -62,3 +64,62 @@ func BenchmarkList(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRedact scrubs what the emitter hands the redactor with the
+// secrets of a configured bot (a model key, a WeCom secret, an AES key, a
+// webhook secret): an iteration's events, which hold none (the common
+// case, it runs on every event); a 64 KB base64 blob wrapped at 76 columns
+// without one; and an environment file, base64-encoded and wrapped, that
+// holds the model key.
+func BenchmarkRedact(b *testing.B) {
+	r := NewRedactor(benchSecrets...)
+	rec := &recorder{}
+	em := event.NewEmitter("bench", event.EmitterOptions{Sinks: []event.Sink{rec}})
+	emitIteration(b, em, 1, 100)
+	mustEmit(b, em, event.ToolFinished, 1, event.ToolFinishedData{CallID: "c1", Name: "read_file", OK: true, Result: benchSource})
+	var events [][]byte
+	size := 0
+	for _, e := range rec.events {
+		events = append(events, e.Data)
+		size += len(e.Data)
+	}
+	blob := wrap(base64.StdEncoding.EncodeToString(pseudoRandom(48<<10)), 76, "\n")
+	hit := wrap(base64.StdEncoding.EncodeToString([]byte("HOME=/root\nOPENAI_API_KEY="+benchSecrets[0]+"\nPATH=/usr/bin\n")), 76, "\n")
+	cases := []struct {
+		name string
+		in   [][]byte
+		size int
+	}{
+		{"events", events, size},
+		{"blob", [][]byte{[]byte(blob)}, len(blob)},
+		{"hit", [][]byte{[]byte(hit)}, len(hit)},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(c.size))
+			for b.Loop() {
+				for _, in := range c.in {
+					r.Redact(in)
+				}
+			}
+		})
+	}
+}
+
+var benchSecrets = []string{
+	"sk-proj-4f9a8c7e6d5b4a39281706f5e4d3c2b1a0",
+	"Xq7vR2mK9pL4nW8sT1yU6hJ3gF5dS0aZ2xC4vB7nM9k",
+	"wh-secret-7c1e9a2b",
+	"kJ8mN2pQ4rS6tU8vW0xY2zA4bC6dE8fG0hI2jK4lM6n",
+}
+
+// benchSource is a source file as read_file returns it.
+var benchSource = strings.Repeat(`func (r *Run) distil(callID, out string) (content, artifact string) {
+	limit := r.limits.ObservationLimit // the model sees this much
+	if len(out) <= limit || utf8.RuneCountInString(out) <= limit {
+		return out, ""
+	}
+	// Its head and tail around a note of what was cut.
+}
+
+`, 12)

@@ -78,3 +78,27 @@ func emitFinish(t testing.TB, em *event.Emitter, iteration int, status, answer s
 		Totals: event.Totals{Iterations: iteration},
 	})
 }
+
+// wrap cuts s into lines of width characters joined by sep, as base64
+// (76) and xxd -p (60) do.
+func wrap(s string, width int, sep string) string {
+	var lines []string
+	for len(s) > width {
+		lines = append(lines, s[:width])
+		s = s[width:]
+	}
+	return strings.Join(append(lines, s), sep)
+}
+
+// pseudoRandom is n bytes that look random and are the same every run.
+func pseudoRandom(n int) []byte {
+	out := make([]byte, n)
+	x := uint64(0x9e3779b97f4a7c15)
+	for i := range out {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		out[i] = byte(x)
+	}
+	return out
+}

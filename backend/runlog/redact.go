@@ -2,11 +2,12 @@ package runlog
 
 import (
 	"bytes"
-	"encoding/json"
+	"cmp"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // minSecretLen is the shortest secret redacted; shorter ones would blank out
@@ -18,18 +19,15 @@ const Redacted = "[REDACTED]"
 
 var redacted = []byte(Redacted)
 
-// Redactor scrubs secrets from bytes before they reach a log, an event or an
-// error. It is safe for concurrent use; Add may be called while Redact runs.
+// Redactor scrubs secrets from bytes before they reach a log, an event, an
+// error or the model. It finds each secret as it is and in the forms a tool
+// could print it in (formsOf): inside a JSON string, reversed, URL-escaped,
+// hex, and base64 in either alphabet wherever it sits in a longer encoded
+// text, wrapped over lines or not. It is safe for concurrent use; Add may
+// be called while Redact runs.
 type Redactor struct {
-	mu       sync.Mutex                // serialises Add
-	patterns atomic.Pointer[[]pattern] // immutable once stored, longest first
-}
-
-// pattern is one form of a secret, kept as bytes and as a string so neither
-// Redact nor String converts on the hot path.
-type pattern struct {
-	b []byte
-	s string
+	mu    sync.Mutex              // serialises Add
+	forms atomic.Pointer[formSet] // immutable once stored
 }
 
 // NewRedactor returns a redactor for the given secrets.
@@ -41,8 +39,8 @@ func NewRedactor(secrets ...string) *Redactor {
 	return r
 }
 
-// Add makes r redact secret too, as it is and as it looks inside a JSON
-// string. Surrounding space is trimmed; empty and short secrets are ignored.
+// Add makes r redact secret too, in all its forms. Surrounding space is
+// trimmed; empty and short secrets are ignored.
 func (r *Redactor) Add(secret string) {
 	secret = strings.TrimSpace(secret)
 	if len(secret) < minSecretLen {
@@ -51,69 +49,63 @@ func (r *Redactor) Add(secret string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var pats []pattern
-	if old := r.patterns.Load(); old != nil {
-		pats = slices.Clone(*old)
+	if old := r.forms.Load(); old != nil {
+		pats = slices.Clone(old.pats)
 	}
-	for _, form := range jsonForms(secret) {
-		if !slices.ContainsFunc(pats, func(q pattern) bool { return q.s == form }) {
-			pats = append(pats, pattern{b: []byte(form), s: form})
+	for _, p := range formsOf(secret) {
+		if !slices.ContainsFunc(pats, func(q pattern) bool { return bytes.Equal(q.b, p.b) }) {
+			pats = append(pats, p)
 		}
 	}
-	// Longest first, so a secret that contains another is replaced whole.
-	slices.SortStableFunc(pats, func(a, b pattern) int { return len(b.s) - len(a.s) })
-	r.patterns.Store(&pats)
+	r.forms.Store(newFormSet(pats))
 }
 
-// jsonForms is the secret plus its escaped forms inside a JSON string, with
-// and without HTML escaping (encoding/json escapes <, > and & by default).
-func jsonForms(secret string) []string {
-	forms := []string{secret}
-	for _, html := range []bool{true, false} {
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(html)
-		_ = enc.Encode(secret) // a string always encodes
-		quoted := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
-		forms = append(forms, string(quoted[1:len(quoted)-1]))
-	}
-	return forms
-}
-
-// Redact returns b with every secret replaced by "[REDACTED]". When nothing
-// matches it returns b itself without allocating; otherwise a new slice, so
-// b is never modified. A nil Redactor redacts nothing.
+// Redact returns b with every secret replaced by "[REDACTED]", and every
+// encoded text that holds one replaced whole. When nothing matches it
+// returns b itself without allocating; otherwise a new slice, so b is never
+// modified. A nil Redactor redacts nothing.
 func (r *Redactor) Redact(b []byte) []byte {
-	pats := r.load()
-	for i, p := range pats {
-		if bytes.Contains(b, p.b) {
-			out := bytes.ReplaceAll(b, p.b, redacted)
-			for _, q := range pats[i+1:] {
-				if bytes.Contains(out, q.b) {
-					out = bytes.ReplaceAll(out, q.b, redacted)
-				}
-			}
-			return out
-		}
-	}
-	return b
-}
-
-// String is Redact for a string.
-func (r *Redactor) String(s string) string {
-	for _, p := range r.load() {
-		if strings.Contains(s, p.s) {
-			s = strings.ReplaceAll(s, p.s, Redacted)
-		}
-	}
-	return s
-}
-
-func (r *Redactor) load() []pattern {
 	if r == nil {
-		return nil
+		return b
 	}
-	if p := r.patterns.Load(); p != nil {
-		return *p
+	fs := r.forms.Load()
+	if fs == nil {
+		return b
 	}
-	return nil
+	spans := fs.find(b)
+	if spans == nil {
+		return b
+	}
+	return replace(b, spans)
+}
+
+// replace returns b with each span, overlapping ones merged, replaced by
+// Redacted.
+func replace(b []byte, spans []span) []byte {
+	slices.SortFunc(spans, func(x, y span) int { return cmp.Compare(x.s, y.s) })
+	out := make([]byte, 0, len(b))
+	at := 0
+	for i := 0; i < len(spans); {
+		cur := spans[i]
+		for i++; i < len(spans) && spans[i].s < cur.e; i++ {
+			cur.e = max(cur.e, spans[i].e)
+		}
+		out = append(append(out, b[at:cur.s]...), redacted...)
+		at = cur.e
+	}
+	return append(out, b[at:]...)
+}
+
+// String is Redact for a string; s itself when nothing matches.
+func (r *Redactor) String(s string) string {
+	if s == "" {
+		return s
+	}
+	// Redact reads b and never writes it, so it may see s's bytes.
+	b := unsafe.Slice(unsafe.StringData(s), len(s))
+	out := r.Redact(b)
+	if &out[0] == &b[0] && len(out) == len(b) {
+		return s
+	}
+	return string(out)
 }
