@@ -215,18 +215,18 @@ func TestRedactor_LeavesLookAlikesAlone(t *testing.T) {
 	inputs := map[string]string{
 		"sha256 digests": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  empty\n" +
 			"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08  test\n",
-		"git ids":       "commit 1d28608f0c2e4b7a9e3d5c6b8a7f1e2d3c4b5a69\nMerge: 97ce301 2604d57",
-		"minified js":   `!function(e,t){"use strict";var n=e.document,r=Object.getPrototypeOf,i=[].slice;function o(e){return e&&e.nodeType}e.jQuery=e.$=t}(window,function(){return {ajaxSettings:{url:location.href}}});`,
-		"base64 blob":   wrap(base64.StdEncoding.EncodeToString(blob), 76, "\n"),
-		"hex blob":      wrap(hex.EncodeToString(blob), 60, "\n"),
-		"url blob":      base64.RawURLEncoding.EncodeToString(blob),
-		"encoded file":  wrap(base64.StdEncoding.EncodeToString([]byte("HOME=/root\nOPENAI_API_KEY=sk-test-7f3a9c1e5b2d4f6a8c0f\nLANG=C.UTF-8\n")), 76, "\n"),
-		"jwt":           "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
-		"pem":           "-----BEGIN CERTIFICATE-----\n" + wrap(base64.StdEncoding.EncodeToString(blob[:600]), 64, "\n") + "\n-----END CERTIFICATE-----\n",
-		"chinese":       "机器人收到消息后，先校验签名，再解密消息体。密钥长度为四十三个字符，请勿泄露。企业微信回调地址必须能从公网访问。",
-		"numbers":       "order 1234567 shipped; phone 87654321; total 23456789",
-		"lorem":         strings.Repeat("Lorem ipsum dolor sit amet, consectetur adipiscing elit\nsed do eiusmod tempor incididunt ut labore\n", 20),
-		"identifiers":   "ObservationLimitExceededErrorHandlerFactory\nRedactorWrappedAnywhereTestCaseGenerator\n",
+		"git ids":      "commit 1d28608f0c2e4b7a9e3d5c6b8a7f1e2d3c4b5a69\nMerge: 97ce301 2604d57",
+		"minified js":  `!function(e,t){"use strict";var n=e.document,r=Object.getPrototypeOf,i=[].slice;function o(e){return e&&e.nodeType}e.jQuery=e.$=t}(window,function(){return {ajaxSettings:{url:location.href}}});`,
+		"base64 blob":  wrap(base64.StdEncoding.EncodeToString(blob), 76, "\n"),
+		"hex blob":     wrap(hex.EncodeToString(blob), 60, "\n"),
+		"url blob":     base64.RawURLEncoding.EncodeToString(blob),
+		"encoded file": wrap(base64.StdEncoding.EncodeToString([]byte("HOME=/root\nOPENAI_API_KEY=sk-test-7f3a9c1e5b2d4f6a8c0f\nLANG=C.UTF-8\n")), 76, "\n"),
+		"jwt":          "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+		"pem":          "-----BEGIN CERTIFICATE-----\n" + wrap(base64.StdEncoding.EncodeToString(blob[:600]), 64, "\n") + "\n-----END CERTIFICATE-----\n",
+		"chinese":      "机器人收到消息后，先校验签名，再解密消息体。密钥长度为四十三个字符，请勿泄露。企业微信回调地址必须能从公网访问。",
+		"numbers":      "order 1234567 shipped; phone 87654321; total 23456789",
+		"lorem":        strings.Repeat("Lorem ipsum dolor sit amet, consectetur adipiscing elit\nsed do eiusmod tempor incididunt ut labore\n", 20),
+		"identifiers":  "ObservationLimitExceededErrorHandlerFactory\nRedactorWrappedAnywhereTestCaseGenerator\n",
 	}
 	for name, in := range inputs {
 		t.Run(name, func(t *testing.T) {
