@@ -40,14 +40,20 @@ func NewGuard(now func() time.Time) *Guard {
 	return &Guard{now: now, seen: make(map[string]time.Time)}
 }
 
-// Fresh checks timestamp alone, for requests that may be repeated (URL
-// verification).
+// Fresh checks timestamp (Unix seconds) alone, for requests that may be
+// repeated (URL verification).
 func (g *Guard) Fresh(timestamp string) error {
 	sec, err := strconv.ParseInt(timestamp, 10, 64)
 	if err != nil {
 		return fmt.Errorf("%w: timestamp %q is not a number", ErrMalformed, timestamp)
 	}
-	d := g.now().Sub(time.Unix(sec, 0))
+	return g.FreshAt(time.Unix(sec, 0))
+}
+
+// FreshAt checks a time a callback carries in a form of its platform's own
+// (an event's creation time in milliseconds, say).
+func (g *Guard) FreshAt(t time.Time) error {
+	d := g.now().Sub(t)
 	if d > clockSkew || d < -clockSkew {
 		return fmt.Errorf("%w: %s away from this machine's clock", ErrStale, d.Round(time.Second))
 	}

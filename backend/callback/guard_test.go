@@ -43,3 +43,26 @@ func TestReplayGuard(t *testing.T) {
 		t.Fatalf("%d nonces kept after expiry, want 1", len(g.seen))
 	}
 }
+
+// FreshAt takes a time in a platform's own unit (Feishu's milliseconds),
+// within the same five minutes either way.
+func TestGuard_FreshAt(t *testing.T) {
+	now := time.UnixMilli(1_700_000_000_123)
+	g := NewGuard(func() time.Time { return now })
+	cases := []struct {
+		d    time.Duration
+		want error
+	}{
+		{0, nil},
+		{-5 * time.Minute, nil},
+		{5 * time.Minute, nil},
+		{-5*time.Minute - time.Millisecond, ErrStale},
+		{5*time.Minute + time.Millisecond, ErrStale},
+		{-365 * 24 * time.Hour, ErrStale},
+	}
+	for _, tc := range cases {
+		if err := g.FreshAt(now.Add(tc.d)); !errors.Is(err, tc.want) {
+			t.Errorf("%s away: %v, want %v", tc.d, err, tc.want)
+		}
+	}
+}

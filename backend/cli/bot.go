@@ -75,6 +75,9 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 	// without a restart where it can; a broken one keeps the last good
 	// config, and the log says why.
 	log := slog.New(slog.NewTextHandler(env.Stderr, nil))
+	for _, w := range cfg.Bot.Warnings() {
+		log.Warn(w.Error())
+	}
 	var running atomic.Pointer[botRunning]
 	cwd, _ := os.Getwd()
 	h, err := host.Open(ctx, dir, host.Bot, host.Options{

@@ -154,3 +154,73 @@ api_base = %q
 		}
 	}
 }
+
+// A Feishu app without an Encrypt Key sends events unsigned: hermes bot
+// warns of it as it starts, and an event created a year ago, though it
+// carries the right token, is refused and runs nothing, while one sent now
+// is answered.
+func TestBot_PlainFeishuRefusesStaleEvents(t *testing.T) {
+	model := llmtest.NewFuncServer(t, func(llmtest.Request) llmtest.Step { return llmtest.Step{Content: "fresh answer"} })
+	api := feishutest.NewServer(t, feishuAppID, feishuAppSecret, 0)
+	home := t.TempDir()
+	cfg := fmt.Sprintf(`[model]
+base_url = %q
+model = "test-model"
+api_key_env = "BOT_TEST_MODEL_KEY"
+
+[bot]
+platform = "feishu"
+app_id = %q
+app_secret_env = "BOT_TEST_FEISHU_SECRET"
+verification_token = %q
+api_base = %q
+`, model.URL, feishuAppID, feishuVerifyTok, api.URL)
+	if err := os.WriteFile(filepath.Join(home, "hermes.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut := &botOutput{ready: make(chan string, 1)}, &botOutput{}
+	vars := map[string]string{"BOT_TEST_MODEL_KEY": "sk-bot-cli-test", "BOT_TEST_FEISHU_SECRET": feishuAppSecret, "HERMES_LANG": "en"}
+	env := &cli.Env{Stdout: out, Stderr: errOut, Getenv: func(k string) string { return vars[k] }}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	code := make(chan int, 1)
+	go func() { code <- cli.Main(ctx, env, []string{"bot", "--home", home, "--listen", "127.0.0.1:0"}) }()
+	var url string
+	select {
+	case url = <-out.ready:
+	case c := <-code:
+		t.Fatalf("hermes bot exited with %d before listening:\n%s", c, errOut)
+	}
+	if !strings.Contains(errOut.String(), "anyone who learns the verification token") || !strings.Contains(errOut.String(), "encrypt_key") {
+		t.Errorf("hermes bot started without warning that events come unsigned:\n%s", errOut)
+	}
+
+	events := feishutest.NewEvents(url, feishuVerifyTok, "")
+	events.Now = func() time.Time { return time.Now().AddDate(-1, 0, 0) }
+	if status, err := events.Send(feishutest.Text{EventID: "ev-old", MessageID: "om_old", OpenID: "ou_zhang", ChatID: "oc_p2p", Text: "a year-old task"}); err != nil || status != http.StatusForbidden {
+		t.Fatalf("a year-old event answered %d %v, want 403:\n%s", status, err, errOut)
+	}
+	events.Now = nil
+	if status, err := events.Send(feishutest.Text{EventID: "ev-now", MessageID: "om_now", OpenID: "ou_zhang", ChatID: "oc_p2p", Text: "a task now"}); err != nil || status != http.StatusOK {
+		t.Fatalf("an event sent now answered %d %v:\n%s", status, err, errOut)
+	}
+	wait, stop := context.WithTimeout(ctx, 20*time.Second)
+	defer stop()
+	if err := api.WaitFor(wait, func(r []feishutest.Reply) bool { return len(r) >= 1 }); err != nil {
+		t.Fatalf("%v:\n%s", err, errOut)
+	}
+	if got := api.Replies(); len(got) != 1 || got[0].To != "om_now" {
+		t.Fatalf("replies %+v, want one, to the event sent now", got)
+	}
+	for _, req := range model.Requests() {
+		for _, m := range req.Messages {
+			if strings.Contains(m.Content, "a year-old task") {
+				t.Fatalf("the year-old task reached the model: %+v", req.Messages)
+			}
+		}
+	}
+	cancel()
+	if c := <-code; c != cli.ExitOK {
+		t.Fatalf("exit code %d after cancel:\n%s", c, errOut)
+	}
+}

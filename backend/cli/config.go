@@ -80,6 +80,13 @@ func configInit(env *Env, path string, lang i18n.Lang, force bool) int {
 
 func configCheck(env *Env, path string) int {
 	problems := config.Check(path)
+	// What the file allows but leaves open, with its environment references
+	// resolved as the commands that start resolve them.
+	if cfg, err := config.Load(path); err == nil {
+		for _, w := range cfg.ResolveEnv(env.Getenv).Bot.Warnings() {
+			fmt.Fprintln(env.Stderr, i18n.T("cli.config.warning", w.Error()))
+		}
+	}
 	if len(problems) == 0 {
 		fmt.Fprintln(env.Stdout, i18n.T("cli.config.ok", path))
 		return ExitOK

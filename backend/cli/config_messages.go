@@ -23,6 +23,7 @@ func init() {
 		"cli.config.wrote":       {EN: "wrote %s; every setting in it is commented out at its default", ZH: "已写入 %s；其中每项设置都以默认值注释列出"},
 		"cli.config.backup":      {EN: "the old file is kept as %s", ZH: "旧文件已备份为 %s"},
 		"cli.config.ok":          {EN: "%s is valid", ZH: "%s 有效"},
+		"cli.config.warning":     {EN: "warning: %s", ZH: "警告：%s"},
 		"cli.config.problems":    {EN: "%d problem(s); fix them and run `hermes config check` again", ZH: "共 %d 个问题；修正后请再次运行 `hermes config check`"},
 		"cli.config.no_bot": {
 			EN: `[agent] mode is "bot", but this build of hermes has no bot command; set mode to "desktop" or "cli", or use a build with the bot`,

@@ -132,3 +132,43 @@ func TestStartBare_BotMode(t *testing.T) {
 		t.Fatalf("code %d, desktop %q, bot args %q", code, *opened, got)
 	}
 }
+
+// A Feishu bot without an Encrypt Key takes events unsigned: config check
+// passes it but warns, in the language of the reader, and says what to set.
+func TestConfigCheck_WarnsOfUnsignedFeishu(t *testing.T) {
+	const feishu = "[bot]\nplatform = \"feishu\"\napp_id = \"cli_a1\"\napp_secret = \"s\"\nverification_token = \"v\"\n"
+	tests := []struct {
+		name, config string
+		vars         map[string]string
+		lang         i18n.Lang
+		want         string // in the warning; "" for none
+	}{
+		{"no encrypt_key", feishu, nil, i18n.EN, "anyone who learns the verification token"},
+		{"no encrypt_key, in Chinese", feishu, nil, i18n.ZH, "任何得知 Verification Token 的人"},
+		{"encrypt_key_env names an unset variable", feishu + "encrypt_key_env = \"FEISHU_KEY\"\n", nil, i18n.EN, "Set an Encrypt Key"},
+		{"encrypt_key_env set", feishu + "encrypt_key_env = \"FEISHU_KEY\"\n", map[string]string{"FEISHU_KEY": "k"}, i18n.EN, ""},
+		{"encrypt_key", feishu + "encrypt_key = \"k\"\n", nil, i18n.EN, ""},
+		{"another platform", "[bot]\nplatform = \"webhook\"\n", nil, i18n.EN, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env, out, errOut, _ := configEnv(t)
+			i18n.SetLang(tt.lang)
+			t.Cleanup(func() { i18n.SetLang(i18n.EN) })
+			env.Getenv = func(k string) string { return tt.vars[k] }
+			path := filepath.Join(t.TempDir(), "hermes.toml")
+			if err := os.WriteFile(path, []byte(tt.config), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if code := Main(t.Context(), env, []string{"config", "check", path}); code != ExitOK || !strings.Contains(out.String(), path) {
+				t.Fatalf("config check: %d %q %q", code, out.String(), errOut.String())
+			}
+			switch {
+			case tt.want == "" && errOut.Len() > 0:
+				t.Errorf("config check warned: %q", errOut.String())
+			case tt.want != "" && (!strings.Contains(errOut.String(), tt.want) || !strings.Contains(errOut.String(), "encrypt_key")):
+				t.Errorf("config check's warning %q lacks %q and encrypt_key", errOut.String(), tt.want)
+			}
+		})
+	}
+}

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"hermes/backend/callback"
 )
@@ -27,16 +29,19 @@ type envelope struct {
 }
 
 // event is a decrypted callback: a URL verification (type, token,
-// challenge) or an event of schema 2.0 (header, event).
+// challenge), an event of schema 2.0 (header, event) or one of schema 1.0
+// (token, ts). Feishu sends the times as strings; a number is read too.
 type event struct {
-	Type      string `json:"type"`
-	Token     string `json:"token"`
-	Challenge string `json:"challenge"`
-	Schema    string `json:"schema"`
+	Type      string      `json:"type"`
+	Token     string      `json:"token"`
+	TS        json.Number `json:"ts"` // schema 1.0: seconds, with a fraction ("1502199207.7171419")
+	Challenge string      `json:"challenge"`
+	Schema    string      `json:"schema"`
 	Header    struct {
-		EventID   string `json:"event_id"`
-		EventType string `json:"event_type"`
-		Token     string `json:"token"`
+		EventID    string      `json:"event_id"`
+		EventType  string      `json:"event_type"`
+		Token      string      `json:"token"`
+		CreateTime json.Number `json:"create_time"` // milliseconds
 	} `json:"header"`
 	Event json.RawMessage `json:"event"`
 }
@@ -130,9 +135,15 @@ func (a *Adapter) receive(w http.ResponseWriter, r *http.Request) ([]byte, error
 		if err := a.checkToken(ev.Token); err != nil {
 			return nil, err
 		}
+		if err := a.fresh(ev); err != nil {
+			return nil, err
+		}
 		return []byte("{}"), nil
 	}
 	if err := a.checkToken(ev.Header.Token); err != nil {
+		return nil, err
+	}
+	if err := a.fresh(ev); err != nil {
 		return nil, err
 	}
 	if ev.Header.EventType == EventMessageReceive {
@@ -176,6 +187,26 @@ func (a *Adapter) open(r *http.Request, body []byte) (plain []byte, signed bool,
 	}
 	plain, err = a.crypt.Decrypt(env.Encrypt)
 	return plain, sig != "", err
+}
+
+// fresh refuses an event created more than five minutes from this
+// machine's clock. Without an Encrypt Key nothing else dates an event, and
+// one captured with its token could be sent again at any time; with a key
+// the signature dates the request, and this dates the event inside it.
+func (a *Adapter) fresh(ev event) error {
+	if ev.Schema == "2.0" {
+		ms, err := ev.Header.CreateTime.Int64()
+		if err != nil {
+			return fmt.Errorf("%w: header.create_time is not a time in milliseconds", callback.ErrMalformed)
+		}
+		return a.guard.FreshAt(time.UnixMilli(ms))
+	}
+	whole, _, _ := strings.Cut(ev.TS.String(), ".")
+	sec, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil {
+		return fmt.Errorf("%w: ts is not a time in seconds", callback.ErrMalformed)
+	}
+	return a.guard.FreshAt(time.Unix(sec, 0))
 }
 
 func (a *Adapter) checkToken(token string) error {

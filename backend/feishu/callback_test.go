@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -317,5 +318,60 @@ func TestReplier_GoesToTheChatWhenTheMessageWasWithdrawn(t *testing.T) {
 	}
 	if got := srv.Replies(); len(got) != 1 || got[0].To != "chat:oc_p2p" || got[0].Text() != "still here" {
 		t.Fatalf("sent %+v", got)
+	}
+}
+
+// An event is refused when the time it was created, its header.create_time
+// (milliseconds; ts, in seconds, in an event of schema 1.0), is more than
+// five minutes from this machine's clock, with an Encrypt Key or without:
+// without one nothing else dates an event, and a year-old event that
+// carries the token must not run a task.
+func TestAdapter_RefusesStaleEvents(t *testing.T) {
+	for _, key := range []string{"", encryptKey} {
+		t.Run(map[string]string{"": "plain", encryptKey: "encrypted"}[key], func(t *testing.T) {
+			in, ev := adapter(t, key, nil)
+			post := func(name string, raw []byte, want int) {
+				t.Helper()
+				// The request itself is sent now: an encrypted one is
+				// freshly signed, only the event inside is old.
+				req, err := ev.Request(raw, time.Now(), feishutest.Nonce())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if status, _, err := ev.Do(req); err != nil || status != want {
+					t.Errorf("%s: %d %v, want %d", name, status, err, want)
+				}
+			}
+			created := func(id string, d time.Duration) []byte {
+				ev.Now = func() time.Time { return time.Now().Add(d) }
+				defer func() { ev.Now = nil }()
+				return ev.JSON(feishutest.Text{EventID: id, MessageID: "om_" + id, OpenID: "ou_zhang", ChatID: "oc_p2p", Text: "task " + id})
+			}
+			post("a year old", created("old", -365*24*time.Hour), http.StatusForbidden)
+			post("six minutes old", created("six", -6*time.Minute), http.StatusForbidden)
+			post("six minutes ahead", created("ahead", 6*time.Minute), http.StatusForbidden)
+			post("four minutes old", created("four", -4*time.Minute), http.StatusOK)
+
+			var undated map[string]any
+			json.Unmarshal(created("undated", 0), &undated)
+			delete(undated["header"].(map[string]any), "create_time")
+			raw, _ := json.Marshal(undated)
+			post("no create_time", raw, http.StatusBadRequest)
+
+			v1 := func(at time.Time) []byte {
+				raw, _ := json.Marshal(map[string]any{
+					"ts": fmt.Sprintf("%d.%07d", at.Unix(), at.Nanosecond()/100), "uuid": "bc447199585340d1f3728d26b1c0297a",
+					"token": verifyTok, "type": "event_callback",
+					"event": map[string]any{"type": "app_open", "app_id": "cli_feishutest"},
+				})
+				return raw
+			}
+			post("schema 1.0, a year old", v1(time.Now().AddDate(-1, 0, 0)), http.StatusForbidden)
+			post("schema 1.0, now", v1(time.Now()), http.StatusOK)
+
+			if got := in.messages(); len(got) != 1 || got[0].ID != "four" {
+				t.Fatalf("delivered %+v, want only the event four minutes old", got)
+			}
+		})
 	}
 }
