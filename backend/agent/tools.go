@@ -238,22 +238,32 @@ func (r *Run) runCalls(ctx context.Context, calls []*call) {
 
 func runnable(c *call) bool { return c.valid() && c.skipped == "" && c.denied == "" }
 
+// callEnv is what a call may know of its run; the policy is asked with
+// the same.
+func (r *Run) callEnv(c *call) skills.Env {
+	return skills.Env{Workspace: r.st.Workspace, Home: r.setup.Home, RunID: r.st.RunID, CallID: c.ID}
+}
+
 // runCall runs one call under its timeout, retrying a transient failure
-// once. The retry is published but never shown to the model.
+// once. The retry is published but never shown to the model. What the tool
+// returns, output or error, is redacted before anything else sees it: a
+// command can print a secret (an environment, a copy of hermes.toml), and
+// the model must not be sent it any more than the log.
 func (r *Run) runCall(ctx context.Context, c *call) {
 	t := c.prep.Tool
 	timeout := t.Timeout
 	if timeout <= 0 {
 		timeout = r.limits.ToolTimeout
 	}
-	env := skills.Env{Workspace: r.st.Workspace, Home: r.setup.Home, RunID: r.st.RunID, CallID: c.ID}
+	env := r.callEnv(c)
 	for attempt := 1; ; attempt++ {
 		r.publish(event.ToolStarted, event.ToolStartedData{CallID: c.ID, Name: c.Name, Arguments: string(c.prep.Args), Attempt: attempt})
 		start := r.now()
 		out, err := runTool(ctx, t, env, c.prep.Args, timeout)
+		out = r.setup.Redactor.String(out)
 		done := event.ToolFinishedData{CallID: c.ID, Name: c.Name, DurationMS: r.now().Sub(start).Milliseconds(), Attempt: attempt}
 		if err != nil {
-			done.Error = err.Error()
+			done.Error = r.setup.Redactor.String(err.Error())
 			if attempt == 1 && ctx.Err() == nil && (skills.IsTransient(err) || errors.Is(err, context.DeadlineExceeded)) {
 				r.publish(event.ToolFinished, done)
 				continue
@@ -308,19 +318,15 @@ func timeoutError(name string, d time.Duration) error {
 	return fmt.Errorf("the tool %s did not finish within %s; try a smaller request: %w", name, d, context.DeadlineExceeded)
 }
 
-// distil returns what the model sees of a tool's output: all of it when it
-// is short, else its head and tail around a note of what was cut, with the
-// whole output kept as an artifact.
+// distil returns what the model sees of a tool's redacted output: all of
+// it when it is short, else its head and tail around a note of what was
+// cut, with the whole output kept as an artifact.
 func (r *Run) distil(callID, out string) (content, artifact string) {
 	limit := r.limits.ObservationLimit
 	if len(out) <= limit || utf8.RuneCountInString(out) <= limit {
 		return out, ""
 	}
-	full := []byte(out)
-	if r.setup.Redactor != nil {
-		full = r.setup.Redactor.Redact(full)
-	}
-	ref, err := runlog.SaveArtifact(r.setup.Home, r.st.RunID, callID, full)
+	ref, err := runlog.SaveArtifact(r.setup.Home, r.st.RunID, callID, []byte(out))
 	runes := []rune(out)
 	head, tail := limit*2/3, limit/3
 	cut := len(runes) - head - tail
