@@ -1,6 +1,7 @@
 package config
 
 import (
+	"net/url"
 	"reflect"
 	"slices"
 	"strings"
@@ -21,8 +22,10 @@ const modelKeyVar = "OPENAI_API_KEY"
 // [[model.endpoints]] api_key, [bot] secret, webhook_secret,
 // encoding_aes_key…), each value of an environment table under a secret's
 // name ([[tools.mcp]] env GITHUB_TOKEN), the value of every variable an X_env
-// reference names, and OPENAI_API_KEY's. Values are trimmed, empty ones left
-// out, and each is listed once.
+// reference names, and OPENAI_API_KEY's; the credentials of [telemetry]'s
+// headers without their scheme ("Bearer …"); and what a URL in any of them,
+// or in OPENAI_BASE_URL, holds (URLSecrets). Values are trimmed, empty ones
+// left out, and each is listed once.
 func (c Config) Secrets(getenv func(string) string) []string {
 	var out []string
 	add := func(s string) {
@@ -34,6 +37,47 @@ func (c Config) Secrets(getenv func(string) string) []string {
 	for _, name := range c.SecretVars() {
 		add(getenv(name))
 	}
+	// A tool may print a header's credentials without the scheme.
+	for _, name := range c.Telemetry.headerVars() {
+		if _, cred, ok := strings.Cut(strings.TrimSpace(getenv(name)), " "); ok {
+			add(cred)
+		}
+	}
+	for _, s := range URLSecrets(getenv(baseURLVar)) {
+		add(s)
+	}
+	return out
+}
+
+// baseURLVar is the variable that overrides [model] base_url.
+const baseURLVar = "OPENAI_BASE_URL"
+
+// URLSecrets are the secrets a URL holds: its password, and the value of
+// each query parameter named as a secret (api-key, key, access_token…). A
+// value that is no URL holds none; nor do the other parameters, such as
+// api-version, which would be redacted in every text that holds them.
+func URLSecrets(raw string) []string {
+	if !strings.Contains(raw, "://") {
+		return nil
+	}
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	if p, ok := u.User.Password(); ok && p != "" {
+		out = append(out, p)
+	}
+	for name, values := range u.Query() {
+		if isSecret(strings.ReplaceAll(strings.ToLower(name), "-", "_")) || strings.EqualFold(name, "apikey") {
+			for _, v := range values {
+				if v != "" {
+					out = append(out, v)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
 	return out
 }
 
@@ -72,6 +116,8 @@ func eachSecret(v reflect.Value, add func(string)) {
 		for it := v.MapRange(); it.Next(); {
 			if isSecret(strings.ToLower(it.Key().String())) {
 				add(it.Value().String())
+			} else {
+				addURL(it.Value().String(), add) // DATABASE_URL = "postgres://user:password@…"
 			}
 		}
 	case reflect.Struct:
@@ -83,10 +129,18 @@ func eachSecret(v reflect.Value, add func(string)) {
 			case f.Kind() == reflect.String:
 				if isSecret(name) {
 					add(f.String())
+				} else {
+					addURL(f.String(), add)
 				}
 			default:
 				eachSecret(f, add)
 			}
 		}
+	}
+}
+
+func addURL(raw string, add func(string)) {
+	for _, s := range URLSecrets(raw) {
+		add(s)
 	}
 }
