@@ -55,7 +55,8 @@ func checkModel(ctx context.Context, cfg config.Config, getenv func(string) stri
 // Build constructs what a run needs from home, its config and the
 // overrides: the model client (checked: the endpoint answers and takes the
 // key), the tools, the redactor that keeps every secret hermes.toml and the
-// environment hold (config.Config.Secrets) out of every event, the
+// environment hold (config.Config.Secrets), and those of the run's
+// endpoint, out of every event and every tool result the model is sent, the
 // limits and the context window. The caller adds Store, LongTerm and Bus,
 // which outlive a run.
 func Build(ctx context.Context, home string, cfg config.Config, getenv func(string) string, o Overrides) (agent.Setup, error) {
@@ -80,8 +81,14 @@ func Build(ctx context.Context, home string, cfg config.Config, getenv func(stri
 		window = config.ContextWindowFor(m.Model)
 	}
 	a, c, temp := cfg.Agent, cfg.Context, cfg.Agent.Temperature
+	// The run's base URL may be another than the config's (--base-url), with
+	// a password of its own, which a tool can read in the process's
+	// arguments.
+	secrets := append(cfg.Secrets(getenv), m.APIKey)
+	secrets = append(secrets, config.URLSecrets(m.BaseURL)...)
+	secrets = append(secrets, config.URLSecrets(o.BaseURL)...)
 	return agent.Setup{
-		Home: home, Redactor: runlog.NewRedactor(cfg.Secrets(getenv)...),
+		Home: home, Redactor: runlog.NewRedactor(secrets...),
 		Model: client, ModelName: m.Model, BaseURL: llm.RedactURL(m.BaseURL), Tools: tools,
 		Prices: cfg.PriceTable(), SummaryModel: c.SummaryModel, Memory: agent.MemoryUse(c.MemoryMode()),
 		Strategy: agent.Strategy(a.Strategy), Protocol: agent.Protocol(a.Protocol), Route: a.Route, Confidence: a.Confidence,

@@ -1,6 +1,7 @@
 package runner_test
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"hermes/backend/agent/agenttest"
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
@@ -250,5 +252,52 @@ func TestManager_KeyFollowsTheEndpoint(t *testing.T) {
 	reqs := other.Requests()
 	if len(reqs) != 1 || reqs[0].Header.Get("Authorization") != "Bearer "+endpointKey {
 		t.Fatalf("the endpoint's entry's key was not sent: %v", reqs)
+	}
+}
+
+// TestManager_ToolResultsReachTheModelRedacted: what the run's tools read —
+// a copy of hermes.toml, the bot's secret encoded, the password of the
+// base_url the run was started with — reaches the model's next request
+// with every secret redacted, in every form.
+func TestManager_ToolResultsReachTheModelRedacted(t *testing.T) {
+	const urlPassword = "override-url-password-31"
+	srv := llmtest.NewServer(t,
+		llmtest.Step{ToolCalls: []llm.ToolCall{
+			{ID: "c1", Name: "read_file", Arguments: `{"path":"copy.toml"}`},
+			{ID: "c2", Name: "read_file", Arguments: `{"path":"dump.txt"}`},
+		}},
+		llmtest.Step{Content: "Done."},
+	)
+	m, home := secretsHome(t, srv, "")
+	toml, err := os.ReadFile(filepath.Join(home, "hermes.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dump := agenttest.Encodings(corpSecret) + agenttest.Encodings(webhookSecret) + "base_url: " + urlPassword + "\n"
+	for name, content := range map[string][]byte{"copy.toml": toml, "dump.txt": []byte(dump)} {
+		if err := os.WriteFile(filepath.Join(home, name), content, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := strings.Replace(srv.URL, "http://", "http://hermes:"+urlPassword+"@", 1)
+	id, err := m.Start(t.Context(), runner.StartRequest{Task: "what is in these files?", BaseURL: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := waitEnd(t, m, id); last[len(last)-1].Type != event.RunFinished {
+		t.Fatalf("the run ended with %s", last[len(last)-1].Type)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	sent, _ := json.Marshal(reqs[1].Messages)
+	if !strings.Contains(string(sent), runlog.Redacted) {
+		t.Fatal("the tools' results were not sent")
+	}
+	for _, s := range append(allSecrets, urlPassword) {
+		if leaks := agenttest.Leaks(sent, s); len(leaks) > 0 {
+			t.Errorf("the model was sent %s as %q", s, leaks)
+		}
 	}
 }
