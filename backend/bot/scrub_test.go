@@ -1,10 +1,14 @@
 package bot_test
 
 import (
+	"encoding/base64"
+	"encoding/hex"
+	"slices"
 	"strings"
 	"testing"
 
 	"hermes/backend/agent"
+	"hermes/backend/agent/agenttest"
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/runlog"
 	"hermes/backend/wecom/wecomtest"
@@ -26,6 +30,10 @@ func noSecrets(t *testing.T, msgs []string) {
 // the secrets it knew replaced, those of the model and those of the bot.
 func TestBot_RepliesAreScrubbed(t *testing.T) {
 	leak := "env: OPENAI_API_KEY=" + testKey + " HERMES_WEBHOOK_SECRET=" + testToken + " WECOM_SECRET=" + testSecret + " AES=" + testAESKey
+	reversed := []rune(testToken)
+	slices.Reverse(reversed)
+	encoded := "in base64: " + base64.StdEncoding.EncodeToString([]byte("WECOM_SECRET="+testSecret)) +
+		" hex: " + hex.EncodeToString([]byte(testAESKey)) + " reversed: " + string(reversed)
 	cases := []struct {
 		name string
 		step llmtest.Step
@@ -37,6 +45,9 @@ func TestBot_RepliesAreScrubbed(t *testing.T) {
 		{"answer", llmtest.Step{Content: leak}, "OPENAI_API_KEY=[REDACTED] HERMES_WEBHOOK_SECRET=[REDACTED]", nil},
 		{"answer, the run knowing only the model key", llmtest.Step{Content: leak}, "HERMES_WEBHOOK_SECRET=[REDACTED] WECOM_SECRET=[REDACTED] AES=[REDACTED]", runlog.NewRedactor(testKey)},
 		{"failure", llmtest.Step{Status: 400, Content: "bad request: " + leak}, "The task failed", nil},
+		// The bot scrubs the forms a run's redactor does.
+		{"answer with the secrets encoded, the run knowing only the model key", llmtest.Step{Content: encoded},
+			"in base64: [REDACTED] hex: [REDACTED] reversed: [REDACTED]", runlog.NewRedactor(testKey)},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -53,6 +64,11 @@ func TestBot_RepliesAreScrubbed(t *testing.T) {
 				t.Errorf("reply %q: want the secrets shown as %s", got[len(got)-1], runlog.Redacted)
 			}
 			noSecrets(t, got)
+			for _, secret := range secrets[:4] {
+				if leaks := agenttest.Leaks([]byte(strings.Join(got, "\n")), secret); len(leaks) > 0 {
+					t.Errorf("a reply holds %.6s… as %q", secret, leaks)
+				}
+			}
 		})
 	}
 }
