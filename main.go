@@ -3,10 +3,7 @@
 package main
 
 import (
-	"context"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"hermes/backend/cli"
 )
@@ -16,11 +13,9 @@ var version = "dev"
 
 func main() {
 	// Interrupts go to the command, which stops a run at a safe point on the
-	// first and cancels it on the second; SIGTERM cancels at once.
-	interrupts := make(chan os.Signal, 2)
-	signal.Notify(interrupts, os.Interrupt)
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
-	defer stop()
+	// first and cancels it on the second; SIGTERM cancels at once. A process
+	// too busy to take them still ends (cli.Signals).
+	ctx, interrupts, stop := cli.Signals(os.Stderr, cli.HardStop)
 	code := cli.Main(ctx, &cli.Env{
 		Stdout:     os.Stdout,
 		Stderr:     os.Stderr,

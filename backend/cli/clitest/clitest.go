@@ -4,22 +4,32 @@
 package clitest
 
 import (
-	"context"
+	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 	"testing"
+	"time"
 
 	"hermes/backend/cli"
 )
 
 // Main is a TestMain: it runs hermes with the process's arguments when the
 // test binary was started as hermes, and the tests otherwise.
+//
+// Two more variables shape that process: HERMES_TEST_HARD_STOP (a
+// duration) replaces cli.HardStop, and HERMES_TEST_BUSY=1 makes it spin
+// instead of running a command, as one stuck in a long step that takes no
+// signal would, once it has printed "busy".
 func Main(m *testing.M) {
 	if os.Getenv("HERMES_TEST_MAIN") == "1" {
-		interrupts := make(chan os.Signal, 2)
-		signal.Notify(interrupts, os.Interrupt)
-		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+		hardStop := cli.HardStop
+		if d, err := time.ParseDuration(os.Getenv("HERMES_TEST_HARD_STOP")); err == nil {
+			hardStop = d
+		}
+		ctx, interrupts, stop := cli.Signals(os.Stderr, hardStop)
+		if os.Getenv("HERMES_TEST_BUSY") == "1" {
+			fmt.Println("busy")
+			spin()
+		}
 		code := cli.Main(ctx, &cli.Env{
 			Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Interrupts: interrupts, Version: "test",
 		}, os.Args[1:])
@@ -27,4 +37,18 @@ func Main(m *testing.M) {
 		os.Exit(code)
 	}
 	os.Exit(m.Run())
+}
+
+// spun keeps spin's work from being left out by the compiler.
+var spun uint64
+
+// spin keeps a core busy for a minute, far longer than a test waits, and
+// then exits, so that a test that failed leaves no process behind.
+func spin() {
+	for end := time.Now().Add(time.Minute); time.Now().Before(end); {
+		for range 1 << 20 {
+			spun = spun*6364136223846793005 + 1442695040888963407
+		}
+	}
+	os.Exit(cli.ExitFailed)
 }
