@@ -121,7 +121,7 @@ func runInHome(ctx context.Context, env *Env, f runFlags, start func(*host.Host,
 	if err != nil {
 		return fail(env, err)
 	}
-	defer closeRunHome(env, h)
+	defer closeRunHome(ctx, env, h)
 	if !h.Owns() {
 		if f.config != "" || f.vault != "" {
 			fmt.Fprintln(env.Stderr, i18n.T("cli.run.owner_flags", h.Owner().Mode, h.Owner().PID))
@@ -169,16 +169,17 @@ func reportSkills(ctx context.Context, env *Env, m *runner.Manager, cfg config.C
 
 // closeRunHome lets go of the home once the run is over. Runs that other
 // processes started in this one (a window attached to it) go on until they
-// end, or until Ctrl-C stops them at their next safe point.
-func closeRunHome(env *Env, h *host.Host) {
+// end, or until Ctrl-C or the end of ctx (SIGTERM) stops them at their next
+// safe point.
+func closeRunHome(ctx context.Context, env *Env, h *host.Host) {
 	if m := h.Manager(); m != nil {
-		waitForOthers(env, m)
+		waitForOthers(ctx, env, m)
 	}
 	_ = closeHost(env, h)
 }
 
-// waitForOthers waits until m runs nothing, or Ctrl-C is pressed.
-func waitForOthers(env *Env, m *runner.Manager) {
+// waitForOthers waits until m runs nothing, Ctrl-C is pressed or ctx ends.
+func waitForOthers(ctx context.Context, env *Env, m *runner.Manager) {
 	feed := m.Feed()
 	defer feed.Close()
 	told := false
@@ -195,6 +196,8 @@ func waitForOthers(env *Env, m *runner.Manager) {
 		case <-feed.Ready():
 			feed.Take()
 		case <-env.Interrupts:
+			return
+		case <-ctx.Done():
 			return
 		}
 	}

@@ -2,15 +2,21 @@ package cli_test
 
 import (
 	"bufio"
+	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"hermes/backend/cli"
+	"hermes/backend/event"
+	"hermes/backend/llm"
+	"hermes/backend/llm/llmtest"
 )
 
 // busyProcess is hermes stuck in a long step that takes no signal
@@ -124,4 +130,82 @@ func TestSignals_EndABusyProcess(t *testing.T) {
 			t.Fatalf("exited %v after SIGTERM, before the grace ran out", took)
 		}
 	})
+}
+
+// TestRun_SIGTERMStopsTheRunsOthersStartedHere: a `hermes run` that owns
+// the home keeps it, once its own run is over, for the runs other
+// processes started in it; SIGTERM stops those at their next safe point
+// and the process exits, as Ctrl-C does, rather than waiting on until the
+// grace runs out.
+func TestRun_SIGTERMStopsTheRunsOthersStartedHere(t *testing.T) {
+	mine, theirs := make(chan struct{}), make(chan struct{})
+	theirsAsked := make(chan struct{}, 1)
+	srv := llmtest.NewFuncServer(t, func(req llmtest.Request) llmtest.Step {
+		for _, m := range req.Messages {
+			if m.Role == llm.RoleUser && strings.Contains(m.Content, "theirs") {
+				theirsAsked <- struct{}{}
+				return llmtest.Step{Content: "done", Wait: theirs}
+			}
+		}
+		return llmtest.Step{Content: "done", Wait: mine}
+	})
+	ws := t.TempDir()
+	home := modelHome(t, srv.URL, ws)
+	if err := os.WriteFile(filepath.Join(home, "hermes.toml"), fmt.Appendf(nil, "[model]\nbase_url = %q\nmax_retries = 0\n\n[agent]\nstrategy = \"react\"\nroute = false\nworkspace = %q\n", srv.URL, ws), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	run := hermes(t, "run", "--json", "--home", home, "mine")
+	run.Env = append(run.Env, "HERMES_TEST_HARD_STOP=20s")
+	stdout, err := run.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr, err := run.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run.Start(); err != nil {
+		t.Fatal(err)
+	}
+	events := eventStream(t, stdout)
+	for e := range events {
+		if e.Type == event.RunStarted {
+			break
+		}
+	}
+
+	other := startServeProcess(t, home)
+	defer other.stop(t)
+	res := other.authed(t, "POST", "api/runs", `{"task":"theirs"}`)
+	res.Body.Close()
+	if res.StatusCode != http.StatusCreated {
+		t.Fatalf("start through the attached serve: %d", res.StatusCode)
+	}
+	<-theirsAsked
+	close(mine)
+	lines := bufio.NewScanner(stderr)
+	var said strings.Builder
+	wait := func(want string) {
+		t.Helper()
+		for lines.Scan() {
+			said.WriteString(lines.Text() + "\n")
+			if strings.Contains(lines.Text(), want) {
+				return
+			}
+		}
+		t.Fatalf("hermes run ended without saying %q:\n%s", want, said.String())
+	}
+	wait("runs started here by other Hermes processes go on")
+	run.Process.Signal(syscall.SIGTERM)
+	wait("stopping 1 live runs at their next safe point")
+	close(theirs)
+	for range events {
+	}
+	for lines.Scan() {
+		said.WriteString(lines.Text() + "\n")
+	}
+	_ = run.Wait()
+	if code := run.ProcessState.ExitCode(); code != cli.ExitOK || strings.Contains(said.String(), "exiting at once") {
+		t.Fatalf("exit %d:\n%s", code, said.String())
+	}
 }
