@@ -33,31 +33,35 @@ type Redactor struct {
 // NewRedactor returns a redactor for the given secrets.
 func NewRedactor(secrets ...string) *Redactor {
 	r := &Redactor{}
-	for _, s := range secrets {
-		r.Add(s)
-	}
+	r.add(secrets)
 	return r
 }
 
 // Add makes r redact secret too, in all its forms. Surrounding space is
 // trimmed; empty and short secrets are ignored.
-func (r *Redactor) Add(secret string) {
-	secret = strings.TrimSpace(secret)
-	if len(secret) < minSecretLen {
-		return
-	}
+func (r *Redactor) Add(secret string) { r.add([]string{secret}) }
+
+func (r *Redactor) add(secrets []string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var pats []pattern
 	if old := r.forms.Load(); old != nil {
 		pats = slices.Clone(old.pats)
 	}
-	for _, p := range formsOf(secret) {
-		if !slices.ContainsFunc(pats, func(q pattern) bool { return bytes.Equal(q.b, p.b) }) {
-			pats = append(pats, p)
+	n := len(pats)
+	for _, secret := range secrets {
+		if secret = strings.TrimSpace(secret); len(secret) < minSecretLen {
+			continue
+		}
+		for _, p := range formsOf(secret) {
+			if !slices.ContainsFunc(pats, func(q pattern) bool { return bytes.Equal(q.b, p.b) }) {
+				pats = append(pats, p)
+			}
 		}
 	}
-	r.forms.Store(newFormSet(pats))
+	if len(pats) > n {
+		r.forms.Store(newFormSet(pats))
+	}
 }
 
 // Redact returns b with every secret replaced by "[REDACTED]", and every

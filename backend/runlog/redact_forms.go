@@ -108,6 +108,11 @@ func reversed(s string) string {
 // without HTML escaping (encoding/json escapes <, > and & by default).
 func jsonForms(text string) []string {
 	forms := []string{text}
+	if !strings.ContainsFunc(text, func(r rune) bool {
+		return r < ' ' || strings.ContainsRune(`"\<>&`, r) || r == '\u2028' || r == '\u2029' || r == utf8.RuneError
+	}) {
+		return forms // encoding/json leaves it as it is
+	}
 	for _, html := range []bool{true, false} {
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)

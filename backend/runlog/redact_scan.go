@@ -24,18 +24,33 @@ const minWrapWidth = 16
 // formSet is the forms of every secret a Redactor knows, and their
 // windows.
 type formSet struct {
-	pats    []pattern
-	filter  [1 << 16 / 64]uint64 // a bit for each window's hash
-	anchors map[uint32][]anchor  // the forms holding each window
+	pats   []pattern
+	filter [1 << 16 / 64]uint64 // a bit for each window's hash
+	// windows of the forms, by bucket: bucket k's are
+	// windows[starts[k]:starts[k+1]].
+	windows []window
+	starts  [buckets + 1]int32
 	stride  int
 }
 
-// anchor is a window of a form: pats[pat][off:off+gram].
-type anchor struct{ pat, off int32 }
+// buckets is how many buckets the windows are sorted into, by their hash.
+const buckets = 1 << 12
+
+func bucket(h uint32) uint32 { return h >> 4 }
+
+// window is one of a form's windows: pats[pat][off:off+gram], read as w.
+type window struct {
+	w        uint32
+	pat, off int32
+}
 
 func newFormSet(pats []pattern) *formSet {
-	fs := &formSet{pats: pats, anchors: map[uint32][]anchor{}, stride: math.MaxInt}
-	for i, p := range pats {
+	n := 0
+	for _, p := range pats {
+		n += len(p.b) - gram + 1
+	}
+	fs := &formSet{pats: pats, windows: make([]window, n), stride: math.MaxInt}
+	for _, p := range pats {
 		// The longest piece of an occurrence that is sure to be on one
 		// line: all of an exact form; for an encoded one wrapped, its
 		// longer half or a full line. A stride of piece-gram+1 lands in it.
@@ -47,10 +62,21 @@ func newFormSet(pats []pattern) *formSet {
 		}
 		fs.stride = max(min(fs.stride, piece-gram+1), 1)
 		for off := 0; off+gram <= len(p.b); off++ {
-			w := binary.LittleEndian.Uint32(p.b[off:])
-			h := hash(w)
+			h := hash(binary.LittleEndian.Uint32(p.b[off:]))
 			fs.filter[h/64] |= 1 << (h % 64)
-			fs.anchors[w] = append(fs.anchors[w], anchor{int32(i), int32(off)})
+			fs.starts[bucket(h)+1]++
+		}
+	}
+	for k := range buckets {
+		fs.starts[k+1] += fs.starts[k]
+	}
+	var fill [buckets]int32
+	for i, p := range pats {
+		for off := 0; off+gram <= len(p.b); off++ {
+			w := binary.LittleEndian.Uint32(p.b[off:])
+			k := bucket(hash(w))
+			fs.windows[fs.starts[k]+fill[k]] = window{w, int32(i), int32(off)}
+			fill[k]++
 		}
 	}
 	return fs
@@ -65,10 +91,15 @@ func (fs *formSet) find(b []byte) []span {
 	var spans []span
 	for i := 0; i+gram <= len(b); i += fs.stride {
 		w := binary.LittleEndian.Uint32(b[i:])
-		if h := hash(w); fs.filter[h/64]&(1<<(h%64)) == 0 {
+		h := hash(w)
+		if fs.filter[h/64]&(1<<(h%64)) == 0 {
 			continue
 		}
-		for _, a := range fs.anchors[w] {
+		k := bucket(h)
+		for _, a := range fs.windows[fs.starts[k]:fs.starts[k+1]] {
+			if a.w != w {
+				continue
+			}
 			p := fs.pats[a.pat]
 			sp, ok := p.around(b, i, int(a.off))
 			if !ok || covered(spans, sp) {
