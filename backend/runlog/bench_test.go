@@ -68,11 +68,13 @@ func BenchmarkList(b *testing.B) {
 // BenchmarkRedact scrubs what the emitter hands the redactor with the
 // secrets of a configured bot (a model key, a WeCom secret, an AES key, a
 // webhook secret): an iteration's events, which hold none (the common
-// case, it runs on every event); a 64 KB base64 blob wrapped at 76 columns
-// without one; and an environment file, base64-encoded and wrapped, that
-// holds the model key.
+// case, it runs on every event); the same with an 8-character secret too,
+// whose short forms make the redactor read the text at its finest stride;
+// a 64 KB base64 blob wrapped at 76 columns without one; and an environment
+// file, base64-encoded and wrapped, that holds the model key.
 func BenchmarkRedact(b *testing.B) {
 	r := NewRedactor(benchSecrets...)
+	short := NewRedactor(append(benchSecrets, "Pa55w0rd")...)
 	rec := &recorder{}
 	em := event.NewEmitter("bench", event.EmitterOptions{Sinks: []event.Sink{rec}})
 	emitIteration(b, em, 1, 100)
@@ -87,22 +89,34 @@ func BenchmarkRedact(b *testing.B) {
 	hit := wrap(base64.StdEncoding.EncodeToString([]byte("HOME=/root\nOPENAI_API_KEY="+benchSecrets[0]+"\nPATH=/usr/bin\n")), 76, "\n")
 	cases := []struct {
 		name string
+		r    *Redactor
 		in   [][]byte
 		size int
 	}{
-		{"events", events, size},
-		{"blob", [][]byte{[]byte(blob)}, len(blob)},
-		{"hit", [][]byte{[]byte(hit)}, len(hit)},
+		{"events", r, events, size},
+		{"events-short-secret", short, events, size},
+		{"blob", r, [][]byte{[]byte(blob)}, len(blob)},
+		{"hit", r, [][]byte{[]byte(hit)}, len(hit)},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(c.size))
 			for b.Loop() {
 				for _, in := range c.in {
-					r.Redact(in)
+					c.r.Redact(in)
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkNewRedactor makes the redactor of a run whose config holds ten
+// secrets, as every run start does.
+func BenchmarkNewRedactor(b *testing.B) {
+	secrets := append(benchSecrets, "ghp_github-token-in-an-env-table", "corp-secret-from-the-env-77",
+		"sk-endpoint-entry-key-9876", "nats-cluster-token-123456", "feishu-app-secret-abcdef", "Basic b3RscDpzZWNyZXQtY3JlZHM=")
+	for b.Loop() {
+		NewRedactor(secrets...)
 	}
 }
 
