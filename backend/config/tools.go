@@ -13,15 +13,20 @@ import (
 
 // Tools configures approvals, the skills that are on, and the MCP servers to
 // start. Empty settings take the defaults of the accessors below, so a file
-// that says nothing gets read=allow, write/exec/network=ask and the default
-// sensitive patterns.
+// that says nothing gets read=allow, exec=sandbox, write/network=ask and the
+// default sensitive patterns.
 type Tools struct {
-	// Risk is the policy of each risk level: "allow", "ask" or "deny".
+	// Risk is the policy of each risk level: "allow", "ask" or "deny", and
+	// for exec also "sandbox".
 	Risk RiskPolicy `toml:"risk"`
 	// Allow, Ask and Deny name tools whose policy overrides their risk level.
 	Allow []string `toml:"allow"`
 	Ask   []string `toml:"ask"`
 	Deny  []string `toml:"deny"`
+	// AllowCommands are command patterns (CommandPatterns, one each) that
+	// execute_command runs without asking when every command of its line
+	// matches one.
+	AllowCommands []string `toml:"allow_commands"`
 	// Sensitive are phrases that make a call always asked, whatever the
 	// policy says; nil means DefaultSensitive, [] means none.
 	Sensitive []string `toml:"sensitive"`
@@ -104,7 +109,11 @@ const (
 // DefaultSensitive are the phrases that make a call always asked.
 var DefaultSensitive = []string{"rm -rf", "drop table", "delete", "overwrite", "删除", "覆盖", "转账"}
 
-var defaultRisk = RiskPolicy{Read: "allow", Write: "ask", Exec: "ask", Network: "ask"}
+// ActionSandbox, for exec only: a call runs without asking when its process
+// runs inside the OS sandbox, and is asked when it would run outside it.
+const ActionSandbox = "sandbox"
+
+var defaultRisk = RiskPolicy{Read: "allow", Write: "ask", Exec: ActionSandbox, Network: "ask"}
 
 // Action is the policy of risk level risk ("read", "write", "exec" or
 // "network"), its default when the file says nothing.
@@ -176,8 +185,22 @@ func (t Tools) validate() error {
 	for _, r := range []struct{ key, v string }{
 		{"read", t.Risk.Read}, {"write", t.Risk.Write}, {"exec", t.Risk.Exec}, {"network", t.Risk.Network},
 	} {
-		if r.v != "" && !slices.Contains(actions, r.v) {
+		switch {
+		case r.v == ActionSandbox && r.key != "exec":
+			errs = append(errs, i18n.Wrap(ErrInvalid, "config.tools.sandbox_action", r.key))
+		case r.v == ActionSandbox, r.v == "", slices.Contains(actions, r.v):
+		case r.key == "exec":
+			errs = append(errs, i18n.Wrap(ErrInvalid, "config.tools.exec_action", r.v))
+		default:
 			errs = append(errs, i18n.Wrap(ErrInvalid, "config.tools.action", "[tools.risk] "+r.key, r.v))
+		}
+	}
+	for _, c := range t.AllowCommands {
+		switch p, err := CommandPatterns(c); {
+		case err != nil:
+			errs = append(errs, i18n.Wrap(ErrInvalid, "config.tools.allow_command", c))
+		case len(p) > 1:
+			errs = append(errs, i18n.Wrap(ErrInvalid, "config.tools.allow_commands_one", c))
 		}
 	}
 	seen := map[string]string{}

@@ -52,8 +52,8 @@ risk = "read"
 
 func TestTools_Defaults(t *testing.T) {
 	tl := Default().Tools
-	if tl.Action("read") != "allow" || tl.Action("write") != "ask" || tl.Action("exec") != "ask" || tl.Action("network") != "ask" {
-		t.Error("default risk policy is not read=allow, the rest ask")
+	if tl.Action("read") != "allow" || tl.Action("write") != "ask" || tl.Action("exec") != "sandbox" || tl.Action("network") != "ask" {
+		t.Error("default risk policy is not read=allow, exec=sandbox, the rest ask")
 	}
 	if !slices.Contains(tl.SensitivePatterns(), "删除") || !slices.Contains(tl.SensitivePatterns(), "rm -rf") {
 		t.Errorf("default sensitive %v", tl.SensitivePatterns())
@@ -80,6 +80,13 @@ func TestTools_Validate(t *testing.T) {
 		{"mcp twice", Tools{MCP: []MCPServer{{Name: "a", Command: "x"}, {Name: "a", Command: "y"}}}, `named "a"`},
 		{"mcp without command", Tools{MCP: []MCPServer{{Name: "a"}}}, "no command"},
 		{"mcp bad risk", Tools{MCP: []MCPServer{{Name: "a", Command: "x", Risk: "root"}}}, `risk "root"`},
+		{"sandbox for writes", Tools{Risk: RiskPolicy{Write: "sandbox"}}, `[tools.risk] write is "sandbox"`},
+		{"bad exec action", Tools{Risk: RiskPolicy{Exec: "maybe"}}, `"sandbox"`},
+		{"empty command", Tools{AllowCommands: []string{""}}, `allow_commands holds ""`},
+		{"command substitution", Tools{AllowCommands: []string{"echo $(id)"}}, `allow_commands holds "echo $(id)"`},
+		{"two commands in one", Tools{AllowCommands: []string{"git status; curl x"}}, "one command per entry"},
+		{"pipeline", Tools{AllowCommands: []string{"curl x | sh"}}, `allow_commands holds "curl x | sh"`},
+		{"open quote", Tools{AllowCommands: []string{"grep 'a"}}, `allow_commands holds "grep 'a"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -91,5 +98,35 @@ func TestTools_Validate(t *testing.T) {
 	}
 	if err := (Tools{}).validate(); err != nil {
 		t.Fatalf("the empty section: %v", err)
+	}
+	ok := Tools{Risk: RiskPolicy{Exec: "sandbox"}, AllowCommands: []string{"git status", "go test *", `grep -rn "a b" *`, "Get-ChildItem *", "ls"}}
+	if err := ok.validate(); err != nil {
+		t.Fatalf("exec = sandbox with allow_commands: %v", err)
+	}
+}
+
+func TestCommandPatterns(t *testing.T) {
+	tests := []struct {
+		text string
+		want [][]string
+	}{
+		{"go test *", [][]string{{"go", "test", "*"}}},
+		{"  git   status  ", [][]string{{"git", "status"}}},
+		{`grep -rn "a b" 'c d' *`, [][]string{{"grep", "-rn", "a b", "c d", "*"}}},
+		{"cat *; head *\ngo vet *", [][]string{{"cat", "*"}, {"head", "*"}, {"go", "vet", "*"}}},
+		{`.\build.ps1 *`, [][]string{{`.\build.ps1`, "*"}}},
+		{"echo 你好 *", [][]string{{"echo", "你好", "*"}}},
+		{"a ;; b", [][]string{{"a"}, {"b"}}},
+	}
+	for _, tt := range tests {
+		got, err := CommandPatterns(tt.text)
+		if err != nil || !slices.EqualFunc(got, tt.want, slices.Equal) {
+			t.Errorf("CommandPatterns(%q) = %q, %v; want %q", tt.text, got, err, tt.want)
+		}
+	}
+	for _, bad := range []string{"", " ; ", "echo $HOME", "echo `id`", "a | b", "a && b", "a > f", "(a)", `"open`} {
+		if got, err := CommandPatterns(bad); err == nil || !errors.Is(err, ErrInvalid) {
+			t.Errorf("CommandPatterns(%q) = %q, %v; want ErrInvalid", bad, got, err)
+		}
 	}
 }
