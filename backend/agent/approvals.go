@@ -29,8 +29,8 @@ func (r *Run) approve(ctx context.Context, c *call) bool {
 	if r.setup.Policy == nil {
 		return false
 	}
-	v := r.setup.Policy.Check(c.prep.Tool, c.prep.Args)
-	allowedForRun := slices.Contains(r.st.AllowedTools, c.Name) && !v.Sensitive
+	v := r.setup.Policy.Check(c.prep.Tool, c.prep.Args, r.callEnv(c))
+	allowedForRun := slices.Contains(r.st.AllowedTools, c.Name) && !v.Sensitive && !v.Escaping
 	switch {
 	case v.Action == skills.Allow, v.Action == skills.Ask && allowedForRun:
 		return false
@@ -41,6 +41,7 @@ func (r *Run) approve(ctx context.Context, c *call) bool {
 	id := "approval_" + c.ID
 	r.publish(event.ApprovalRequested, event.ApprovalRequestedData{
 		ApprovalID: id, CallID: c.ID, Name: c.Name, Arguments: string(c.prep.Args), Risk: string(c.prep.Tool.Risk), Reason: v.Reason,
+		Escaping: v.Escaping, Commands: v.Commands, Risky: v.Risky, Patterns: v.Patterns,
 	})
 	resolve := func(decision, reason, pattern, by string) {
 		r.publish(event.ApprovalResolved, event.ApprovalResolvedData{

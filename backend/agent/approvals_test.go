@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -21,7 +22,7 @@ type askWrites struct {
 	always []string
 }
 
-func (p *askWrites) Check(t skills.Tool, args json.RawMessage) skills.Verdict {
+func (p *askWrites) Check(t skills.Tool, args json.RawMessage, _ skills.Env) skills.Verdict {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if strings.Contains(string(args), "rm -rf") {
@@ -250,5 +251,64 @@ func TestApprovals_SensitiveCallsAreAskedEvenWhenAllowedForTheRun(t *testing.T) 
 	}
 	if _, err := os.Stat(filepath.Join(h.ws, "b.sh")); err == nil {
 		t.Error("the denied sensitive call ran")
+	}
+}
+
+// A call escaping the OS sandbox is asked every time: "allow for this run"
+// on the first does not cover the second, nor do [tools] allow and a rule
+// for any arguments. The request shows the command line's commands, and
+// the policy is asked with the run's workspace.
+func TestApprovals_EscapingIsAskedEveryTime(t *testing.T) {
+	command := func(id, line string) llmtest.Step {
+		return llmtest.Step{ToolCalls: []llm.ToolCall{call(id, "execute_command", map[string]any{"command": line})}}
+	}
+	srv := llmtest.NewServer(t, command("c1", "echo one > one.txt"), command("c2", "echo two > two.txt"), llmtest.Step{Content: "done"})
+	exec := skills.ExecuteCommand(0, 4096, nil)
+	var mu sync.Mutex
+	var workspaces []string
+	exec.Confinement = func(env skills.Env, _ json.RawMessage) skills.Confinement {
+		mu.Lock()
+		defer mu.Unlock()
+		workspaces = append(workspaces, env.Workspace)
+		return skills.Escaping
+	}
+	h := newHarness(t, srv, exec)
+	policy, err := skills.NewPolicy(skills.PolicyConfig{Tools: map[string]skills.Action{"execute_command": skills.Allow}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := policy.AllowAlways(exec, ""); err != nil {
+		t.Fatal(err)
+	}
+	h.setup.Policy = policy
+	run, err := agent.NewRun(h.setup, agent.Task{Text: "write", Workspace: h.ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answerApprovals(t, h, run,
+		agent.Control{Kind: agent.ControlApprove, Decision: event.ApproveRun},
+		agent.Control{Kind: agent.ControlApprove, Decision: event.ApproveOnce},
+	)
+	res, events := h.execute(run, t.Context())
+	if res.Status != event.StatusFinished {
+		t.Fatalf("status %s: %s", res.Status, res.Error)
+	}
+	asked := ofType(events, event.ApprovalRequested)
+	if len(asked) != 2 {
+		t.Fatalf("%d approvals asked, want both calls", len(asked))
+	}
+	req := decode[event.ApprovalRequestedData](t, asked[1])
+	if !req.Escaping || !slices.Equal(req.Commands, []string{"echo two > two.txt"}) {
+		t.Errorf("request %+v", req)
+	}
+	for _, name := range []string{"one.txt", "two.txt"} {
+		if _, err := os.Stat(filepath.Join(h.ws, name)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(workspaces) == 0 || workspaces[0] != h.ws {
+		t.Errorf("the policy was asked with workspaces %q, want %s", workspaces, h.ws)
 	}
 }

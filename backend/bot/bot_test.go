@@ -3,6 +3,7 @@ package bot_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"os"
@@ -11,8 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"hermes/backend/agent"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
+	"hermes/backend/skills"
 	"hermes/backend/wecom/wecomtest"
 )
 
@@ -239,6 +242,37 @@ func TestBot_AllowToolsLetsACallRun(t *testing.T) {
 	waitMessage(t, wecom, "sunqi", "written")
 	if _, err := os.Stat(filepath.Join(h.bot.Workspace("wecom", "sunqi"), "notes.txt")); err != nil {
 		t.Fatalf("an allowed call did not write in the user's workspace: %v", err)
+	}
+}
+
+// allow_tools does not let a call escape the OS sandbox: only a person
+// may, and no one is in the chat, so it is denied and the user told why.
+func TestBot_AllowToolsDoesNotCoverEscaping(t *testing.T) {
+	wecom := wecomtest.NewServer(t, testCorpID, testSecret, 0)
+	n := 0
+	model := llmtest.NewFuncServer(t, func(req llmtest.Request) llmtest.Step {
+		n++
+		if n == 1 {
+			return llmtest.Step{ToolCalls: []llm.ToolCall{{ID: "call_x", Name: "execute_command", Arguments: `{"command":"echo x > out.txt"}`}}}
+		}
+		return llmtest.Step{Content: "could not run it"}
+	})
+	cfg := botConfig(wecom)
+	cfg.AllowTools = []string{"execute_command"}
+	exec := skills.ExecuteCommand(0, 4096, nil)
+	exec.Confinement = func(skills.Env, json.RawMessage) skills.Confinement { return skills.Escaping }
+	h := newHarness(t, "", model, cfg, func(s *agent.Setup) {
+		if err := s.Tools.Register(exec); err != nil {
+			t.Fatal(err)
+		}
+	})
+	h.send("sunqi", "m1", "run it outside")
+	got := waitMessage(t, wecom, "sunqi", "could not run it")
+	if len(got) != 2 || !strings.Contains(got[0], "outside the OS sandbox") || !strings.Contains(got[0], "execute_command") {
+		t.Fatalf("messages %q: want the denial saying why, then the answer", got)
+	}
+	if _, err := os.Stat(filepath.Join(h.bot.Workspace("wecom", "sunqi"), "out.txt")); err == nil {
+		t.Fatal("the escaping call ran")
 	}
 }
 

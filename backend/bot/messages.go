@@ -69,6 +69,10 @@ func init() {
 			EN: "I did not run the tool %s: it needs a person's approval (%s), and no one can give it in the chat. To allow it here, add it to allow_tools under [bot] in hermes.toml.",
 			ZH: "我没有运行工具 %s：它需要人工批准（%s），而在聊天中无法批准。如需在机器人中允许它，请把它加入 hermes.toml 的 [bot] allow_tools。",
 		},
+		"bot.denied_escaping": {
+			EN: "I did not run the tool %s: the model asked to run it outside the OS sandbox, which only a person at Hermes's window or terminal can approve, each time; allow_tools does not cover it.",
+			ZH: "我没有运行工具 %s：模型请求在系统沙箱之外运行它，这只能由在 Hermes 窗口或终端前的人逐次批准；allow_tools 不适用于这种情况。",
+		},
 		"bot.stopped": {
 			EN: "Stopped at step %d (tool calls run: %d, tokens used: %d)%s. Send /resume to go on from there, or send a new task.",
 			ZH: "已在第 %d 步停止（调用工具 %d 次，用了 %d 个令牌）%s。发送 /继续 可从这里接着做，或者发一个新任务。",

@@ -16,12 +16,16 @@ type botPolicy struct {
 	allow []string
 }
 
-func (p botPolicy) Check(t skills.Tool, args json.RawMessage) skills.Verdict {
+func (p botPolicy) Check(t skills.Tool, args json.RawMessage, env skills.Env) skills.Verdict {
+	if t.Confinement != nil && t.Confinement(env, args) == skills.Escaping {
+		// Only a person may let a call leave the sandbox, and no one is here.
+		return skills.Verdict{Action: skills.Ask, Escaping: true, Reason: "the model asked to run it outside the OS sandbox, which a person approves each time"}
+	}
 	if slices.Contains(p.allow, t.Name) {
 		return skills.Verdict{Action: skills.Allow}
 	}
 	if p.inner != nil {
-		return p.inner.Check(t, args)
+		return p.inner.Check(t, args, env)
 	}
 	if t.ReadOnly() {
 		return skills.Verdict{Action: skills.Allow}

@@ -42,7 +42,10 @@ type liveRun struct {
 	done      bool
 }
 
-type asked struct{ name, reason string }
+type asked struct {
+	name, reason string
+	escaping     bool
+}
 
 // inject adds a message to the run as an instruction for its next step,
 // or, once the model has given its final answer and no step follows, keeps
@@ -161,7 +164,7 @@ func (lr *liveRun) follow(e event.Event, posts *[]outbound) {
 		}
 	case event.ApprovalRequested:
 		if d, err := event.Decode[event.ApprovalRequestedData](e); err == nil {
-			lr.asked[d.ApprovalID] = asked{d.Name, d.Reason}
+			lr.asked[d.ApprovalID] = asked{d.Name, d.Reason, d.Escaping}
 		}
 	case event.ApprovalResolved:
 		d, err := event.Decode[event.ApprovalResolvedData](e)
@@ -170,6 +173,9 @@ func (lr *liveRun) follow(e event.Event, posts *[]outbound) {
 		}
 		a := lr.asked[d.ApprovalID]
 		text := i18n.In(lr.lang, "bot.denied", a.name, a.reason)
+		if a.escaping {
+			text = i18n.In(lr.lang, "bot.denied_escaping", a.name)
+		}
 		for _, r := range unique(lr.answerTo) {
 			*posts = append(*posts, outbound{r: r, text: text, redact: lr.redact})
 		}

@@ -34,17 +34,36 @@ type answer struct {
 	decision, reason, pattern string
 }
 
-// ask shows the call and reads the decision. The end of input denies.
-func (p *prompter) ask(name, risk, args, why string) answer {
+// ask shows the call, with an execute_command line's commands and what in
+// it is always asked, and reads the decision. The end of input denies. A
+// call escaping the sandbox is allowed once or denied: nothing else covers
+// it.
+func (p *prompter) ask(req event.ApprovalRequestedData) answer {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprintf(p.out, "\n%s\n", i18n.T("cli.approve.title", name, risk))
-	fmt.Fprintf(p.out, "  %s\n", args)
-	if why != "" {
-		fmt.Fprintf(p.out, "  %s\n", i18n.T("cli.approve.why", why))
+	fmt.Fprintf(p.out, "\n%s\n", i18n.T("cli.approve.title", req.Name, req.Risk))
+	fmt.Fprintf(p.out, "  %s\n", req.Arguments)
+	if len(req.Commands) > 0 {
+		fmt.Fprintf(p.out, "  %s\n", i18n.T("cli.approve.commands"))
+		for _, c := range req.Commands {
+			fmt.Fprintf(p.out, "    $ %s\n", c)
+		}
+	}
+	for _, r := range req.Risky {
+		fmt.Fprintf(p.out, "  ! %s\n", i18n.T("cli.approve.risky", r))
+	}
+	if req.Escaping {
+		fmt.Fprintf(p.out, "  ! %s\n", i18n.T("cli.approve.escaping"))
+	}
+	if req.Reason != "" {
+		fmt.Fprintf(p.out, "  %s\n", i18n.T("cli.approve.why", req.Reason))
+	}
+	choices := i18n.T("cli.approve.choices")
+	if req.Escaping {
+		choices = i18n.T("cli.approve.choices_once")
 	}
 	for {
-		fmt.Fprint(p.out, i18n.T("cli.approve.choices"))
+		fmt.Fprint(p.out, choices)
 		line, ok := p.line()
 		if !ok {
 			return answer{decision: event.ApproveDeny, reason: "no answer was given"}
@@ -53,17 +72,35 @@ func (p *prompter) ask(name, risk, args, why string) answer {
 		case "o", "once", "y", "yes":
 			return answer{decision: event.ApproveOnce}
 		case "r", "run":
-			return answer{decision: event.ApproveRun}
+			if !req.Escaping {
+				return answer{decision: event.ApproveRun}
+			}
 		case "a", "always":
-			fmt.Fprint(p.out, i18n.T("cli.approve.pattern"))
-			pattern, _ := p.line()
-			return answer{decision: event.ApproveAlways, pattern: pattern}
+			if !req.Escaping {
+				return answer{decision: event.ApproveAlways, pattern: p.pattern(req.Patterns)}
+			}
 		case "d", "deny", "n", "no":
 			fmt.Fprint(p.out, i18n.T("cli.approve.reason"))
 			reason, _ := p.line()
 			return answer{decision: event.ApproveDeny, reason: reason}
 		}
 	}
+}
+
+// pattern reads an "always" answer's pattern: for a command line, the
+// patterns offered unless the person writes others.
+func (p *prompter) pattern(offered []string) string {
+	if len(offered) == 0 {
+		fmt.Fprint(p.out, i18n.T("cli.approve.pattern"))
+		pattern, _ := p.line()
+		return pattern
+	}
+	joined := strings.Join(offered, "; ")
+	fmt.Fprint(p.out, i18n.T("cli.approve.command_patterns", joined))
+	if pattern, _ := p.line(); pattern != "" {
+		return pattern
+	}
+	return joined
 }
 
 func (p *prompter) line() (string, bool) {

@@ -71,7 +71,8 @@ func follow(ctx context.Context, env *Env, f runFlags, h *host.Host, id string, 
 
 // asker answers the approvals and questions of one run, the same way
 // wherever the run goes on: --yes allows each call asked about (what the
-// policy denies stays denied, since it is never asked); else a person at
+// policy denies stays denied, since it is never asked) but one escaping
+// the sandbox, which it denies; else a person at
 // the terminal answers both. Without a terminal, a process that runs the
 // loop itself has no one to ask, so the call is denied and the question
 // gets no answer, while a run in another process waits for an answer in
@@ -133,10 +134,13 @@ func (a *asker) approval(e event.Event, answered map[string]bool) {
 	}
 	var ans runner.Answer
 	switch {
+	case a.yes && req.Escaping:
+		fmt.Fprintln(a.env.Stderr, i18n.T("cli.approve.yes_escaping", req.Name))
+		ans = runner.Answer{Decision: event.ApproveDeny, Reason: i18n.In(i18n.EN, "cli.approve.yes_escaping_model")}
 	case a.yes:
 		ans = runner.Answer{Decision: event.ApproveOnce}
 	case a.ask != nil:
-		got := a.ask.ask(req.Name, req.Risk, req.Arguments, req.Reason)
+		got := a.ask.ask(req)
 		ans = runner.Answer{Decision: got.decision, Reason: got.reason, Pattern: got.pattern}
 	case a.owns:
 		fmt.Fprintln(a.env.Stderr, i18n.T("cli.approve.no_terminal", req.Name))

@@ -20,6 +20,15 @@ func init() {
 			EN: "%d runs started here by other Hermes processes go on; this process keeps the home until they end (press Ctrl-C to stop them at their next safe point)",
 			ZH: "其他 Hermes 进程在此启动的 %d 个运行仍在进行；本进程会持有主目录直到它们结束（按 Ctrl-C 让它们在下一个安全点停止）",
 		},
+		"cli.approve.yes_escaping": {
+			EN: "%s asked to run outside the OS sandbox, which --yes does not approve, so it was denied; run without --yes to approve it yourself",
+			ZH: "%s 请求在系统沙箱之外运行，--yes 不会批准这种请求，因此已被拒绝；如需亲自批准，请不带 --yes 运行",
+		},
+		// What the model reads of a call escaping the sandbox under --yes.
+		"cli.approve.yes_escaping_model": {
+			EN: "running outside the OS sandbox needs a person's approval, which --yes does not give; run it inside the sandbox",
+			ZH: "在系统沙箱之外运行需要有人批准，而 --yes 不会批准；请在沙箱内运行",
+		},
 		// What the model reads of a call denied for want of a terminal.
 		"cli.approve.no_one": {
 			EN: "no one is at the terminal to approve it; allow the tool in [tools] policy, or run with --yes, to let it run",

@@ -64,6 +64,20 @@ func init() {
 			EN: "  only for arguments matching (a * glob such as \"git *\"; Enter for any) > ",
 			ZH: "  仅限匹配的参数（* 通配，例如 \"git *\"；直接回车表示任意参数）> ",
 		},
+		"cli.approve.commands": {EN: "it runs:", ZH: "将运行："},
+		"cli.approve.risky":    {EN: "always asked: %s", ZH: "总是需要询问：%s"},
+		"cli.approve.escaping": {
+			EN: "the model asks to run this outside the OS sandbox, where it can do anything you can: allow it only once, and only if it must",
+			ZH: "模型请求在系统沙箱之外运行它，届时它能做你能做的任何事：只能允许这一次，且仅在确有必要时允许",
+		},
+		"cli.approve.choices_once": {
+			EN: "  [o] allow once  [d] deny > ",
+			ZH: "  [o] 允许一次  [d] 拒绝 > ",
+		},
+		"cli.approve.command_patterns": {
+			EN: "  always allow these commands (Enter for %s; or write patterns separated by \";\", * for any further arguments) > ",
+			ZH: "  始终允许这些命令（直接回车表示 %s；或输入用 \";\" 分隔的模式，* 表示任意后续参数）> ",
+		},
 		"cli.approve.reason": {EN: "  reason, for the model (Enter for none) > ", ZH: "  拒绝原因，会告诉模型（直接回车表示不填）> "},
 		"cli.approve.no_terminal": {
 			EN: "%s needs approval and stdin is not a terminal, so it was denied; run in a terminal, pass --yes, or allow it in [tools] of hermes.toml",

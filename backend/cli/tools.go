@@ -64,7 +64,7 @@ func toolsList(ctx context.Context, env *Env, args []string) int {
 	}
 	var out []toolJSON
 	for _, t := range kit.Catalog.Registry().Tools() {
-		v := kit.Policy.Check(t, json.RawMessage("{}"))
+		v := kit.Policy.Check(t, json.RawMessage("{}"), skills.Env{})
 		out = append(out, toolJSON{Name: t.Name, Skill: skillOf[t.Name], Risk: string(t.Risk), Policy: string(v.Action),
 			Description: t.Description, Parameters: t.Parameters})
 	}
@@ -123,7 +123,8 @@ func toolsCall(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintln(env.Stderr, i18n.T("cli.tools.invalid", err.Error()))
 		return ExitUsage
 	}
-	if err := approveCall(env, kit.Policy, prep, *yes); err != nil {
+	callEnv := skills.Env{Workspace: ws, Home: h, CallID: "cli"}
+	if err := approveCall(env, kit.Policy, prep, callEnv, *yes); err != nil {
 		return fail(env, err)
 	}
 	timeout := prep.Tool.Timeout
@@ -132,7 +133,7 @@ func toolsCall(ctx context.Context, env *Env, args []string) int {
 	}
 	callCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	out, err := prep.Tool.Run(callCtx, skills.Env{Workspace: ws, Home: h, CallID: "cli"}, prep.Args)
+	out, err := prep.Tool.Run(callCtx, callEnv, prep.Args)
 	if err != nil {
 		if errors.Is(callCtx.Err(), context.DeadlineExceeded) {
 			return fail(env, i18n.Errorf("cli.tools.timeout", name, timeout))
@@ -167,19 +168,24 @@ func collectLate(env *Env) (restore func()) {
 
 // approveCall applies the policy to one call, asking at the terminal when
 // it says to ask. A refusal is an error wrapping skills.ErrDenied.
-func approveCall(env *Env, policy skills.Policy, prep skills.Prepared, yes bool) error {
-	v := policy.Check(prep.Tool, prep.Args)
+func approveCall(env *Env, policy skills.Policy, prep skills.Prepared, callEnv skills.Env, yes bool) error {
+	v := policy.Check(prep.Tool, prep.Args, callEnv)
 	switch {
 	case v.Action == skills.Allow:
 		return nil
 	case v.Action == skills.Deny:
 		return i18n.Wrap(skills.ErrDenied, "cli.tools.denied_policy", prep.Tool.Name, v.Reason)
+	case yes && v.Escaping:
+		return i18n.Wrap(skills.ErrDenied, "cli.approve.yes_escaping", prep.Tool.Name)
 	case yes:
 		return nil
 	case !stdinIsTerminal():
 		return i18n.Wrap(skills.ErrDenied, "cli.tools.denied_no_terminal", prep.Tool.Name, v.Reason)
 	}
-	a := newPrompter(os.Stdin, env.Stderr).ask(prep.Tool.Name, string(prep.Tool.Risk), string(prep.Args), v.Reason)
+	a := newPrompter(os.Stdin, env.Stderr).ask(event.ApprovalRequestedData{
+		Name: prep.Tool.Name, Risk: string(prep.Tool.Risk), Arguments: string(prep.Args), Reason: v.Reason,
+		Escaping: v.Escaping, Commands: v.Commands, Risky: v.Risky, Patterns: v.Patterns,
+	})
 	switch a.decision {
 	case event.ApproveDeny:
 		return i18n.Wrap(skills.ErrDenied, "cli.tools.denied_user", prep.Tool.Name)

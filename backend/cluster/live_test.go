@@ -194,7 +194,7 @@ func TestLive_ObserverSteersAnotherReplicasRun(t *testing.T) {
 // askWrites asks before every call that writes.
 type askWrites struct{}
 
-func (askWrites) Check(t skills.Tool, _ json.RawMessage) skills.Verdict {
+func (askWrites) Check(t skills.Tool, _ json.RawMessage, _ skills.Env) skills.Verdict {
 	if t.Risk == skills.RiskWrite {
 		return skills.Verdict{Action: skills.Ask, Reason: "writes need approval"}
 	}

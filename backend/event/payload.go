@@ -316,6 +316,17 @@ type ApprovalRequestedData struct {
 	Arguments  string `json:"arguments"`
 	Risk       string `json:"risk"`
 	Reason     string `json:"reason"` // why it is asked: the risk level's policy or a sensitive pattern
+	// Escaping: the model asked to run this call outside the OS sandbox; a
+	// person approves it each time ("allow for this run" and "always" do
+	// not cover it).
+	Escaping bool `json:"escaping,omitempty"`
+	// Commands are an execute_command line's simple commands as written,
+	// Risky what in it is asked whatever the rules say, and Patterns the
+	// "always" patterns offered for it, one per command no rule covers
+	// (an answer joins those it keeps with "; ").
+	Commands []string `json:"commands,omitempty"`
+	Risky    []string `json:"risky,omitempty"`
+	Patterns []string `json:"patterns,omitempty"`
 }
 
 // ApprovalResolvedData is the answer. Reason is a denial's reason, which the

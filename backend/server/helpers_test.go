@@ -218,7 +218,7 @@ func (h *harness) follow(ms <-chan message, after int64, seen func(event.Event))
 // askWrites is a policy that asks before every call that writes.
 type askWrites struct{ always []string }
 
-func (p *askWrites) Check(t skills.Tool, _ json.RawMessage) skills.Verdict {
+func (p *askWrites) Check(t skills.Tool, _ json.RawMessage, _ skills.Env) skills.Verdict {
 	if t.Risk == skills.RiskWrite {
 		return skills.Verdict{Action: skills.Ask, Reason: "writes need approval"}
 	}

@@ -47,7 +47,7 @@ func Open(ctx context.Context, home string, cfg config.Config, rules RuleStore, 
 
 // PolicyFromConfig is the policy that [tools] describes.
 func PolicyFromConfig(t config.Tools) PolicyConfig {
-	pc := PolicyConfig{Risk: map[Risk]Action{}, Tools: map[string]Action{}, Sensitive: t.SensitivePatterns()}
+	pc := PolicyConfig{Risk: map[Risk]Action{}, Tools: map[string]Action{}, Sensitive: t.SensitivePatterns(), Commands: t.AllowCommands}
 	for _, r := range []Risk{RiskRead, RiskWrite, RiskExec, RiskNetwork} {
 		pc.Risk[r] = Action(t.Action(string(r)))
 	}

@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"hermes/backend/config"
 )
 
 // Rule is a remembered "always allow": the tool, and a pattern its
@@ -34,6 +37,13 @@ type PolicyConfig struct {
 	// Sensitive phrases make a call asked whatever Risk and Tools say, unless
 	// the tool is denied.
 	Sensitive []string
+	// Commands are [tools] allow_commands: command patterns that
+	// execute_command runs without asking when every command of its line
+	// matches one (config.CommandPatterns).
+	Commands []string
+	// Shell is the shell execute_command's lines are read as, ShellBash or
+	// ShellPowerShell; "" is this OS's (PowerShell on Windows).
+	Shell string
 }
 
 // RulePolicy is the Policy of hermes.toml and of the remembered "always
@@ -62,30 +72,68 @@ func NewPolicy(cfg PolicyConfig, store RuleStore) (*RulePolicy, error) {
 }
 
 // Check decides in this order: a denied tool or risk level is denied; a
-// sensitive phrase in the arguments is asked; an allowed one is allowed; an
-// asked one is allowed when a remembered rule matches it, else asked.
-func (p *RulePolicy) Check(t Tool, args json.RawMessage) Verdict {
+// call escaping the OS sandbox is asked; a sensitive phrase in the
+// arguments is asked; an allowed one is allowed, and under "sandbox" one
+// whose process runs in the OS sandbox; else it is allowed when remembered
+// rules (and for execute_command [tools] allow_commands) cover it, and
+// asked when they do not. An execute_command call's verdict carries its
+// parsed commands whatever it says.
+func (p *RulePolicy) Check(t Tool, args json.RawMessage, env Env) Verdict {
 	p.mu.RLock()
-	cfg := p.cfg
+	cfg, rules := p.cfg, p.rules
 	p.mu.RUnlock()
 	action, why := cfg.base(t)
 	if action == Deny {
 		return Verdict{Action: Deny, Reason: why}
 	}
+	var v Verdict
+	var line *commandLine
+	if t.Name == shellTool {
+		l := cfg.parseCall(args, env)
+		line = &l
+		v.Commands, v.Risky = l.texts(), l.Risky
+	}
+	where := Unconfined
+	if t.Confinement != nil {
+		where = t.Confinement(env, args)
+	}
+	if where == Escaping {
+		v.Action, v.Escaping = Ask, true
+		v.Reason = "the model asked to run it outside the OS sandbox, which a person approves each time"
+		return v
+	}
 	if phrase := cfg.sensitive(args); phrase != "" {
-		return Verdict{Action: Ask, Sensitive: true, Reason: fmt.Sprintf("the arguments contain the sensitive phrase %q ([tools] sensitive)", phrase)}
+		v.Action, v.Sensitive = Ask, true
+		v.Reason = fmt.Sprintf("the arguments contain the sensitive phrase %q ([tools] sensitive)", phrase)
+		return v
 	}
-	if action == Allow {
+	switch {
+	case action == Allow:
 		return Verdict{Action: Allow, Reason: why}
+	case action == Sandbox && where == Confined:
+		return Verdict{Action: Allow, Reason: why + ": it runs inside the OS sandbox"}
+	case action == Sandbox:
+		why += `: it would run outside the OS sandbox ([tools] sandbox = "off", or none on this OS), so it is asked`
 	}
-	p.mu.RLock()
-	defer p.mu.RUnlock()
-	for _, r := range p.rules {
-		if r.Tool == t.Name && MatchPattern(r.Pattern, args) {
-			return Verdict{Action: Allow, Reason: fmt.Sprintf("remembered rule %d (hermes tools rules)", r.ID)}
+	v.Action, v.Reason = Ask, why
+	if line == nil {
+		for _, r := range rules {
+			if r.Tool == t.Name && MatchPattern(r.Pattern, args) {
+				return Verdict{Action: Allow, Reason: fmt.Sprintf("remembered rule %d (hermes tools rules)", r.ID)}
+			}
 		}
+		return v
 	}
-	return Verdict{Action: Ask, Reason: why}
+	cmdRules, anyArgs := cfg.commandRules(rules)
+	if anyArgs != nil {
+		return Verdict{Action: Allow, Reason: fmt.Sprintf("remembered rule %d (hermes tools rules)", anyArgs.ID)}
+	}
+	ok, reason, uncovered := line.allowed(cmdRules)
+	if ok {
+		return Verdict{Action: Allow, Reason: reason}
+	}
+	v.Patterns = line.patterns(uncovered)
+	return v
 }
 
 // SetConfig replaces the [tools] policy, after an edit of hermes.toml; the
@@ -122,8 +170,36 @@ func (cfg PolicyConfig) sensitive(args json.RawMessage) string {
 func normalize(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
 
 // AllowAlways remembers that t may run without asking when its arguments
-// match pattern ("" = any arguments).
+// match pattern ("" = any arguments). For execute_command, pattern holds
+// command patterns separated by ";" (config.CommandPatterns), each
+// remembered as a rule of its own.
 func (p *RulePolicy) AllowAlways(t Tool, pattern string) error {
+	patterns := []string{pattern}
+	if t.Name == shellTool && pattern != "" {
+		split, err := config.CommandPatterns(pattern)
+		if err != nil {
+			return err
+		}
+		patterns = patterns[:0]
+		for _, words := range split {
+			patterns = append(patterns, canonical(words))
+		}
+	}
+	for _, pattern := range patterns {
+		if err := p.remember(t, pattern); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *RulePolicy) remember(t Tool, pattern string) error {
+	p.mu.RLock()
+	known := slices.ContainsFunc(p.rules, func(r Rule) bool { return r.Tool == t.Name && r.Pattern == pattern })
+	p.mu.RUnlock()
+	if known {
+		return nil
+	}
 	rule := Rule{Tool: t.Name, Pattern: pattern, Created: p.now().UTC()}
 	if p.store != nil {
 		var err error

@@ -65,7 +65,7 @@ func TestPolicy_Matrix(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			v := p.Check(tt.tool, json.RawMessage(tt.args))
+			v := p.Check(tt.tool, json.RawMessage(tt.args), Env{})
 			if v.Action != tt.want || v.Reason == "" {
 				t.Fatalf("got %+v, want %s with a reason", v, tt.want)
 			}
@@ -81,7 +81,7 @@ func TestPolicy_AlwaysRulesWithPatterns(t *testing.T) {
 	}
 	exec := Tool{Name: "execute_command", Risk: RiskExec}
 	write := Tool{Name: "write_file", Risk: RiskWrite}
-	check := func(tool Tool, args string) Action { return p.Check(tool, json.RawMessage(args)).Action }
+	check := func(tool Tool, args string) Action { return p.Check(tool, json.RawMessage(args), Env{}).Action }
 
 	if err := p.AllowAlways(exec, "git *"); err != nil {
 		t.Fatal(err)
@@ -113,13 +113,13 @@ func TestPolicy_AlwaysRulesWithPatterns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := again.Check(exec, json.RawMessage(`{"command":"git diff"}`)).Action; got != Allow {
+	if got := again.Check(exec, json.RawMessage(`{"command":"git diff"}`), Env{}).Action; got != Allow {
 		t.Errorf("after restart: %s, want allow", got)
 	}
 	if err := again.AllowAlways(write, ""); err != nil {
 		t.Fatal(err)
 	}
-	if got := again.Check(write, json.RawMessage(`{"path":"todo.md","content":"x"}`)).Action; got != Allow {
+	if got := again.Check(write, json.RawMessage(`{"path":"todo.md","content":"x"}`), Env{}).Action; got != Allow {
 		t.Errorf("any-arguments rule: %s, want allow", got)
 	}
 	if len(store.rules) != 3 {
@@ -153,7 +153,7 @@ func TestPolicy_SetConfigKeepsTheRules(t *testing.T) {
 		{exec, `{"command":"cat secret.txt"}`, Ask},
 		{exec, `{"command":"rm -rf /"}`, Ask}, // not a rule's
 	} {
-		if v := p.Check(tt.tool, json.RawMessage(tt.args)); v.Action != tt.want {
+		if v := p.Check(tt.tool, json.RawMessage(tt.args), Env{}); v.Action != tt.want {
 			t.Errorf("%s %s after the edit: %+v, want %s", tt.tool.Name, tt.args, v, tt.want)
 		}
 	}

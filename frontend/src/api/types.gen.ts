@@ -338,6 +338,10 @@ export interface ApprovalRequestedData {
   arguments?: string
   risk?: string
   reason?: string
+  escaping?: boolean
+  commands?: string[]
+  risky?: string[]
+  patterns?: string[]
 }
 
 export interface ApprovalResolvedData {

@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"hermes/backend/event"
+	"hermes/backend/runner"
+	"hermes/backend/skills"
+)
+
+// The terminal shows an execute_command line's commands and what in it is
+// always asked, and Enter at "always" takes the patterns offered.
+func TestPrompter_ShowsTheCommandsAndOffersTheirPatterns(t *testing.T) {
+	var out strings.Builder
+	req := event.ApprovalRequestedData{
+		Name: "execute_command", Risk: "exec", Arguments: `{"command":"cat go.mod | head -3; curl x | sh"}`, Reason: "exec is asked",
+		Commands: []string{"cat go.mod", "head -3", "curl x", "sh"}, Risky: []string{"sh reading commands from its input"},
+		Patterns: []string{"cat *", "head *", "curl *", "sh *"},
+	}
+	got := newPrompter(strings.NewReader("a\n\n"), &out).ask(req)
+	if got.decision != event.ApproveAlways || got.pattern != "cat *; head *; curl *; sh *" {
+		t.Errorf("answer %+v", got)
+	}
+	for _, want := range []string{"    $ cat go.mod\n", "    $ sh\n", "always asked: sh reading commands from its input", "exec is asked", "Enter for cat *; head *; curl *; sh *"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the prompt lacks %q:\n%s", want, out.String())
+		}
+	}
+	// Patterns of the person's own replace those offered.
+	if got := newPrompter(strings.NewReader("always\ncat *\n"), &out).ask(req); got.pattern != "cat *" {
+		t.Errorf("own pattern: %+v", got)
+	}
+}
+
+// A call escaping the sandbox is allowed once or denied: "for this run"
+// and "always" are not offered, and not taken.
+func TestPrompter_EscapingIsOnceOrDeny(t *testing.T) {
+	var out strings.Builder
+	req := event.ApprovalRequestedData{Name: "execute_command", Risk: "exec", Arguments: `{"command":"make"}`, Escaping: true, Commands: []string{"make"}}
+	got := newPrompter(strings.NewReader("r\na\no\n"), &out).ask(req)
+	if got.decision != event.ApproveOnce {
+		t.Errorf("answer %+v, want allow_once after r and a were refused", got)
+	}
+	if !strings.Contains(out.String(), "outside the OS sandbox") || strings.Contains(out.String(), "[a] always") {
+		t.Errorf("prompt:\n%s", out.String())
+	}
+}
+
+// answers is a runner.Runs that keeps the answers to approvals.
+type answers struct {
+	runner.Runs
+	got []runner.Answer
+}
+
+func (a *answers) Approve(_, _ string, ans runner.Answer) error {
+	a.got = append(a.got, ans)
+	return nil
+}
+
+// --yes allows what is asked, except a call escaping the sandbox: that is
+// denied, the model told why and the person how to approve it.
+func TestAsker_YesDeniesEscaping(t *testing.T) {
+	var stderr strings.Builder
+	runs := &answers{}
+	a := &asker{env: &Env{Stderr: &stderr}, runs: runs, id: "run1", yes: true}
+	request := func(id string, escaping bool) event.Event {
+		data, _ := json.Marshal(event.ApprovalRequestedData{ApprovalID: id, Name: "execute_command", Risk: "exec", Escaping: escaping})
+		return event.Event{Type: event.ApprovalRequested, Data: data}
+	}
+	a.approval(request("a1", false), nil)
+	a.approval(request("a2", true), nil)
+	if len(runs.got) != 2 || runs.got[0].Decision != event.ApproveOnce || runs.got[1].Decision != event.ApproveDeny ||
+		!strings.Contains(runs.got[1].Reason, "--yes does not give") {
+		t.Fatalf("answers %+v", runs.got)
+	}
+	if !strings.Contains(stderr.String(), "run without --yes to approve it") {
+		t.Errorf("stderr: %q", stderr.String())
+	}
+}
+
+// hermes tools call --yes: the same.
+func TestApproveCall_YesDeniesEscaping(t *testing.T) {
+	policy, err := skills.NewPolicy(skills.PolicyConfig{Risk: map[skills.Risk]skills.Action{skills.RiskExec: skills.Allow}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := func(where skills.Confinement) skills.Prepared {
+		return skills.Prepared{Tool: skills.Tool{Name: "execute_command", Risk: skills.RiskExec,
+			Confinement: func(skills.Env, json.RawMessage) skills.Confinement { return where }}, Args: json.RawMessage(`{"command":"ls"}`)}
+	}
+	env := &Env{Stderr: &strings.Builder{}}
+	if err := approveCall(env, policy, tool(skills.Unconfined), skills.Env{}, true); err != nil {
+		t.Errorf("an allowed call: %v", err)
+	}
+	if err := approveCall(env, policy, tool(skills.Escaping), skills.Env{}, true); !errors.Is(err, skills.ErrDenied) || !strings.Contains(err.Error(), "without --yes") {
+		t.Errorf("an escaping call under --yes: %v", err)
+	}
+}
