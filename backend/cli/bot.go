@@ -75,7 +75,7 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 	// without a restart where it can; a broken one keeps the last good
 	// config, and the log says why.
 	log := slog.New(slog.NewTextHandler(env.Stderr, nil))
-	for _, w := range cfg.Bot.Warnings() {
+	for _, w := range cfg.Warnings() {
 		log.Warn(w.Error())
 	}
 	var running atomic.Pointer[botRunning]

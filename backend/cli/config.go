@@ -83,7 +83,7 @@ func configCheck(env *Env, path string) int {
 	// What the file allows but leaves open, with its environment references
 	// resolved as the commands that start resolve them.
 	if cfg, err := config.Load(path); err == nil {
-		for _, w := range cfg.ResolveEnv(env.Getenv).Bot.Warnings() {
+		for _, w := range cfg.ResolveEnv(env.Getenv).Warnings() {
 			fmt.Fprintln(env.Stderr, i18n.T("cli.config.warning", w.Error()))
 		}
 	}

@@ -172,3 +172,36 @@ func TestConfigCheck_WarnsOfUnsignedFeishu(t *testing.T) {
 		})
 	}
 }
+
+// TestConfigCheck_ClusterCredentials: config check refuses replicas that
+// would reach NATS on another machine without a token or credentials, at
+// the line of nats_url, unless insecure = true, and warns of NATS without
+// them on this machine and of insecure = true.
+func TestConfigCheck_ClusterCredentials(t *testing.T) {
+	tests := []struct {
+		name, cluster string
+		vars          map[string]string
+		code          int
+		want          string // on stderr; "" for nothing
+	}{
+		{"elsewhere", "nats_url = \"nats://10.0.0.5:4222\"\n", nil, ExitFailed, "line 2, column 1: [cluster] nats_url names NATS servers on other machines (10.0.0.5:4222) without a token or credentials"},
+		{"elsewhere, an unset variable", "nats_url = \"nats://10.0.0.5:4222\"\nnats_token_env = \"NATS_TOKEN\"\n", nil, ExitOK, "warning: [cluster] names the variable NATS_TOKEN for the NATS credentials, but it is not set"},
+		{"elsewhere, insecure", "nats_url = \"nats://10.0.0.5:4222\"\ninsecure = true\n", nil, ExitOK, "warning: [cluster] insecure = true: the replicas reach 10.0.0.5:4222 without a token or credentials"},
+		{"here", "nats_url = \"nats://127.0.0.1:4222\"\n", nil, ExitOK, "warning: [cluster] nats_url names a NATS server on this machine without a token or credentials"},
+		{"elsewhere, a token", "nats_url = \"nats://10.0.0.5:4222\"\nnats_token_env = \"NATS_TOKEN\"\n", map[string]string{"NATS_TOKEN": "t"}, ExitOK, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env, out, errOut, _ := configEnv(t)
+			env.Getenv = func(k string) string { return tt.vars[k] }
+			path := filepath.Join(t.TempDir(), "hermes.toml")
+			if err := os.WriteFile(path, []byte("[cluster]\n"+tt.cluster), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			code := Main(t.Context(), env, []string{"config", "check", path})
+			if code != tt.code || (tt.want == "") != (errOut.Len() == 0) || !strings.Contains(errOut.String(), tt.want) {
+				t.Fatalf("config check: %d %q %q; want %d and %q", code, out.String(), errOut.String(), tt.code, tt.want)
+			}
+		})
+	}
+}

@@ -106,6 +106,9 @@ func Open(ctx context.Context, o Options) (*Cluster, error) {
 
 func connect(o Options) (*nats.Conn, error) {
 	c := o.Config
+	if err := c.CheckAuth(); err != nil {
+		return nil, err
+	}
 	opts := []nats.Option{nats.Name(o.Name), nats.MaxReconnects(-1)}
 	switch {
 	case c.NATSToken != "":

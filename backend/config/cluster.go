@@ -1,7 +1,9 @@
 package config
 
 import (
+	"cmp"
 	"errors"
+	"net"
 	"net/url"
 	"slices"
 	"strings"
@@ -32,6 +34,11 @@ type Cluster struct {
 	// while it runs a task) before its task is given to another; 0 means
 	// DefaultClusterAckWait.
 	AckWait Duration `toml:"ack_wait"`
+	// Insecure lets the replicas reach NATS servers on other machines with
+	// neither a token nor a .creds file. Whoever reaches those servers then
+	// reads and changes what the bot shares there: its sessions, the users'
+	// memories and its tasks, which run as the bot.
+	Insecure bool `toml:"insecure"`
 }
 
 // DefaultClusterAckWait is how long a task stays with a silent replica.
@@ -74,7 +81,73 @@ func (c Cluster) validate() error {
 	if c.NATSToken != "" && c.NATSCreds != "" {
 		errs = append(errs, i18n.Wrap(ErrInvalid, "config.cluster.auth"))
 	}
+	// The file names its secrets through variables it cannot resolve
+	// itself: a variable named counts, and CheckAuth holds the replica to
+	// what it resolves to.
+	named := c.NATSToken != "" || c.NATSCreds != "" || c.NATSTokenEnv != "" || c.NATSCredsEnv != ""
+	errs = append(errs, c.authError(named))
 	return errors.Join(errs...)
+}
+
+// CheckAuth refuses, once environment references are resolved
+// (Config.ResolveEnv), a replica that would reach NATS servers on other
+// machines with neither a token nor a .creds file, unless Insecure; a
+// variable named for them but unset leaves it none. Every replica and
+// observer checks it before it connects, as Validate checks the file.
+func (c Cluster) CheckAuth() error { return c.authError(c.NATSToken != "" || c.NATSCreds != "") }
+
+func (c Cluster) authError(authenticated bool) error {
+	if !c.Enabled() || authenticated || c.Insecure {
+		return nil
+	}
+	far := c.elsewhere()
+	if len(far) == 0 {
+		return nil
+	}
+	if name := cmp.Or(c.NATSTokenEnv, c.NATSCredsEnv); name != "" {
+		return i18n.Wrap(ErrInvalid, "config.cluster.auth_unset", name, strings.Join(far, ", "))
+	}
+	return i18n.Wrap(ErrInvalid, "config.cluster.no_auth", strings.Join(far, ", "))
+}
+
+// Warnings are what [cluster] lets the replicas start with but leaves
+// open, once environment references are resolved: NATS without a token
+// or a .creds file, on this machine (any process here may use it) or, with
+// insecure = true, on others; and a variable named for them but unset,
+// which CheckAuth refuses where the replicas start with it unset too.
+func (c Cluster) Warnings() []error {
+	if !c.Enabled() || c.NATSToken != "" || c.NATSCreds != "" {
+		return nil
+	}
+	far := c.elsewhere()
+	switch {
+	case len(far) == 0:
+		return []error{i18n.Errorf("config.cluster.no_auth_here")}
+	case c.Insecure:
+		return []error{i18n.Errorf("config.cluster.insecure", strings.Join(far, ", "))}
+	case c.NATSTokenEnv != "" || c.NATSCredsEnv != "":
+		return []error{c.CheckAuth()}
+	}
+	return nil // Validate refuses it
+}
+
+// elsewhere are the servers of NATSURL not on this machine, as host:port.
+// A host is on this machine when it is localhost or a loopback address
+// (127.0.0.0/8, ::1); any other name may resolve anywhere.
+func (c Cluster) elsewhere() []string {
+	var far []string
+	for _, s := range splitURLs(c.NATSURL) {
+		u, err := url.Parse(s)
+		if err != nil {
+			continue // validate reports it
+		}
+		host := u.Hostname()
+		if ip := net.ParseIP(host); strings.EqualFold(host, "localhost") || ip != nil && ip.IsLoopback() {
+			continue
+		}
+		far = append(far, u.Host)
+	}
+	return far
 }
 
 // splitURLs are the servers of a comma-separated list.
@@ -99,6 +172,8 @@ func init() {
 	docs["cluster.nats_creds_env"] = doc("The environment variable that holds nats_creds.", "保存 nats_creds 的环境变量名。")
 	docs["cluster.replicas"] = docShown("How many JetStream servers keep a copy of each stream and bucket: 1, 3 or 5 (0 means 1). Three survive the loss of one server.",
 		"每个流和存储桶在多少台 JetStream 服务器上保存副本：1、3 或 5（0 表示 1）。3 份可承受一台服务器故障。", 0)
+	docs["cluster.insecure"] = doc("Let the replicas reach NATS servers on other machines with neither a token nor a .creds file; whoever reaches those servers then reads and changes the bot's sessions, the users' memories and its tasks. Without it such a config is refused; a server on this machine (localhost, 127.0.0.0/8, ::1) is allowed without credentials, with a warning.",
+		"允许副本在没有令牌也没有 .creds 文件的情况下连接其他机器上的 NATS 服务器；能访问这些服务器的任何人都能读取和修改机器人的会话、用户的记忆和任务。不设置时，这样的配置会被拒绝；本机上的服务器（localhost、127.0.0.0/8、::1）无需凭据即可使用，但会给出警告。")
 	docs["cluster.ack_wait"] = docShown(`How long a task stays with a replica that sends no word (a running replica sends word every third of it) before another replica takes it; "0s" means 30s.`,
 		`任务在没有回音的副本上保留多久（运行中的副本每隔三分之一时间报告一次），之后由其他副本接手；"0s" 表示 30s。`, Duration{})
 	i18n.Register(map[string]i18n.Msg{
@@ -117,6 +192,22 @@ func init() {
 		"config.cluster.ack_wait": {
 			EN: `[cluster] ack_wait is %s but must be "0s" (the default) or at least "1s"; change it in hermes.toml`,
 			ZH: `[cluster] ack_wait 为 %s，但必须为 "0s"（默认值）或至少 "1s"；请在 hermes.toml 中修改`,
+		},
+		"config.cluster.no_auth": {
+			EN: "[cluster] nats_url names NATS servers on other machines (%s) without a token or credentials, so anyone who reaches them could read and change the bot's sessions, memories and tasks; give a token with nats_token_env (the server's authorization token) or a .creds file with nats_creds, or, on a network only the replicas share, write insecure = true in [cluster]",
+			ZH: "[cluster] nats_url 指向其他机器上的 NATS 服务器（%s），却没有令牌或凭据，能访问它们的任何人都能读取和修改机器人的会话、记忆和任务；请用 nats_token_env 指定令牌（服务器的授权令牌）或用 nats_creds 指定 .creds 文件；若网络仅供各副本使用，也可在 [cluster] 中写 insecure = true",
+		},
+		"config.cluster.auth_unset": {
+			EN: "[cluster] names the variable %s for the NATS credentials, but it is not set, so the replica would reach %s without a token or credentials; set it in the environment hermes runs in, or write insecure = true in [cluster] on a network only the replicas share",
+			ZH: "[cluster] 指定环境变量 %s 提供 NATS 凭据，但该变量未设置，副本将在没有令牌或凭据的情况下连接 %s；请在运行 hermes 的环境中设置它；若网络仅供各副本使用，也可在 [cluster] 中写 insecure = true",
+		},
+		"config.cluster.no_auth_here": {
+			EN: "[cluster] nats_url names a NATS server on this machine without a token or credentials: any process here can read and change the bot's sessions, memories and tasks; give a token with nats_token_env (and run the server with it) or a .creds file with nats_creds",
+			ZH: "[cluster] nats_url 指向本机上的 NATS 服务器，却没有令牌或凭据：本机上的任何进程都能读取和修改机器人的会话、记忆和任务；请用 nats_token_env 指定令牌（并让服务器使用同一令牌）或用 nats_creds 指定 .creds 文件",
+		},
+		"config.cluster.insecure": {
+			EN: "[cluster] insecure = true: the replicas reach %s without a token or credentials, so anyone who reaches those servers can read and change the bot's sessions, memories and tasks; give a token with nats_token_env or a .creds file with nats_creds, then remove insecure",
+			ZH: "[cluster] insecure = true：副本在没有令牌或凭据的情况下连接 %s，能访问这些服务器的任何人都能读取和修改机器人的会话、记忆和任务；请用 nats_token_env 指定令牌或用 nats_creds 指定 .creds 文件，然后删除 insecure",
 		},
 		"config.cluster.auth": {
 			EN: "[cluster] sets both nats_token and nats_creds; keep one of them in hermes.toml",

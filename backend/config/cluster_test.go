@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"hermes/backend/i18n"
 )
 
 // TestCluster_KeysValidateAndTokenIsSecret: [cluster] loads with its
@@ -58,5 +60,72 @@ nats_token_env = "HERMES_NATS_TOKEN"
 		if err != nil && strings.Contains(err.Error(), "pw") {
 			t.Errorf("the error shows the URL's password: %v", err)
 		}
+	}
+}
+
+// TestCluster_CredentialsOffThisMachine: replicas that would reach NATS on
+// another machine with neither a token nor a .creds file are refused, in
+// the file and once the environment is resolved, unless insecure = true,
+// which is warned of; on this machine they are only warned of.
+func TestCluster_CredentialsOffThisMachine(t *testing.T) {
+	i18n.SetLang(i18n.EN)
+	vars := map[string]string{"NATS_TOKEN": "nats-token-1", "EMPTY": ""}
+	tests := []struct {
+		name    string
+		c       Cluster
+		refused string // in Validate's error, "" for none
+		unready string // in CheckAuth's error once resolved, "" for none
+		warned  string // in the warning once resolved, "" for none
+	}{
+		{"a server elsewhere", Cluster{NATSURL: "nats://10.0.0.5:4222"}, "10.0.0.5:4222", "10.0.0.5:4222", ""},
+		{"one of the servers elsewhere", Cluster{NATSURL: "nats://127.0.0.1:4222, tls://n2.example:4222"}, "(n2.example:4222)", "n2.example:4222", ""},
+		{"elsewhere, insecure", Cluster{NATSURL: "nats://10.0.0.5:4222", Insecure: true}, "", "", "insecure = true"},
+		{"elsewhere, a token", Cluster{NATSURL: "nats://10.0.0.5:4222", NATSToken: "t"}, "", "", ""},
+		{"elsewhere, a token's variable", Cluster{NATSURL: "nats://10.0.0.5:4222", NATSTokenEnv: "NATS_TOKEN"}, "", "", ""},
+		{"elsewhere, a .creds file", Cluster{NATSURL: "wss://nats.example", NATSCreds: "/etc/hermes/bot.creds"}, "", "", ""},
+		{"elsewhere, an unset variable", Cluster{NATSURL: "nats://10.0.0.5:4222", NATSCredsEnv: "EMPTY"}, "", "EMPTY", "EMPTY"},
+		{"127.0.0.1", Cluster{NATSURL: "nats://127.0.0.1:4222"}, "", "", "on this machine"},
+		{"127.8.9.10", Cluster{NATSURL: "nats://127.8.9.10:4222"}, "", "", "on this machine"},
+		{"::1", Cluster{NATSURL: "nats://[::1]:4222"}, "", "", "on this machine"},
+		{"localhost", Cluster{NATSURL: "ws://LocalHost:8080, nats://localhost"}, "", "", "on this machine"},
+		{"here, a token", Cluster{NATSURL: "nats://127.0.0.1:4222", NATSToken: "t"}, "", "", ""},
+		{"off", Cluster{}, "", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := Default()
+			cfg.Cluster = tt.c
+			check := func(what string, err error, want string) {
+				t.Helper()
+				switch {
+				case want == "" && err != nil:
+					t.Errorf("%s: %v", what, err)
+				case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+					t.Errorf("%s: %v, want one saying %q", what, err, want)
+				}
+			}
+			check("Validate", cfg.Validate(), tt.refused)
+			resolved := cfg.ResolveEnv(func(k string) string { return vars[k] })
+			err := resolved.Cluster.CheckAuth()
+			check("CheckAuth", err, tt.unready)
+			if err != nil && !errors.Is(err, ErrInvalid) {
+				t.Errorf("CheckAuth: %v is not ErrInvalid", err)
+			}
+			check("the warning", errors.Join(resolved.Cluster.Warnings()...), tt.warned)
+		})
+	}
+
+	cfg := Default()
+	cfg.Cluster = Cluster{NATSURL: "nats://10.0.0.5:4222"}
+	msg := cfg.Validate().Error()
+	for _, want := range []string{"[cluster] nats_url", "nats_token_env", "nats_creds", "insecure = true"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the refusal does not say %q: %s", want, msg)
+		}
+	}
+	i18n.SetLang(i18n.ZH)
+	defer i18n.SetLang(i18n.EN)
+	if msg := cfg.Validate().Error(); !strings.Contains(msg, "没有令牌或凭据") {
+		t.Errorf("in Chinese: %s", msg)
 	}
 }

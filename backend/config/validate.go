@@ -64,3 +64,8 @@ func (c Config) Validate() error {
 	errs = append(errs, c.Cluster.validate())
 	return errors.Join(errs...)
 }
+
+// Warnings are what the config lets Hermes start with but leaves open, once
+// environment references are resolved (ResolveEnv): what [bot] and
+// [cluster] warn of. `hermes config check` and `hermes bot` show them.
+func (c Config) Warnings() []error { return append(c.Bot.Warnings(), c.Cluster.Warnings()...) }
