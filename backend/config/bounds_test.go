@@ -158,3 +158,52 @@ func TestWatch_KeepsLastGoodOverDeepEdit(t *testing.T) {
 		t.Fatalf("max_iterations = %d after the fix", c.Agent.MaxIterations)
 	}
 }
+
+// FuzzMeasureNesting: the scan never fails on any text, and a text the
+// parser takes nests no deeper than the scan let through: each key part or
+// array it counts is one level of the parsed tree, and an array of tables
+// in a header one more.
+func FuzzMeasureNesting(f *testing.F) {
+	for _, seed := range []string{
+		"a = 1\n", "[a.b]\nc = {d = [1, {e = 2}]}\n", "[[a]]\n[[a.b]]\nc = 1\n",
+		"x = \"\"\"\n{{\\\"\"\"\"\"\n", "x = '''[[['''''\n", "'a'.\"b\" = [[[]]]\n",
+		"x = {a = {b = {c = 1}}} # {{{\n", deepInline(40),
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		_, _, deep := measureNesting(src)
+		var tree map[string]any
+		if deep || len(src) > 1<<12 {
+			return
+		}
+		if _, err := toml.Decode(src, &tree); err != nil {
+			return
+		}
+		if d := treeDepth(tree); d > 2*maxNesting+1 {
+			t.Fatalf("the scan let through a tree %d deep", d)
+		}
+	})
+}
+
+// treeDepth is how many tables and arrays a parsed value nests.
+func treeDepth(v any) int {
+	deepest := 0
+	switch v := v.(type) {
+	case map[string]any:
+		for _, e := range v {
+			deepest = max(deepest, treeDepth(e))
+		}
+	case []map[string]any:
+		for _, e := range v {
+			deepest = max(deepest, treeDepth(e))
+		}
+	case []any:
+		for _, e := range v {
+			deepest = max(deepest, treeDepth(e))
+		}
+	default:
+		return 0
+	}
+	return deepest + 1
+}
