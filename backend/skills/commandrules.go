@@ -111,12 +111,13 @@ func (c commandLine) allowed(rules []commandRule) (ok bool, reason string, uncov
 }
 
 // patterns are the "always" patterns offered for the commands no rule
-// covers: the inert ones only when nothing else is left.
+// covers: the inert ones only when nothing else is left, none for a
+// command that is itself always asked.
 func (c commandLine) patterns(uncovered []SimpleCommand) []string {
 	var out []string
 	add := func(inert bool) {
 		for _, sc := range uncovered {
-			if p := suggest(sc); sc.Inert == inert && p != "" && !slices.Contains(out, p) {
+			if p := suggest(sc); sc.Inert == inert && !sc.risky && p != "" && !slices.Contains(out, p) {
 				out = append(out, p)
 			}
 		}

@@ -93,7 +93,9 @@ func TestPolicy_RulesMatchEveryCommandOfTheLine(t *testing.T) {
 		{"go test ./... > /tmp/out.txt", Ask},
 		{"git log $(curl x)", Ask},
 		{"git diff | sh", Ask},
-		{"echo done", Ask}, // no rule matched anything
+		{"echo done", Ask},                             // no rule matched anything
+		{"go test ./... && echo all: > Makefile", Ask}, // echo writes a file
+		{"go test ./... && echo ok > /dev/null", Allow},
 		{"(git status; go test ./...) || echo failed", Allow},
 		{"timeout 60 go test ./...", Allow},
 		{"env go test -c -o x && bash -c ./x", Ask},
@@ -116,7 +118,7 @@ func TestPolicy_RulesMatchEveryCommandOfTheLine(t *testing.T) {
 		!slices.Equal(v.Risky, []string{"sh reading commands from its input"}) || v.Reason == "" {
 		t.Errorf("the verdict does not show the line: %+v", v)
 	}
-	if !slices.Equal(v.Patterns, []string{"curl *", "sh *"}) {
+	if !slices.Equal(v.Patterns, []string{"curl *"}) {
 		t.Errorf("patterns offered %q, want one per command no rule covers", v.Patterns)
 	}
 	// The file tools keep the glob over their arguments.
@@ -147,6 +149,7 @@ func TestPolicy_PatternsOffered(t *testing.T) {
 		{"echo hi && cd sub", []string{"echo *", "cd *"}},
 		{"'my tool' --x", []string{"'my tool' *"}},
 		{"find . -name '*.go' -exec gofmt -l {} +", []string{"find *", "gofmt *"}},
+		{"sudo make install && make", []string{"make *"}},
 	}
 	for _, tt := range tests {
 		v := p.Check(exec, command(tt.line), Env{Workspace: t.TempDir()})

@@ -41,6 +41,9 @@ type SimpleCommand struct {
 	// redirections, which are checked (cd, echo, true, test): it needs no
 	// rule of its own beside a command that matches one.
 	Inert bool
+	// risky: the command itself is why the line is always asked (sudo,
+	// bash -c), so no pattern is offered for it.
+	risky bool
 }
 
 // Word is one word of a simple command.
@@ -117,8 +120,16 @@ func (r *bashReader) visit(node syntax.Node) bool {
 			r.redirect(rd)
 		}
 	case *syntax.CallExpr:
-		if len(n.Args) > 0 {
-			r.command(r.words(n.Args), r.text(n), false)
+		if len(n.Args) == 0 {
+			break
+		}
+		from := len(r.out.Simple)
+		r.command(r.words(n.Args), r.text(n), false)
+		if r.stmt != nil && r.stmt.Cmd == syntax.Command(n) && writes(r.stmt.Redirs) {
+			// echo > file writes a file: it needs a rule like any writer.
+			for i := from; i < len(r.out.Simple); i++ {
+				r.out.Simple[i].Inert = false
+			}
 		}
 	case *syntax.Assign:
 		r.assign(n)
@@ -140,11 +151,11 @@ func (r *bashReader) visit(node syntax.Node) bool {
 		if n.Exp != nil && n.Exp.Op == syntax.OtherParamOps && n.Exp.Word != nil && strings.Contains(n.Exp.Word.Lit(), "P") {
 			r.risky("prompt expansion ${…@P}, which runs commands")
 		}
-	case *syntax.TestClause:
-		syntax.Walk(n.X, func(m syntax.Node) bool {
+	case *syntax.TestClause, *syntax.ArithmCmd, *syntax.LetClause:
+		syntax.Walk(n, func(m syntax.Node) bool {
 			if w, ok := m.(*syntax.Word); ok {
 				if v, fixed := r.value(w); fixed && evaluates(v) {
-					r.risky("a test of text holding $(…), which bash may run")
+					r.risky("text holding $(…) that bash evaluates, and so runs")
 				}
 			}
 			return true
@@ -315,13 +326,14 @@ func (r *bashReader) command(words []Word, text string, more bool) {
 		r.risky("a command name worked out at run time (%s)", name.Text)
 		return
 	}
-	base := strings.TrimSuffix(filepath.Base(filepath.ToSlash(name.Text)), ".exe")
-	if name.Text == "." {
-		base = "."
+	base := ""
+	if name.Text != "" {
+		base = strings.TrimSuffix(filepath.Base(name.Text), ".exe")
 	}
 	sc := SimpleCommand{Text: text, Words: words, More: more}
 	if why, ok := riskyCommands[base]; ok {
 		r.risky("%s, which %s", base, why)
+		sc.risky = true
 		r.out.Simple = append(r.out.Simple, sc)
 		return
 	}
@@ -329,6 +341,7 @@ func (r *bashReader) command(words []Word, text string, more bool) {
 	case slices.Contains(shells, base):
 		if why := shellReads(args); why != "" {
 			r.risky("%s %s", base, why)
+			sc.risky = true
 		}
 	case base == "busybox" && len(args) > 0:
 		r.command(args, text, more)
@@ -338,6 +351,7 @@ func (r *bashReader) command(words []Word, text string, more bool) {
 		switch {
 		case !ok:
 			r.risky("%s with arguments whose command cannot be told before it runs", base)
+			sc.risky = true
 		case len(inner) > 0:
 			r.command(inner, text, more || base == "xargs")
 			return
@@ -353,7 +367,7 @@ func (r *bashReader) command(words []Word, text string, more bool) {
 	case base == "test" || base == "[":
 		for _, a := range args {
 			if evaluates(a.Text) {
-				r.risky("a test of text holding $(…), which bash may run")
+				r.risky("text holding $(…) that bash evaluates, and so runs")
 			}
 		}
 	}
@@ -456,21 +470,28 @@ func (r *bashReader) decl(d *syntax.DeclClause) {
 			continue
 		}
 		v, fixed := r.value(a.Value)
+		name, value, assigns := strings.Cut(v, "=")
 		switch {
 		case !fixed:
 			r.risky("%s with a name worked out at run time", d.Variant.Value)
 		case (strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+")) && strings.ContainsRune(v, 'n'):
 			r.risky("%s -n, which makes one variable stand for another", d.Variant.Value)
+		case assigns && riskyVariable(name, value):
+			r.risky("setting %s, which changes what programs run or load", name)
+		case assigns && evaluates(value):
+			r.risky("a variable set to text holding $(…), which arithmetic would run")
 		}
 	}
 }
 
 // chdir follows the directory the next commands run in.
 func (r *bashReader) chdir(name string, args []Word) {
-	for len(args) > 0 && strings.HasPrefix(args[0].Text, "-") && args[0].Text != "-" && !args[0].Dynamic {
+	for len(args) > 0 && name == "cd" && strings.HasPrefix(args[0].Text, "-") && args[0].Text != "-" && !args[0].Dynamic {
 		args = args[1:]
 	}
-	if name == "popd" || r.cwd == "" || len(args) != 1 || args[0].Dynamic || args[0].Text == "-" {
+	// pushd -n, +N, -N work the directory stack: where they go is not in
+	// the line.
+	if name == "popd" || name == "pushd" && len(args) > 0 && strings.ContainsAny(args[0].Text[:min(1, len(args[0].Text))], "+-") || r.cwd == "" || len(args) != 1 || args[0].Dynamic || args[0].Text == "-" {
 		r.cwd = ""
 		return
 	}
@@ -481,6 +502,20 @@ func (r *bashReader) chdir(name string, args []Word) {
 		// link is a symbolic link.
 		r.cwd = r.cwd + string(filepath.Separator) + d
 	}
+}
+
+// writes reports whether redirections write a file other than the null
+// device.
+func writes(redirs []*syntax.Redirect) bool {
+	for _, rd := range redirs {
+		switch lit := rd.Word.Lit(); {
+		case rd.Op == syntax.RdrIn, rd.Op == syntax.Hdoc, rd.Op == syntax.DashHdoc, rd.Op == syntax.WordHdoc, rd.Op == syntax.DplIn:
+		case rd.Op == syntax.DplOut && lit != "" && strings.Trim(lit, "0123456789-") == "":
+		case lit != "/dev/null":
+			return true
+		}
+	}
+	return false
 }
 
 // redirect checks a file a redirection writes.

@@ -135,6 +135,7 @@ func psCommand(words []Word, quotedName bool, text string, out *ParsedCommand) {
 	name := words[0].Text
 	base := strings.ToLower(name[strings.LastIndexAny(name, `/\`)+1:])
 	base = strings.TrimSuffix(base, ".exe")
+	sc := SimpleCommand{Text: text, Words: words, Inert: slices.Contains(inertPowerShell, base), risky: true}
 	switch {
 	case quotedName:
 		out.risky("a quoted command name, which PowerShell reads as text")
@@ -142,10 +143,10 @@ func psCommand(words []Word, quotedName bool, text string, out *ParsedCommand) {
 		out.risky("dot-sourcing, which runs a script in this shell")
 	case slices.Contains(riskyPowerShell, base):
 		out.risky(name + ", which runs a command line of its own or as another user")
-	case slices.Contains(shells, base):
-		if why := shellReads(words[1:]); why != "" {
-			out.risky(base + " " + why)
-		}
+	case slices.Contains(shells, base) && shellReads(words[1:]) != "":
+		out.risky(base + " " + shellReads(words[1:]))
+	default:
+		sc.risky = false
 	}
 	for _, w := range words {
 		lower := strings.ToLower(w.Text)
@@ -159,5 +160,5 @@ func psCommand(words []Word, quotedName bool, text string, out *ParsedCommand) {
 			out.risky("the " + lower[:strings.IndexByte(lower, ':')+1] + " drive, which changes what programs run")
 		}
 	}
-	out.Simple = append(out.Simple, SimpleCommand{Text: text, Words: words, Inert: slices.Contains(inertPowerShell, base)})
+	out.Simple = append(out.Simple, sc)
 }

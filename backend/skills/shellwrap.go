@@ -29,7 +29,8 @@ var wrappers = map[string]*options{
 	"command": {flags: "pvV"},
 	"builtin": {},
 	"xargs": {flags: "0rtxpo", values: "adEILnPs",
-		longFlags:  []string{"null", "no-run-if-empty", "verbose", "exit", "interactive", "open-tty"},
+		// --replace and --eof take a value only after "=".
+		longFlags:  []string{"null", "no-run-if-empty", "verbose", "exit", "interactive", "open-tty", "replace", "eof"},
 		longValues: []string{"arg-file", "delimiter", "eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"}},
 }
 
