@@ -152,3 +152,51 @@ func TestRun_TerminalApprovals(t *testing.T) {
 		t.Errorf("runs %+v", runs)
 	}
 }
+
+// hermes tools call execute_command at a terminal: the prompt lists the
+// line's commands, Enter at "always" remembers one pattern per command,
+// and a later line of those commands runs without asking while one with
+// another command is still asked. allow_commands covers a command too.
+func TestToolsCall_CommandPatternsPerCommand(t *testing.T) {
+	home, ws := t.TempDir(), t.TempDir()
+	toml := "[tools]\nallow_commands = [\"wc *\"]\n\n[tools.risk]\nexec = \"ask\"\n"
+	if err := os.WriteFile(filepath.Join(home, "hermes.toml"), []byte(toml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "a.txt"), []byte("one\ntwo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	master, slave := openPTY(t)
+	cmd := hermes(t, "tools", "call", "--home", home, "--workspace", ws, "execute_command", `{"command":"cat a.txt | head -n 1 && wc -l a.txt"}`)
+	cmd.Stdin = slave
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := master.WriteString("a\n\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%v\n%s%s", err, stdout.String(), stderr.String())
+	}
+	for _, want := range []string{"$ cat a.txt\n", "$ head -n 1\n", "$ wc -l a.txt\n", "Enter for cat *; head *"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("prompt lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	if !strings.Contains(stdout.String(), "one\n2 a.txt") {
+		t.Errorf("output %q", stdout.String())
+	}
+	out := runHermes(t, "tools", "rules", "--home", home)
+	if !strings.Contains(out.stdout, "cat *") || !strings.Contains(out.stdout, "head *") || strings.Contains(out.stdout, "wc") {
+		t.Fatalf("rules:\n%s", out.stdout)
+	}
+	if out := runHermes(t, "tools", "call", "--home", home, "--workspace", ws, "execute_command", `{"command":"cat a.txt | head -n 2; wc -c a.txt"}`); out.code != cli.ExitOK {
+		t.Fatalf("covered by the rules: exit %d\n%s", out.code, out.stderr)
+	}
+	out = runHermes(t, "tools", "call", "--home", home, "--workspace", ws, "execute_command", `{"command":"cat a.txt | sort"}`)
+	if out.code != cli.ExitFailed || !strings.Contains(out.stderr, "execute_command") {
+		t.Fatalf("sort is not covered: exit %d\n%s", out.code, out.stderr)
+	}
+}
