@@ -122,7 +122,7 @@ func benchSetup(b *testing.B, model agent.Model) agent.Setup {
 	b.Cleanup(func() { ms.Close() })
 	store := &timedStore{Store: ms}
 	reg := skills.NewRegistry()
-	for _, t := range append(skills.FileTools(), noop) {
+	for _, t := range append(skills.FileTools(nil), noop) {
 		if err := reg.Register(t); err != nil {
 			b.Fatal(err)
 		}

@@ -62,7 +62,7 @@ func longTaskTokens(b *testing.B, limits agent.Limits) []int {
 	}
 	defer store.Close()
 	reg := skills.NewRegistry()
-	for _, t := range append(skills.FileTools(), skills.ReadArtifactTool()) {
+	for _, t := range append(skills.FileTools(nil), skills.ReadArtifactTool()) {
 		if err := reg.Register(t); err != nil {
 			b.Fatal(err)
 		}

@@ -99,7 +99,7 @@ func newHarness(t *testing.T, home string, model *llmtest.Server, cfg config.Bot
 		t.Fatal(err)
 	}
 	reg := skills.NewRegistry()
-	for _, tool := range skills.FileTools() {
+	for _, tool := range skills.FileTools(nil) {
 		if err := reg.Register(tool); err != nil {
 			t.Fatal(err)
 		}

@@ -92,7 +92,7 @@ func TestReplica_CopyFailureDoesNotStopTheRun(t *testing.T) {
 	}
 	defer st.Close()
 	reg := skills.NewRegistry()
-	for _, tool := range skills.FileTools() {
+	for _, tool := range skills.FileTools(nil) {
 		if err := reg.Register(tool); err != nil {
 			t.Fatal(err)
 		}

@@ -75,7 +75,7 @@ func startSteerReplica(t *testing.T, url string, model *llmtest.Server, cfg conf
 		t.Fatal(err)
 	}
 	reg := skills.NewRegistry()
-	for _, tool := range skills.FileTools() {
+	for _, tool := range skills.FileTools(nil) {
 		if err := reg.Register(tool); err != nil {
 			t.Fatal(err)
 		}

@@ -26,7 +26,7 @@ func heldHome(t *testing.T, srv *llmtest.Server) (*runner.Manager, *store.Store,
 		t.Fatal(err)
 	}
 	tools := skills.NewRegistry()
-	for _, tool := range skills.FileTools() {
+	for _, tool := range skills.FileTools(nil) {
 		if err := tools.Register(tool); err != nil {
 			t.Fatal(err)
 		}

@@ -71,7 +71,7 @@ func Build(ctx context.Context, home string, cfg config.Config, getenv func(stri
 		return agent.Setup{}, err
 	}
 	tools := skills.NewRegistry()
-	for _, t := range append(skills.FileTools(), skills.ReadArtifactTool()) {
+	for _, t := range append(skills.FileTools(nil), skills.ReadArtifactTool()) {
 		if err := tools.Register(t); err != nil {
 			return agent.Setup{}, err
 		}

@@ -48,7 +48,7 @@ func TestManager_StartSetupWithAHeldStore(t *testing.T) {
 	defer store.Close()
 	m := runner.New(runner.Options{Home: home, Store: store})
 	tools := skills.NewRegistry()
-	for _, tool := range skills.FileTools() {
+	for _, tool := range skills.FileTools(nil) {
 		if err := tools.Register(tool); err != nil {
 			t.Fatal(err)
 		}

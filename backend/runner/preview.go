@@ -55,7 +55,7 @@ func (m *Manager) ContextPreview(id string) (contextmgr.Preview, error) {
 // has, whose schemas count against the window.
 func previewSetup(home string, cfg config.Config, model string) (agent.Setup, error) {
 	tools := skills.NewRegistry()
-	for _, t := range append(skills.FileTools(), skills.ReadArtifactTool()) {
+	for _, t := range append(skills.FileTools(nil), skills.ReadArtifactTool()) {
 		if err := tools.Register(t); err != nil {
 			return agent.Setup{}, err
 		}

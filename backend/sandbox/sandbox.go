@@ -152,6 +152,17 @@ func (p Policy) Conceals(path string) bool {
 	return concealed(p.HiddenPaths(), p.granted(), path)
 }
 
+// Concealer is Conceals for many paths that hold no symlink (resolved
+// already): the hidden paths are found once.
+func (p Policy) Concealer() func(path string) bool {
+	hidden, granted := p.HiddenPaths(), p.granted()
+	return func(path string) bool {
+		path = filepath.Clean(path)
+		h := nearest(hidden, path)
+		return h >= 0 && h >= nearest(granted, path)
+	}
+}
+
 // granted are the folders p lets its processes write, besides their own
 // temp folder and cache.
 func (p Policy) granted() []string {

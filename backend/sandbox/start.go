@@ -134,6 +134,12 @@ func sameWriter(a, b io.Writer) (same bool) {
 // Pid is the command's process id, which is also its session's.
 func (pr *Process) Pid() int { return pr.cmd.Process.Pid }
 
+// Signal sends sig to the command.
+func (pr *Process) Signal(sig os.Signal) error { return pr.cmd.Process.Signal(sig) }
+
+// Kill kills the command and every process of its session.
+func (pr *Process) Kill() { killSession(pr.cmd.Process.Pid) }
+
 // Status is how the process runs.
 func (pr *Process) Status() Status { return pr.status }
 

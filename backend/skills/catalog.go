@@ -46,12 +46,16 @@ type Skill struct {
 	// OfferRelevant, with the Keywords that make it relevant.
 	Offer    string
 	Keywords []string
+	// Asks are what its processes may do beyond the sandbox.
+	Asks Asks
 }
 
 // NamedMCP is an MCP server from [[tools.mcp]].
 type NamedMCP struct {
 	Name string
 	Spec MCPSpec
+	// Asks are its network and writable folders.
+	Asks Asks
 }
 
 // Options say where skills come from and how they run.
@@ -77,8 +81,12 @@ type Options struct {
 	// GOOS is the platform skills must list; "" means runtime.GOOS.
 	GOOS string
 	// Environ is the environment the processes of command skills and MCP
-	// servers start with; nil means Hermes's own.
+	// servers start with, and their sandbox; nil means Hermes's own, in the
+	// default sandbox.
 	Environ *Environ
+	// Home is the Hermes home, which MCP servers' sandbox hides (runs give
+	// command skills theirs).
+	Home string
 }
 
 // Catalog holds the skills and the registry of their tools. Reload builds a
@@ -214,6 +222,9 @@ func (b *build) add(ctx context.Context, f found) {
 	}
 	if f.manifest != nil {
 		s.Description, s.Runner, s.Keywords = f.manifest.Description, f.manifest.Runner, f.manifest.Keywords
+		if f.manifest.Sandbox != nil {
+			s.Asks = *f.manifest.Sandbox
+		}
 		if f.manifest.Offer != "" {
 			s.Offer = f.manifest.Offer
 		}
@@ -282,6 +293,10 @@ func (b *build) tools(ctx context.Context, f found) (tools []Tool, notes []strin
 	if timeout == 0 {
 		timeout = b.opts.Timeout
 	}
+	var asks Asks
+	if m.Sandbox != nil {
+		asks = *m.Sandbox
+	}
 	switch m.Runner {
 	case RunnerBuiltin:
 		for _, mt := range m.Tools {
@@ -303,7 +318,7 @@ func (b *build) tools(ctx context.Context, f found) (tools []Tool, notes []strin
 				argv = m.Command
 			}
 			if forPlatform(mt.Platforms, b.opts.GOOS) {
-				tools = append(tools, commandTool(f.dir, argv, mt, orDuration(timeoutOf(mt.Timeout), timeout), b.opts.OutputLimit, b.opts.Environ, m.PassEnv))
+				tools = append(tools, commandTool(f.dir, argv, mt, orDuration(timeoutOf(mt.Timeout), timeout), b.opts.OutputLimit, b.opts.Environ, m.PassEnv, asks))
 			}
 		}
 	case RunnerMCP:
@@ -314,10 +329,10 @@ func (b *build) tools(ctx context.Context, f found) (tools []Tool, notes []strin
 		if f.dir != "" && strings.HasPrefix(spec.Command, "./") {
 			spec.Command = filepath.Join(f.dir, spec.Command[2:])
 		}
-		key := m.Name + "\x00" + f.source + "\x00" + specKey(spec)
+		key := m.Name + "\x00" + f.source + "\x00" + specKey(spec) + "\x00" + asksKey(asks)
 		srv := b.oldServers[key]
 		if srv == nil {
-			srv = newMCPServer(m.Name, spec, b.opts.Environ)
+			srv = newMCPServer(m.Name, spec, b.opts.Environ, asks, b.opts.Home)
 		}
 		b.servers[key] = srv
 		overrides := map[string]ManifestTool{}
@@ -339,6 +354,11 @@ func orDuration(first, fallback time.Duration) time.Duration {
 func specKey(s MCPSpec) string {
 	b, _ := json.Marshal(s)
 	return string(b) + "\x00" + strings.Join(s.PassEnv, ",")
+}
+
+func asksKey(a Asks) string {
+	b, _ := json.Marshal(a)
+	return string(b)
 }
 
 func forPlatform(platforms []string, goos string) bool {

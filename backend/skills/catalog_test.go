@@ -82,7 +82,7 @@ func TestCatalog_BrokenManifestLeavesOthersWorking(t *testing.T) {
 	writeSkill(t, user, "notes", map[string]string{})
 
 	c := Load(t.Context(), Options{
-		Builtin: builtin.FS(), UserDir: user, GoTools: append(FileTools(), ExecuteCommand(0, 0, nil), ReadArtifactTool()),
+		Builtin: builtin.FS(), UserDir: user, GoTools: append(FileTools(nil), ExecuteCommand(0, 0, nil), ReadArtifactTool()),
 		Enabled: func(name string) bool { return name != "off" }, GOOS: "linux",
 	})
 	defer c.Close()

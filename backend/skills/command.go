@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"hermes/backend/sandbox"
 )
 
 // emptyParams is the schema of a tool that takes no arguments.
@@ -33,8 +35,9 @@ type commandReply struct {
 
 // commandTool makes a tool of a command skill's tool. argv's elements that
 // start with "./" are files in the skill's folder. Its process starts with
-// environ's environment, plus the variables that pass names.
-func commandTool(dir string, argv []string, mt ManifestTool, timeout time.Duration, limit int, environ *Environ, pass []string) Tool {
+// environ's environment, plus the variables that pass names, in environ's
+// sandbox with what the skill asks beyond it.
+func commandTool(dir string, argv []string, mt ManifestTool, timeout time.Duration, limit int, environ *Environ, pass []string, asks Asks) Tool {
 	abs := make([]string, len(argv))
 	for i, a := range argv {
 		if strings.HasPrefix(a, "./") {
@@ -49,15 +52,25 @@ func commandTool(dir string, argv []string, mt ManifestTool, timeout time.Durati
 	name := mt.Name
 	return Tool{
 		Name: name, Description: mt.Description, Parameters: params, Risk: mt.Risk, Timeout: timeout,
+		Confinement: confinementOf(environ, asks, nil),
 		Run: func(ctx context.Context, env Env, args json.RawMessage) (string, error) {
-			return runCommand(ctx, dir, abs, limit, environ.For(pass), commandRequest{
+			cmd := exec.CommandContext(ctx, abs[0], abs[1:]...)
+			cmd.Env = environ.For(pass)
+			return runCommand(ctx, cmd, dir, limit, commandRequest{
 				Tool: name, Arguments: args, Workspace: env.Workspace, RunID: env.RunID, CallID: env.CallID,
-			})
+			}, func(cmd *exec.Cmd) (*sandbox.Process, error) { return startIn(env, environ, asks, false, cmd) },
+				func(pr *sandbox.Process, output string) string {
+					return sandboxNote(env, pr, false, output, "The skill's manifest can ask for the network or a folder (\"sandbox\"); tell the user what was blocked")
+				})
 		},
 	}
 }
 
-func runCommand(ctx context.Context, dir string, argv []string, limit int, environ []string, req commandRequest) (string, error) {
+// runCommand runs cmd, a command skill's process, through start, with the
+// call as JSON on its stdin, and reads its reply; note says what the
+// sandbox stopped, if anything, for a failure's message.
+func runCommand(ctx context.Context, cmd *exec.Cmd, dir string, limit int, req commandRequest,
+	start func(*exec.Cmd) (*sandbox.Process, error), note func(*sandbox.Process, string) string) (string, error) {
 	if len(req.Arguments) == 0 {
 		req.Arguments = json.RawMessage("{}")
 	}
@@ -65,22 +78,29 @@ func runCommand(ctx context.Context, dir string, argv []string, limit int, envir
 	if err != nil {
 		return "", fmt.Errorf("encode call of %s: %w", req.Tool, err)
 	}
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = req.Workspace
 	if cmd.Dir == "" {
 		cmd.Dir = dir
 	}
-	cmd.Env = append(environ, "HERMES_SKILL_DIR="+dir, "HERMES_WORKSPACE="+req.Workspace)
+	cmd.Env = append(cmd.Env, "HERMES_SKILL_DIR="+dir, "HERMES_WORKSPACE="+req.Workspace)
 	cmd.Stdin = bytes.NewReader(in)
 	out, errOut := newHeadTail(limit), newHeadTail(4096)
 	cmd.Stdout, cmd.Stderr = out, errOut
-	ownGroup(cmd)
-	cmd.WaitDelay = time.Second
-	runErr := cmd.Run()
+	pr, runErr := start(cmd)
+	if runErr == nil {
+		runErr = pr.Wait()
+		if errors.Is(runErr, exec.ErrWaitDelay) {
+			runErr = nil
+		}
+	}
 	if ctx.Err() != nil {
 		return "", ctx.Err()
 	}
 	stderr := strings.TrimSpace(errOut.String())
+	blocked := ""
+	if pr != nil {
+		blocked = note(pr, stderr)
+	}
 	if out.Cut() {
 		return "", Errorf("the tool %s printed more than %d bytes, more than a result may hold; ask for less, such as a narrower query", req.Tool, limit)
 	}
@@ -94,7 +114,7 @@ func runCommand(ctx context.Context, dir string, argv []string, limit int, envir
 		if !errors.As(runErr, &exit) {
 			return "", Errorf("the tool %s could not be started (%v); it is broken, so use another way and mention it in your answer", req.Tool, runErr)
 		}
-		return "", Errorf("the tool %s failed (%v): %s", req.Tool, runErr, lastLines(stderr, 5))
+		return "", Errorf("the tool %s failed (%v): %s%s", req.Tool, runErr, lastLines(stderr, 5), blocked)
 	case decodeErr != nil || len(reply.Result) == 0:
 		return "", Errorf("the tool %s did not answer with a JSON object holding \"result\" or \"error\"; it is broken, so use another way and mention it in your answer", req.Tool)
 	}

@@ -20,9 +20,12 @@ type workspace struct {
 	root *os.Root
 	dir  string // as the run gave it
 	real string // dir with its own symlinks resolved
+	// hidden reports whether a path without symlinks is one the run's
+	// sandbox hides from commands, which the file tools refuse too.
+	hidden func(path string) bool
 }
 
-func openWorkspace(env Env) (*workspace, error) {
+func openWorkspace(env Env, environ *Environ) (*workspace, error) {
 	unavailable := func(err error) error {
 		return &toolError{err: fmt.Errorf("%w: %w", ErrNoWorkspace, err), msg: fmt.Sprintf(
 			"the workspace %q cannot be opened, so no file can be read or written; say so in your answer, since the user must fix the run's workspace", env.Workspace)}
@@ -39,7 +42,22 @@ func openWorkspace(env Env) (*workspace, error) {
 		root.Close()
 		return nil, unavailable(err)
 	}
-	return &workspace{root: root, dir: filepath.Clean(env.Workspace), real: real}, nil
+	return &workspace{root: root, dir: filepath.Clean(env.Workspace), real: real, hidden: environ.Policy(env, Asks{}).Concealer()}, nil
+}
+
+// check refuses rel, resolved in the workspace, when the sandbox hides it
+// (the Hermes home in a workspace that holds it, a place of credentials),
+// and a file with more than one hard link, which may be a file outside the
+// workspace under a name inside it.
+func (w *workspace) check(rel string) error {
+	if w.hidden(filepath.Join(w.real, rel)) {
+		return errHidden
+	}
+	fi, err := w.root.Lstat(rel)
+	if err == nil && fi.Mode().IsRegular() && hardLinks(fi) > 1 {
+		return &linkedError{links: hardLinks(fi)}
+	}
+	return nil
 }
 
 func (w *workspace) Close() error { return w.root.Close() }
@@ -135,9 +153,14 @@ func fsError(p, what string, err error) error {
 		return err
 	}
 	var msg string
+	var linked *linkedError
 	switch {
 	case errors.Is(err, errOutside):
 		msg = fmt.Sprintf("%s is outside the workspace; use a path inside the workspace, relative to its root (such as notes/todo.md), and call list_files to see what exists", p)
+	case errors.Is(err, errHidden):
+		msg = fmt.Sprintf("%s is outside what the agent may read: the Hermes home, a place of credentials or a path the user hid; do the task without it", p)
+	case errors.As(err, &linked):
+		msg = fmt.Sprintf("%s has %d hard links: the same file lies elsewhere too, maybe outside the workspace, so the file tools do not touch it; if the task needs it, ask the user to copy it into the workspace", p, linked.links)
 	case errors.Is(err, fs.ErrNotExist):
 		msg = fmt.Sprintf("no such %s %s in the workspace; call list_files to see what exists", what, p)
 	case errors.Is(err, fs.ErrPermission):

@@ -69,6 +69,6 @@ func readTree(fsys fs.FS, root, source string) []found {
 
 func mcpFromConfig(m NamedMCP) found {
 	return found{name: m.Name, source: "hermes.toml", manifest: &Manifest{
-		Name: m.Name, Description: "Tools of the MCP server " + m.Name + ".", Runner: RunnerMCP, MCP: &m.Spec,
+		Name: m.Name, Description: "Tools of the MCP server " + m.Name + ".", Runner: RunnerMCP, MCP: &m.Spec, Sandbox: &m.Asks,
 	}}
 }

@@ -2,10 +2,12 @@ package skills
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"sync/atomic"
 
 	"hermes/backend/config"
+	"hermes/backend/sandbox"
 )
 
 // Secrets are what the processes tools start (command skills,
@@ -69,11 +71,63 @@ func containsFold(names []string, name string) bool {
 }
 
 // Environ makes the environment of the processes tools start: Hermes's own
-// less the secrets it holds. The secrets may change while tools run (an
-// edit of hermes.toml); a process gets those known when it starts. It is
-// safe for concurrent use; a nil Environ knows no secret.
+// less the secrets it holds, and the OS sandbox they run in. Both may
+// change while tools run (an edit of hermes.toml); a process gets those
+// known when it starts. It is safe for concurrent use; a nil Environ knows
+// no secret and sandboxes as [tools]'s defaults say.
 type Environ struct {
 	secrets atomic.Pointer[Secrets]
+	sandbox atomic.Pointer[SandboxConfig]
+}
+
+// SandboxConfig is [tools]'s sandbox.
+type SandboxConfig struct {
+	Mode     sandbox.Mode
+	Network  bool
+	Writable []string
+	Hidden   []string
+}
+
+// SandboxOf is the sandbox [tools] configures.
+func SandboxOf(t config.Tools) SandboxConfig {
+	return SandboxConfig{Mode: sandbox.Mode(t.SandboxMode()), Network: t.SandboxNetwork, Writable: t.SandboxWritable, Hidden: t.SandboxHidden}
+}
+
+// SetSandbox replaces the sandbox of the processes started from now on.
+func (e *Environ) SetSandbox(c SandboxConfig) { e.sandbox.Store(&c) }
+
+// Asks are what a skill's processes may do beyond the run's sandbox: a
+// manifest's "sandbox", or [[tools.mcp]]'s network and writable.
+type Asks struct {
+	Network  bool     `json:"network,omitempty"`
+	Writable []string `json:"writable,omitempty"`
+}
+
+// Policy is the sandbox of a process a tool starts for the run env
+// describes, with what its skill asks beyond it.
+func (e *Environ) Policy(env Env, asks Asks) sandbox.Policy {
+	c := SandboxConfig{Mode: sandbox.Workspace}
+	if e != nil {
+		if p := e.sandbox.Load(); p != nil {
+			c = *p
+		}
+	}
+	mode := c.Mode
+	if env.Sandbox.Mode != "" {
+		mode = env.Sandbox.Mode
+	}
+	if env.Sandbox.Always && mode == sandbox.Off {
+		mode = sandbox.Workspace
+	}
+	return sandbox.Policy{
+		Mode:      mode,
+		Network:   c.Network || asks.Network,
+		Workspace: env.Workspace,
+		Writable:  append(slices.Clone(c.Writable), asks.Writable...),
+		Home:      env.Home,
+		Hidden:    append(slices.Clone(c.Hidden), env.Sandbox.Hidden...),
+		Unlisted:  env.Sandbox.Always,
+	}
 }
 
 // NewEnviron returns an Environ that leaves out s.

@@ -21,6 +21,14 @@ var ErrNoWorkspace = errors.New("workspace unavailable")
 // into a message for the model.
 var errOutside = errors.New("path leaves the workspace")
 
+// errHidden marks a path the sandbox hides: the file tools refuse it too.
+var errHidden = errors.New("path hidden from the agent")
+
+// linkedError marks a file with more than one hard link.
+type linkedError struct{ links uint64 }
+
+func (e *linkedError) Error() string { return fmt.Sprintf("file has %d hard links", e.links) }
+
 // CallError is an invalid call (unknown tool, arguments that do not match the
 // schema). Its Message goes back to the model, which may try again.
 type CallError struct {

@@ -2,6 +2,7 @@ package skills
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os/exec"
@@ -14,13 +15,17 @@ import (
 type executeArgs struct {
 	Command string `json:"command" minLength:"1" description:"The command line to run, as you would type it in the shell, such as \"go test ./...\" or \"ls -la docs\"."`
 	Dir     string `json:"dir,omitempty" description:"Directory to run in, relative to the workspace root; default the workspace root."`
+	// OutsideSandbox is the model's request to leave the sandbox for this
+	// one call, which a person always approves.
+	OutsideSandbox bool `json:"outside_sandbox,omitempty" description:"Run this one command outside the sandbox, with all of the user's rights. Only when a result said the sandbox blocked something the task cannot do without; the user is asked to approve it every time."`
 }
 
 // ExecuteCommand returns the execute_command tool: a command line run by the
 // platform's shell (bash, or PowerShell on Windows) in the workspace, cut
 // off after timeout (0 = the run's tool timeout), with at most limit bytes
 // of its output kept, head and tail. The shell starts with environ's
-// environment, which leaves out the secrets Hermes holds (nil: Hermes's own).
+// environment, which leaves out the secrets Hermes holds (nil: Hermes's own),
+// in environ's OS sandbox.
 func ExecuteCommand(timeout time.Duration, limit int, environ *Environ) Tool {
 	shell, shellName := shellFor(runtime.GOOS)
 	t := Func("execute_command",
@@ -28,11 +33,18 @@ func ExecuteCommand(timeout time.Duration, limit int, environ *Environ) Tool {
 			"stderr together). Use it to build, test, search or inspect things no other tool covers; prefer "+
 			"read_file, list_files and write_file for files. The command runs non-interactively: it cannot ask "+
 			"questions or read input, and it is stopped after its timeout. Long output keeps its beginning and its "+
-			"end with a note of what was cut, so ask for less (grep, head, a narrower path) when you need the middle.",
+			"end with a note of what was cut, so ask for less (grep, head, a narrower path) when you need the middle. "+
+			"Commands usually run in a sandbox: they read the system and the user's files but not their credentials, "+
+			"write only in the workspace and $TMPDIR, reach no network, and any process they leave running is "+
+			"stopped when they end. A result says what the sandbox blocked.",
 		RiskExec, func(ctx context.Context, env Env, a executeArgs) (string, error) {
 			return execute(ctx, env, shell, a, limit, environ)
 		})
 	t.Timeout = timeout
+	t.Confinement = confinementOf(environ, Asks{}, func(_ Env, args json.RawMessage) bool {
+		var a executeArgs
+		return json.Unmarshal(args, &a) == nil && a.OutsideSandbox
+	})
 	return t
 }
 
@@ -46,7 +58,10 @@ func shellFor(goos string) ([]string, string) {
 }
 
 func execute(ctx context.Context, env Env, shell []string, a executeArgs, limit int, environ *Environ) (string, error) {
-	w, err := openWorkspace(env)
+	if a.OutsideSandbox && env.Sandbox.Always {
+		return "", Errorf("commands here never run outside the sandbox; do the task another way, or say in your answer what the sandbox blocked")
+	}
+	w, err := openWorkspace(env, environ)
 	if err != nil {
 		return "", err
 	}
@@ -70,10 +85,12 @@ func execute(ctx context.Context, env Env, shell []string, a executeArgs, limit 
 	cmd.Env = environ.For(nil)
 	out := newHeadTail(limit)
 	cmd.Stdout, cmd.Stderr = out, out
-	ownGroup(cmd)
-	cmd.WaitDelay = time.Second
 	start := time.Now()
-	err = cmd.Run()
+	pr, err := startIn(env, environ, Asks{}, a.OutsideSandbox, cmd)
+	if err != nil {
+		return "", Errorf("the shell could not be started (%v); commands cannot run on this machine, so use the other tools", err)
+	}
+	err = pr.Wait()
 	if ctx.Err() != nil {
 		return "", ctx.Err()
 	}
@@ -82,15 +99,21 @@ func execute(ctx context.Context, env Env, shell []string, a executeArgs, limit 
 	switch {
 	case errors.As(err, &exit):
 		code = exit.ExitCode()
-	case err != nil:
+	case err != nil && !errors.Is(err, exec.ErrWaitDelay):
 		return "", Errorf("the shell could not be started (%v); commands cannot run on this machine, so use the other tools", err)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "exit code %d after %s\n", code, time.Since(start).Round(time.Millisecond))
-	if text := out.String(); text != "" {
+	text := out.String()
+	if text != "" {
 		b.WriteString(text)
 	} else {
 		b.WriteString("(no output)")
 	}
+	next := "If the task cannot be done without it, call execute_command again with outside_sandbox: true; the user is asked to approve it"
+	if env.Sandbox.Always {
+		next = "Commands here never leave the sandbox: do the task another way, or say in your answer what was blocked"
+	}
+	b.WriteString(sandboxNote(env, pr, a.OutsideSandbox, text, next))
 	return b.String(), nil
 }

@@ -34,7 +34,7 @@ func newWorkspace(t *testing.T, files map[string]string) string {
 func call(t *testing.T, ws, name, args string) (string, error) {
 	t.Helper()
 	r := NewRegistry()
-	for _, tool := range FileTools() {
+	for _, tool := range FileTools(nil) {
 		if err := r.Register(tool); err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +57,7 @@ func mustCall(t *testing.T, ws, name, args string) string {
 
 func TestFileTools_Risks(t *testing.T) {
 	want := map[string]Risk{"list_files": RiskRead, "read_file": RiskRead, "write_file": RiskWrite}
-	for _, tool := range FileTools() {
+	for _, tool := range FileTools(nil) {
 		if tool.Risk != want[tool.Name] {
 			t.Errorf("%s risk = %s, want %s", tool.Name, tool.Risk, want[tool.Name])
 		}

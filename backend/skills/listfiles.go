@@ -22,7 +22,7 @@ type listFilesArgs struct {
 	Recursive bool   `json:"recursive" default:"false" description:"List the whole tree below the directory instead of its direct entries only."`
 }
 
-func listFilesTool() Tool {
+func listFilesTool(environ *Environ) Tool {
 	return Func("list_files",
 		"List the files and directories in the workspace. Use it to find out what exists before reading or writing, "+
 			"and after a \"no such file\" error. Returns one entry per line, sorted by name: its path relative to the "+
@@ -30,16 +30,21 @@ func listFilesTool() Tool {
 			"their size in bytes, symbolic links with their target. With recursive=true the whole tree is listed, each "+
 			"directory followed by its contents; .git and node_modules are shown but not expanded. At most 1000 entries "+
 			"are returned, with a note of how many were left out; list a subdirectory to see those.",
-		RiskRead, listFiles)
+		RiskRead, func(ctx context.Context, env Env, a listFilesArgs) (string, error) {
+			return listFiles(env, environ, a)
+		})
 }
 
-func listFiles(_ context.Context, env Env, a listFilesArgs) (string, error) {
-	w, err := openWorkspace(env)
+func listFiles(env Env, environ *Environ, a listFilesArgs) (string, error) {
+	w, err := openWorkspace(env, environ)
 	if err != nil {
 		return "", err
 	}
 	defer w.Close()
 	dir, err := w.resolve(a.Path)
+	if err == nil && w.hidden(filepath.Join(w.real, dir)) {
+		err = errHidden
+	}
 	if err != nil {
 		return "", fsError(a.Path, "directory", err)
 	}
@@ -72,7 +77,7 @@ func listFiles(_ context.Context, env Env, a listFilesArgs) (string, error) {
 				return nil
 			}
 			add(p, d)
-			if d.IsDir() && slices.Contains(unexpanded, d.Name()) {
+			if d.IsDir() && (slices.Contains(unexpanded, d.Name()) || w.hidden(filepath.Join(w.real, filepath.FromSlash(p)))) {
 				return fs.SkipDir
 			}
 			return nil
@@ -115,6 +120,9 @@ func entryLine(p string, d fs.DirEntry, w *workspace, recursive bool) string {
 		}
 		return fmt.Sprintf("%s -> %s (symbolic link)", p, target)
 	case d.IsDir():
+		if w.hidden(filepath.Join(w.real, filepath.FromSlash(p))) {
+			return p + "/ (hidden from the agent)"
+		}
 		if recursive && slices.Contains(unexpanded, d.Name()) {
 			return p + "/ (not expanded)"
 		}

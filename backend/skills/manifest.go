@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -49,6 +50,10 @@ type Manifest struct {
 	// Keywords are words, in any language, that make a skill offered
 	// "relevant" part of a task's tools, besides its name.
 	Keywords []string `json:"keywords,omitempty"`
+	// Sandbox is what the skill's processes (its command, its MCP server)
+	// may do beyond the sandbox every command runs in: reach the network,
+	// write more folders. It is shown where the skill is listed.
+	Sandbox *Asks `json:"sandbox,omitempty"`
 }
 
 // Offers: when a run is offered a skill's tools.
@@ -116,6 +121,13 @@ func (m Manifest) check() error {
 	}
 	if err := checkTimeout(m.Timeout); err != nil {
 		return err
+	}
+	if m.Sandbox != nil {
+		for _, w := range m.Sandbox.Writable {
+			if !filepath.IsAbs(w) && !strings.HasPrefix(w, "~/") {
+				return fmt.Errorf(`sandbox writable %q is not a folder written in full or under "~/"`, w)
+			}
+		}
 	}
 	for i, name := range m.PassEnv {
 		if !envVarName.MatchString(name) {

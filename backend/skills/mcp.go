@@ -4,13 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"hermes/backend/sandbox"
 )
 
 // mcpStartTimeout bounds starting a server and listing its tools, so that a
@@ -23,6 +27,8 @@ type mcpServer struct {
 	skill   string
 	spec    MCPSpec
 	environ *Environ
+	asks    Asks
+	home    string
 
 	mu      sync.Mutex
 	session *mcp.ClientSession
@@ -32,8 +38,14 @@ type mcpServer struct {
 	stderr  *headTail
 }
 
-func newMCPServer(skill string, spec MCPSpec, environ *Environ) *mcpServer {
-	return &mcpServer{skill: skill, spec: spec, environ: environ}
+func newMCPServer(skill string, spec MCPSpec, environ *Environ, asks Asks, home string) *mcpServer {
+	return &mcpServer{skill: skill, spec: spec, environ: environ, asks: asks, home: home}
+}
+
+// policy is the server's sandbox: [tools]'s with no workspace (a server
+// outlives runs), so it writes only its temp folder and what it asks for.
+func (s *mcpServer) policy() sandbox.Policy {
+	return s.environ.Policy(Env{Home: s.home}, s.asks)
 }
 
 // sessionLocked returns a live session, starting the server if there is none.
@@ -52,7 +64,7 @@ func (s *mcpServer) sessionLocked(ctx context.Context) (*mcp.ClientSession, erro
 	client := mcp.NewClient(&mcp.Implementation{Name: "hermes", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(ctx, mcpStartTimeout)
 	defer cancel()
-	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil)
+	session, err := client.Connect(ctx, &sandboxedServer{cmd: cmd, policy: s.policy()}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("start MCP server %s (%s): %w%s", s.skill, s.spec.Command, err, s.stderrNote())
 	}
@@ -230,13 +242,85 @@ func (s *mcpServer) mcpTools(ctx context.Context, overrides map[string]ManifestT
 		remote := mt.Name
 		tools = append(tools, Tool{
 			Name: mcpToolName(s.skill, remote), Description: desc, Parameters: params, Risk: risk,
-			Timeout: timeoutOf(o.Timeout),
+			Timeout:     timeoutOf(o.Timeout),
+			Confinement: func(Env, json.RawMessage) Confinement { return s.confinement() },
 			Run: func(ctx context.Context, _ Env, args json.RawMessage) (string, error) {
 				return s.call(ctx, remote, args)
 			},
 		})
 	}
 	return tools, problems, nil
+}
+
+// confinement is where the server runs.
+func (s *mcpServer) confinement() Confinement {
+	if s.policy().Status().Enforced {
+		return Confined
+	}
+	return Unconfined
+}
+
+// mcpTerminate is how long closing a server waits for it to exit after its
+// stdin closes, and then after SIGTERM, before killing it.
+const mcpTerminate = 2 * time.Second
+
+// sandboxedServer is the transport of an MCP server over stdio, whose
+// process runs in its sandbox. Closing it closes the server's stdin, waits
+// for it to exit, asks it to with SIGTERM, and at last kills it with every
+// process it started.
+type sandboxedServer struct {
+	cmd    *exec.Cmd
+	policy sandbox.Policy
+
+	proc   *sandbox.Process
+	stdin  *os.File
+	exited chan struct{}
+}
+
+func (t *sandboxedServer) Connect(ctx context.Context) (mcp.Connection, error) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	t.cmd.Stdin, t.cmd.Stdout = inR, outW
+	t.proc, err = t.policy.Start(t.cmd)
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return nil, err
+	}
+	t.stdin, t.exited = inW, make(chan struct{})
+	// Waiting at once reaps a server that dies by itself; the output, on a
+	// pipe of ours, is read to its end regardless.
+	go func() {
+		t.proc.Wait()
+		close(t.exited)
+	}()
+	return (&mcp.IOTransport{Reader: outR, Writer: t}).Connect(ctx)
+}
+
+func (t *sandboxedServer) Write(p []byte) (int, error) { return t.stdin.Write(p) }
+
+func (t *sandboxedServer) Close() error {
+	t.stdin.Close()
+	for _, step := range []func(){func() {}, func() { t.proc.Signal(syscall.SIGTERM) }, t.proc.Kill} {
+		step()
+		select {
+		case <-t.exited:
+			return nil
+		case <-time.After(mcpTerminate):
+		}
+	}
+	<-t.exited
+	return nil
 }
 
 func firstNonEmpty(values ...string) string {

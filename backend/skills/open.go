@@ -25,12 +25,13 @@ func Open(ctx context.Context, home string, cfg config.Config, rules RuleStore, 
 	for _, s := range t.MCP {
 		servers = append(servers, NamedMCP{Name: s.Name, Spec: MCPSpec{
 			Command: s.Command, Args: s.Args, Env: s.Env, PassEnv: s.PassEnv, Risk: Risk(s.Risk),
-		}})
+		}, Asks: Asks{Network: s.Network, Writable: s.Writable}})
 	}
 	// Processes inherit Hermes's environment, so its secrets are known by
 	// the values that environment holds.
 	environ := NewEnviron(SecretsOf(cfg, os.Getenv))
-	goTools := append(FileTools(), ExecuteCommand(t.Timeout(0), t.Output(), environ), ReadArtifactTool())
+	environ.SetSandbox(SandboxOf(t))
+	goTools := append(FileTools(environ), ExecuteCommand(t.Timeout(0), t.Output(), environ), ReadArtifactTool())
 	catalog := Load(ctx, Options{
 		Builtin:     builtin.FS(),
 		UserDir:     filepath.Join(home, "skills"),
@@ -41,6 +42,7 @@ func Open(ctx context.Context, home string, cfg config.Config, rules RuleStore, 
 		OutputLimit: t.Output(),
 		SelectAbove: t.Threshold(),
 		Environ:     environ,
+		Home:        home,
 	})
 	return catalog, policy, nil
 }

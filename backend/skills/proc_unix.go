@@ -3,14 +3,14 @@
 package skills
 
 import (
-	"os/exec"
+	"io/fs"
 	"syscall"
 )
 
-// ownGroup puts the command in a process group of its own and makes a
-// cancelled context kill the whole group, so a shell's children do not
-// outlive a timeout.
-func ownGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+// hardLinks is how many names the file has.
+func hardLinks(fi fs.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
 }

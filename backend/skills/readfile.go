@@ -25,23 +25,28 @@ type readFileArgs struct {
 	LimitLines int    `json:"limit_lines" default:"2000" minimum:"1" maximum:"10000" description:"Most lines to return."`
 }
 
-func readFileTool() Tool {
+func readFileTool(environ *Environ) Tool {
 	return Func("read_file",
 		"Read a text file in the workspace. Use it to see a file's contents before answering about it or changing it. "+
 			"Returns the text exactly as stored, without line numbers. Up to 2000 lines (and about 100 KB) are returned "+
 			"at once; when a file is longer, a last line in brackets says which lines were shown and how many there are: "+
 			"read on with offset_line set to the next line, or read only the part you need with offset_line and "+
 			"limit_lines. Binary files (images, archives, executables) are refused.",
-		RiskRead, readFile)
+		RiskRead, func(ctx context.Context, env Env, a readFileArgs) (string, error) {
+			return readFile(env, environ, a)
+		})
 }
 
-func readFile(_ context.Context, env Env, a readFileArgs) (string, error) {
-	w, err := openWorkspace(env)
+func readFile(env Env, environ *Environ, a readFileArgs) (string, error) {
+	w, err := openWorkspace(env, environ)
 	if err != nil {
 		return "", err
 	}
 	defer w.Close()
 	p, err := w.resolve(a.Path)
+	if err == nil {
+		err = w.check(p)
+	}
 	if err != nil {
 		return "", fsError(a.Path, "file", err)
 	}

@@ -79,7 +79,7 @@ func TestRegistry_Duplicate(t *testing.T) {
 
 func TestRegistry_OrderAndDefs(t *testing.T) {
 	r := NewRegistry()
-	for _, tool := range FileTools() {
+	for _, tool := range FileTools(nil) {
 		if err := r.Register(tool); err != nil {
 			t.Fatalf("Register(%s): %v", tool.Name, err)
 		}
@@ -162,7 +162,7 @@ func TestRegistry_Concurrent(t *testing.T) {
 // replaced is parsed (and refused) at once.
 func TestRegistry_FuncSchemaParsedOnFirstCall(t *testing.T) {
 	r := NewRegistry()
-	tools := append(FileTools(), ExecuteCommand(0, 0, nil), ReadArtifactTool())
+	tools := append(FileTools(nil), ExecuteCommand(0, 0, nil), ReadArtifactTool())
 	for _, tool := range tools {
 		if err := r.Register(tool); err != nil {
 			t.Fatal(err)

@@ -20,7 +20,7 @@ func TestSelect_OnlyRelevantSkillsAboveTheThreshold(t *testing.T) {
 	user := t.TempDir()
 	weatherSkill(t, user)
 	c := Load(t.Context(), Options{
-		Builtin: builtin.FS(), UserDir: user, GoTools: append(FileTools(), ExecuteCommand(0, 0, nil), ReadArtifactTool()), SelectAbove: 5,
+		Builtin: builtin.FS(), UserDir: user, GoTools: append(FileTools(nil), ExecuteCommand(0, 0, nil), ReadArtifactTool()), SelectAbove: 5,
 	})
 	defer c.Close()
 
@@ -66,7 +66,7 @@ func TestSelect_OnlyRelevantSkillsAboveTheThreshold(t *testing.T) {
 }
 
 func TestSelect_AllToolsAtOrBelowTheThreshold(t *testing.T) {
-	c := Load(t.Context(), Options{Builtin: builtin.FS(), GoTools: append(FileTools(), ExecuteCommand(0, 0, nil), ReadArtifactTool())})
+	c := Load(t.Context(), Options{Builtin: builtin.FS(), GoTools: append(FileTools(nil), ExecuteCommand(0, 0, nil), ReadArtifactTool())})
 	defer c.Close()
 	sel := c.Select("run-1", "anything")
 	defer sel.Close()
@@ -101,7 +101,7 @@ func memoCatalog(t *testing.T, selectAbove ...int) *Catalog {
 	find := Func("find_memo", "Find a memo.", RiskRead, func(_ context.Context, _ Env, a memoArgs) (string, error) {
 		return "memo about " + a.Query, nil
 	})
-	opts := Options{Builtin: builtin.FS(), UserDir: user, GoTools: append(FileTools(), ExecuteCommand(0, 0, nil), ReadArtifactTool(), find)}
+	opts := Options{Builtin: builtin.FS(), UserDir: user, GoTools: append(FileTools(nil), ExecuteCommand(0, 0, nil), ReadArtifactTool(), find)}
 	if len(selectAbove) > 0 {
 		opts.SelectAbove = selectAbove[0]
 	}

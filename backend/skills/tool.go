@@ -12,6 +12,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"hermes/backend/sandbox"
 )
 
 // Risk says what a tool may do; approvals and concurrency are decided by it.
@@ -53,6 +55,36 @@ type Env struct {
 	Home      string // the Hermes home directory
 	RunID     string
 	CallID    string
+	// Sandbox is what the run says of its processes' sandbox beyond
+	// [tools]'s.
+	Sandbox RunSandbox
+	// Sandboxed, when set, learns how the process a call started ran.
+	Sandboxed func(Sandboxing)
+}
+
+// RunSandbox is a run's own say in the sandbox of its processes.
+type RunSandbox struct {
+	// Mode replaces [tools] sandbox for the run (hermes run --sandbox);
+	// "" keeps it.
+	Mode sandbox.Mode
+	// Hidden are more paths the run's processes and file tools may not
+	// read: the bot hides the other chat users' workspaces.
+	Hidden []string
+	// Always is the bot's: its runs' processes are sandboxed whatever the
+	// mode says, never leave the sandbox, and cannot list the folders that
+	// hold hidden paths.
+	Always bool
+}
+
+// Sandboxing is how a call's process ran.
+type Sandboxing struct {
+	// Confined: in the OS sandbox; Escaped: outside it, as the model asked
+	// and a person approved; neither: the OS has no sandbox or it is off.
+	Confined, Escaped bool
+	// Why says why it was not confined, for a person.
+	Why string
+	// Blocked is what the sandbox stopped.
+	Blocked []sandbox.Denial
 }
 
 // Tool is one function the model may call.

@@ -16,22 +16,27 @@ type writeFileArgs struct {
 	Append  bool   `json:"append" default:"false" description:"Add content at the end of the file instead of replacing it."`
 }
 
-func writeFileTool() Tool {
+func writeFileTool(environ *Environ) Tool {
 	return Func("write_file",
 		"Write a text file in the workspace: create it, replace it, or with append=true add to its end. Use it to save "+
 			"results the task asks for. Replacing overwrites the whole file, so to change part of an existing file, "+
 			"read_file it first and write back the complete new text. Missing parent directories are created, and the "+
 			"file is written atomically (it never holds half the new content). Returns the number of bytes written.",
-		RiskWrite, writeFile)
+		RiskWrite, func(ctx context.Context, env Env, a writeFileArgs) (string, error) {
+			return writeFile(env, environ, a)
+		})
 }
 
-func writeFile(_ context.Context, env Env, a writeFileArgs) (string, error) {
-	w, err := openWorkspace(env)
+func writeFile(env Env, environ *Environ, a writeFileArgs) (string, error) {
+	w, err := openWorkspace(env, environ)
 	if err != nil {
 		return "", err
 	}
 	defer w.Close()
 	p, err := w.resolve(a.Path)
+	if err == nil {
+		err = w.check(p)
+	}
 	if err != nil {
 		return "", fsError(a.Path, "file", err)
 	}

@@ -90,7 +90,7 @@ func New(tb testing.TB, server *llmtest.Server, o Options) *Home {
 	tb.Cleanup(func() { st.Close() })
 	h.Store = st
 	tools := skills.NewRegistry()
-	for _, tool := range append(skills.FileTools(), o.Tools...) {
+	for _, tool := range append(skills.FileTools(nil), o.Tools...) {
 		if err := tools.Register(tool); err != nil {
 			tb.Fatal(err)
 		}

@@ -88,7 +88,7 @@ func StartReplica(tb testing.TB, o ReplicaOptions) *Replica {
 		tb.Fatal(err)
 	}
 	reg := skills.NewRegistry()
-	for _, tool := range skills.FileTools() {
+	for _, tool := range skills.FileTools(nil) {
 		if err := reg.Register(tool); err != nil {
 			tb.Fatal(err)
 		}
