@@ -15,6 +15,7 @@ import (
 	"hermes/backend/longterm"
 	"hermes/backend/price"
 	"hermes/backend/runlog"
+	"hermes/backend/sandbox"
 	"hermes/backend/skills"
 	"hermes/backend/store"
 )
@@ -132,6 +133,13 @@ type Setup struct {
 	// Prices turns each model call's usage into money, for the cost in
 	// model.decided and the run's totals; nil prices nothing.
 	Prices price.Table
+	// Sandbox is what the runs say of their commands' sandbox beyond
+	// [tools]'s (the bot's: always on, the other users' workspaces hidden);
+	// a run's own mode (Task.Sandbox) goes over its Mode.
+	Sandbox skills.RunSandbox
+	// SandboxStatus says how commands under a run's sandbox are confined,
+	// for run.started; nil says nothing.
+	SandboxStatus func(skills.RunSandbox) *event.SandboxData
 }
 
 // MemoryUse says what a run does with long-term memory. Its values are
@@ -165,6 +173,9 @@ type Task struct {
 	Origin string
 	// AskedBy is who that chat user is, when the platform could say.
 	AskedBy *event.Asker
+	// Sandbox is the sandbox mode of the run's commands when not [tools]'s
+	// (hermes run --sandbox); it lasts through resumes.
+	Sandbox sandbox.Mode
 }
 
 // Result is how a run (or one leg of it) ended.
@@ -250,6 +261,7 @@ func NewRun(s Setup, t Task, sinks ...event.Sink) (*Run, error) {
 		ForkedFrom: t.ForkedFrom,
 		Origin:     t.Origin,
 		AskedBy:    t.AskedBy,
+		Sandbox:    string(t.Sandbox),
 		Strategy:   s.Strategy,
 		Model:      s.ModelName,
 		BaseURL:    s.BaseURL,
@@ -312,7 +324,7 @@ func (r *Run) Execute(ctx context.Context) Result {
 			Model: r.setup.ModelName, BaseURL: r.setup.BaseURL,
 			MaxIterations: r.limits.MaxIterations, TokenBudget: r.limits.TokenBudget,
 			Tools: r.setup.Tools.Names(), ForkedFrom: r.st.ForkedFrom, Origin: r.st.Origin,
-			AskedBy: r.st.AskedBy,
+			AskedBy: r.st.AskedBy, Sandbox: r.sandboxStatus(),
 		})
 	}
 	if !r.resumed {

@@ -34,6 +34,8 @@ type state struct {
 	ForkedFrom   *event.ForkRef `json:"forked_from,omitempty"`
 	Origin       string         `json:"origin,omitempty"`
 	AskedBy      *event.Asker   `json:"asked_by,omitempty"`
+	// Sandbox is the run's own sandbox mode, "" for [tools]'s.
+	Sandbox string `json:"sandbox,omitempty"`
 	// Model and BaseURL (masked, as in run.started) are what the run last
 	// ran with, so a resume with others records the switch.
 	Model   string `json:"model,omitempty"`

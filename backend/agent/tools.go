@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -13,6 +14,7 @@ import (
 	"hermes/backend/i18n"
 	"hermes/backend/llm"
 	"hermes/backend/runlog"
+	"hermes/backend/sandbox"
 	"hermes/backend/skills"
 )
 
@@ -26,6 +28,9 @@ type call struct {
 	denied  string    // why a policy or a person denied it
 	content string    // the tool message the model will see
 	failure string    // "" when the call succeeded
+	// sandboxing is how its process ran; the tool reports it from its own
+	// goroutine, which a timeout may leave behind.
+	sandboxing atomic.Pointer[skills.Sandboxing]
 }
 
 func (c *call) valid() bool { return c.invalid == "" }
@@ -239,9 +244,40 @@ func (r *Run) runCalls(ctx context.Context, calls []*call) {
 func runnable(c *call) bool { return c.valid() && c.skipped == "" && c.denied == "" }
 
 // callEnv is what a call may know of its run; the policy is asked with
-// the same.
+// the same. How the call's process ran lands in c.sandboxing.
 func (r *Run) callEnv(c *call) skills.Env {
-	return skills.Env{Workspace: r.st.Workspace, Home: r.setup.Home, RunID: r.st.RunID, CallID: c.ID}
+	return skills.Env{Workspace: r.st.Workspace, Home: r.setup.Home, RunID: r.st.RunID, CallID: c.ID,
+		Sandbox: r.runSandbox(), Sandboxed: func(s skills.Sandboxing) { c.sandboxing.Store(&s) }}
+}
+
+// runSandbox is the sandbox the run's processes run in beyond [tools]'s.
+func (r *Run) runSandbox() skills.RunSandbox {
+	s := r.setup.Sandbox
+	if r.st.Sandbox != "" {
+		s.Mode = sandbox.Mode(r.st.Sandbox)
+	}
+	return s
+}
+
+// sandboxStatus is how the run's commands are confined, for run.started.
+func (r *Run) sandboxStatus() *event.SandboxData {
+	if r.setup.SandboxStatus == nil {
+		return nil
+	}
+	return r.setup.SandboxStatus(r.runSandbox())
+}
+
+// toolSandbox is how a call's process ran, for tool.finished.
+func toolSandbox(c *call) *event.ToolSandbox {
+	s := c.sandboxing.Load()
+	if s == nil {
+		return nil
+	}
+	out := &event.ToolSandbox{Confined: s.Confined, Escaped: s.Escaped, Why: s.Why}
+	for _, d := range s.Blocked {
+		out.Blocked = append(out.Blocked, event.Blocked{Kind: d.Kind, What: d.What, By: d.By})
+	}
+	return out
 }
 
 // runCall runs one call under its timeout, retrying a transient failure
@@ -261,7 +297,8 @@ func (r *Run) runCall(ctx context.Context, c *call) {
 		start := r.now()
 		out, err := runTool(ctx, t, env, c.prep.Args, timeout)
 		out = r.setup.Redactor.String(out)
-		done := event.ToolFinishedData{CallID: c.ID, Name: c.Name, DurationMS: r.now().Sub(start).Milliseconds(), Attempt: attempt}
+		done := event.ToolFinishedData{CallID: c.ID, Name: c.Name, DurationMS: r.now().Sub(start).Milliseconds(), Attempt: attempt,
+			Sandbox: toolSandbox(c)}
 		if err != nil {
 			done.Error = r.setup.Redactor.String(err.Error())
 			if attempt == 1 && ctx.Err() == nil && (skills.IsTransient(err) || errors.Is(err, context.DeadlineExceeded)) {

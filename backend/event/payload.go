@@ -33,6 +33,26 @@ type RunStartedData struct {
 	// AskedBy is who that chat user is, as the platform's contacts say;
 	// absent when the platform has no contacts or could not say.
 	AskedBy *Asker `json:"asked_by,omitempty"`
+	// Sandbox is how the run's commands are confined; absent in runs
+	// logged before there was one.
+	Sandbox *SandboxData `json:"sandbox,omitempty"`
+}
+
+// SandboxData is the OS sandbox a run's commands (execute_command,
+// command skills) run in.
+type SandboxData struct {
+	// Mode is "workspace", "read-only" or "off".
+	Mode string `json:"mode"`
+	// Network says whether commands may reach the network.
+	Network bool `json:"network,omitempty"`
+	// Enforced says whether the OS confines them; when false, Why says why
+	// not ("not sandboxed: …").
+	Enforced bool `json:"enforced"`
+	// How names the mechanisms ("Landlock ABI 7, seccomp").
+	How string `json:"how,omitempty"`
+	// Gaps are what this machine's sandbox cannot stop.
+	Gaps []string `json:"gaps,omitempty"`
+	Why  string   `json:"why,omitempty"`
 }
 
 // Asker is a chat user who gave a run its task: their id on the platform,
@@ -191,6 +211,26 @@ type ToolFinishedData struct {
 	Error      string `json:"error,omitempty"`
 	DurationMS int64  `json:"duration_ms"`
 	Attempt    int    `json:"attempt"`
+	// Sandbox is how the call's process ran, for a tool that started one.
+	Sandbox *ToolSandbox `json:"sandbox,omitempty"`
+}
+
+// ToolSandbox is how a call's process ran: in the OS sandbox (Confined),
+// outside it as the model asked and a person approved (Escaped), or
+// unconfined because there is none (Why says why), and what it stopped.
+type ToolSandbox struct {
+	Confined bool      `json:"confined"`
+	Escaped  bool      `json:"escaped,omitempty"`
+	Why      string    `json:"why,omitempty"`
+	Blocked  []Blocked `json:"blocked,omitempty"`
+}
+
+// Blocked is one thing the sandbox stopped: a "write", "read", "link" or
+// "process" of a path, or a "network" or other "call".
+type Blocked struct {
+	Kind string `json:"kind"`
+	What string `json:"what"`
+	By   string `json:"by,omitempty"`
 }
 
 // Guards, as named in guard.tripped.

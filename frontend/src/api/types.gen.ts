@@ -243,6 +243,7 @@ export interface RunStartedData {
   forked_from?: ForkRef
   origin?: string
   asked_by?: Asker
+  sandbox?: SandboxData
 }
 
 export interface IterationStartedData {}
@@ -315,6 +316,7 @@ export interface ToolFinishedData {
   error?: string
   duration_ms?: number
   attempt?: number
+  sandbox?: ToolSandbox
 }
 
 export interface GuardTrippedData {
@@ -559,6 +561,15 @@ export interface ClusterQueue {
   redelivered: number
 }
 
+export interface SandboxData {
+  mode: string
+  network?: boolean
+  enforced: boolean
+  how?: string
+  gaps?: string[]
+  why?: string
+}
+
 export interface Layers {
   system: number
   task_anchor: number
@@ -585,6 +596,13 @@ export interface Usage {
   total_tokens: number
   reasoning_tokens?: number
   cached_tokens?: number
+}
+
+export interface ToolSandbox {
+  confined: boolean
+  escaped?: boolean
+  why?: string
+  blocked?: Blocked[]
 }
 
 export interface MemoryRef {
@@ -635,6 +653,12 @@ export interface ClusterTask {
   id?: string
   seq: number
   started: string
+}
+
+export interface Blocked {
+  kind: string
+  what: string
+  by?: string
 }
 
 export interface StepChange {
