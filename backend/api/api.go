@@ -55,6 +55,9 @@ type StartRequest struct {
 	MaxIterations int `json:"max_iterations,omitempty"`
 	// Strategy, when set ("plan" or "react"), replaces [agent] strategy for the run.
 	Strategy string `json:"strategy,omitempty"`
+	// Sandbox, when set ("workspace", "read-only" or "off"), replaces
+	// [tools] sandbox for the run's commands.
+	Sandbox string `json:"sandbox,omitempty"`
 }
 
 // Overrides replace settings of the configuration or a run's recorded

@@ -33,6 +33,7 @@ import (
 	"hermes/backend/i18n"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
+	"hermes/backend/skills"
 	"hermes/backend/store"
 	"hermes/backend/wecom"
 )
@@ -160,7 +161,7 @@ func New(o Options) (*Bot, error) {
 	if b.wsRoot == "" {
 		b.wsRoot = filepath.Join(o.Setup.Home, "bot", "workspaces")
 	}
-	b.live.setup = unattended(o.Setup, o.Config.AllowTools)
+	b.live.setup = unattended(o.Setup, o.Config.AllowTools, b.wsRoot)
 	b.sendCtx, b.cancelOut = context.WithCancel(context.Background())
 
 	switch name := o.Config.PlatformName(); name {
@@ -208,10 +209,13 @@ func (b *Bot) scrub(text string, run *runlog.Redactor) string {
 }
 
 // unattended is s as the bot's runs use it: no one is there to approve a
-// call, so asked calls are denied unless allowed.
-func unattended(s agent.Setup, allow []string) agent.Setup {
+// call, so asked calls are denied unless allowed; their commands always run
+// in the sandbox, where the chat users' workspaces under wsRoot, each but
+// the run's own, are hidden.
+func unattended(s agent.Setup, allow []string, wsRoot string) agent.Setup {
 	s.Unattended = true
 	s.Policy = botPolicy{inner: s.Policy, allow: allow}
+	s.Sandbox = skills.RunSandbox{Always: true, Hidden: []string{wsRoot}}
 	return s
 }
 

@@ -85,5 +85,5 @@ func (b *Bot) Reconfigure(cfg config.Bot) (needRestart []string, err error) {
 func (b *Bot) SetSetup(s agent.Setup) {
 	b.liveMu.Lock()
 	defer b.liveMu.Unlock()
-	b.live.setup = unattended(s, b.live.cfg.AllowTools)
+	b.live.setup = unattended(s, b.live.cfg.AllowTools, b.wsRoot)
 }

@@ -243,7 +243,8 @@ func (p *Printer) runStarted(runID string, d event.RunStartedData) {
 	if d.TokenBudget > 0 {
 		limits = append(limits, i18n.T("cli.print.token_budget", humanTokens(d.TokenBudget)))
 	}
-	fields = append(fields, [2]string{i18n.T("cli.print.limits"), strings.Join(limits, " · ")})
+	fields = append(fields, [2]string{i18n.T("cli.print.limits"), strings.Join(limits, " · ")},
+		[2]string{i18n.T("cli.print.sandbox"), sandboxLine(d.Sandbox)})
 	labelWidth := 0
 	for _, f := range fields {
 		labelWidth = max(labelWidth, width(f[0]))
@@ -447,6 +448,20 @@ func (p *Printer) toolFinished(d event.ToolFinishedData) {
 	}
 	p.line(p.paint(mark, markStyle) + p.paint(d.Name, bold) + p.paint(stats, dim) + p.paint(preview, textStyle))
 	p.detail(text, textStyle)
+	if sb := d.Sandbox; sb != nil {
+		switch {
+		case len(sb.Blocked) > 0:
+			parts := make([]string, len(sb.Blocked))
+			for i, b := range sb.Blocked {
+				parts[i] = blockedText(b)
+			}
+			p.line(p.paint("    ⛔ "+i18n.T("cli.print.blocked", strings.Join(parts, "; ")), yellow))
+		case sb.Escaped:
+			p.line(p.paint("    "+i18n.T("cli.print.escaped"), yellow))
+		case !sb.Confined:
+			p.line(p.paint("    "+i18n.T("cli.print.unconfined", sb.Why), yellow))
+		}
+	}
 	if p.o.Verbose && d.Artifact != "" {
 		p.line(p.paint("    "+i18n.T("cli.print.artifact", d.Artifact), dim))
 	}
@@ -679,4 +694,38 @@ func recallReason(m event.MemoryRef) string {
 		return i18n.T("cli.print.recalled_match", strings.Join(m.Terms, ", "))
 	}
 	return m.Reason
+}
+
+// sandboxLine says how a run's commands are confined: the mode and the
+// network, or "not sandboxed" and why.
+func sandboxLine(sb *event.SandboxData) string {
+	switch {
+	case sb == nil:
+		return ""
+	case !sb.Enforced:
+		return i18n.T("cli.print.not_sandboxed", sb.Why)
+	}
+	network := i18n.T("cli.print.sandbox_offline")
+	if sb.Network {
+		network = i18n.T("cli.print.sandbox_online")
+	}
+	line := i18n.T("cli.print.sandboxed", sb.Mode, network, sb.How)
+	for _, g := range sb.Gaps {
+		line += "; " + g
+	}
+	return line
+}
+
+// blockedText is one thing the sandbox stopped, for a person.
+func blockedText(b event.Blocked) string {
+	key := "cli.print.blocked_call"
+	switch b.Kind {
+	case "write", "read", "link", "process", "network":
+		key = "cli.print.blocked_" + b.Kind
+	}
+	s := i18n.T(key, b.What)
+	if b.By != "" {
+		s += " (" + b.By + ")"
+	}
+	return s
 }

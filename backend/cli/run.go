@@ -46,6 +46,7 @@ func cmdRun(ctx context.Context, env *Env, args []string) int {
 	fs := f.register(env, "hermes run")
 	workspace := fs.String("workspace", "", i18n.T("cli.flag.workspace"))
 	instructions := fs.String("instructions", "", i18n.T("cli.flag.instructions"))
+	sandboxMode := fs.String("sandbox", "", i18n.T("cli.flag.sandbox"))
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageExit(err)
@@ -64,7 +65,7 @@ func cmdRun(ctx context.Context, env *Env, args []string) int {
 		}
 		return h.Runs().Start(ctx, runner.StartRequest{
 			Task: task, Instructions: *instructions, Workspace: ws,
-			Model: f.model, BaseURL: f.baseURL, MaxIterations: f.maxIterations,
+			Model: f.model, BaseURL: f.baseURL, MaxIterations: f.maxIterations, Sandbox: *sandboxMode,
 		})
 	})
 }

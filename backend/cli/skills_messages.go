@@ -4,9 +4,10 @@ import "hermes/backend/i18n"
 
 func init() {
 	i18n.Register(map[string]i18n.Msg{
-		"cli.cmd.skills": {EN: "list the skills (`skills list`) or review their descriptions (`skills check`)", ZH: "列出技能（`skills list`）或检查其描述（`skills check`）"},
-		"cli.cmd.tools":  {EN: "list the tools, call one (`tools call NAME 'JSON'`), list or revoke \"always\" approvals", ZH: "列出工具、直接调用一个工具（`tools call 名称 'JSON'`）、查看或撤销“始终允许”的规则"},
-		"cli.flag.yes":   {EN: "allow every call that would be asked about, for this run only", ZH: "本次运行中自动允许所有需要确认的调用"},
+		"cli.cmd.skills":   {EN: "list the skills (`skills list`) or review their descriptions (`skills check`)", ZH: "列出技能（`skills list`）或检查其描述（`skills check`）"},
+		"cli.cmd.tools":    {EN: "list the tools, call one (`tools call NAME 'JSON'`), list or revoke \"always\" approvals", ZH: "列出工具、直接调用一个工具（`tools call 名称 'JSON'`）、查看或撤销“始终允许”的规则"},
+		"cli.flag.sandbox": {EN: `the OS sandbox of this run's commands: "workspace" (write only the workspace), "read-only" or "off"; default [tools] sandbox`, ZH: `本次运行中命令所用的系统沙箱："workspace"（只能写工作区）、"read-only" 或 "off"；默认取 [tools] sandbox`},
+		"cli.flag.yes":     {EN: "allow every call that would be asked about, for this run only", ZH: "本次运行中自动允许所有需要确认的调用"},
 		"cli.skills.usage": {
 			EN: "usage: hermes skills list [--home DIR] [--config FILE] [--json] | hermes skills check [--home DIR] [--config FILE]",
 			ZH: "用法：hermes skills list [--home 目录] [--config 文件] [--json] | hermes skills check [--home 目录] [--config 文件]",

@@ -34,6 +34,7 @@ var errorCodes = []struct {
 	{ErrNoCheckpoint, "no_checkpoint"},
 	{ErrNoTask, "no_task"},
 	{ErrBadWorkspace, "bad_workspace"},
+	{ErrInvalidSandbox, "bad_sandbox"},
 	{ErrBadControl, "bad_control"},
 	{ErrBadDecision, "bad_decision"},
 	{ErrBadIteration, "bad_iteration"},

@@ -11,6 +11,7 @@ import (
 
 	"hermes/backend/agent"
 	"hermes/backend/config"
+	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/llm"
 	"hermes/backend/runlog"
@@ -71,7 +72,9 @@ func Build(ctx context.Context, home string, cfg config.Config, getenv func(stri
 		return agent.Setup{}, err
 	}
 	tools := skills.NewRegistry()
-	for _, t := range append(skills.FileTools(nil), skills.ReadArtifactTool()) {
+	environ := skills.NewEnviron(skills.SecretsOf(cfg, getenv))
+	environ.SetSandbox(skills.SandboxOf(cfg.Tools))
+	for _, t := range append(skills.FileTools(environ), skills.ReadArtifactTool()) {
 		if err := tools.Register(t); err != nil {
 			return agent.Setup{}, err
 		}
@@ -100,6 +103,7 @@ func Build(ctx context.Context, home string, cfg config.Config, getenv func(stri
 			Route: float32(a.TopP.Route), Plan: float32(a.TopP.Plan), Decide: float32(a.TopP.Decide),
 			Evaluate: float32(a.TopP.Evaluate), Answer: float32(a.TopP.Answer),
 		},
+		SandboxStatus: sandboxStatus(skills.SandboxOf(cfg.Tools)),
 		Limits: agent.Limits{
 			MaxIterations: a.MaxIterations, TokenBudget: a.TokenBudget, RepeatLimit: a.RepeatLimit,
 			FailureLimit: a.FailureLimit, NoProgressLimit: a.NoProgressLimit,
@@ -107,6 +111,14 @@ func Build(ctx context.Context, home string, cfg config.Config, getenv func(stri
 			RecentTurns: c.Recent(), CompressAt: c.CompressShare(), MemoryTokens: c.MemoryCap(), MemoryFade: c.FadeAfter(),
 		},
 	}, nil
+}
+
+// sandboxStatus says how a run's commands are confined under c.
+func sandboxStatus(c skills.SandboxConfig) func(skills.RunSandbox) *event.SandboxData {
+	return func(rs skills.RunSandbox) *event.SandboxData {
+		st := c.Status(rs)
+		return &event.SandboxData{Mode: string(st.Mode), Network: st.Network, Enforced: st.Enforced, How: st.How, Gaps: st.Gaps, Why: st.Why}
+	}
 }
 
 func newClient(cfg config.Config, m config.Model) *llm.Client {

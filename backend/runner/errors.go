@@ -11,6 +11,10 @@ var (
 	// and none is configured, or is not a directory.
 	ErrBadWorkspace = errors.New("bad workspace")
 
+	// ErrInvalidSandbox is returned by Start for a sandbox mode other than
+	// workspace, read-only or off.
+	ErrInvalidSandbox = errors.New("invalid sandbox mode")
+
 	// ErrNotLive is returned by Control and Approve for a run that this
 	// process is not running.
 	ErrNotLive = errors.New("run not live")

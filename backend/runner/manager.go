@@ -14,6 +14,7 @@ import (
 	"hermes/backend/i18n"
 	"hermes/backend/longterm"
 	"hermes/backend/runlog"
+	"hermes/backend/sandbox"
 	"hermes/backend/skills"
 	"hermes/backend/store"
 )
@@ -144,11 +145,16 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (string, error) {
 		// build validates it with the rest of the config.
 		cfg.Agent.Strategy = req.Strategy
 	}
+	switch sandbox.Mode(req.Sandbox) {
+	case "", sandbox.Workspace, sandbox.ReadOnly, sandbox.Off:
+	default:
+		return "", i18n.Wrap(ErrInvalidSandbox, "runner.bad_sandbox", req.Sandbox)
+	}
 	setup, err := m.build(ctx, cfg, Overrides{Model: req.Model, BaseURL: req.BaseURL, MaxIterations: req.MaxIterations})
 	if err != nil {
 		return "", err
 	}
-	return m.StartSetup(setup, agent.Task{Text: task, Instructions: req.Instructions, Workspace: ws}, Hooks{})
+	return m.StartSetup(setup, agent.Task{Text: task, Instructions: req.Instructions, Workspace: ws, Sandbox: sandbox.Mode(req.Sandbox)}, Hooks{})
 }
 
 // StartSetup starts a run of t with a setup the caller built (the bot

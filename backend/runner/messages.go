@@ -13,6 +13,10 @@ func init() {
 			ZH: `运行 %s 使用的服务地址 %s 中含有密钥，Hermes 不保存它；请再次给出完整的 base URL（hermes resume --base-url，或分叉对话框的接口地址一栏），或在 hermes.toml 的 [[model.endpoints]] 中列出它`,
 		},
 		"runner.no_task": {EN: "the task is empty; say what the run should do", ZH: "任务为空；请写明这次运行要做什么"},
+		"runner.bad_sandbox": {
+			EN: `sandbox %q is not a mode; use "workspace", "read-only" or "off"`,
+			ZH: `沙箱模式 %q 无效；请使用 "workspace"、"read-only" 或 "off"`,
+		},
 		"runner.no_workspace": {
 			EN: "no workspace: choose the folder the run may work in, or set [agent] workspace in hermes.toml",
 			ZH: "没有工作目录：请选择运行可以操作的文件夹，或在 hermes.toml 中设置 [agent] workspace",

@@ -40,7 +40,14 @@ var allSecrets = []string{modelKey, webhookSecret, aesKey, corpSecret, githubTok
 // secret in every place one can be; extra is appended to the file.
 func secretsHome(t *testing.T, srv *llmtest.Server, extra string) (*runner.Manager, string) {
 	t.Helper()
-	home := t.TempDir()
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	if err := os.Mkdir(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(wsOf(home), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	toml := `agent = { strategy = "react", route = false }
 [model]
 base_url = "` + srv.URL + `"
@@ -61,8 +68,12 @@ secret_env = "TEST_CORP_SECRET"
 		t.Fatal(err)
 	}
 	env := map[string]string{"TEST_MODEL_KEY": modelKey, "TEST_CORP_SECRET": corpSecret, "TEST_ENDPOINT_KEY": endpointKey}
-	return runner.New(runner.Options{Home: home, Workspace: home, Getenv: func(k string) string { return env[k] }}), home
+	return runner.New(runner.Options{Home: home, Workspace: wsOf(home), Getenv: func(k string) string { return env[k] }}), home
 }
+
+// wsOf is the workspace of secretsHome's runs: beside the home, whose files
+// the file tools refuse to read, as commands cannot.
+func wsOf(home string) string { return filepath.Join(filepath.Dir(home), "ws") }
 
 // assertNoSecret fails when text holds any of the secrets.
 func assertNoSecret(t *testing.T, where string, text []byte) {
@@ -84,7 +95,15 @@ func TestManager_SecretsStayOutOfTheRun(t *testing.T) {
 		llmtest.Step{Content: "The corp secret is " + corpSecret + " and the key " + modelKey + "."},
 	)
 	m, home := secretsHome(t, srv, "")
-	if err := os.WriteFile(filepath.Join(home, ".env"), []byte("WECOM_SECRET="+corpSecret+"\n"), 0o600); err != nil {
+	// The user's copy of the config, which the workspace may well hold.
+	toml, err := os.ReadFile(filepath.Join(home, "hermes.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(wsOf(home), "hermes.toml"), toml, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(wsOf(home), ".env"), []byte("WECOM_SECRET="+corpSecret+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	id, err := m.Start(t.Context(), runner.StartRequest{Task: "what is in my config?"})
@@ -275,7 +294,7 @@ func TestManager_ToolResultsReachTheModelRedacted(t *testing.T) {
 	}
 	dump := agenttest.Encodings(corpSecret) + agenttest.Encodings(webhookSecret) + "base_url: " + urlPassword + "\n"
 	for name, content := range map[string][]byte{"copy.toml": toml, "dump.txt": []byte(dump)} {
-		if err := os.WriteFile(filepath.Join(home, name), content, 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(wsOf(home), name), content, 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}

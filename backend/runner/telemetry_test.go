@@ -34,10 +34,10 @@ headers_env = { Authorization = "TEST_OTLP_AUTH" }
 include_content = true
 service_name = "hermes-e2e"
 `)
-	m := runner.New(runner.Options{Home: home, Workspace: home, Getenv: func(k string) string {
+	m := runner.New(runner.Options{Home: home, Workspace: wsOf(home), Getenv: func(k string) string {
 		return map[string]string{"TEST_MODEL_KEY": modelKey, "TEST_CORP_SECRET": corpSecret, "TEST_OTLP_AUTH": otlpAuth}[k]
 	}})
-	if err := os.WriteFile(filepath.Join(home, ".env"), []byte("WECOM_SECRET="+corpSecret+"\nOTLP="+otlpAuth+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(wsOf(home), ".env"), []byte("WECOM_SECRET="+corpSecret+"\nOTLP="+otlpAuth+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	id, err := m.Start(t.Context(), runner.StartRequest{Task: "what does .env set?"})

@@ -67,12 +67,13 @@ func (k *Toolkit) Apply(s *agent.Setup) {
 }
 
 // Configure applies an edited [tools] policy to every call checked from
-// now on, and the edited secrets to the processes tools start; the "always"
-// rules stay. Skills, MCP servers and the vault are loaded when the toolkit
+// now on, and the edited secrets and sandbox to the processes tools start;
+// the "always" rules stay. Skills, MCP servers and the vault are loaded when the toolkit
 // opens: a change to them applies after a restart.
 func (k *Toolkit) Configure(cfg config.Config) {
 	k.Policy.SetConfig(skills.PolicyFromConfig(cfg.Tools))
 	k.Catalog.SetSecrets(skills.SecretsOf(cfg, os.Getenv))
+	k.Catalog.SetSandbox(skills.SandboxOf(cfg.Tools))
 }
 
 // Close stops the MCP servers and the vault's watcher.

@@ -15,6 +15,7 @@ var statuses = map[string]int{
 	"no_checkpoint":      http.StatusNotFound,
 	"no_task":            http.StatusBadRequest,
 	"bad_workspace":      http.StatusBadRequest,
+	"bad_sandbox":        http.StatusBadRequest,
 	"bad_control":        http.StatusBadRequest,
 	"bad_decision":       http.StatusBadRequest,
 	"bad_iteration":      http.StatusBadRequest,

@@ -155,6 +155,10 @@ func (c *Catalog) Problems() []error {
 // running keeps the environment it started with.
 func (c *Catalog) SetSecrets(s Secrets) { c.opts.Environ.Set(s) }
 
+// SetSandbox replaces the sandbox of the processes tools start from now
+// on; an MCP server already running keeps the one it started in.
+func (c *Catalog) SetSandbox(s SandboxConfig) { c.opts.Environ.SetSandbox(s) }
+
 // Close stops the MCP servers.
 func (c *Catalog) Close() {
 	c.mu.Lock()

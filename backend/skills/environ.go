@@ -93,6 +93,13 @@ func SandboxOf(t config.Tools) SandboxConfig {
 	return SandboxConfig{Mode: sandbox.Mode(t.SandboxMode()), Network: t.SandboxNetwork, Writable: t.SandboxWritable, Hidden: t.SandboxHidden}
 }
 
+// Status is how the processes of a run that says rs are confined under c.
+func (c SandboxConfig) Status(rs RunSandbox) sandbox.Status {
+	e := &Environ{}
+	e.SetSandbox(c)
+	return e.Policy(Env{Sandbox: rs}, Asks{}).Status()
+}
+
 // SetSandbox replaces the sandbox of the processes started from now on.
 func (e *Environ) SetSandbox(c SandboxConfig) { e.sandbox.Store(&c) }
 

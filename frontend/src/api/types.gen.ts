@@ -58,6 +58,7 @@ export interface StartRunRequest {
   base_url?: string
   max_iterations?: number
   strategy?: string
+  sandbox?: string
 }
 
 export interface Overrides {
