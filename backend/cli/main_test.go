@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"slices"
@@ -20,7 +22,43 @@ import (
 // The tests run hermes as a real process: the test binary re-executes
 // itself with HERMES_TEST_MAIN set and becomes `hermes` with the given
 // arguments, with the same signal handling as main.go.
-func TestMain(m *testing.M) { clitest.Main(m) }
+func TestMain(m *testing.M) {
+	// A Go program for the sandbox's tests to run as a command: it dials
+	// the address every way Go can and says whether any got through.
+	if addr := os.Getenv("HERMES_TEST_DIAL"); addr != "" {
+		os.Exit(dialEveryWay(addr))
+	}
+	clitest.Main(m)
+}
+
+// dialEveryWay tries TCP, Multipath TCP (which Landlock does not see) and
+// UDP to addr, prints what each did, and returns 1 when one connected.
+func dialEveryWay(addr string) int {
+	code := 0
+	var mptcp net.Dialer
+	mptcp.SetMultipathTCP(true)
+	for name, dial := range map[string]func() (net.Conn, error){
+		"tcp":   func() (net.Conn, error) { return net.Dial("tcp", addr) },
+		"mptcp": func() (net.Conn, error) { return mptcp.Dial("tcp", addr) },
+		"udp": func() (net.Conn, error) {
+			c, err := net.Dial("udp", addr)
+			if err == nil {
+				_, err = c.Write([]byte("x"))
+			}
+			return c, err
+		},
+	} {
+		c, err := dial()
+		if err != nil {
+			fmt.Printf("go %s: %v\n", name, err)
+			continue
+		}
+		c.Close()
+		fmt.Printf("go %s: connected\n", name)
+		code = 1
+	}
+	return code
+}
 
 const testKey = "sk-test-2b7e151628aed2a6abf7158809cf4f3c"
 

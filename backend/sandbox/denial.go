@@ -3,6 +3,7 @@ package sandbox
 import (
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -30,7 +31,7 @@ func (d Denial) String() string {
 	case DenialWrite:
 		why = "outside the workspace"
 	case DenialRead:
-		why = "a hidden path: the Hermes home or a place of credentials"
+		why = "hidden from the agent: the Hermes home, credentials, others' files"
 	case DenialLink:
 		why = "a link from outside the workspace into it"
 	case DenialProcess:
@@ -82,6 +83,10 @@ func (pr *Process) Blocked(output string) []Denial {
 				p = filepath.Join(pr.cmd.Dir, p)
 			}
 			p = filepath.Clean(p)
+			// Name what the sandbox protected, not the link that led there.
+			if real, err := filepath.EvalSymlinks(p); err == nil {
+				p = real
+			}
 			d := Denial{What: p}
 			switch {
 			case procOfOther.MatchString(p):
@@ -120,6 +125,9 @@ func (pr *Process) writable() []string {
 	return append(out, deviceDirs...)
 }
 
+// bareRE finds the path of the usual "program: path: error" line.
+var bareRE = regexp.MustCompile(`: ([^\s:'"‘’]+): (?i:permission denied|operation not permitted|invalid cross-device link)`)
+
 // procOfOther matches the files of another process in /proc.
 var procOfOther = regexp.MustCompile(`^/proc/[0-9]+/`)
 
@@ -129,6 +137,11 @@ var pathRE = regexp.MustCompile(`'([^'\n]+)'|"([^"\n]+)"|‘([^’\n]+)’|` + "
 
 func pathsIn(line string) []string {
 	var out []string
+	// "cat: key: Permission denied": the part before the error is a path,
+	// relative ones too.
+	if m := bareRE.FindStringSubmatch(line); m != nil {
+		out = append(out, m[1])
+	}
 	for i, m := range pathRE.FindAllStringSubmatchIndex(line, -1) {
 		// The program that wrote the line ("/usr/bin/bash: line 1: …").
 		if i == 0 && m[0] == 0 && strings.HasPrefix(line[m[1]:], ":") {
@@ -140,7 +153,7 @@ func pathsIn(line string) []string {
 				continue
 			}
 			g = expandHome(g)
-			if strings.HasPrefix(g, "/") || strings.HasPrefix(g, "./") || strings.HasPrefix(g, "../") {
+			if (strings.HasPrefix(g, "/") || strings.HasPrefix(g, "./") || strings.HasPrefix(g, "../")) && !slices.Contains(out, g) {
 				out = append(out, g)
 			}
 			break

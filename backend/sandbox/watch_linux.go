@@ -117,8 +117,8 @@ func (w *watcher) record(n seccompNotif) {
 			d.What = "ioctl(TIOCLINUX)"
 		}
 	default:
-		d.What = refused[nr]
-		if d.What == "" {
+		d.What = refused[nr] + "()"
+		if refused[nr] == "" {
 			d.What = "syscall " + strconv.Itoa(int(n.Nr))
 		}
 	}

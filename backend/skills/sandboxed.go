@@ -54,8 +54,13 @@ func sandboxNote(env Env, pr *sandbox.Process, escaped bool, output, next string
 		return ""
 	}
 	parts := make([]string, len(s.Blocked))
+	kept := true // every one is a read of what the agent may never read
 	for i, d := range s.Blocked {
 		parts[i] = d.String()
+		kept = kept && (d.Kind == sandbox.DenialRead || d.Kind == sandbox.DenialProcess)
+	}
+	if kept {
+		next = "The agent may not read these, inside the sandbox or out; do the task without them"
 	}
 	return fmt.Sprintf("\n[blocked by the sandbox: %s. %s]", strings.Join(parts, "; "), next)
 }
