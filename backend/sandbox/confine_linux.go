@@ -141,7 +141,7 @@ func rulesetFD(p Policy, tmp, cache string) (int, error) {
 	}
 	var rules []landlock.Rule
 	hidden := p.HiddenPaths()
-	for _, r := range carve(p.grants(tmp, cache, hidden), hidden, p.Unlisted) {
+	for _, r := range carve(p.grants(tmp, cache, hidden), hidden, p.Isolated) {
 		var access landlock.AccessFSSet
 		switch {
 		case r.list:

@@ -126,7 +126,7 @@ func (pr *Process) writable() []string {
 }
 
 // bareRE finds the path of the usual "program: path: error" line.
-var bareRE = regexp.MustCompile(`: ([^\s:'"‘’]+): (?i:permission denied|operation not permitted|invalid cross-device link)`)
+var bareRE = regexp.MustCompile(`: ([^\s:'"‘’]+): (?i:permission denied|operation not permitted|invalid cross-device link)\s*$`)
 
 // procOfOther matches the files of another process in /proc.
 var procOfOther = regexp.MustCompile(`^/proc/[0-9]+/`)

@@ -122,14 +122,19 @@ func root() string {
 // tempRoot holds each command's private temp folder, removed when it ends.
 func tempRoot() string { return filepath.Join(root(), "tmp") }
 
-// cacheRoot holds a cache per workspace, kept between commands: build
-// caches (GOCACHE, XDG_CACHE_HOME) that the user's own are not, since a
-// command could plant a compiled object in them.
+// cacheRoot holds the caches of sandboxed commands, kept between them:
+// build caches (GOCACHE, XDG_CACHE_HOME) that the user's own are not, since
+// a command could plant a compiled object there for the user's next build.
 func cacheRoot() string { return filepath.Join(root(), "cache") }
 
-// cacheFor is the cache folder of the commands of workspace.
-func cacheFor(workspace string) string {
-	sum := sha256.Sum256([]byte(filepath.Clean(workspace)))
+// cacheFor is the cache folder of p's commands: one for all the user's
+// runs, so that only the first build in the sandbox starts cold; one per
+// workspace for an isolated process.
+func cacheFor(p Policy) string {
+	if !p.Isolated {
+		return filepath.Join(cacheRoot(), "shared")
+	}
+	sum := sha256.Sum256([]byte(filepath.Clean(p.Workspace)))
 	return filepath.Join(cacheRoot(), hex.EncodeToString(sum[:8]))
 }
 

@@ -50,11 +50,13 @@ type Policy struct {
 	// Hidden are more paths they may not read (sandbox_hidden, the other
 	// chat users' workspaces).
 	Hidden []string
-	// Unlisted keeps the names in hidden paths from being listed too, at
-	// the cost of listing the folders that hold them (see carve): the bot,
-	// whose chat users must not learn each other's ids from their
-	// workspaces' names.
-	Unlisted bool
+	// Isolated is a process of one of many people's (the bot's chat
+	// users): the names in hidden paths cannot be listed either, at the
+	// cost of listing the folders that hold them (see carve), so no one
+	// learns the others' ids from their workspaces' names; and its build
+	// cache is its workspace's alone, so no one plants a compiled object
+	// for another's build.
+	Isolated bool
 }
 
 // Status says whether the processes of a policy run confined, and how.

@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 )
@@ -31,8 +33,8 @@ type Process struct {
 
 // Start starts cmd under p. The command gets a session of its own, which
 // Wait and the cancelling of cmd's context kill whole; when p confines it
-// (Status().Enforced), it also gets a private temp folder (TMPDIR) and a
-// cache of its workspace's (XDG_CACHE_HOME, GOCACHE). cmd's Stdout and
+// (Status().Enforced), it also gets a private temp folder (TMPDIR) and the
+// sandbox's build cache (XDG_CACHE_HOME, GOCACHE). cmd's Stdout and
 // Stderr may be any writers, nil Stdin reads nothing; cmd.Env nil means
 // Hermes's environment. Each Process must be waited for.
 func (p Policy) Start(cmd *exec.Cmd) (*Process, error) {
@@ -54,13 +56,13 @@ func (p Policy) Start(cmd *exec.Cmd) (*Process, error) {
 			return nil, fmt.Errorf("make the sandbox's temp folder: %w", err)
 		}
 		pr.tmp = tmp
-		cache = cacheFor(p.Workspace)
+		cache = cacheFor(p)
 		if err := os.MkdirAll(cache, 0o700); err != nil {
 			os.RemoveAll(tmp)
 			return nil, fmt.Errorf("make the sandbox's cache: %w", err)
 		}
-		cmd.Env = append(cmd.Env, "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp,
-			"XDG_CACHE_HOME="+cache, "GOCACHE="+cache+string(os.PathSeparator)+"go-build")
+		cmd.Env = append(cmd.Env, "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp)
+		cmd.Env = append(cmd.Env, p.cacheEnv(cmd.Env, cache)...)
 	}
 	writers, err := pr.pipeOutputs()
 	if err != nil {
@@ -175,6 +177,48 @@ func (pr *Process) Wait() error {
 	}
 	pr.cleanup()
 	return err
+}
+
+// cacheEnv points the caches that p's processes could not write at cache:
+// XDG_CACHE_HOME unless the user's cache folder is writable, GOCACHE unless
+// the Go build cache is (listed in sandbox_writable, say, by a user who
+// trusts the commands to keep it sound).
+func (p Policy) cacheEnv(env []string, cache string) []string {
+	get := func(name string) string {
+		for i := len(env) - 1; i >= 0; i-- {
+			if v, ok := strings.CutPrefix(env[i], name+"="); ok {
+				return v
+			}
+		}
+		return ""
+	}
+	writable := p.granted()
+	if p.Mode != Workspace {
+		writable = nil
+		for _, w := range p.Writable {
+			writable = append(writable, filepath.Clean(expandHome(w)))
+		}
+	}
+	var out []string
+	userCache := get("XDG_CACHE_HOME")
+	if userCache == "" && userHome() != "" {
+		userCache = filepath.Join(userHome(), ".cache")
+	}
+	if userCache == "" || nearest(writable, filepath.Clean(userCache)) < 0 {
+		out = append(out, "XDG_CACHE_HOME="+cache)
+	}
+	goCache := get("GOCACHE")
+	if goCache == "" && userCache != "" {
+		goCache = filepath.Join(userCache, "go-build")
+	}
+	switch {
+	case goCache == "" || nearest(writable, filepath.Clean(goCache)) < 0:
+		out = append(out, "GOCACHE="+filepath.Join(cache, "go-build"))
+	case len(out) > 0:
+		// Go would follow XDG_CACHE_HOME to the sandbox's.
+		out = append(out, "GOCACHE="+goCache)
+	}
+	return out
 }
 
 func (pr *Process) cleanup() {

@@ -133,7 +133,7 @@ func (e *Environ) Policy(env Env, asks Asks) sandbox.Policy {
 		Writable:  append(slices.Clone(c.Writable), asks.Writable...),
 		Home:      env.Home,
 		Hidden:    append(slices.Clone(c.Hidden), env.Sandbox.Hidden...),
-		Unlisted:  env.Sandbox.Always,
+		Isolated:  env.Sandbox.Always,
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"hermes/backend/config"
 	"hermes/backend/event"
 	"hermes/backend/llm/llmtest"
+	"hermes/backend/sandbox"
 	"hermes/backend/skills"
 )
 
@@ -72,12 +74,17 @@ func RunApprovals(t testing.TB, task CommandTask, mode Approvals, policy *skills
 	t.Helper()
 	srv := llmtest.NewFuncServer(t, (&model{task: &task.Task}).answer)
 	defer srv.Close()
-	exec := skills.ExecuteCommand(time.Minute, config.DefaultOutputLimit, nil)
-	where := skills.Unconfined
+	// The old default ran commands as the user; the new one in the
+	// sandbox, with the Go build cache writable as a user who builds Go
+	// there may make it (sandbox_writable), so the tasks' go test does not
+	// rebuild the standard library.
+	environ := skills.NewEnviron(skills.Secrets{})
+	sb := skills.SandboxConfig{Mode: sandbox.Off}
 	if mode.Confined {
-		where = skills.Confined
+		sb = skills.SandboxConfig{Mode: sandbox.Workspace, Writable: goCache(t)}
 	}
-	exec.Confinement = func(skills.Env, json.RawMessage) skills.Confinement { return where }
+	environ.SetSandbox(sb)
+	exec := skills.ExecuteCommand(time.Minute, config.DefaultOutputLimit, environ)
 	h := agenttest.New(t, srv, agenttest.Options{Key: "sk-suite-0000000000000000", Model: "suite", Tools: []skills.Tool{exec}, Files: task.Files})
 	if task.Setup != nil {
 		if err := task.Setup(h.Workspace); err != nil {
@@ -198,4 +205,13 @@ func writeFiles(ws string, files map[string]string) error {
 		}
 	}
 	return nil
+}
+
+// goCache is the Go build cache's folder, as go env says.
+func goCache(t testing.TB) []string {
+	out, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatalf("go env GOCACHE: %v", err)
+	}
+	return []string{strings.TrimSpace(string(out))}
 }
