@@ -152,15 +152,15 @@ func TestHiddenPaths_CredentialsAndConfig(t *testing.T) {
 
 func TestPathsIn_ErrorsOfCommonPrograms(t *testing.T) {
 	for line, want := range map[string][]string{
-		"/usr/bin/bash: line 1: ../out.txt: Permission denied":                                {"../out.txt"},
-		"cat: /home/u/.ssh/id_rsa: Permission denied":                                         {"/home/u/.ssh/id_rsa"},
-		"cat: key: Permission denied":                                                         {"key"},
-		"touch: cannot touch '/etc/x': Permission denied":                                     {"/etc/x"},
-		"mkdir: cannot create directory ‘/root/d’: Permission denied":                         {"/root/d"},
-		"PermissionError: [Errno 13] Permission denied: '/home/u/x.txt'":                      {"/home/u/x.txt"},
-		"open /home/u/x: permission denied":                                                   {"/home/u/x"},
+		"/usr/bin/bash: line 1: ../out.txt: Permission denied":                               {"../out.txt"},
+		"cat: /home/u/.ssh/id_rsa: Permission denied":                                        {"/home/u/.ssh/id_rsa"},
+		"cat: key: Permission denied":                                                        {"key"},
+		"touch: cannot touch '/etc/x': Permission denied":                                    {"/etc/x"},
+		"mkdir: cannot create directory ‘/root/d’: Permission denied":                        {"/root/d"},
+		"PermissionError: [Errno 13] Permission denied: '/home/u/x.txt'":                     {"/home/u/x.txt"},
+		"open /home/u/x: permission denied":                                                  {"/home/u/x"},
 		"ln: failed to create hard link 'h' => '/home/u/.ssh/id': Invalid cross-device link": {"/home/u/.ssh/id"},
-		"Error: EACCES: permission denied, open '/usr/lib/node_modules/x/package.json'":       {"/usr/lib/node_modules/x/package.json"},
+		"Error: EACCES: permission denied, open '/usr/lib/node_modules/x/package.json'":      {"/usr/lib/node_modules/x/package.json"},
 	} {
 		if got := pathsIn(line); !slices.Equal(got, want) {
 			t.Errorf("pathsIn(%q) = %q, want %q", line, got, want)

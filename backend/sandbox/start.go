@@ -208,13 +208,14 @@ func (p Policy) cacheEnv(env []string, cache string) []string {
 		out = append(out, "XDG_CACHE_HOME="+cache)
 	}
 	goCache := get("GOCACHE")
-	if goCache == "" && userCache != "" {
+	derived := goCache == ""
+	if derived && userCache != "" {
 		goCache = filepath.Join(userCache, "go-build")
 	}
 	switch {
 	case goCache == "" || nearest(writable, filepath.Clean(goCache)) < 0:
 		out = append(out, "GOCACHE="+filepath.Join(cache, "go-build"))
-	case len(out) > 0:
+	case derived && len(out) > 0:
 		// Go would follow XDG_CACHE_HOME to the sandbox's.
 		out = append(out, "GOCACHE="+goCache)
 	}
