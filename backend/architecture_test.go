@@ -49,7 +49,7 @@ var domain = []string{
 	"hermes/backend/runlog", "hermes/backend/store", "hermes/backend/longterm", "hermes/backend/skills", "hermes/backend/config",
 	"hermes/backend/i18n", "hermes/backend/search", "hermes/backend/atomicfile", "hermes/backend/strread", "hermes/backend/vault",
 	"hermes/backend/telemetry",
-	"hermes/backend/update", "hermes/backend/price",
+	"hermes/backend/update", "hermes/backend/price", "hermes/backend/sandbox",
 }
 
 var processes = []string{

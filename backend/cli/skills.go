@@ -62,6 +62,8 @@ type skillJSON struct {
 	Problem      string   `json:"problem,omitempty"`
 	Tools        []string `json:"tools"`
 	Instructions bool     `json:"instructions"`
+	// Sandbox is what its processes may do beyond the sandbox.
+	Sandbox *skills.Asks `json:"sandbox,omitempty"`
 }
 
 func skillsList(ctx context.Context, env *Env, args []string) int {
@@ -83,6 +85,10 @@ func skillsList(ctx context.Context, env *Env, args []string) int {
 			if s.Problem != nil {
 				out[i].Problem = s.Problem.Error()
 			}
+			if s.Asks.Network || len(s.Asks.Writable) > 0 {
+				asks := s.Asks
+				out[i].Sandbox = &asks
+			}
 		}
 		return writeJSON(env, out)
 	}
@@ -97,6 +103,12 @@ func skillsList(ctx context.Context, env *Env, args []string) int {
 		}
 		if s.Instructions != "" {
 			fmt.Fprintf(env.Stdout, "    %s\n", i18n.T("cli.skills.has_instructions"))
+		}
+		if s.Asks.Network {
+			fmt.Fprintf(env.Stdout, "    %s\n", i18n.T("cli.skills.asks_network"))
+		}
+		if len(s.Asks.Writable) > 0 {
+			fmt.Fprintf(env.Stdout, "    %s\n", i18n.T("cli.skills.asks_writable", strings.Join(s.Asks.Writable, ", ")))
 		}
 		if s.Problem != nil {
 			fmt.Fprintf(env.Stdout, "    ! %s\n", s.Problem.Error())

@@ -15,6 +15,8 @@ func init() {
 		"cli.skills.flag.json":          {EN: "print JSON instead of a table", ZH: "输出 JSON 而不是表格"},
 		"cli.skills.problem":            {EN: "warning: %s", ZH: "警告：%s"},
 		"cli.skills.tools":              {EN: "tools: %s", ZH: "工具：%s"},
+		"cli.skills.asks_network":       {EN: "sandbox: may reach the network", ZH: "沙箱：可以访问网络"},
+		"cli.skills.asks_writable":      {EN: "sandbox: may also write %s", ZH: "沙箱：还可以写入 %s"},
 		"cli.skills.has_instructions":   {EN: "instructions: SKILL.md (given to the model by load_skill)", ZH: "说明：SKILL.md（模型通过 load_skill 读取）"},
 		"cli.skills.status.loaded":      {EN: "loaded", ZH: "已加载"},
 		"cli.skills.status.disabled":    {EN: "disabled", ZH: "已停用"},

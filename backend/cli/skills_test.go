@@ -125,3 +125,27 @@ func TestRun_ApprovalsWithoutATerminal(t *testing.T) {
 		})
 	}
 }
+
+// What a skill asks of the sandbox is shown where it is listed; its
+// command runs with it, and a skill that asks for nothing has no network.
+func TestSkills_ListShowsWhatTheSandboxGives(t *testing.T) {
+	home := t.TempDir()
+	writeFile(t, filepath.Join(home, "skills", "fetcher", "skill.json"), `{"name":"fetcher","description":"Fetches pages. Use it to read a web page.",
+		"command":["true"],"sandbox":{"network":true,"writable":["~/.cache/fetcher"]},
+		"tools":[{"name":"fetch_page","description":"Fetch a web page when the task needs one; returns its text.","risk":"network"}]}`)
+	out := runHermes(t, "skills", "list", "--home", home)
+	for _, want := range []string{"sandbox: may reach the network", "sandbox: may also write ~/.cache/fetcher"} {
+		if !strings.Contains(out.stdout, want) {
+			t.Errorf("skills list lacks %q:\n%s", want, out.stdout)
+		}
+	}
+	out = runHermes(t, "skills", "list", "--json", "--home", home)
+	if !strings.Contains(strings.Join(strings.Fields(out.stdout), ""), `"sandbox":{"network":true,"writable":["~/.cache/fetcher"]}`) {
+		t.Errorf("skills list --json:\n%s", out.stdout)
+	}
+	writeFile(t, filepath.Join(home, "skills", "bad", "skill.json"), `{"name":"bad","description":"Bad. Use it never.","command":["true"],
+		"sandbox":{"writable":["relative/dir"]},"tools":[{"name":"bad_tool","description":"Never use it.","risk":"read"}]}`)
+	if out := runHermes(t, "skills", "list", "--home", home); !strings.Contains(out.stdout, `sandbox writable "relative/dir"`) {
+		t.Errorf("a relative writable folder is not refused:\n%s", out.stdout)
+	}
+}
