@@ -27,6 +27,7 @@ import type {
   SummaryUpdatedData,
   TaskEditedData,
   ToolFinishedData,
+  ToolSandbox,
   ToolStartedData,
 } from '../api/types'
 import type { Priced } from './cost'
@@ -47,6 +48,8 @@ export interface CallApproval {
   denyReason: string
   pattern: string
   by: string
+  /** The model asked to run the call outside the OS sandbox. */
+  escaping: boolean
 }
 
 export interface CallView {
@@ -69,6 +72,8 @@ export interface CallView {
   approval?: CallApproval
   /** Where the model said each ID, path or timestamp argument came from. */
   provenance: Record<string, string>
+  /** How the call's process ran and what the sandbox stopped; absent for a tool that started none. */
+  sandbox?: ToolSandbox
 }
 
 /** Decision is what a decision under a plan says of itself. */
@@ -280,7 +285,7 @@ export function applyToIteration(prev: IterationView, e: HermesEvent): Iteration
       withCall(it, d.call_id, (c) => ({
         ...c,
         status: 'awaiting_approval',
-        approval: { approvalId: d.approval_id ?? '', risk: d.risk ?? '', reason: d.reason ?? '', decision: '', denyReason: '', pattern: '', by: '' },
+        approval: { approvalId: d.approval_id ?? '', risk: d.risk ?? '', reason: d.reason ?? '', decision: '', denyReason: '', pattern: '', by: '', escaping: d.escaping ?? false },
       }))
       break
     }
@@ -290,7 +295,7 @@ export function applyToIteration(prev: IterationView, e: HermesEvent): Iteration
         ...c,
         status: d.decision === 'deny' ? 'denied' : c.status === 'awaiting_approval' ? 'decided' : c.status,
         approval: {
-          ...(c.approval ?? { approvalId: d.approval_id ?? '', risk: '', reason: '' }),
+          ...(c.approval ?? { approvalId: d.approval_id ?? '', risk: '', reason: '', escaping: false }),
           decision: d.decision ?? '',
           denyReason: d.reason ?? '',
           pattern: d.pattern ?? '',
@@ -328,6 +333,7 @@ export function applyToIteration(prev: IterationView, e: HermesEvent): Iteration
         size: d.size ?? 0,
         artifact: d.artifact ?? '',
         error: d.error ?? '',
+        sandbox: d.sandbox,
       }))
       // A retried call counts once, by its last outcome.
       if (before) it.failedCalls += (d.ok ? 0 : 1) - (wasFailed ? 1 : 0)

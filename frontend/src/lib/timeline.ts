@@ -12,6 +12,7 @@ import type {
   RunPausedData,
   RunResumedData,
   RunStartedData,
+  SandboxData,
   SummaryUpdatedData,
   TaskEditedData,
 } from '../api/types'
@@ -52,6 +53,8 @@ export interface RunView {
   origin: string
   /** that chat user's name and departments, when the contacts could say */
   askedBy: Asker | null
+  /** How the run's commands are confined; null in a run logged before there was a sandbox. */
+  sandbox: SandboxData | null
   started?: string
   ended?: string
   status: string
@@ -96,6 +99,7 @@ export function emptyRun(runId = ''): RunView {
     forkedFrom: null,
     origin: '',
     askedBy: null,
+    sandbox: null,
     status: 'running',
     answer: '',
     verified: false,
@@ -185,6 +189,7 @@ function foldIntoRun(next: RunView, e: HermesEvent): void {
       next.forkedFrom = d.forked_from ?? null
       next.origin = d.origin ?? ''
       next.askedBy = d.asked_by ?? null
+      next.sandbox = d.sandbox ?? null
       next.started = next.started ?? e.time
       next.status = 'running'
       break

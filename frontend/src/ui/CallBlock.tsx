@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react'
 import { splitCallMeta } from '../lib/compare'
 import { diffJSON } from '../lib/diff'
 import { formatBytes, formatDuration } from '../lib/format'
+import { callSandbox } from '../lib/sandbox'
 import { hitIn, type CardHit } from '../lib/search'
 import type { CallView } from '../lib/timeline'
 import { DiffView } from './DiffView'
@@ -30,6 +31,7 @@ export function CallBlock({ call, onArtifact, pins, resultIndex, hit }: { call: 
   // Under a plan the model's _meta (the step a call serves) rides in its
   // arguments; the tool never got it, so it is a tag here, not arguments.
   const { rest: args, meta } = useMemo(() => splitCallMeta(call.arguments), [call.arguments])
+  const sandbox = useMemo(() => callSandbox(t, call.sandbox), [t, call.sandbox])
 
   return (
     <div className={`call call-${call.status}`} data-testid="call" data-call-id={call.id} data-status={call.status}>
@@ -49,8 +51,20 @@ export function CallBlock({ call, onArtifact, pins, resultIndex, hit }: { call: 
         {call.durationMs > 0 && <span className="muted">{formatDuration(call.durationMs)}</span>}
         {call.attempts > 1 && <span className="tag warn">{t('call.attempts', { n: call.attempts })}</span>}
         {call.repaired && <span className="tag" title={t('call.repaired_hint')}>{t('call.repaired')}</span>}
+        {sandbox && (
+          <span className={`tag sandbox-tag sandbox-${sandbox.state}`} title={sandbox.hint} data-testid="call-sandbox" data-state={sandbox.state}>
+            {sandbox.label}
+          </span>
+        )}
         {call.arguments && <CopyButton text={args} title={t('copy.arguments')} testId="copy-arguments" />}
       </div>
+      {sandbox && sandbox.blocked.length > 0 && (
+        <ul className="call-blocked" data-testid="call-blocked" aria-label={sandbox.label}>
+          {sandbox.blocked.map((line, i) => (
+            <li key={i}>{line}</li>
+          ))}
+        </ul>
+      )}
       {argsHit && !argsOpen && (
         <pre className="call-args-hit" data-testid="call-args-hit">
           <Highlight text={call.arguments} hit={argsHit} />
@@ -83,7 +97,7 @@ export function CallBlock({ call, onArtifact, pins, resultIndex, hit }: { call: 
       )}
       {a && (
         <div className="call-approval" data-testid="call-approval" data-hit-active={hitIn(hit, 'denial', call.id) ? '' : undefined}>
-          {a.decision === '' ? t('call.awaiting', { risk: a.risk }) : approvalText(t, a.decision, a.by, a.denyReason, a.pattern)}
+          {a.decision === '' ? t(a.escaping ? 'call.awaiting_escaping' : 'call.awaiting', { risk: a.risk }) : approvalText(t, a.decision, a.by, a.denyReason, a.pattern)}
         </div>
       )}
       {seen && (

@@ -5,6 +5,7 @@ import { prettyJSON } from '../lib/diff'
 import { formatBytes } from '../lib/format'
 import { shortcuts } from '../lib/shortcuts'
 import { forkForm, forkRequest, type ForkForm } from '../lib/fork'
+import { alwaysPattern, approvalChoices } from '../lib/sandbox'
 import type { CallView, PendingApproval, RunView } from '../lib/timeline'
 import { CopyButton } from './CopyButton'
 import { JsonText } from './JsonTree'
@@ -26,23 +27,52 @@ export function Modal({ title, onClose, children, testId, wide }: { title: strin
   )
 }
 
-/** ApprovalDialog asks the person whether a call may run. Esc leaves it for later; the run waits. */
+/**
+ * ApprovalDialog asks the person whether a call may run. An execute_command
+ * line shows its commands one a line, what in it is always asked, and the
+ * "always" patterns offered, editable; a call escaping the sandbox is
+ * allowed once or denied, with a warning. Esc leaves it for later; the run
+ * waits.
+ */
 export function ApprovalDialog({ pending, onLater }: { pending: PendingApproval; onLater: () => void }) {
   const { run } = useAppStore()
   const t = useT()
+  const choices = approvalChoices(pending)
   const [reason, setReason] = useState('')
-  const [pattern, setPattern] = useState('')
+  const [pattern, setPattern] = useState(choices.offered)
   const [busy, setBusy] = useState(false)
   const answer = async (d: ApprovalDecision) => {
     setBusy(true)
-    await run.answer(d, d === 'deny' ? reason.trim() : '', d === 'allow_always' ? pattern.trim() : '')
+    await run.answer(d, d === 'deny' ? reason.trim() : '', d === 'allow_always' ? alwaysPattern(pattern, choices.offered) : '')
     setBusy(false)
   }
   return (
     <Modal title={t('approval.title', { name: pending.name ?? '?' })} onClose={onLater} testId="approval-dialog">
       <p>
-        <span className="tag warn">{t('approval.risk', { risk: pending.risk ?? '?' })}</span> <span className="muted">{pending.reason}</span>
+        <span className="tag warn">{t('approval.risk', { risk: pending.risk ?? '?' })}</span>
+        {choices.escaping && <span className="tag bad">{t('approval.escaping_tag')}</span>} <span className="muted">{pending.reason}</span>
       </p>
+      {choices.escaping && (
+        <div className="notice notice-escaping" role="alert" data-testid="approval-escaping">
+          {t('approval.escaping')}
+        </div>
+      )}
+      {choices.commands.length > 0 && (
+        <div className="approval-commands" data-testid="approval-commands" aria-label={t('approval.commands')}>
+          {choices.commands.map((c, i) => (
+            <div key={i} data-testid="approval-command">
+              {c}
+            </div>
+          ))}
+        </div>
+      )}
+      {choices.risky.length > 0 && (
+        <ul className="approval-risky" data-testid="approval-risky">
+          {choices.risky.map((r, i) => (
+            <li key={i}>{t('approval.risky', { why: r })}</li>
+          ))}
+        </ul>
+      )}
       <div className="dialog-json">
         <JsonText text={pending.arguments ?? ''} open={3} />
       </div>
@@ -50,16 +80,28 @@ export function ApprovalDialog({ pending, onLater }: { pending: PendingApproval;
         <button type="button" className="primary" disabled={busy} onClick={() => void answer('allow_once')} data-testid="approve-once">
           {t('approval.allow_once')}
         </button>
-        <button type="button" disabled={busy} onClick={() => void answer('allow_run')} data-testid="approve-run">
-          {t('approval.allow_run', { name: pending.name ?? '?' })}
-        </button>
+        {choices.lasting && (
+          <button type="button" disabled={busy} onClick={() => void answer('allow_run')} data-testid="approve-run">
+            {t('approval.allow_run', { name: pending.name ?? '?' })}
+          </button>
+        )}
       </div>
-      <div className="approval-row">
-        <input value={pattern} onChange={(e) => setPattern(e.target.value)} placeholder={t('approval.pattern_hint')} data-testid="approve-pattern" />
-        <button type="button" disabled={busy} onClick={() => void answer('allow_always')} data-testid="approve-always">
-          {t('approval.allow_always')}
-        </button>
-      </div>
+      {choices.lasting && choices.offered !== '' && <span className="approval-label">{t('approval.patterns')}</span>}
+      {choices.lasting && (
+        <div className="approval-row">
+          <input
+            className={choices.offered !== '' ? 'mono' : undefined}
+            value={pattern}
+            onChange={(e) => setPattern(e.target.value)}
+            placeholder={choices.offered !== '' ? choices.offered : t('approval.pattern_hint')}
+            title={choices.offered !== '' ? t('approval.patterns_hint') : undefined}
+            data-testid="approve-pattern"
+          />
+          <button type="button" disabled={busy} onClick={() => void answer('allow_always')} data-testid="approve-always">
+            {t('approval.allow_always')}
+          </button>
+        </div>
+      )}
       <div className="approval-row">
         <input value={reason} onChange={(e) => setReason(e.target.value)} placeholder={t('approval.reason_hint')} data-testid="deny-reason" />
         <button type="button" className="danger" disabled={busy} onClick={() => void answer('deny')} data-testid="deny">

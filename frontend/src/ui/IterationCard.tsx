@@ -5,8 +5,9 @@ import { statusLabel } from '../lib/events'
 import { formatDuration, formatPercent, formatTokens, oneLine, parseTime } from '../lib/format'
 import { memorySource, whyRecalled } from '../lib/memory'
 import { runHref } from '../lib/route'
+import { runSandbox } from '../lib/sandbox'
 import { hitIn, type CardHit } from '../lib/search'
-import type { RunSummary, SummaryUpdatedData } from '../api/types'
+import type { RunSummary, SandboxData, SummaryUpdatedData } from '../api/types'
 import type { RunIndex } from '../lib/runs'
 import type { CallView, IterationView, Mark } from '../lib/timeline'
 import type { Translate } from '../i18n/i18n'
@@ -223,6 +224,18 @@ function ForksHere({ n, t }: { n: number; t: Translate }) {
   )
 }
 
+/** StartSandbox says on the start card how the run's commands run, the whole reason when they are not confined. */
+function StartSandbox({ sandbox, t }: { sandbox: SandboxData; t: Translate }) {
+  const s = runSandbox(t, sandbox)
+  if (!s) return null
+  return (
+    <div className={s.enforced ? 'muted' : 'start-unsandboxed'} data-testid="start-sandbox" title={s.detail.join('\n')}>
+      {t('card.sandbox', { text: s.text })}
+      {s.enforced && sandbox.how ? ` (${sandbox.how})` : ''}
+    </div>
+  )
+}
+
 /** ForkedFrom says which run and iteration a fork started from, by the source's title. */
 function ForkedFrom({ runId, n, t }: { runId: string; n: number; t: Translate }) {
   const title = useRunsState((s) => s.index.byId[runId]?.title || s.index.byId[runId]?.task || '')
@@ -381,6 +394,7 @@ function MarkLine({ mark: m, t, lang, hit = null }: { mark: Mark; t: Translate; 
           <div className="muted">
             {m.data.model} · {t('card.tools')}: {(m.data.tools ?? []).join(', ') || '–'} · {t('card.max_iterations', { n: m.data.max_iterations ?? 0 })}
           </div>
+          {m.data.sandbox && <StartSandbox sandbox={m.data.sandbox} t={t} />}
           {m.data.forked_from && <ForkedFrom runId={m.data.forked_from.run_id ?? ''} n={m.data.forked_from.iteration ?? 0} t={t} />}
         </div>
       )

@@ -14,8 +14,16 @@ function isLoopback(url: string): boolean {
   }
 }
 
-/** The form's fields; max_iterations is kept as typed and sent as a number. strategy is what StartRequest takes beside them. */
-type Form = Omit<StartRunRequest, 'max_iterations'> & { max_iterations?: string; strategy?: string }
+/** The form's fields; max_iterations is kept as typed and sent as a number. */
+type Form = Omit<StartRunRequest, 'max_iterations'> & { max_iterations?: string }
+
+/** The sandbox modes a run may ask for; "" is [tools] sandbox's. */
+const sandboxModes = [
+  ['', 'new.sandbox_default', 'new.sandbox_default_hint'],
+  ['workspace', 'new.sandbox_workspace', 'sandbox.mode_hint.workspace'],
+  ['read-only', 'new.sandbox_read_only', 'sandbox.mode_hint.read-only'],
+  ['off', 'new.sandbox_off', 'sandbox.mode_hint.off'],
+] as const
 
 /** The New run form: what to run, with what model, under which strategy and limit, checked before it starts. */
 export function NewRunPage() {
@@ -23,7 +31,7 @@ export function NewRunPage() {
   const t = useT()
   const lang = useAppState((s) => s.lang)
   const settings = useAppState((s) => s.settings)
-  const [form, setForm] = useState<Form>({ task: '', instructions: '', workspace: '', model: '', base_url: '', max_iterations: '', strategy: '' })
+  const [form, setForm] = useState<Form>({ task: '', instructions: '', workspace: '', model: '', base_url: '', max_iterations: '', strategy: '', sandbox: '' })
   const [check, setCheck] = useState<ModelCheck | null>(null)
   const [busy, setBusy] = useState<'' | 'check' | 'start'>('')
   const [startError, setStartError] = useState('')
@@ -57,8 +65,8 @@ export function NewRunPage() {
     if (!(await runCheck())) return
     setBusy('start')
     try {
-      const req: StartRunRequest & { strategy?: string } = { task: form.task.trim() }
-      for (const k of ['instructions', 'workspace', 'model', 'base_url', 'strategy'] as const) {
+      const req: StartRunRequest = { task: form.task.trim() }
+      for (const k of ['instructions', 'workspace', 'model', 'base_url', 'strategy', 'sandbox'] as const) {
         const v = form[k]?.trim()
         if (v) req[k] = v
       }
@@ -95,6 +103,19 @@ export function NewRunPage() {
             <span>{t('new.workspace')}</span>
             <input data-testid="new-workspace" value={form.workspace} onChange={set('workspace')} placeholder={s?.workspace || t('new.workspace_hint')} />
           </label>
+          <label>
+            <span>{t('new.sandbox')}</span>
+            <select data-testid="new-sandbox" value={form.sandbox} onChange={set('sandbox')}>
+              {sandboxModes.map(([mode, label]) => (
+                <option key={mode} value={mode}>
+                  {t(label)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <p className={`field-hint ${form.sandbox === 'off' ? 'warn' : 'muted'}`} data-testid="new-sandbox-hint">
+            {t(sandboxModes.find(([mode]) => mode === form.sandbox)?.[2] ?? 'new.sandbox_default_hint')}
+          </p>
           <div className="row2">
             <label>
               <span>{t('new.model')}</span>

@@ -24,6 +24,7 @@ import { PlanPanel } from './PlanPanel'
 import { ReplayBar } from './ReplayBar'
 import { RunSearch } from './RunSearch'
 import { RunStatusBadge } from './StatusBadge'
+import { SandboxBadge } from './SandboxBadge'
 import { Timeline, type Reveal } from './Timeline'
 import type { RunState } from '../store/run'
 import { Waterfall } from './Waterfall'
@@ -56,6 +57,7 @@ export function RunPage({ runId }: { runId: string }) {
   const model = useRunState((s) => shownView(s).model)
   const baseUrl = useRunState((s) => shownView(s).baseUrl)
   const tools = useRunState((s) => shownView(s).tools)
+  const sandbox = useRunState((s) => shownView(s).sandbox)
   const pinned = useRunState((s) => s.view.pinnedMessages)
   // Of the runs list, what the page shows, each a value: a live run's summary
   // comes at each iteration, and would draw the whole page again.
@@ -230,6 +232,7 @@ export function RunPage({ runId }: { runId: string }) {
               {title || t('runs.untitled')}
             </h1>
             <RunStatusBadge live={live} />
+            <SandboxBadge sandbox={sandbox} />
             {sample && <span className="tag">{t('runs.sample')}</span>}
             <span className="spacer" />
             <Controls
@@ -297,7 +300,7 @@ export function RunPage({ runId }: { runId: string }) {
           </div>
         </>
       )}
-      {pending && showApproval && <ApprovalDialog pending={pending} onLater={() => setApprovalLater(pending.approval_id ?? '')} />}
+      {pending && showApproval && <ApprovalDialog key={pending.approval_id} pending={pending} onLater={() => setApprovalLater(pending.approval_id ?? '')} />}
       {dialog?.kind === 'edit' && paused && <RunEditDialog onClose={() => setDialog(null)} />}
       {dialog?.kind === 'fork' && <RunForkDialog n={dialog.n} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'artifact' && <ArtifactDialog runId={runId} call={dialog.call} onClose={() => setDialog(null)} />}
