@@ -342,3 +342,26 @@ func TestRun_SandboxInTheTimeline(t *testing.T) {
 		t.Fatalf("the model was told %q", last[len(last)-1].Content)
 	}
 }
+
+// A command skill in the Hermes home reads its own folder, and nothing
+// else of the home.
+func TestSandbox_SkillReadsItsOwnFolder(t *testing.T) {
+	h := newSandboxHome(t)
+	dir := filepath.Join(h.hermes, "skills", "peek")
+	writeFile(t, filepath.Join(dir, "skill.json"), `{"name":"peek","description":"Peeks. Use it to test the sandbox.","command":["bash","./peek.sh"],
+		"tools":[{"name":"peek","description":"Use it to peek; returns what it saw.","risk":"read"}]}`)
+	writeFile(t, filepath.Join(dir, "data.txt"), "the skill's own data")
+	writeFile(t, filepath.Join(dir, "peek.sh"), `seen=$(cat "$HERMES_SKILL_DIR/data.txt"; cat "$HERMES_SKILL_DIR/../../hermes.toml" 2>&1 | head -c 200)
+printf '{"result": %s}\n' "$(printf '%s' "$seen" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read()))')"
+`)
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 quotes the skill's JSON")
+	}
+	out := h.call(t, "peek", map[string]string{})
+	if out.code != cli.ExitOK || !strings.Contains(out.stdout, "the skill's own data") {
+		t.Fatalf("the skill could not read its own folder: exit %d\n%s%s", out.code, out.stdout, out.stderr)
+	}
+	if strings.Contains(out.stdout, configSecret) || !strings.Contains(out.stdout, "Permission denied") {
+		t.Fatalf("the skill read the Hermes home's config:\n%s", out.stdout)
+	}
+}

@@ -49,6 +49,9 @@ func (p Policy) grants(tmp, cache string, hidden []string) []grant {
 			gs = append(gs, grant{path: w, write: true})
 		}
 	}
+	for _, r := range p.Readable {
+		gs = append(gs, grant{path: filepath.Clean(r)})
+	}
 	for _, d := range append(slices.Clone(devices), deviceDirs...) {
 		gs = append(gs, grant{path: d, write: true})
 	}

@@ -50,6 +50,9 @@ type Policy struct {
 	// Hidden are more paths they may not read (sandbox_hidden, the other
 	// chat users' workspaces).
 	Hidden []string
+	// Readable are folders they may read although a hidden path holds
+	// them: a skill's own folder in the Hermes home.
+	Readable []string
 	// Isolated is a process of one of many people's (the bot's chat
 	// users): the names in hidden paths cannot be listed either, at the
 	// cost of listing the folders that hold them (see carve), so no one

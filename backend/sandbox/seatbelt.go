@@ -45,8 +45,8 @@ func seatbeltProfile(p Policy, tmp, cache string) string {
 	b.WriteString(")\n(allow file-read*)\n")
 
 	type entry struct {
-		path   string
-		hidden bool
+		path           string
+		hidden, readly bool
 	}
 	var entries []entry
 	hidden := p.HiddenPaths()
@@ -54,8 +54,8 @@ func seatbeltProfile(p Policy, tmp, cache string) string {
 		entries = append(entries, entry{path: h, hidden: true})
 	}
 	for _, g := range p.grants(tmp, cache, hidden) {
-		if g.write && g.path != "/" {
-			entries = append(entries, entry{path: filepath.Clean(g.path)})
+		if g.path != "/" {
+			entries = append(entries, entry{path: filepath.Clean(g.path), readly: !g.write})
 		}
 	}
 	// Shallow first, so deeper rules override; at one depth, hidden last.
@@ -76,9 +76,12 @@ func seatbeltProfile(p Policy, tmp, cache string) string {
 		if isDevice(e.path) && !slices.Contains(deviceDirs, e.path) {
 			filter = fmt.Sprintf("(literal %s)", quoteSBPL(e.path))
 		}
-		if e.hidden {
+		switch {
+		case e.hidden:
 			fmt.Fprintf(&b, "(deny file-read* file-write* %s)\n", filter)
-		} else {
+		case e.readly:
+			fmt.Fprintf(&b, "(allow file-read* %s)\n", filter)
+		default:
 			fmt.Fprintf(&b, "(allow file-read* file-write* %s)\n", filter)
 		}
 	}

@@ -336,7 +336,7 @@ func (b *build) tools(ctx context.Context, f found) (tools []Tool, notes []strin
 		key := m.Name + "\x00" + f.source + "\x00" + specKey(spec) + "\x00" + asksKey(asks)
 		srv := b.oldServers[key]
 		if srv == nil {
-			srv = newMCPServer(m.Name, spec, b.opts.Environ, asks, b.opts.Home)
+			srv = newMCPServer(m.Name, spec, b.opts.Environ, asks, b.opts.Home, f.dir)
 		}
 		b.servers[key] = srv
 		overrides := map[string]ManifestTool{}

@@ -58,7 +58,7 @@ func commandTool(dir string, argv []string, mt ManifestTool, timeout time.Durati
 			cmd.Env = environ.For(pass)
 			return runCommand(ctx, cmd, dir, limit, commandRequest{
 				Tool: name, Arguments: args, Workspace: env.Workspace, RunID: env.RunID, CallID: env.CallID,
-			}, func(cmd *exec.Cmd) (*sandbox.Process, error) { return startIn(env, environ, asks, false, cmd) },
+			}, func(cmd *exec.Cmd) (*sandbox.Process, error) { return startIn(env, environ, asks, false, cmd, dir) },
 				func(pr *sandbox.Process, output string) string {
 					return sandboxNote(env, pr, false, output, "The skill's manifest can ask for the network or a folder (\"sandbox\"); tell the user what was blocked")
 				})

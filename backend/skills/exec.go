@@ -86,7 +86,7 @@ func execute(ctx context.Context, env Env, shell []string, a executeArgs, limit 
 	out := newHeadTail(limit)
 	cmd.Stdout, cmd.Stderr = out, out
 	start := time.Now()
-	pr, err := startIn(env, environ, Asks{}, a.OutsideSandbox, cmd)
+	pr, err := startIn(env, environ, Asks{}, a.OutsideSandbox, cmd, "")
 	if err != nil {
 		return "", Errorf("the shell could not be started (%v); commands cannot run on this machine, so use the other tools", err)
 	}

@@ -29,6 +29,7 @@ type mcpServer struct {
 	environ *Environ
 	asks    Asks
 	home    string
+	dir     string // the skill's folder, "" for [[tools.mcp]]
 
 	mu      sync.Mutex
 	session *mcp.ClientSession
@@ -38,14 +39,19 @@ type mcpServer struct {
 	stderr  *headTail
 }
 
-func newMCPServer(skill string, spec MCPSpec, environ *Environ, asks Asks, home string) *mcpServer {
-	return &mcpServer{skill: skill, spec: spec, environ: environ, asks: asks, home: home}
+func newMCPServer(skill string, spec MCPSpec, environ *Environ, asks Asks, home, dir string) *mcpServer {
+	return &mcpServer{skill: skill, spec: spec, environ: environ, asks: asks, home: home, dir: dir}
 }
 
 // policy is the server's sandbox: [tools]'s with no workspace (a server
-// outlives runs), so it writes only its temp folder and what it asks for.
+// outlives runs), so it writes only its temp folder and what it asks for,
+// and reads its skill's folder.
 func (s *mcpServer) policy() sandbox.Policy {
-	return s.environ.Policy(Env{Home: s.home}, s.asks)
+	p := s.environ.Policy(Env{Home: s.home}, s.asks)
+	if s.dir != "" {
+		p.Readable = append(p.Readable, s.dir)
+	}
+	return p
 }
 
 // sessionLocked returns a live session, starting the server if there is none.

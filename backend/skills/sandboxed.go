@@ -11,11 +11,16 @@ import (
 
 // startIn starts cmd, a process of a tool's call in the run env describes,
 // in the OS sandbox that environ and the skill's asks give it, or outside
-// any when the model asked for that and a person approved (escape).
-func startIn(env Env, environ *Environ, asks Asks, escape bool, cmd *exec.Cmd) (*sandbox.Process, error) {
+// any when the model asked for that and a person approved (escape). own
+// is the skill's folder, which its process reads even in the hidden Hermes
+// home; "" for none.
+func startIn(env Env, environ *Environ, asks Asks, escape bool, cmd *exec.Cmd, own string) (*sandbox.Process, error) {
 	p := environ.Policy(env, asks)
 	if escape {
 		p.Mode = sandbox.Off
+	}
+	if own != "" {
+		p.Readable = append(p.Readable, own)
 	}
 	return p.Start(cmd)
 }
