@@ -137,6 +137,8 @@ type Settings struct {
 	Language   string `json:"language"`
 	Home       string `json:"home"`
 	ConfigPath string `json:"config_path"`
+	// Sandbox is how a new run's commands are confined as [tools] says.
+	Sandbox *event.SandboxData `json:"sandbox,omitempty"`
 }
 
 // Kinds of notices.

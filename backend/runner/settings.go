@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"hermes/backend/i18n"
+	"hermes/backend/skills"
 )
 
 // Settings returns the model settings a new run would use, from hermes.toml
@@ -25,6 +26,7 @@ func (m *Manager) Settings() (Settings, error) {
 	return Settings{
 		Model: ms.Model, BaseURL: ms.BaseURL, HasKey: ms.APIKey != "", KeyEnv: keyEnv,
 		Workspace: ws, Language: string(i18n.Current()), Home: m.home, ConfigPath: m.configPath,
+		Sandbox: sandboxStatus(skills.SandboxOf(cfg.Tools))(skills.RunSandbox{}),
 	}, nil
 }
 

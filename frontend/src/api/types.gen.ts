@@ -131,6 +131,7 @@ export interface Settings {
   language: string
   home: string
   config_path: string
+  sandbox?: SandboxData
 }
 
 export interface Owner {
@@ -518,6 +519,15 @@ export interface ForkRef {
   from_base_url?: string
 }
 
+export interface SandboxData {
+  mode: string
+  network?: boolean
+  enforced: boolean
+  how?: string
+  gaps?: string[]
+  why?: string
+}
+
 export interface ConfigProblem {
   line?: number
   column?: number
@@ -560,15 +570,6 @@ export interface ClusterQueue {
   waiting: number
   running: number
   redelivered: number
-}
-
-export interface SandboxData {
-  mode: string
-  network?: boolean
-  enforced: boolean
-  how?: string
-  gaps?: string[]
-  why?: string
 }
 
 export interface Layers {

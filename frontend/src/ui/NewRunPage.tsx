@@ -3,6 +3,7 @@ import type { ModelCheck, StartRunRequest } from '../api/types'
 import { toApiError } from '../api/api'
 import { otherEndpoint } from '../lib/endpoint'
 import { runHref, runsHref } from '../lib/route'
+import { runSandbox } from '../lib/sandbox'
 import { useAppState, useAppStore, useT } from './context'
 
 function isLoopback(url: string): boolean {
@@ -41,6 +42,8 @@ export function NewRunPage() {
   }, [store])
 
   const s = settings.value
+  // What [tools] sandbox gives a run now, named in the default choice.
+  const configured = runSandbox(t, s?.sandbox)
   const model = form.model?.trim() || s?.model || ''
   const baseUrl = form.base_url?.trim() || s?.base_url || ''
   const needsKey = s !== null && !s.has_key && !isLoopback(baseUrl)
@@ -108,7 +111,7 @@ export function NewRunPage() {
             <select data-testid="new-sandbox" value={form.sandbox} onChange={set('sandbox')}>
               {sandboxModes.map(([mode, label]) => (
                 <option key={mode} value={mode}>
-                  {t(label)}
+                  {mode === '' && configured ? `${t(label)}: ${configured.text}` : t(label)}
                 </option>
               ))}
             </select>
