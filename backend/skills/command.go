@@ -60,7 +60,7 @@ func commandTool(dir string, argv []string, mt ManifestTool, timeout time.Durati
 				Tool: name, Arguments: args, Workspace: env.Workspace, RunID: env.RunID, CallID: env.CallID,
 			}, func(cmd *exec.Cmd) (*sandbox.Process, error) { return startIn(env, environ, asks, false, cmd, dir) },
 				func(pr *sandbox.Process, output string) string {
-					return sandboxNote(env, pr, false, output, "The skill's manifest can ask for the network or a folder (\"sandbox\"); tell the user what was blocked")
+					return sandboxNote(env, pr, false, output, false, "The skill's manifest can ask for the network or a folder (\"sandbox\"); tell the user what was blocked")
 				})
 		},
 	}

@@ -114,6 +114,6 @@ func execute(ctx context.Context, env Env, shell []string, a executeArgs, limit 
 	if env.Sandbox.Always {
 		next = "Commands here never leave the sandbox: do the task another way, or say in your answer what was blocked"
 	}
-	b.WriteString(sandboxNote(env, pr, a.OutsideSandbox, text, next))
+	b.WriteString(sandboxNote(env, pr, a.OutsideSandbox, text, code == 0, next))
 	return b.String(), nil
 }

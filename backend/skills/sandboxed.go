@@ -42,8 +42,9 @@ func confinementOf(environ *Environ, asks Asks, escape func(env Env, args json.R
 
 // sandboxNote tells env how pr ran, and returns what the model should be
 // told of what the sandbox stopped ("" when nothing): which writes, reads
-// and calls, and what it can do about them (next).
-func sandboxNote(env Env, pr *sandbox.Process, escaped bool, output, next string) string {
+// and calls, and what it can do about them (next) when the process did not
+// succeed.
+func sandboxNote(env Env, pr *sandbox.Process, escaped bool, output string, succeeded bool, next string) string {
 	st := pr.Status()
 	s := Sandboxing{Confined: st.Enforced, Escaped: escaped}
 	if !st.Enforced && !escaped {
@@ -64,7 +65,11 @@ func sandboxNote(env Env, pr *sandbox.Process, escaped bool, output, next string
 		parts[i] = d.String()
 		kept = kept && (d.Kind == sandbox.DenialRead || d.Kind == sandbox.DenialProcess)
 	}
-	if kept {
+	switch {
+	case succeeded:
+		// Programs probe the network (an update check, IPv6) and go on.
+		next = "The command succeeded all the same"
+	case kept:
 		next = "The agent may not read these, inside the sandbox or out; do the task without them"
 	}
 	return fmt.Sprintf("\n[blocked by the sandbox: %s. %s]", strings.Join(parts, "; "), next)
