@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"hermes/backend/event"
 	"hermes/backend/i18n"
@@ -293,7 +294,9 @@ func equalArgs(a, b any) bool {
 // cut middle of a long result or command output ("[... 1200 of 9000
 // characters cut here …]", "[... 4096 bytes of output cut here ...]"),
 // and a listing's "… 12 more entries not shown; …".
-var ownNote = regexp.MustCompile(`^(?:\[(?:lines \d+-\d+ of \d+; |line \d+ is longer than \d+ bytes and was cut; |characters \d+ to \d+ of \d+; |\.\.\. \d+ of \d+ characters cut here |\.\.\. \d+ bytes of output cut here ).*\]|(?:… )?\d+ [^;]*\bmore\b[^;]* not shown; .*)$`)
+var ownNote = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:\[(?:lines \d+-\d+ of \d+; |line \d+ is longer than \d+ bytes and was cut; |characters \d+ to \d+ of \d+; |\.\.\. \d+ of \d+ characters cut here |\.\.\. \d+ bytes of output cut here ).*\]|(?:… )?\d+ [^;]*\bmore\b[^;]* not shown; .*)$`)
+})
 
 // withoutNotes is a tool's result without Hermes's notes about it: their
 // numbers change from one call to the next (the lines shown, the next
@@ -303,7 +306,7 @@ func withoutNotes(text string) string {
 	lines := strings.Split(text, "\n")
 	kept := lines[:0]
 	for _, line := range lines {
-		if !ownNote.MatchString(line) {
+		if !ownNote().MatchString(line) {
 			kept = append(kept, line)
 		}
 	}

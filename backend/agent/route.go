@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"hermes/backend/event"
@@ -21,11 +22,15 @@ var greetingWords = map[string]bool{
 }
 
 // toolWords name things that only tools can reach or do.
-var toolWords = regexp.MustCompile(`(?i)\b(files?|folders?|director(y|ies)|notes?|vault|workspace|read|write|create|save|edit|rename|delete|remove|move|copy|list|run|execute|command|search|find|fix|update|summari[sz]e|append|open)\b|` +
-	`文件|目录|笔记|写入|创建|读取|保存|修改|删除|重命名|运行|执行|搜索|查找|整理|总结|列出`)
+var toolWords = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(files?|folders?|director(y|ies)|notes?|vault|workspace|read|write|create|save|edit|rename|delete|remove|move|copy|list|run|execute|command|search|find|fix|update|summari[sz]e|append|open)\b|` +
+		`文件|目录|笔记|写入|创建|读取|保存|修改|删除|重命名|运行|执行|搜索|查找|整理|总结|列出`)
+})
 
 // pathLike matches a path or a file name with an extension.
-var pathLike = regexp.MustCompile(`(?i)[\w.-]+[/\\][\w.-]+|\b[\w-]+\.(md|txt|json|ya?ml|toml|csv|tsv|log|xml|html?|css|ini|cfg|conf|env|sh|ps1|py|go|js|ts|rs|java|c|h|cpp|sql|pdf|docx?|xlsx?)\b`)
+var pathLike = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)[\w.-]+[/\\][\w.-]+|\b[\w-]+\.(md|txt|json|ya?ml|toml|csv|tsv|log|xml|html?|css|ini|cfg|conf|env|sh|ps1|py|go|js|ts|rs|java|c|h|cpp|sql|pdf|docx?|xlsx?)\b`)
+})
 
 // routeByRules routes what the rules are sure of, and reports false for
 // the rest, which a classification call decides.
@@ -40,9 +45,9 @@ func routeByRules(task string) (route, reason string, sure bool) {
 	switch {
 	case greeting:
 		return event.RouteDirect, i18n.T("agent.route.greeting"), true
-	case pathLike.MatchString(task):
+	case pathLike().MatchString(task):
 		return event.RouteLoop, i18n.T("agent.route.path"), true
-	case toolWords.MatchString(task):
+	case toolWords().MatchString(task):
 		return event.RouteLoop, i18n.T("agent.route.tools"), true
 	}
 	return "", "", false

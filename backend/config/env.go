@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 
 	"hermes/backend/i18n"
 )
@@ -21,7 +22,7 @@ import (
 
 const envSuffix = "_env"
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // ResolveEnv returns c with every X_env reference replaced by the value of
 // the variable it names, read through getenv.
@@ -40,7 +41,7 @@ func (c Config) ResolveEnv(getenv func(string) string) Config {
 func (c Config) validateEnvRefs() []error {
 	var errs []error
 	eachEnvRef(reflect.ValueOf(&c).Elem(), "", func(key string, ref, _ reflect.Value) {
-		if name := ref.String(); name != "" && !envName.MatchString(name) {
+		if name := ref.String(); name != "" && !envName().MatchString(name) {
 			example := strings.ToUpper(strings.NewReplacer(".", "_").Replace(strings.TrimSuffix(key, envSuffix)))
 			errs = append(errs, i18n.Wrap(ErrInvalid, "config.invalid.env_ref", display(key), example))
 		}

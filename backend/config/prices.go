@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"hermes/backend/i18n"
 	"hermes/backend/price"
@@ -52,7 +53,7 @@ var DefaultPrices = price.Table{
 // entries of [prices] added or replacing theirs.
 func (c Config) PriceTable() price.Table { return DefaultPrices.With(c.Prices) }
 
-var currencyCode = regexp.MustCompile(`^[A-Z]{3}$`)
+var currencyCode = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z]{3}$`) })
 
 // validatePrices reports a negative price and a currency that is not a
 // three-letter code, naming the entry.
@@ -68,7 +69,7 @@ func (c Config) validatePrices() []error {
 				errs = append(errs, i18n.Wrap(ErrInvalid, "config.prices.negative", model, f.key, f.v))
 			}
 		}
-		if !currencyCode.MatchString(p.Currency) {
+		if !currencyCode().MatchString(p.Currency) {
 			errs = append(errs, i18n.Wrap(ErrInvalid, "config.prices.currency", model, p.Currency))
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"hermes/backend/i18n"
@@ -177,7 +178,7 @@ func (t Tools) SkillOn(name string) bool {
 	return !slices.Contains(t.Disabled, name)
 }
 
-var mcpName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`)
+var mcpName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`) })
 
 func (t Tools) validate() error {
 	var errs []error
@@ -247,7 +248,7 @@ func (t Tools) validate() error {
 	names := map[string]bool{}
 	for i, s := range t.MCP {
 		switch {
-		case !mcpName.MatchString(s.Name):
+		case !mcpName().MatchString(s.Name):
 			errs = append(errs, i18n.Wrap(ErrInvalid, "config.tools.mcp_name", i+1, s.Name))
 		case names[s.Name]:
 			errs = append(errs, i18n.Wrap(ErrInvalid, "config.tools.mcp_dup", s.Name))
@@ -257,7 +258,7 @@ func (t Tools) validate() error {
 			errs = append(errs, i18n.Wrap(ErrInvalid, "config.tools.mcp_command", s.Name))
 		}
 		for i, name := range s.PassEnv {
-			if !envName.MatchString(name) {
+			if !envName().MatchString(name) {
 				// Not repeated: it may be the secret itself, pasted.
 				errs = append(errs, i18n.Wrap(ErrInvalid, "config.tools.pass_env", s.Name, i+1))
 			}

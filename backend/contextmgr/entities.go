@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -11,23 +12,27 @@ import (
 // entityPatterns find the values a summary must not lose: URLs, paths and
 // file names, dates and times, and numbers worth keeping. IDs (words that mix
 // letters and digits) are found by idWord, which regexp cannot say simply.
-var entityPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)\b(?:https?|ftp|file)://[^\s<>"'()\[\]{}]+`),
-	// Paths with at least one slash, Unix or Windows; then bare file names.
-	regexp.MustCompile(`(?:[A-Za-z]:\\|~/|\.{1,2}/|/)?(?:[\w.\-]+[/\\])+[\w.\-]+`),
-	regexp.MustCompile(`\b[\w\-]{2,}\.[a-z][a-z0-9]{0,4}\b`),
-	regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?\b`),
-	regexp.MustCompile(`\b\d{1,2}/\d{1,2}/\d{2,4}\b`),
-	regexp.MustCompile(`\d{4}年\d{1,2}月(?:\d{1,2}日)?`),
-	regexp.MustCompile(`\b\d{1,2}:\d{2}(?::\d{2})?\b`),
-	// Amounts, measurements and counts of three digits or more; small
-	// numbers (list positions, line counts) would only crowd the list.
-	regexp.MustCompile(`[$€£¥]?\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|[$€£¥]?\d+\.\d+%?|[$€£¥]?\d{3,}%?|\d+%`),
-}
+var entityPatterns = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`(?i)\b(?:https?|ftp|file)://[^\s<>"'()\[\]{}]+`),
+		// Paths with at least one slash, Unix or Windows; then bare file names.
+		regexp.MustCompile(`(?:[A-Za-z]:\\|~/|\.{1,2}/|/)?(?:[\w.\-]+[/\\])+[\w.\-]+`),
+		regexp.MustCompile(`\b[\w\-]{2,}\.[a-z][a-z0-9]{0,4}\b`),
+		regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?\b`),
+		regexp.MustCompile(`\b\d{1,2}/\d{1,2}/\d{2,4}\b`),
+		regexp.MustCompile(`\d{4}年\d{1,2}月(?:\d{1,2}日)?`),
+		regexp.MustCompile(`\b\d{1,2}:\d{2}(?::\d{2})?\b`),
+		// Amounts, measurements and counts of three digits or more; small
+		// numbers (list positions, line counts) would only crowd the list.
+		regexp.MustCompile(`[$€£¥]?\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|[$€£¥]?\d+\.\d+%?|[$€£¥]?\d{3,}%?|\d+%`),
+	}
+})
 
 // uuidPattern finds UUIDs, random values whose parts are too short to be
 // told from words by randomSpans.
-var uuidPattern = regexp.MustCompile(`\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b`)
+var uuidPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b`)
+})
 
 // randomMin is the fewest letters and digits of a random value: shorter
 // mixed runs ("a1b2c3d4", "INV2024") are kept as IDs.
@@ -39,7 +44,7 @@ const randomMin = 16
 // words, paths or numbers do. Nothing finds meaning in such a value unless
 // something named it.
 func randomSpans(text string) [][2]int {
-	spans := uuidPattern.FindAllStringIndex(text, -1)
+	spans := uuidPattern().FindAllStringIndex(text, -1)
 	out := make([][2]int, len(spans))
 	for i, s := range spans {
 		out[i] = [2]int{s[0], s[1]}
@@ -108,7 +113,7 @@ const trailing = ".,;:!?)]}'\""
 // entities, nor are the pieces of them that would look like IDs or paths;
 // a URL is kept whole even when it holds one.
 func Entities(text string) []string {
-	urls := entityPatterns[0].FindAllStringIndex(text, -1)
+	urls := entityPatterns()[0].FindAllStringIndex(text, -1)
 	masked := []byte(text)
 	for _, r := range randomSpans(text) {
 		inURL := slices.ContainsFunc(urls, func(u []int) bool { return r[0] < u[1] && u[0] < r[1] })
@@ -136,7 +141,7 @@ func entities(text, masked string) []string {
 			spans = append(spans, span{start, end})
 		}
 	}
-	for i, re := range entityPatterns {
+	for i, re := range entityPatterns() {
 		in := masked
 		if i == 0 {
 			in = text // URLs first, whole

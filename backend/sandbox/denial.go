@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // A Denial is one thing the sandbox stopped.
@@ -89,7 +90,7 @@ func (pr *Process) Blocked(output string) []Denial {
 			}
 			d := Denial{What: p}
 			switch {
-			case procOfOther.MatchString(p):
+			case procOfOther().MatchString(p):
 				d.Kind = DenialProcess
 			case concealed(hidden, pr.policy.granted(), p):
 				d.Kind = DenialRead
@@ -126,23 +127,27 @@ func (pr *Process) writable() []string {
 }
 
 // bareRE finds the path of the usual "program: path: error" line.
-var bareRE = regexp.MustCompile(`: ([^\s:'"‘’]+): (?i:permission denied|operation not permitted|invalid cross-device link)\s*$`)
+var bareRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`: ([^\s:'"‘’]+): (?i:permission denied|operation not permitted|invalid cross-device link)\s*$`)
+})
 
 // procOfOther matches the files of another process in /proc.
-var procOfOther = regexp.MustCompile(`^/proc/[0-9]+/`)
+var procOfOther = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^/proc/[0-9]+/`) })
 
 // pathRE finds the paths an error message names: quoted in any of the
 // ways programs quote them, or bare and starting with /, ./, ../ or ~/.
-var pathRE = regexp.MustCompile(`'([^'\n]+)'|"([^"\n]+)"|‘([^’\n]+)’|` + "`([^'`\\n]+)'" + `|(?:^|[\s:(=])((?:/|\./|\.\./|~/)[^\s:'"‘’(),]*)`)
+var pathRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`'([^'\n]+)'|"([^"\n]+)"|‘([^’\n]+)’|` + "`([^'`\\n]+)'" + `|(?:^|[\s:(=])((?:/|\./|\.\./|~/)[^\s:'"‘’(),]*)`)
+})
 
 func pathsIn(line string) []string {
 	var out []string
 	// "cat: key: Permission denied": the part before the error is a path,
 	// relative ones too.
-	if m := bareRE.FindStringSubmatch(line); m != nil {
+	if m := bareRE().FindStringSubmatch(line); m != nil {
 		out = append(out, m[1])
 	}
-	for i, m := range pathRE.FindAllStringSubmatchIndex(line, -1) {
+	for i, m := range pathRE().FindAllStringSubmatchIndex(line, -1) {
 		// The program that wrote the line ("/usr/bin/bash: line 1: …").
 		if i == 0 && m[0] == 0 && strings.HasPrefix(line[m[1]:], ":") {
 			continue

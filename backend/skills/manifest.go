@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -20,7 +21,7 @@ const (
 )
 
 // envVarName is what pass_env may name.
-var envVarName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envVarName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // Manifest is a skill's skill.json.
 type Manifest struct {
@@ -108,7 +109,7 @@ func ParseManifest(data []byte) (Manifest, error) {
 
 func (m Manifest) check() error {
 	switch {
-	case !validName.MatchString(m.Name):
+	case !validName().MatchString(m.Name):
 		return fmt.Errorf("name %q must be 1 to 64 letters, digits, underscores or hyphens", m.Name)
 	case strings.TrimSpace(m.Description) == "":
 		return fmt.Errorf("the description is empty; say what the skill is for and when to use it")
@@ -130,7 +131,7 @@ func (m Manifest) check() error {
 		}
 	}
 	for i, name := range m.PassEnv {
-		if !envVarName.MatchString(name) {
+		if !envVarName().MatchString(name) {
 			// Not repeated: it may be the secret itself, pasted.
 			return fmt.Errorf(`pass_env[%d] is not the name of an environment variable; write names such as "GITHUB_TOKEN", never the secret itself`, i)
 		}
@@ -162,7 +163,7 @@ func (m Manifest) check() error {
 }
 
 func (m Manifest) checkTool(t ManifestTool) error {
-	if !validName.MatchString(t.Name) {
+	if !validName().MatchString(t.Name) {
 		return fmt.Errorf("the name must be 1 to 64 letters, digits, underscores or hyphens")
 	}
 	if t.Risk != "" && !t.Risk.valid() {

@@ -202,12 +202,12 @@ func mcpText(res *mcp.CallToolResult) string {
 	return strings.Join(parts, "\n")
 }
 
-var unsafeNameChars = regexp.MustCompile(`[^A-Za-z0-9_-]`)
+var unsafeNameChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_-]`) })
 
 // mcpToolName is the name the model calls an MCP tool by: the skill's name,
 // an underscore and the server's name for it, kept to what endpoints accept.
 func mcpToolName(skill, tool string) string {
-	name := unsafeNameChars.ReplaceAllString(skill+"_"+tool, "_")
+	name := unsafeNameChars().ReplaceAllString(skill+"_"+tool, "_")
 	if len(name) > 64 {
 		name = name[:64]
 	}

@@ -13,7 +13,7 @@ import (
 )
 
 // validName is what OpenAI-compatible endpoints accept as a function name.
-var validName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`) })
 
 // Registry holds the tools a run may call. It is safe for concurrent use.
 type Registry struct {
@@ -57,7 +57,7 @@ func (r *Registry) Register(t Tool) error {
 		return i18n.Wrap(fmt.Errorf("%w: %s: %s", ErrInvalidTool, t.Name, reason), "skills.invalid_tool", t.Name, reason)
 	}
 	switch {
-	case !validName.MatchString(t.Name):
+	case !validName().MatchString(t.Name):
 		return invalid("the name must be 1 to 64 letters, digits, underscores or hyphens")
 	case strings.TrimSpace(t.Description) == "":
 		return invalid("the description is empty")

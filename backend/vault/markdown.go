@@ -46,8 +46,8 @@ type Heading struct {
 }
 
 var (
-	wikilinkRE = regexp.MustCompile(`!?\[\[([^\[\]\n]+?)\]\]`)
-	mdLinkRE   = regexp.MustCompile(`\[[^\]\n]*\]\(([^)\s]+?\.md)(#[^)\s]*)?\)`)
+	wikilinkRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`!?\[\[([^\[\]\n]+?)\]\]`) })
+	mdLinkRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[[^\]\n]*\]\(([^)\s]+?\.md)(#[^)\s]*)?\)`) })
 	// A tag is "#" that does not follow a letter, a digit or a character of
 	// a URL or an entity, then letters, digits, "_", "-" or "/" (nested
 	// tags); "#123" is not a tag. Chinese text puts one straight after
@@ -56,9 +56,9 @@ var (
 	tagRE = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile("(?:^|[^\\p{L}\\p{N}\\p{M}_/&#\\\\`-])#([\\p{L}\\p{N}\\p{M}_/-]+)")
 	})
-	headingRE   = regexp.MustCompile(`^(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$`)
-	inlineCode  = regexp.MustCompile("`+[^`\n]*`+")
-	fenceMarker = regexp.MustCompile("^ {0,3}(```|~~~)")
+	headingRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$`) })
+	inlineCode  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`+[^`\n]*`+") })
+	fenceMarker = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^ {0,3}(```|~~~)") })
 )
 
 // parse reads a note's text (with "\n" line endings) into a Note.
@@ -87,7 +87,7 @@ func parse(notePath, text string) *Note {
 		line := lines[i]
 		// Cheap checks first: most lines hold no mark a regexp looks for.
 		if t := strings.TrimLeft(line, " "); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			if m := fenceMarker.FindStringSubmatch(line); m != nil {
+			if m := fenceMarker().FindStringSubmatch(line); m != nil {
 				switch {
 				case fence == "":
 					fence = m[1]
@@ -100,16 +100,16 @@ func parse(notePath, text string) *Note {
 		if fence != "" {
 			continue
 		}
-		heading := strings.HasPrefix(line, "#") && headingRE.MatchString(line)
+		heading := strings.HasPrefix(line, "#") && headingRE().MatchString(line)
 		if heading {
-			m := headingRE.FindStringSubmatch(line)
+			m := headingRE().FindStringSubmatch(line)
 			n.Headings = append(n.Headings, Heading{Level: len(m[1]), Text: m[2], Line: i + 1})
 		}
 		if strings.Contains(line, "`") {
-			line = inlineCode.ReplaceAllString(line, " ")
+			line = inlineCode().ReplaceAllString(line, " ")
 		}
 		if strings.Contains(line, "[[") {
-			for _, m := range wikilinkRE.FindAllStringSubmatch(line, -1) {
+			for _, m := range wikilinkRE().FindAllStringSubmatch(line, -1) {
 				target, _, _ := strings.Cut(m[1], "|")
 				target, heading, _ := strings.Cut(target, "#")
 				if target = strings.TrimSpace(target); target != "" {
@@ -117,10 +117,10 @@ func parse(notePath, text string) *Note {
 				}
 			}
 			// "#" inside a link names a heading, not a tag.
-			line = wikilinkRE.ReplaceAllString(line, " ")
+			line = wikilinkRE().ReplaceAllString(line, " ")
 		}
 		if strings.Contains(line, "](") {
-			for _, m := range mdLinkRE.FindAllStringSubmatch(line, -1) {
+			for _, m := range mdLinkRE().FindAllStringSubmatch(line, -1) {
 				if strings.Contains(m[1], "://") {
 					continue
 				}
@@ -130,7 +130,7 @@ func parse(notePath, text string) *Note {
 				}
 				n.Links = append(n.Links, Link{Target: target, Heading: strings.TrimPrefix(m[2], "#"), Line: i + 1})
 			}
-			line = mdLinkRE.ReplaceAllString(line, " ")
+			line = mdLinkRE().ReplaceAllString(line, " ")
 		}
 		if heading {
 			line = strings.TrimLeft(line, "#")

@@ -123,7 +123,7 @@ func (v *Vault) snippet(n *Note, terms []string) string {
 	for _, headings := range []bool{false, true} {
 		for _, line := range lines {
 			line = strings.TrimSpace(line)
-			if line == "" || headingRE.MatchString(line) != headings {
+			if line == "" || headingRE().MatchString(line) != headings {
 				continue
 			}
 			lower := strings.ToLower(line)
@@ -135,7 +135,7 @@ func (v *Vault) snippet(n *Note, terms []string) string {
 		}
 	}
 	for _, line := range lines {
-		if line = strings.TrimSpace(line); line != "" && !headingRE.MatchString(line) {
+		if line = strings.TrimSpace(line); line != "" && !headingRE().MatchString(line) {
 			return around(line, 0)
 		}
 	}

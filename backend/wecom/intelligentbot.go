@@ -96,7 +96,7 @@ func (a *IntelligentBot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // mention is the "@bot " a group message starts with.
-var mention = regexp.MustCompile(`^@\S+\s*`)
+var mention = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@\S+\s*`) })
 
 func (a *IntelligentBot) receive(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	body, err := callback.ReadBody(w, r, a.cb.BodyLimit())
@@ -127,7 +127,7 @@ func (a *IntelligentBot) receive(w http.ResponseWriter, r *http.Request) ([]byte
 		}
 		id, st, fresh := a.open(m.MsgID)
 		if fresh {
-			text := strings.TrimSpace(mention.ReplaceAllString(strings.TrimSpace(m.Text.Content), ""))
+			text := strings.TrimSpace(mention().ReplaceAllString(strings.TrimSpace(m.Text.Content), ""))
 			if err := a.in.Deliver(Message{ID: m.MsgID, User: m.From.UserID, Text: text}, a.replierOf(id, st)); err != nil {
 				return nil, err
 			}
