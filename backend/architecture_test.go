@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -198,6 +199,41 @@ func TestArchitecture_OnlyHostOpensAHome(t *testing.T) {
 				}
 				return true
 			})
+		}
+	}
+}
+
+// unlinked are packages the binary must not link: Go runs every linked
+// package's initialisation at the start of every process, whatever the
+// command, and these register protobuf descriptors, gRPC's balancers,
+// resolvers and logs, and more (about 2 ms of CPU in `hermes version`, 11
+// MB of the binary). telemetry writes OTLP by hand; its tests decode it
+// with these packages.
+var unlinked = []string{
+	"google.golang.org/grpc/...", "google.golang.org/protobuf/...", "go.opentelemetry.io/proto/...",
+	"go.opentelemetry.io/otel/exporters/...", "github.com/nats-io/nats-server/...",
+}
+
+// TestArchitecture_StartsLight: neither build (headless and desktop) links
+// a package of unlinked.
+func TestArchitecture_StartsLight(t *testing.T) {
+	for _, tags := range []string{"headless", ""} {
+		out, err := exec.Command("go", "list", "-deps", "-tags", tags, "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "..").Output()
+		if err != nil {
+			t.Fatalf("go list -deps -tags %q: %v", tags, err)
+		}
+		for line := range strings.Lines(string(out)) {
+			fields := strings.Fields(line)
+			if len(fields) == 0 {
+				continue
+			}
+			for _, to := range fields[1:] {
+				for _, u := range unlinked {
+					if matches(u, to) && !slices.ContainsFunc(unlinked, func(u string) bool { return matches(u, fields[0]) }) {
+						t.Errorf("with tags %q, %s imports %s, which every process would initialise at start (docs/architecture.md)", tags, fields[0], to)
+					}
+				}
+			}
 		}
 	}
 }

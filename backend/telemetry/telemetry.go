@@ -18,8 +18,6 @@ import (
 	"sync"
 	"time"
 
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	semconv "go.opentelemetry.io/otel/semconv/v1.40.0"
@@ -80,7 +78,7 @@ func New(ctx context.Context, o Options) (*Exporter, error) {
 	if o.Endpoint == "" {
 		return nil, i18n.Wrap(ErrNoEndpoint, "telemetry.no_endpoint")
 	}
-	exp, err := newSpanExporter(ctx, o)
+	exp, err := newSpanExporter(o)
 	if err != nil {
 		return nil, err
 	}
@@ -105,21 +103,21 @@ func New(ctx context.Context, o Options) (*Exporter, error) {
 	return &Exporter{tp: tp, tracer: tp.Tracer("hermes/backend/telemetry"), content: o.IncludeContent}, nil
 }
 
-func newSpanExporter(ctx context.Context, o Options) (sdktrace.SpanExporter, error) {
+func newSpanExporter(o Options) (sdktrace.SpanExporter, error) {
 	u, err := url.Parse(o.Endpoint)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, i18n.Wrap(ErrEndpoint, "telemetry.endpoint", llm.RedactURL(o.Endpoint))
 	}
 	switch o.Protocol {
 	case ProtocolGRPC:
-		return otlptracegrpc.New(ctx, otlptracegrpc.WithEndpointURL(u.String()), otlptracegrpc.WithHeaders(o.Headers))
+		return newExporter(u, true, o.Headers), nil
 	case ProtocolHTTP, "":
 		// The endpoint is the collector's base, as OTEL_EXPORTER_OTLP_ENDPOINT
 		// is: traces go to its /v1/traces.
 		if !strings.HasSuffix(u.Path, "/v1/traces") {
 			u.Path = strings.TrimRight(u.Path, "/") + "/v1/traces"
 		}
-		return otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(u.String()), otlptracehttp.WithHeaders(o.Headers))
+		return newExporter(u, false, o.Headers), nil
 	}
 	return nil, i18n.Wrap(ErrProtocol, "telemetry.protocol", o.Protocol)
 }

@@ -38,6 +38,10 @@ type Receiver struct {
 	// Fail, while set, refuses every export as a collector refuses a wrong
 	// key (HTTP 401, gRPC Unauthenticated): not worth retrying.
 	Fail atomic.Bool
+	// Busy is how many of the next exports are refused as a collector
+	// refuses what it cannot take for now (HTTP 503, gRPC Unavailable):
+	// worth retrying.
+	Busy atomic.Int32
 
 	mu      sync.Mutex
 	spans   []Span
@@ -63,6 +67,10 @@ func NewHTTP(t testing.TB) *Receiver {
 		}
 		if r.Fail.Load() {
 			http.Error(w, "telemetrytest: refusing exports", http.StatusUnauthorized)
+			return
+		}
+		if r.Busy.Add(-1) >= 0 {
+			http.Error(w, "telemetrytest: busy", http.StatusServiceUnavailable)
 			return
 		}
 		var msg collectortrace.ExportTraceServiceRequest
@@ -103,6 +111,9 @@ type grpcService struct {
 func (s grpcService) Export(ctx context.Context, msg *collectortrace.ExportTraceServiceRequest) (*collectortrace.ExportTraceServiceResponse, error) {
 	if s.r.Fail.Load() {
 		return nil, status.Error(codes.Unauthenticated, "telemetrytest: refusing exports")
+	}
+	if s.r.Busy.Add(-1) >= 0 {
+		return nil, status.Error(codes.Unavailable, "telemetrytest: busy")
 	}
 	raw, err := proto.Marshal(msg)
 	if err != nil {
