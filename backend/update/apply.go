@@ -19,12 +19,29 @@ import (
 // binary is confirmed healthy or the old one is back; while it exists an
 // update is in flight, and Recover finishes or undoes it.
 type journal struct {
-	From     string `json:"from"`
-	To       string `json:"to"`
+	From string `json:"from"`
+	To   string `json:"to"`
+	// ToSHA256 is the new binary's hash, which tells whether it has taken
+	// the old one's place; a bundle's is set once it is unpacked.
 	ToSHA256 string `json:"to_sha256"`
 	Exe      string `json:"exe"`
-	Staged   string `json:"staged"`
-	Previous string `json:"previous"` // the copy of the binary being replaced
+	Staged   string `json:"staged"`   // the new binary, or bundle, beside the old one
+	Previous string `json:"previous"` // the copy of the binary (or bundle) being replaced
+	// Aside is where the old binary goes when it cannot be replaced in
+	// place (Windows), or where the old bundle waits until the new one is
+	// healthy.
+	Aside string `json:"aside,omitempty"`
+	// Bundle is the .app replaced whole; "" for a binary.
+	Bundle string `json:"bundle,omitempty"`
+}
+
+// stagedExe is the new binary before it takes the old one's place: the
+// staged file, or the executable inside the staged bundle.
+func (j journal) stagedExe() string {
+	if j.Bundle == "" {
+		return j.Staged
+	}
+	return filepath.Join(j.Staged, bundleExe(j.Bundle, j.Exe))
 }
 
 // previousRecord describes the binary kept for rollback.
@@ -40,11 +57,15 @@ type previousRecord struct {
 // directory); its health check then runs in the home itself, migrating it.
 // If a check fails the error wraps ErrHealth: before the rename nothing
 // was changed, after it the old binary and the files the new version's
-// migrations changed are put back.
+// migrations changed are put back. A bundle is replaced whole in the same
+// steps (applyBundle); a package install is never touched (ErrManaged).
 func (u *Updater) Apply(ctx context.Context, rel Release, path string) error {
-	art, ok := rel.Platforms[u.opts.Platform]
-	if !ok {
-		return fmt.Errorf("release %s for %s: %w", rel.Version, u.opts.Platform, ErrNoPlatform)
+	if u.Form() == FormPackage {
+		return fmt.Errorf("%s: %w", u.opts.Exe, ErrManaged)
+	}
+	art, err := u.artefact(rel)
+	if err != nil {
+		return err
 	}
 	unlock, err := u.lock()
 	if err != nil {
@@ -61,13 +82,16 @@ func (u *Updater) Apply(ctx context.Context, rel Release, path string) error {
 	if err := u.verify(path, art, rel.Version); err != nil {
 		return errors.Join(err, os.RemoveAll(filepath.Dir(path)))
 	}
+	if u.Form() == FormBundle {
+		return u.applyBundle(ctx, rel.Version, path)
+	}
 	previous, err := u.keepPrevious()
 	if err != nil {
 		return err
 	}
 	j := journal{
 		From: u.opts.Version, To: rel.Version, ToSHA256: strings.ToLower(art.SHA256),
-		Exe: u.opts.Exe, Staged: u.stagedPath(), Previous: previous,
+		Exe: u.opts.Exe, Staged: u.stagedPath(), Previous: previous, Aside: newAsidePath(u.opts.Exe),
 	}
 	if err := writeJSON(u.journalPath(), j); err != nil {
 		return err
@@ -86,7 +110,7 @@ func (u *Updater) Apply(ctx context.Context, rel Release, path string) error {
 		return u.abandon(j, err)
 	}
 	u.step(StepChecked)
-	if err := replace(j.Staged, j.Exe); err != nil {
+	if err := replace(j.Staged, j.Exe, j.Aside); err != nil {
 		return u.abandon(j, err)
 	}
 	u.step(StepSwapped)
@@ -133,6 +157,12 @@ func (u *Updater) finish(ctx context.Context, j journal) error {
 	if err := atomicfile.SyncDir(u.dir()); err != nil {
 		return err
 	}
+	if j.Bundle != "" {
+		// The update is done: the old bundle is kept in the cache for
+		// rollback, and one left here by a failure goes at the next start.
+		_ = os.RemoveAll(j.Aside)
+		_ = os.RemoveAll(j.Staged)
+	}
 	if j.Exe == u.opts.Exe {
 		u.opts.Version = j.To // the installed version is now the new one
 	}
@@ -143,10 +173,13 @@ func (u *Updater) finish(ctx context.Context, j journal) error {
 // undo puts the previous binary back in place and the files that j.To's
 // migrations changed, then closes the journal.
 func (u *Updater) undo(j journal) error {
+	if j.Bundle != "" {
+		return u.undoBundle(j)
+	}
 	if err := copyFileSync(j.Previous, j.Staged, 0o755); err != nil {
 		return fmt.Errorf("restore %s: %w", j.Exe, err)
 	}
-	if err := replace(j.Staged, j.Exe); err != nil {
+	if err := replace(j.Staged, j.Exe, newAsidePath(j.Exe)); err != nil {
 		return fmt.Errorf("restore %s: %w", j.Exe, err)
 	}
 	if err := restoreBackup(u.opts.Home, j.To); err != nil {
@@ -159,6 +192,9 @@ func (u *Updater) undo(j journal) error {
 // the old binary is still in place, only the staged copy and the copies of
 // the home go.
 func (u *Updater) abandon(j journal, cause error) error {
+	if j.Bundle != "" {
+		return u.abandonBundle(j, cause)
+	}
 	return errors.Join(cause, removeIfExists(j.Staged), u.removeCopies(), removeIfExists(u.journalPath()))
 }
 
@@ -179,14 +215,14 @@ func (u *Updater) recover(ctx context.Context) error {
 	var j journal
 	if err := readJSON(u.journalPath(), &j); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			// A binary moved aside by an earlier swap can go once it no
-			// longer runs; until then removing it fails, and that is fine.
-			_ = removeIfExists(asidePath(u.opts.Exe))
-			return u.removeCopies()
+			return u.tidy()
 		}
 		return err
 	}
-	if err := restoreAside(osOps, j.Exe); err != nil {
+	if j.Bundle != "" {
+		return u.recoverBundle(ctx, j)
+	}
+	if err := restoreAside(osOps, j.Exe, j.Aside); err != nil {
 		return err
 	}
 	sum, err := fileSHA256(j.Exe)
@@ -202,6 +238,48 @@ func (u *Updater) recover(ctx context.Context) error {
 	return u.finish(ctx, j)
 }
 
+// tidy removes what updates that are over left beside the install: the
+// binaries moved aside once they no longer run (removing one that still
+// runs fails, and that is fine), a bundle's old or unfinished copy, and
+// copies of the home.
+func (u *Updater) tidy() error {
+	if err := restoreAside(osOps, u.opts.Exe, ""); err != nil {
+		return err
+	}
+	removeAside(osOps, u.opts.Exe)
+	if bundle := bundleOf(u.opts.Exe); bundle != "" {
+		if err := tidyBundle(osDirOps, bundle); err != nil {
+			return err
+		}
+	}
+	return u.removeCopies()
+}
+
+// Tidy removes what earlier updates left beside the install at exe ("" is
+// the running binary): on Windows the binaries moved aside, once they no
+// longer run. A process that does not call Recover at start (it checks for
+// updates only when asked) calls Tidy instead. It leaves an update in
+// flight, or one another process is making, alone.
+func Tidy(home, exe string) error {
+	exe, _, err := resolveExe(exe)
+	if err != nil {
+		return err
+	}
+	u := &Updater{opts: Options{Home: home, Exe: exe}}
+	unlock, err := u.lock()
+	if err != nil {
+		if errors.Is(err, ErrBusy) {
+			return nil
+		}
+		return err
+	}
+	defer unlock()
+	if exists(u.journalPath()) {
+		return nil // Recover's to finish
+	}
+	return u.tidy()
+}
+
 // Installed is the version of the binary in place: the running version,
 // or the one Recover found and confirmed.
 func (u *Updater) Installed() string { return u.opts.Version }
@@ -211,6 +289,9 @@ func (u *Updater) Installed() string { return u.opts.Version }
 // version now installed. The binary it replaces is kept in turn, so a second
 // rollback goes forward again.
 func (u *Updater) Rollback(ctx context.Context) (string, error) {
+	if u.Form() == FormPackage {
+		return "", fmt.Errorf("%s: %w", u.opts.Exe, ErrManaged)
+	}
 	unlock, err := u.lock()
 	if err != nil {
 		return "", err
@@ -226,6 +307,9 @@ func (u *Updater) Rollback(ctx context.Context) (string, error) {
 			return "", ErrNoPrevious
 		}
 		return "", err
+	}
+	if bundle := bundleOf(u.opts.Exe); u.Form() == FormBundle {
+		return u.rollbackBundle(ctx, bundle, prev)
 	}
 	kept := filepath.Join(dir, u.binaryName())
 	if sum, err := fileSHA256(kept); err != nil || sum != prev.SHA256 {
@@ -246,7 +330,7 @@ func (u *Updater) Rollback(ctx context.Context) (string, error) {
 	if err := copyFileSync(kept, staged, 0o755); err != nil {
 		return "", errors.Join(err, removeIfExists(staged))
 	}
-	if err := replace(staged, u.opts.Exe); err != nil {
+	if err := replace(staged, u.opts.Exe, newAsidePath(u.opts.Exe)); err != nil {
 		return "", errors.Join(err, removeIfExists(staged))
 	}
 	if err := restoreBackup(u.opts.Home, u.opts.Version); err != nil {

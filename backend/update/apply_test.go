@@ -148,7 +148,7 @@ func TestApply_PreflightRefusesABinaryThatDoesNotStart(t *testing.T) {
 	// the release key signed it, but cannot run on this machine.
 	bogus := filepath.Join(t.TempDir(), "bogus")
 	writeFile(t, bogus, "#!/nonexistent/interpreter\n")
-	art, err := SignArtefact(bogus, "1.1.0", platform, "bin/bogus", testPriv)
+	art, err := SignArtefact(bogus, "1.1.0", platform, FormBinary, "bin/bogus", testPriv)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func (u *Updater) checkOnCopy(ctx context.Context, j journal) error {
 	}
 	err = u.copyHome(dir)
 	if err == nil {
-		err = u.healthCheck(ctx, j.Staged, j.To, dir)
+		err = u.healthCheck(ctx, j.stagedExe(), j.To, dir)
 	}
 	if rmErr := os.RemoveAll(dir); rmErr != nil {
 		return errors.Join(err, fmt.Errorf("remove %s: %w", dir, rmErr))

@@ -32,6 +32,13 @@ type Status struct {
 	Done      int64  `json:"done,omitempty"`
 	Total     int64  `json:"total,omitempty"`
 	Error     string `json:"error,omitempty"`
+	// Form is how this Hermes was installed, once a release is on offer.
+	// For a package (FormPackage) nothing is installed here: when it is
+	// ready, Package is the downloaded and verified package and Command
+	// the command that installs it.
+	Form    Form   `json:"form,omitempty"`
+	Package string `json:"package,omitempty"`
+	Command string `json:"command,omitempty"`
 }
 
 // Checker drives an update for a window: check, download in the
@@ -94,9 +101,13 @@ func (c *Checker) Run(ctx context.Context) error {
 		c.set(func(s *Status) { s.State = StateUpToDate })
 		return nil
 	}
-	art := rel.Platforms[c.u.opts.Platform]
+	art, err := c.u.artefact(rel)
+	if err != nil {
+		return c.fail(err)
+	}
+	form := c.u.Form()
 	c.set(func(s *Status) {
-		*s = Status{State: StateDownloading, Version: rel.Version, Notes: rel.Notes, NotesZH: rel.NotesZH, Total: art.Size}
+		*s = Status{State: StateDownloading, Version: rel.Version, Notes: rel.Notes, NotesZH: rel.NotesZH, Total: art.Size, Form: form}
 	})
 	var lastPercent int64 = -1
 	path, err := c.u.Download(ctx, rel, func(p Progress) {
@@ -114,19 +125,30 @@ func (c *Checker) Run(ctx context.Context) error {
 	c.mu.Lock()
 	c.rel, c.path = rel, path
 	c.mu.Unlock()
-	c.set(func(s *Status) { s.State, s.Done = StateReady, art.Size })
+	c.set(func(s *Status) {
+		s.State, s.Done = StateReady, art.Size
+		if form == FormPackage {
+			s.Package = path
+			s.Command, _ = PackageCommands(path)
+		}
+	})
 	return nil
 }
 
 // Apply installs the release Run downloaded. The app must close the store
 // first (the new version's health check opens it), then Relaunch and quit
 // when it succeeds; on failure the old binary is back and the app goes on.
+// A package install is refused (ErrManaged) and its notice stays as it
+// was: the package manager installs the package Run downloaded.
 func (c *Checker) Apply(ctx context.Context) error {
 	c.mu.Lock()
 	rel, path := c.rel, c.path
 	c.mu.Unlock()
 	if path == "" {
 		return ErrNotReady
+	}
+	if c.u.Form() == FormPackage {
+		return fmt.Errorf("%s: %w", c.u.Exe(), ErrManaged)
 	}
 	c.set(func(s *Status) { s.State = StateApplying })
 	if err := c.u.Apply(ctx, rel, path); err != nil {

@@ -7,7 +7,9 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -32,6 +34,7 @@ type downloadRecord struct {
 	URL      string `json:"url"`
 	Size     int64  `json:"size"`
 	SHA256   string `json:"sha256"`
+	Form     Form   `json:"form,omitempty"` // "" for a binary, as before forms
 }
 
 const (
@@ -42,15 +45,16 @@ const (
 // errPermanent marks a download failure that another attempt cannot mend.
 var errPermanent = errors.New("permanent")
 
-// Download brings rel's build for this platform into the cache and verifies
-// it, resuming a partial download left by an earlier attempt. It returns the
-// verified file. A file that fails verification is removed with its cache
+// Download brings rel's artefact for this platform and install form into
+// the cache and verifies it, resuming a partial download left by an earlier
+// attempt. It returns the verified file: for a package install, the package
+// to install with the package manager. A file that fails verification is removed with its cache
 // directory, so the next attempt starts clean; an interrupted download keeps
 // its partial file so the next attempt resumes it.
 func (u *Updater) Download(ctx context.Context, rel Release, progress func(Progress)) (string, error) {
-	art, ok := rel.Platforms[u.opts.Platform]
-	if !ok {
-		return "", fmt.Errorf("release %s for %s: %w", rel.Version, u.opts.Platform, ErrNoPlatform)
+	art, err := u.artefact(rel)
+	if err != nil {
+		return "", err
 	}
 	if _, err := parseVersion(rel.Version); err != nil {
 		return "", err // the version names a directory; never let it be "../x"
@@ -64,7 +68,7 @@ func (u *Updater) Download(ctx context.Context, rel Release, progress func(Progr
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("create %s: %w", dir, err)
 	}
-	final := filepath.Join(dir, u.binaryName())
+	final := filepath.Join(dir, u.cacheName(rel.Version, art))
 	if exists(final) {
 		if err := u.verify(final, art, rel.Version); err == nil {
 			u.step(StepDownloaded)
@@ -75,7 +79,10 @@ func (u *Updater) Download(ctx context.Context, rel Release, progress func(Progr
 		}
 	}
 	part, record := final+".part", final+".json"
-	want := downloadRecord{rel.Version, u.opts.Platform, art.URL, art.Size, strings.ToLower(art.SHA256)}
+	want := downloadRecord{rel.Version, u.opts.Platform, art.URL, art.Size, strings.ToLower(art.SHA256), ""}
+	if art.form() != FormBinary {
+		want.Form = art.form()
+	}
 	var have downloadRecord
 	if err := readJSON(record, &have); err != nil || have != want {
 		if err := removeIfExists(part); err != nil {
@@ -116,6 +123,38 @@ func (u *Updater) Download(ctx context.Context, rel Release, progress func(Progr
 	}
 	u.step(StepDownloaded)
 	return final, nil
+}
+
+// cacheName is the name of art's file in the cache: the binary's own name,
+// or for a package the name its package manager expects, which the person
+// types to install it.
+func (u *Updater) cacheName(version string, art Artefact) string {
+	switch art.form() {
+	case FormPackage:
+		if ref, err := url.Parse(art.URL); err == nil {
+			if name := path.Base(ref.Path); strings.HasSuffix(name, ".deb") && filepath.IsLocal(name) && !strings.ContainsAny(name, `\ "'`) {
+				return name
+			}
+		}
+		_, arch, _ := strings.Cut(u.opts.Platform, "/")
+		return fmt.Sprintf("hermes_%s_%s.deb", version, debianArch(arch))
+	case FormBundle:
+		return filepath.Base(bundleOf(u.opts.Exe)) + ".zip"
+	}
+	return u.binaryName()
+}
+
+// debianArch is Debian's name for a GOARCH.
+func debianArch(goarch string) string {
+	switch goarch {
+	case "386":
+		return "i386"
+	case "arm":
+		return "armhf"
+	case "ppc64le":
+		return "ppc64el"
+	}
+	return goarch
 }
 
 func (u *Updater) verify(path string, art Artefact, version string) error {

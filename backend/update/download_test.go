@@ -80,7 +80,7 @@ func leaveHalf(t *testing.T, u *Updater, rel Release) string {
 		t.Fatal(err)
 	}
 	final := filepath.Join(dir, u.binaryName())
-	if err := writeJSON(final+".json", downloadRecord{rel.Version, platform, art.URL, art.Size, art.SHA256}); err != nil {
+	if err := writeJSON(final+".json", downloadRecord{rel.Version, platform, art.URL, art.Size, art.SHA256, ""}); err != nil {
 		t.Fatal(err)
 	}
 	writeFile(t, final+".part", string(data[:art.Size/2]))
@@ -151,7 +151,7 @@ func TestDownload_Refused(t *testing.T) {
 		{name: "wrong sha256", change: func(a *Artefact) { a.SHA256 = strings.Repeat("ab", 32) }, want: ErrChecksum},
 		{name: "artefact signed with another key", sigKey: true, want: ErrSignature},
 		{name: "signature of another version", change: func(a *Artefact) {
-			other, err := SignArtefact(binaryForTest, "1.0.9", platform, a.URL, testPriv)
+			other, err := SignArtefact(binaryForTest, "1.0.9", platform, FormBinary, a.URL, testPriv)
 			if err != nil {
 				panic(err)
 			}

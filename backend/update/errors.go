@@ -26,6 +26,14 @@ var (
 	// this operating system and architecture.
 	ErrNoPlatform = errors.New("no build for this platform")
 
+	// ErrForm is returned for an install form Hermes does not know.
+	ErrForm = errors.New("unknown install form")
+
+	// ErrManaged is returned when Hermes was installed by a package manager
+	// (dpkg), which owns its files: Hermes never replaces them, and the
+	// update is the new package, to install with that package manager.
+	ErrManaged = errors.New("installed by a package manager")
+
 	// ErrDownload is returned when the artefact cannot be downloaded after
 	// every attempt; the partial file is kept so the next attempt resumes.
 	ErrDownload = errors.New("download failed")

@@ -35,18 +35,72 @@ type Release struct {
 	Published time.Time `json:"published"`
 	Notes     string    `json:"notes,omitempty"`
 	NotesZH   string    `json:"notes_zh,omitempty"`
-	// Platforms maps "GOOS/GOARCH" to the build for it.
+	// Platforms maps "GOOS/GOARCH" to its bare binary: what a binary
+	// install (and a Windows installer's) updates from, and the only
+	// artefact versions before install forms read, so they keep updating.
 	Platforms map[string]Artefact `json:"platforms"`
+	// Forms maps "GOOS/GOARCH" to its artefacts of the other forms (a
+	// package, a bundle, a setup program), one per form. Older versions
+	// ignore the field.
+	Forms map[string][]Artefact `json:"forms,omitempty"`
 }
 
-// Artefact is one downloadable binary. Its signature's trusted comment names
-// the version, platform and hash, so a signed binary cannot be passed off as
-// another version or platform.
+// Artefact is one downloadable file. Its signature's trusted comment names
+// the version, platform, form and hash, so a signed file cannot be passed
+// off as another version, platform or form.
 type Artefact struct {
 	URL       string `json:"url"`
 	Size      int64  `json:"size"`
 	SHA256    string `json:"sha256"`
 	Signature string `json:"signature"`
+	// Form is what the file is: "binary" ("" in older feeds), "package" (a
+	// .deb), "bundle" (a zip of the macOS .app) or "installer" (a setup
+	// program).
+	Form Form `json:"form,omitempty"`
+}
+
+// form is the artefact's form; an older feed's artefacts are binaries.
+func (a Artefact) form() Form {
+	if a.Form == "" {
+		return FormBinary
+	}
+	return a.Form
+}
+
+// Artefact is the release's artefact of form for platform.
+func (r Release) Artefact(platform string, form Form) (Artefact, bool) {
+	if form == FormBinary {
+		a, ok := r.Platforms[platform]
+		return a, ok
+	}
+	for _, a := range r.Forms[platform] {
+		if a.form() == form {
+			return a, true
+		}
+	}
+	return Artefact{}, false
+}
+
+// Put sets a as the release's artefact of its form for platform, in place
+// of one of the same form.
+func (r *Release) Put(platform string, a Artefact) {
+	if a.form() == FormBinary {
+		if r.Platforms == nil {
+			r.Platforms = map[string]Artefact{}
+		}
+		r.Platforms[platform] = a
+		return
+	}
+	if r.Forms == nil {
+		r.Forms = map[string][]Artefact{}
+	}
+	arts := r.Forms[platform]
+	if i := slices.IndexFunc(arts, func(x Artefact) bool { return x.form() == a.form() }); i >= 0 {
+		arts[i] = a
+	} else {
+		arts = append(arts, a)
+	}
+	r.Forms[platform] = arts
 }
 
 // Channels a release can be published on; "beta" users also get stable
@@ -124,7 +178,7 @@ func SignFeed(feed Feed, key minisign.PrivateKey) ([]byte, error) {
 }
 
 // Add puts rel into the feed: a release of the same version gains rel's
-// platforms (and its notes, when rel has any) instead of appearing twice.
+// artefacts (and its notes, when rel has any) instead of appearing twice.
 func (f *Feed) Add(rel Release) {
 	for i := range f.Releases {
 		r := &f.Releases[i]
@@ -135,7 +189,12 @@ func (f *Feed) Add(rel Release) {
 			r.Platforms = map[string]Artefact{}
 		}
 		for p, a := range rel.Platforms {
-			r.Platforms[p] = a
+			r.Put(p, a)
+		}
+		for p, arts := range rel.Forms {
+			for _, a := range arts {
+				r.Put(p, a)
+			}
 		}
 		if rel.Notes != "" || rel.NotesZH != "" {
 			r.Notes, r.NotesZH = rel.Notes, rel.NotesZH
@@ -155,25 +214,45 @@ func (f Feed) resolve(feedURL string) (Feed, error) {
 	if err != nil {
 		return Feed{}, fmt.Errorf("%w: %w", ErrFeed, err)
 	}
+	abs := func(r Release, p string, a Artefact) (Artefact, error) {
+		u, err := base.Parse(a.URL)
+		if err != nil {
+			return a, fmt.Errorf("%w: release %s %s: %w", ErrFeed, r.Version, p, err)
+		}
+		a.URL = u.String()
+		return a, nil
+	}
 	for i, r := range f.Releases {
 		platforms := make(map[string]Artefact, len(r.Platforms))
 		for p, a := range r.Platforms {
-			u, err := base.Parse(a.URL)
-			if err != nil {
-				return Feed{}, fmt.Errorf("%w: release %s %s: %w", ErrFeed, r.Version, p, err)
+			if platforms[p], err = abs(r, p, a); err != nil {
+				return Feed{}, err
 			}
-			a.URL = u.String()
-			platforms[p] = a
 		}
 		f.Releases[i].Platforms = platforms
+		if r.Forms == nil {
+			continue
+		}
+		others := make(map[string][]Artefact, len(r.Forms))
+		for p, arts := range r.Forms {
+			resolved := make([]Artefact, len(arts))
+			for j, a := range arts {
+				if resolved[j], err = abs(r, p, a); err != nil {
+					return Feed{}, err
+				}
+			}
+			others[p] = resolved
+		}
+		f.Releases[i].Forms = others
 	}
 	return f, nil
 }
 
 // newest is the highest release on channel that is newer than current, or
-// false when current is the newest. A release without a build for platform
-// is ErrNoPlatform, so the user hears of it instead of being told all is well.
-func (f Feed) newest(current, channel, platform string) (Release, bool, error) {
+// false when current is the newest. A release without an artefact of form
+// for platform is ErrNoPlatform, so the user hears of it instead of being
+// told all is well.
+func (f Feed) newest(current, channel, platform string, form Form) (Release, bool, error) {
 	cur, err := parseVersion(current)
 	if err != nil {
 		return Release{}, false, err
@@ -192,10 +271,19 @@ func (f Feed) newest(current, channel, platform string) (Release, bool, error) {
 	if best == nil {
 		return Release{}, false, nil
 	}
-	if _, ok := best.Platforms[platform]; !ok {
-		return *best, false, fmt.Errorf("release %s for %s: %w", best.Version, platform, ErrNoPlatform)
+	if _, ok := best.Artefact(platform, form); !ok {
+		return *best, false, noArtefact(*best, platform, form)
 	}
 	return *best, true, nil
+}
+
+// noArtefact is the error for a release without an artefact of form for
+// platform.
+func noArtefact(rel Release, platform string, form Form) error {
+	if form == FormBinary {
+		return fmt.Errorf("release %s for %s: %w", rel.Version, platform, ErrNoPlatform)
+	}
+	return fmt.Errorf("release %s for %s as a %s: %w", rel.Version, platform, form, ErrNoPlatform)
 }
 
 func onChannel(release, wanted string) bool {

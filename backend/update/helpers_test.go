@@ -260,7 +260,7 @@ func (s *feedServer) publish(t *testing.T, b build, key, feedKey minisign.Privat
 	t.Helper()
 	path := binary(t, b)
 	name := fmt.Sprintf("hermes-%s-%s-%s", b.version, b.healthy, b.migration)
-	art, err := SignArtefact(path, b.version, platform, "bin/"+name, key)
+	art, err := SignArtefact(path, b.version, platform, FormBinary, "bin/"+name, key)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,3 +313,52 @@ func update(ctx context.Context, u *Updater) (Release, error) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// releaseFile is one artefact of a release to publish: its form, its name
+// under /bin/ and its bytes.
+type releaseFile struct {
+	form Form
+	name string
+	data []byte
+}
+
+// publishFiles serves release version with files, each signed as its form,
+// and a feed listing it; it returns the release as the feed lists it.
+func (s *feedServer) publishFiles(t *testing.T, version string, files ...releaseFile) Release {
+	t.Helper()
+	rel := Release{Version: version, Notes: "faster", NotesZH: "更快"}
+	dir := t.TempDir()
+	for _, f := range files {
+		path := filepath.Join(dir, f.name)
+		if err := os.WriteFile(path, f.data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		art, err := SignArtefact(path, version, platform, f.form, "bin/"+f.name, testPriv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel.Put(platform, art)
+	}
+	feed := Feed{Published: time.Now().UTC()}
+	feed.Add(rel)
+	doc, err := SignFeed(feed, testPriv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, f := range files {
+		s.files[f.name] = f.data
+	}
+	s.feed = doc
+	return rel
+}
+
+func readBinary(t *testing.T, b build) []byte {
+	t.Helper()
+	data, err := os.ReadFile(binary(t, b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}

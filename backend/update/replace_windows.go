@@ -3,5 +3,5 @@
 package update
 
 // replace puts staged in exe's place; Windows refuses to overwrite a running
-// executable but lets it be renamed, so the old one is moved aside first.
-func replace(staged, exe string) error { return swapAside(osOps, staged, exe) }
+// executable but lets it be renamed, so the old one is moved to aside first.
+func replace(staged, exe, aside string) error { return swapAside(osOps, staged, exe, aside) }

@@ -16,6 +16,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
+	"sync"
 	"time"
 
 	"aead.dev/minisign"
@@ -32,7 +34,13 @@ type Options struct {
 	Exe string
 	// Platform is "GOOS/GOARCH"; "" is this one.
 	Platform string
-	Client   *http.Client // nil is a client with sensible timeouts
+	// Form is how Hermes was installed; "" detects it from Exe when an
+	// update first needs it (DetectForm).
+	Form Form
+	// Root is the file system's root, under which the form's detection
+	// reads the dpkg database; "" is "/". Tests point it at a fake root.
+	Root   string
+	Client *http.Client // nil is a client with sensible timeouts
 	// HealthTimeout bounds each health check of a new binary; 0 is 60s.
 	HealthTimeout time.Duration
 	// RetryDelay is the pause before resuming download attempt n (1-based);
@@ -59,6 +67,10 @@ const (
 type Updater struct {
 	opts Options
 	key  minisign.PublicKey
+	link string // the path Exe was given as, when that is a symlink to it
+
+	formOnce sync.Once
+	form     Form
 }
 
 // New checks the options and returns an Updater.
@@ -83,22 +95,42 @@ func New(opts Options) (*Updater, error) {
 	if opts.RetryDelay == nil {
 		opts.RetryDelay = func(n int) time.Duration { return time.Duration(n) * time.Second }
 	}
-	if opts.Exe == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			return nil, fmt.Errorf("find the running binary: %w", err)
+	if opts.Form != "" {
+		if _, ok := ParseForm(string(opts.Form)); !ok {
+			return nil, fmt.Errorf("form %q: %w", opts.Form, ErrForm)
 		}
-		opts.Exe = exe
 	}
-	// Replace the file a symlink (such as /usr/local/bin/hermes) points to,
-	// not the link.
-	if exe, err := filepath.EvalSymlinks(opts.Exe); err == nil {
-		opts.Exe = exe
+	exe, link, err := resolveExe(opts.Exe)
+	if err != nil {
+		return nil, err
 	}
-	if opts.Exe, err = filepath.Abs(opts.Exe); err != nil {
-		return nil, fmt.Errorf("find the running binary: %w", err)
+	opts.Exe = exe
+	return &Updater{opts: opts, key: key, link: link}, nil
+}
+
+// resolveExe is the binary an update replaces for exe ("" is the running
+// one): the file a symlink (such as /usr/local/bin/hermes) points to, not
+// the link, which is returned as link.
+func resolveExe(exe string) (resolved, link string, err error) {
+	if exe == "" {
+		if exe, err = os.Executable(); err != nil {
+			return "", "", fmt.Errorf("find the running binary: %w", err)
+		}
 	}
-	return &Updater{opts: opts, key: key}, nil
+	if link, err = filepath.Abs(exe); err != nil {
+		return "", "", fmt.Errorf("find the running binary: %w", err)
+	}
+	resolved = link
+	if r, err := filepath.EvalSymlinks(link); err == nil {
+		resolved = r
+	}
+	if resolved, err = filepath.Abs(resolved); err != nil {
+		return "", "", fmt.Errorf("find the running binary: %w", err)
+	}
+	if link == resolved {
+		link = ""
+	}
+	return resolved, link, nil
 }
 
 // defaultClient waits at most 30s for a server to answer; the body of a
@@ -111,6 +143,41 @@ func defaultClient() *http.Client {
 
 // Exe is the binary this Updater replaces.
 func (u *Updater) Exe() string { return u.opts.Exe }
+
+// Form is how Hermes was installed: Options.Form, or what DetectForm says,
+// which reads the disk once (the dpkg database, on Linux).
+func (u *Updater) Form() Form {
+	u.formOnce.Do(func() {
+		u.form = u.opts.Form
+		if u.form == "" {
+			u.form = DetectForm(u.opts.Exe, u.link, u.goos(), u.opts.Root)
+		}
+	})
+	return u.form
+}
+
+// Path is what an update replaces: the .app of a bundle, else the binary.
+func (u *Updater) Path() string {
+	if u.Form() == FormBundle {
+		return bundleOf(u.opts.Exe)
+	}
+	return u.opts.Exe
+}
+
+func (u *Updater) goos() string {
+	goos, _, _ := strings.Cut(u.opts.Platform, "/")
+	return goos
+}
+
+// artefact is rel's artefact for this platform and install form.
+func (u *Updater) artefact(rel Release) (Artefact, error) {
+	form := u.Form().artefactForm()
+	a, ok := rel.Artefact(u.opts.Platform, form)
+	if !ok {
+		return Artefact{}, noArtefact(rel, u.opts.Platform, form)
+	}
+	return a, nil
+}
 
 func (u *Updater) step(s Step) {
 	if u.opts.OnStep != nil {
@@ -131,7 +198,7 @@ func (u *Updater) Check(ctx context.Context) (Release, bool, error) {
 	if err != nil {
 		return Release{}, false, err
 	}
-	return feed.newest(u.opts.Version, u.opts.Channel, u.opts.Platform)
+	return feed.newest(u.opts.Version, u.opts.Channel, u.opts.Platform, u.Form().artefactForm())
 }
 
 // The cache and the records kept beside the install, all under Home/updates.

@@ -13,16 +13,26 @@ import (
 )
 
 // trustedComment is what an artefact's signature vouches for besides its
-// bytes: which version and platform it is.
-func trustedComment(version, platform, sum string) string {
-	return fmt.Sprintf("hermes %s %s sha256:%s", version, platform, sum)
+// bytes: which version, platform and form it is. A binary's leaves the form
+// out, as versions before install forms verify it.
+func trustedComment(version, platform string, form Form, sum string) string {
+	if form == FormBinary || form == "" {
+		return fmt.Sprintf("hermes %s %s sha256:%s", version, platform, sum)
+	}
+	return fmt.Sprintf("hermes %s %s %s sha256:%s", version, platform, form, sum)
 }
 
-// SignArtefact signs the binary at path as the build of version for
-// platform, giving its feed entry with url.
-func SignArtefact(path, version, platform, url string, key minisign.PrivateKey) (Artefact, error) {
+// SignArtefact signs the file at path as the build of version for
+// platform in form, giving its feed entry with url.
+func SignArtefact(path, version, platform string, form Form, url string, key minisign.PrivateKey) (Artefact, error) {
 	if _, err := parseVersion(version); err != nil {
 		return Artefact{}, err
+	}
+	if _, ok := ParseForm(string(form)); !ok {
+		return Artefact{}, fmt.Errorf("form %q: %w", form, ErrForm)
+	}
+	if form == "" {
+		form = FormBinary
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -36,13 +46,14 @@ func SignArtefact(path, version, platform, url string, key minisign.PrivateKey) 
 		return Artefact{}, fmt.Errorf("read %s: %w", path, err)
 	}
 	sum := hex.EncodeToString(h.Sum(nil))
-	sig := r.SignWithComments(key, trustedComment(version, platform, sum),
-		"hermes "+version+" "+platform+" signed "+time.Now().UTC().Format(time.RFC3339))
-	return Artefact{URL: url, Size: size, SHA256: sum, Signature: string(sig)}, nil
+	sig := r.SignWithComments(key, trustedComment(version, platform, form, sum),
+		"hermes "+version+" "+platform+" "+string(form)+" signed "+time.Now().UTC().Format(time.RFC3339))
+	return Artefact{URL: url, Size: size, SHA256: sum, Signature: string(sig), Form: form}, nil
 }
 
 // verifyFile checks a downloaded artefact against its feed entry: size,
-// SHA-256, and a signature by key over exactly this version and platform.
+// SHA-256, and a signature by key over exactly this version, platform and
+// form.
 func verifyFile(path string, a Artefact, version, platform string, key minisign.PublicKey) error {
 	f, err := os.Open(path)
 	if err != nil {
@@ -71,7 +82,7 @@ func verifyFile(path string, a Artefact, version, platform string, key minisign.
 	if !r.Verify(key, []byte(a.Signature)) {
 		return fmt.Errorf("%s: %w", path, ErrSignature)
 	}
-	if want := trustedComment(version, platform, strings.ToLower(a.SHA256)); sig.TrustedComment != want {
+	if want := trustedComment(version, platform, a.form(), strings.ToLower(a.SHA256)); sig.TrustedComment != want {
 		return fmt.Errorf("%s is signed as %q, not %q: %w", path, sig.TrustedComment, want, ErrSignature)
 	}
 	return nil

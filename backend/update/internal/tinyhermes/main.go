@@ -73,10 +73,20 @@ func killDuringHealthCheck() {
 }
 
 // isStaged says whether this binary runs as the updater's staged copy,
-// which is hidden beside the installed one (.hermes.new).
+// which is hidden beside the installed one (.hermes.new), or inside the
+// staged bundle (.Hermes.app.new/Contents/MacOS/hermes).
 func isStaged() bool {
 	exe, err := os.Executable()
-	return err == nil && strings.HasPrefix(filepath.Base(exe), ".")
+	if err != nil {
+		return false
+	}
+	for range 4 {
+		if strings.HasPrefix(filepath.Base(exe), ".") {
+			return true
+		}
+		exe = filepath.Dir(exe)
+	}
+	return false
 }
 
 func init() {
