@@ -58,7 +58,7 @@ func load(path string) (Config, *document, error) {
 	}
 
 	var tree map[string]any
-	if _, err := toml.Decode(src, &tree); err != nil {
+	if _, err := decode(src, &tree); err != nil {
 		return Config{}, nil, syntaxError(path, src, err)
 	}
 	doc := newDocument(path, src)
@@ -73,7 +73,7 @@ func load(path string) (Config, *document, error) {
 		}
 		decodable = string(b)
 	}
-	md, err := toml.Decode(decodable, &cfg)
+	md, err := decode(decodable, &cfg)
 	if err != nil {
 		// checkTypes admits only values the decoder takes; this is a guard
 		// against the two disagreeing, not an expected path.

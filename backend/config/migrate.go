@@ -6,8 +6,6 @@ import (
 	"io/fs"
 	"strconv"
 
-	"github.com/BurntSushi/toml"
-
 	"hermes/backend/atomicfile"
 	"hermes/backend/i18n"
 )
@@ -80,7 +78,7 @@ func upgrade(src string, steps []migration) (string, int, error) {
 		return src, 0, nil
 	}
 	var tree map[string]any
-	if _, err := toml.Decode(src, &tree); err != nil {
+	if _, err := decode(src, &tree); err != nil {
 		return src, 0, nil
 	}
 	from := 1 // a file from before the version key is the first layout
@@ -102,7 +100,7 @@ func upgrade(src string, steps []migration) (string, int, error) {
 		}
 		if err == nil {
 			var check map[string]any
-			if _, perr := toml.Decode(doc.String(), &check); perr != nil {
+			if _, perr := decode(doc.String(), &check); perr != nil {
 				err = fmt.Errorf("the result is not TOML: %w", perr)
 			}
 		}
