@@ -96,6 +96,7 @@ func releaseSign(env *Env, args []string) int {
 	version := fs.String("version", "", i18n.T("cli.release.flag.version"))
 	url := fs.String("url", "", i18n.T("cli.release.flag.url"))
 	platform := fs.String("platform", runtime.GOOS+"/"+runtime.GOARCH, i18n.T("cli.release.flag.platform"))
+	formName := fs.String("form", string(selfupdate.FormBinary), i18n.T("cli.release.flag.form"))
 	channel := fs.String("channel", "", i18n.T("cli.release.flag.channel"))
 	notes := fs.String("notes", "", i18n.T("cli.release.flag.notes"))
 	notesZH := fs.String("notes-zh", "", i18n.T("cli.release.flag.notes_zh"))
@@ -106,6 +107,11 @@ func releaseSign(env *Env, args []string) int {
 	}
 	if len(rest) != 1 || *keyFile == "" || *version == "" || *url == "" {
 		fmt.Fprintln(env.Stderr, i18n.T("cli.release.usage"))
+		return ExitUsage
+	}
+	form, ok := selfupdate.ParseForm(*formName)
+	if !ok {
+		fmt.Fprintln(env.Stderr, i18n.T("cli.release.bad_form", *formName))
 		return ExitUsage
 	}
 	keyText, err := os.ReadFile(*keyFile)
@@ -122,14 +128,15 @@ func releaseSign(env *Env, args []string) int {
 	if err != nil {
 		return fail(env, i18n.Wrap(err, "cli.release.bad_key", *keyFile, releasePasswordEnv))
 	}
-	art, err := selfupdate.SignArtefact(rest[0], *version, *platform, *url, key)
+	art, err := selfupdate.SignArtefact(rest[0], *version, *platform, form, *url, key)
 	if err != nil {
 		return fail(env, i18n.Wrap(err, "cli.release.sign_failed", rest[0], err))
 	}
 	rel := selfupdate.Release{
 		Version: *version, Channel: *channel, Published: time.Now().UTC(), Notes: *notes, NotesZH: *notesZH,
-		Platforms: map[string]selfupdate.Artefact{*platform: art},
+		Platforms: map[string]selfupdate.Artefact{},
 	}
+	rel.Put(*platform, art)
 	entry, err := json.MarshalIndent(rel, "", "  ")
 	if err != nil {
 		return fail(env, fmt.Errorf("encode release: %w", err))
@@ -141,7 +148,7 @@ func releaseSign(env *Env, args []string) int {
 	if err := addToFeed(*feedFile, rel, key); err != nil {
 		return fail(env, err)
 	}
-	fmt.Fprintln(env.Stderr, i18n.T("cli.release.feed_written", *feedFile, *version, *platform))
+	fmt.Fprintln(env.Stderr, i18n.T("cli.release.feed_written", *feedFile, *version, *platform, form))
 	return ExitOK
 }
 

@@ -6,14 +6,22 @@ func init() {
 	i18n.Register(map[string]i18n.Msg{
 		"cli.cmd.release": {EN: "sign a build and publish it in an update feed", ZH: "为构建签名并发布到更新源"},
 		"cli.release.usage": {
-			EN: "usage: hermes release keygen [--out NAME]\n       hermes release sign --key FILE --version V --url URL [--platform GOOS/GOARCH] [--channel beta] [--notes TEXT] [--notes-zh TEXT] [--feed FILE] BINARY",
-			ZH: "用法：hermes release keygen [--out 名称]\n      hermes release sign --key 文件 --version 版本 --url 地址 [--platform GOOS/GOARCH] [--channel beta] [--notes 说明] [--notes-zh 中文说明] [--feed 文件] 二进制文件",
+			EN: "usage: hermes release keygen [--out NAME]\n       hermes release sign --key FILE --version V --url URL [--platform GOOS/GOARCH] [--form binary|installer|package|bundle] [--channel beta] [--notes TEXT] [--notes-zh TEXT] [--feed FILE] FILE",
+			ZH: "用法：hermes release keygen [--out 名称]\n      hermes release sign --key 文件 --version 版本 --url 地址 [--platform GOOS/GOARCH] [--form binary|installer|package|bundle] [--channel beta] [--notes 说明] [--notes-zh 中文说明] [--feed 文件] 文件",
 		},
 		"cli.release.flag.out":      {EN: "write the key pair to NAME.key and NAME.pub", ZH: "将密钥对写入 名称.key 和 名称.pub"},
 		"cli.release.flag.key":      {EN: "the minisign private key file", ZH: "minisign 私钥文件"},
 		"cli.release.flag.version":  {EN: "the build's version, such as 1.2.0", ZH: "该构建的版本，例如 1.2.0"},
-		"cli.release.flag.url":      {EN: "where the binary will be downloaded from; relative to the feed's URL, or absolute", ZH: "二进制文件的下载地址；可相对于更新源地址，也可为绝对地址"},
+		"cli.release.flag.url":      {EN: "where the file will be downloaded from; relative to the feed's URL, or absolute", ZH: "该文件的下载地址；可相对于更新源地址，也可为绝对地址"},
 		"cli.release.flag.platform": {EN: "the build's GOOS/GOARCH", ZH: "该构建的 GOOS/GOARCH"},
+		"cli.release.flag.form": {
+			EN: "what the file is: binary (a bare binary, what binary and Windows setup installs update from), installer (a Windows setup program), package (a .deb) or bundle (a zip of the macOS .app)",
+			ZH: "文件类型：binary（单个二进制文件，二进制安装和 Windows 安装程序的安装都从它更新）、installer（Windows 安装程序）、package（.deb 包）或 bundle（macOS .app 的 zip）",
+		},
+		"cli.release.bad_form": {
+			EN: "--form %q is not a form; use binary, installer, package or bundle",
+			ZH: "--form %q 不是有效的类型；请使用 binary、installer、package 或 bundle",
+		},
 		"cli.release.flag.channel":  {EN: `"beta" for a pre-release; empty for stable`, ZH: `预发布版填 "beta"；稳定版留空`},
 		"cli.release.flag.notes":    {EN: "release notes in English", ZH: "英文发布说明"},
 		"cli.release.flag.notes_zh": {EN: "release notes in Chinese", ZH: "中文发布说明"},
@@ -33,7 +41,7 @@ func init() {
 			EN: "%s is not a feed signed by this key (%v); sign with the key that made it, or start a new feed file",
 			ZH: "%s 不是由此密钥签名的更新源（%v）；请用创建它的密钥签名，或使用新的更新源文件",
 		},
-		"cli.release.feed_written": {EN: "%s now lists %s for %s and is signed; upload it together with the binary", ZH: "%s 已加入 %s（%s）并重新签名；请将其与二进制文件一起上传"},
+		"cli.release.feed_written": {EN: "%s now lists %s for %s (%s) and is signed; upload the file first, then the feed", ZH: "%s 已加入 %s（%s，%s）并重新签名；请先上传该文件，再上传更新源"},
 		"cli.release.unencrypted": {
 			EN: "warning: %s is not encrypted; keep it offline, or make a new one with %s set",
 			ZH: "警告：%s 未加密；请离线保管，或设置 %s 后重新生成",

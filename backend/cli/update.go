@@ -100,6 +100,7 @@ func cmdUpdate(ctx context.Context, env *Env, args []string) int {
 	u, err := selfupdate.New(selfupdate.Options{
 		Home: dir, FeedURL: cfg.Update.FeedURL, PublicKey: cfg.Update.PublicKey,
 		Channel: cfg.Update.Channel, Version: env.Version,
+		Exe: updateInstall.exe, Root: updateInstall.root,
 	})
 	if err != nil {
 		return fail(env, updateError(err, cfg.Update.FeedURL))
@@ -113,7 +114,7 @@ func cmdUpdate(ctx context.Context, env *Env, args []string) int {
 		if err != nil {
 			return fail(env, updateError(err, cfg.Update.FeedURL))
 		}
-		fmt.Fprintln(env.Stdout, i18n.T("cli.update.rolled_back", v, u.Exe()))
+		fmt.Fprintln(env.Stdout, i18n.T("cli.update.rolled_back", v, u.Path()))
 		return ExitOK
 	case *clean:
 		freed, err := u.Clean()
@@ -144,13 +145,24 @@ func cmdUpdate(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return fail(env, updateError(err, cfg.Update.FeedURL))
 	}
+	if u.Form() == selfupdate.FormPackage {
+		// dpkg owns the binary: the verified package is the update.
+		apt, dpkg := selfupdate.PackageCommands(path)
+		fmt.Fprintln(env.Stdout, i18n.T("cli.update.package", u.Exe(), path, apt, dpkg))
+		return ExitOK
+	}
 	fmt.Fprintln(env.Stdout, i18n.T("cli.update.applying", rel.Version))
 	if err := u.Apply(ctx, rel, path); err != nil {
 		return fail(env, updateError(err, cfg.Update.FeedURL))
 	}
-	fmt.Fprintln(env.Stdout, i18n.T("cli.update.updated", rel.Version, u.Exe()))
+	fmt.Fprintln(env.Stdout, i18n.T("cli.update.updated", rel.Version, u.Path()))
 	return ExitOK
 }
+
+// updateInstall is where hermes update finds its install when set: the
+// binary and the root of the file system its dpkg database is under. Tests
+// point it at a fake root; "" is the running binary and "/".
+var updateInstall struct{ exe, root string }
 
 func countTrue(bs ...bool) int {
 	n := 0
@@ -186,6 +198,7 @@ func updateError(err error, feedURL string) error {
 		{selfupdate.ErrHealth, "cli.update.err.health"},
 		{selfupdate.ErrNoPrevious, "cli.update.err.no_previous"},
 		{selfupdate.ErrBusy, "cli.update.err.busy"},
+		{selfupdate.ErrManaged, "cli.update.err.managed"},
 	}
 	for _, k := range keys {
 		if errors.Is(err, k.is) {

@@ -22,6 +22,10 @@ func init() {
 			EN: "updated to %s (%s); the previous version is kept for hermes update --rollback",
 			ZH: "已更新到 %s（%s）；旧版本已保留，可用 hermes update --rollback 恢复",
 		},
+		"cli.update.package": {
+			EN: "installed by dpkg: install the new .deb. %[1]s belongs to the package manager, so hermes update does not replace it; the new package is downloaded and verified at %[2]s. Install it with\n  %[3]s\nor\n  %[4]s",
+			ZH: "由 dpkg 安装：请安装新的 .deb。%[1]s 归包管理器所有，hermes update 不会替换它；新的安装包已下载并校验，位于 %[2]s。请用以下命令安装：\n  %[3]s\n或\n  %[4]s",
+		},
 		"cli.update.rolled_back": {EN: "rolled back to %s (%s)", ZH: "已回滚到 %s（%s）"},
 		"cli.update.cleaned":     {EN: "the download cache is empty; %s freed", ZH: "下载缓存已清空；释放了 %s"},
 		"cli.update.err.no_feed": {
@@ -67,6 +71,10 @@ func init() {
 		"cli.update.err.busy": {
 			EN: "another Hermes is updating this home directory (%v); wait for it to finish and try again",
 			ZH: "另一个 Hermes 正在更新此主目录（%v）；请等待其完成后重试",
+		},
+		"cli.update.err.managed": {
+			EN: "installed by dpkg (%v), which owns the binary: roll back or update with the package manager, such as sudo apt install ./hermes_VERSION_amd64.deb of the version you want",
+			ZH: "由 dpkg 安装（%v），二进制文件归其管理：请用包管理器回滚或更新，例如对所需版本运行 sudo apt install ./hermes_VERSION_amd64.deb",
 		},
 		"cli.update.err.other": {
 			EN: "the update failed (%v); the installed version is unchanged; try again, or run hermes update --clean first",

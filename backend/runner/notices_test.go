@@ -126,7 +126,7 @@ func TestManager_UpdateNotice(t *testing.T) {
 		t.Fatal(err)
 	}
 	platform := runtime.GOOS + "/" + runtime.GOARCH
-	art, err := update.SignArtefact(artefact, "1.1.0", platform, "bin/hermes", priv)
+	art, err := update.SignArtefact(artefact, "1.1.0", platform, update.FormBinary, "bin/hermes", priv)
 	if err != nil {
 		t.Fatal(err)
 	}

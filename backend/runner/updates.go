@@ -30,6 +30,15 @@ type UpdateOptions struct {
 func (m *Manager) CheckForUpdates(ctx context.Context, o UpdateOptions) (*update.Checker, error) {
 	cfg, err := m.config()
 	if err != nil || !cfg.Update.ChecksOnStart() {
+		if err == nil {
+			// The checker's first step would have removed what earlier
+			// updates moved aside (Windows); without one, this start does.
+			go func() {
+				if err := update.Tidy(m.home, o.Exe); err != nil {
+					log.Printf("update: %v", err)
+				}
+			}()
+		}
 		return nil, err
 	}
 	u, err := update.New(update.Options{

@@ -266,6 +266,9 @@ func Tidy(home, exe string) error {
 		return err
 	}
 	u := &Updater{opts: Options{Home: home, Exe: exe}}
+	if !exists(u.dir()) {
+		return nil // never updated: nothing to tidy, and nothing is created
+	}
 	unlock, err := u.lock()
 	if err != nil {
 		if errors.Is(err, ErrBusy) {
