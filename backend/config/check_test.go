@@ -29,7 +29,7 @@ api_key_env = "sk-abc123"
 	}{
 		{ErrWrongType, "line 3, column 1: [agent] max_iterations must be an integer"},
 		{ErrUnknownKey, "line 4, column 1: unknown key [agent] max_iteratons; did you mean max_iterations?"},
-		{ErrEscapedPath, "line 5, column 1: [agent] workspace"},
+		{ErrEscapedPath, "line 5, column 13: [agent] workspace"},
 		{ErrInvalid, `line 2, column 1: [agent] mode is "server"`},
 		{ErrInvalid, "line 8, column 1: [model] max_retries is -1"},
 		{ErrInvalid, "line 9, column 1: [model] api_key_env must be the name of an environment variable"},

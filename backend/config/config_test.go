@@ -149,7 +149,7 @@ func TestLoad_Errors(t *testing.T) {
 			name:   "windows path read as escapes",
 			config: "[agent]\nmax_iterations = 5\nworkspace = \"C:\\temp\\notes\"\n",
 			is:     ErrEscapedPath,
-			want:   []string{"line 3, column 1", "[agent] workspace", `"\t"`, "single quotes"},
+			want:   []string{"line 3, column 13:", "[agent] workspace", `"\t"`, "single quotes"},
 		},
 	}
 	for _, tt := range tests {

@@ -80,7 +80,7 @@ func load(path string) (Config, *document, error) {
 		return Config{}, nil, fmt.Errorf("decode config %s: %w", path, err)
 	}
 	problems = append(problems, doc.unknownKeys(md.Undecoded())...)
-	problems = append(problems, doc.escapedStrings(tree)...)
+	problems = append(problems, doc.escapedPaths(tree)...)
 	return cfg, doc, joinLocated(problems)
 }
 
@@ -102,18 +102,10 @@ func syntaxError(path, src string, err error) error {
 		return fmt.Errorf("decode config %s: %w: %w", path, ErrSyntax, err)
 	}
 	p := errorPos(src, pe.Position)
-	if line := lineAt(src, p.line); looksLikeEscapedPath(line) {
+	if line := lineAt(src, p.line); hasEscapeInDoubleQuotes(line) {
 		return i18n.Wrap(ErrSyntax, "config.syntax_path", path, p, pe.Message, msg("config.hint.windows_path"))
 	}
 	return i18n.Wrap(ErrSyntax, "config.syntax", path, p, pe.Message)
-}
-
-// looksLikeEscapedPath reports a double-quoted value with a backslash in it,
-// the usual way a Windows path goes wrong.
-func looksLikeEscapedPath(line string) bool {
-	_, value, ok := strings.Cut(line, "=")
-	value = strings.TrimSpace(value)
-	return ok && strings.HasPrefix(value, `"`) && strings.Contains(value, `\`)
 }
 
 // document is a config file being checked: its name, and where each key is.
@@ -232,30 +224,6 @@ func (d *document) unknownKeys(undecoded []toml.Key) []located {
 			errs = append(errs, located{at, i18n.Wrap(ErrUnknownKey, "config.unknown_key_list", d.path, at, display(full), strings.Join(table.names(), ", "))})
 		}
 	}
-	return errs
-}
-
-// escapedStrings reports strings that a backslash escape in double quotes
-// filled with control characters, as "C:\temp" holds a tab: a path written
-// the Windows way. Newlines in a multi-line string are left alone.
-func (d *document) escapedStrings(tree map[string]any) []located {
-	var errs []located
-	var walk func(map[string]any, string)
-	walk = func(m map[string]any, prefix string) {
-		for k, v := range m {
-			switch v := v.(type) {
-			case map[string]any:
-				walk(v, prefix+k+".")
-			case string:
-				at := d.at(prefix + k)
-				if i := strings.IndexFunc(v, isControl); i >= 0 && looksLikeEscapedPath(lineAt(d.src, at.line)) {
-					errs = append(errs, located{at, i18n.Wrap(ErrEscapedPath, "config.escaped_path",
-						d.path, at, display(prefix+k), string(v[i]), msg("config.hint.windows_path"))})
-				}
-			}
-		}
-	}
-	walk(tree, "")
 	return errs
 }
 
