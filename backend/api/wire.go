@@ -125,6 +125,9 @@ var Enums = []Enum{
 		string(update.StateIdle), string(update.StateChecking), string(update.StateUpToDate), string(update.StateDownloading),
 		string(update.StateReady), string(update.StateApplying), string(update.StateApplied), string(update.StateFailed),
 	}},
+	{Name: "InstallForm", Of: update.Form(""), Open: true, Values: []string{
+		string(update.FormBinary), string(update.FormInstaller), string(update.FormPackage), string(update.FormBundle),
+	}},
 }
 
 func eventTypes() []string {

@@ -18,6 +18,8 @@ export type NoticeKind = 'config_error' | 'config_reloaded' | 'update'
 
 export type UpdateState = 'idle' | 'checking' | 'up_to_date' | 'downloading' | 'ready' | 'applying' | 'applied' | 'failed'
 
+export type InstallForm = 'binary' | 'installer' | 'package' | 'bundle'
+
 export interface RunSummary {
   run_id: string
   task: string
@@ -160,6 +162,9 @@ export interface UpdateStatus {
   done?: number
   total?: number
   error?: string
+  form?: InstallForm | string
+  package?: string
+  command?: string
 }
 
 export interface ContextPreview {

@@ -456,6 +456,7 @@ const en = {
   'update.restart': 'Restart to update',
   'update.restarting': 'Restarting…',
   'update.use_cli': 'To install it, stop hermes serve and run',
+  'update.package': 'Installed by dpkg: install the new .deb, downloaded and verified, with',
   'stage.intake': 'intake',
   'stage.planning': 'planning',
   'stage.deciding': 'deciding',

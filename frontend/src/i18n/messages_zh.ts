@@ -454,6 +454,7 @@ export const zh: Catalog = {
   'update.restart': '重启以更新',
   'update.restarting': '正在重启…',
   'update.use_cli': '如需安装，请停止 hermes serve 并运行',
+  'update.package': '由 dpkg 安装：新的 .deb 已下载并校验，请用以下命令安装',
   'stage.intake': '接收',
   'stage.planning': '规划',
   'stage.deciding': '决策',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Notice } from '../api/types'
-import { applyNotice, dismissKey, updateNotes, updateProgress } from './notices'
+import { applyNotice, dismissKey, updateAction, updateNotes, updateProgress } from './notices'
 
 const broken: Notice = { id: 'config', kind: 'config_error', time: '2026-11-30T01:00:00Z', problems: [{ line: 3, column: 1, message: { en: 'x' } }] }
 const reloaded: Notice = { id: 'config', kind: 'config_reloaded', time: '2026-11-30T01:01:00Z' }
@@ -27,6 +27,16 @@ describe('notices', () => {
     expect(dismissKey(update('downloading', 10))).toBe(dismissKey(update('downloading', 90)))
     expect(dismissKey(update('downloading'))).not.toBe(dismissKey(update('ready')))
     expect(dismissKey(broken)).not.toBe(dismissKey({ ...broken, time: '2026-11-30T02:00:00Z' }))
+  })
+
+  it('offers the restart, hermes update, or for a .deb install the package manager', () => {
+    expect(updateAction(update('downloading'))).toBeNull()
+    expect(updateAction({ ...update('ready'), restart: true })).toBe('restart')
+    expect(updateAction(update('ready'))).toBe('cli')
+    const deb = update('ready')
+    deb.update = { ...deb.update!, form: 'package', package: '/h/updates/1.1.0/hermes_1.1.0_amd64.deb', command: 'sudo apt install /h/updates/1.1.0/hermes_1.1.0_amd64.deb' }
+    expect(updateAction({ ...deb, restart: true })).toBe('package')
+    expect(updateAction(deb)).toBe('package')
   })
 
   it('measures the download and picks the notes of the language', () => {

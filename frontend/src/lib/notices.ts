@@ -22,6 +22,19 @@ export function updateProgress(s: UpdateStatus): number {
   return Math.min(1, Math.max(0, (s.done ?? 0) / s.total))
 }
 
+/**
+ * updateAction is what a ready update's card offers: the restart button in
+ * the window, `hermes update` for hermes serve, which a browser cannot
+ * restart, or for a .deb install (which Hermes never overwrites) the package
+ * manager's command that installs the downloaded package; null before then.
+ */
+export function updateAction(n: Notice): 'restart' | 'cli' | 'package' | null {
+  const s = n.update
+  if (!s || s.state !== 'ready') return null
+  if (s.form === 'package') return 'package'
+  return n.restart ? 'restart' : 'cli'
+}
+
 /** updateNotes are the release notes in lang: the Chinese ones when there are any. */
 export function updateNotes(s: UpdateStatus, lang: string): string {
   return (lang === 'zh-CN' && s.notes_zh) || s.notes || s.notes_zh || ''

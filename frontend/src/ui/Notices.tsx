@@ -1,6 +1,6 @@
 import type { Notice } from '../api/types'
 import { formatBytes } from '../lib/format'
-import { updateNotes, updateProgress } from '../lib/notices'
+import { updateAction, updateNotes, updateProgress } from '../lib/notices'
 import { useAppState, useAppStore, useNoticesState, useT } from './context'
 import { Markdown } from './Markdown'
 
@@ -70,6 +70,7 @@ function UpdateCard({ n }: { n: Notice }) {
   const progress = updateProgress(s)
   const ready = s.state === 'ready'
   const failed = s.state === 'failed'
+  const action = updateAction(n)
   return (
     <aside className={`update-card${failed ? ' failed' : ''}`} data-testid="update-notice" data-state={s.state} aria-live="polite">
       <div className="update-head">
@@ -96,14 +97,19 @@ function UpdateCard({ n }: { n: Notice }) {
         </div>
       ) : null}
       {failed && <p className="update-error">{s.error}</p>}
-      {ready && n.restart && (
+      {action === 'restart' && (
         <button type="button" className="primary" disabled={installing} onClick={() => void notices.installUpdate()} data-testid="update-restart">
           {installing ? t('update.restarting') : t('update.restart')}
         </button>
       )}
-      {ready && !n.restart && (
+      {action === 'cli' && (
         <p className="muted" data-testid="update-cli">
           {t('update.use_cli')} <code>hermes update</code>
+        </p>
+      )}
+      {action === 'package' && (
+        <p className="muted" data-testid="update-package">
+          {t('update.package')} <code className="update-command">{s.command}</code>
         </p>
       )}
       {installError && <p className="update-error">{installError.messageIn(lang)}</p>}
