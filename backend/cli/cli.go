@@ -68,6 +68,9 @@ func commands() []command {
 // Main runs the command named by args[0] (no arguments opens the desktop
 // window) and returns the process exit code.
 func Main(ctx context.Context, env *Env, args []string) int {
+	if !quick(args) {
+		TakeSignals(ctx)
+	}
 	if len(args) == 0 {
 		return startBare(ctx, env, "")
 	}

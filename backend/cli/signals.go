@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -39,11 +40,18 @@ const hintAfter = time.Second
 // Exiting at once is ExitStopped with a line on stderr that says why and
 // how to go on: a run cut short resumes from its last checkpoint, as after
 // a crash. stop undoes Signals once the command has returned.
+//
+// The two are taken once the command is known (TakeSignals, in Main), and
+// not by the commands that only read and print (quick): Go sets a thread
+// aside for signals in the process that first asks for any, 0.6 ms of CPU
+// that `hermes version` would spend on nothing. Those end at Ctrl-C or
+// SIGTERM as any program that takes neither does.
 func Signals(stderr io.Writer, hardStop time.Duration) (ctx context.Context, interrupts <-chan os.Signal, stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	in := make(chan os.Signal, 4)
 	out := make(chan os.Signal, 1)
-	signal.Notify(in, os.Interrupt, syscall.SIGTERM)
+	take := sync.OnceFunc(func() { signal.Notify(in, os.Interrupt, syscall.SIGTERM) })
+	ctx = context.WithValue(ctx, takeKey{}, take)
 	done := make(chan struct{})
 	go func() {
 		var deadline, hint <-chan time.Time
@@ -94,6 +102,32 @@ func Signals(stderr io.Writer, hardStop time.Duration) (ctx context.Context, int
 		close(done)
 		cancel()
 	}
+}
+
+type takeKey struct{}
+
+// TakeSignals makes the process take SIGTERM and Ctrl-C as the Signals
+// that made ctx prepared; a ctx from elsewhere has none to take.
+func TakeSignals(ctx context.Context) {
+	if take, ok := ctx.Value(takeKey{}).(func()); ok {
+		take()
+	}
+}
+
+// quick reports whether args name a command that only reads and prints
+// (version, help, runs, config, tools list, skills list), and so takes no
+// signals: there is no run to stop nor anything to undo.
+func quick(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	switch args[0] {
+	case "version", "help", "-h", "--help", "runs", "config":
+		return true
+	case "tools", "skills":
+		return len(args) > 1 && args[1] == "list"
+	}
+	return false
 }
 
 func exitNow(stderr io.Writer, key string, args ...any) {

@@ -27,6 +27,7 @@ func Main(m *testing.M) {
 		}
 		ctx, interrupts, stop := cli.Signals(os.Stderr, hardStop)
 		if os.Getenv("HERMES_TEST_BUSY") == "1" {
+			cli.TakeSignals(ctx) // as a command that runs until stopped does
 			fmt.Println("busy")
 			spin()
 		}
