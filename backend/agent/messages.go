@@ -2,8 +2,10 @@ package agent
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(agentMessages) }
+
+func agentMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"agent.cancelled":              {EN: "cancelled at once (Ctrl-C twice); the unfinished iteration will be done again on resume", ZH: "已立即取消（两次 Ctrl-C）；未完成的迭代会在恢复时重新执行"},
 		"agent.stopped":                {EN: "stopped by the user", ZH: "已被用户停止"},
 		"agent.no_checkpoint":          {EN: "run %s has no checkpoint to resume from; run `hermes runs` to see the runs", ZH: "运行 %s 没有可恢复的检查点；运行 `hermes runs` 查看运行记录"},
@@ -41,5 +43,5 @@ func init() {
 		"agent.completion.unreadable":  {EN: "the model's confidence could not be read (%s); the answer met the hard conditions", ZH: "无法读取模型的把握程度（%s）；答案满足了硬性条件"},
 		"agent.question":               {EN: "The model guessed %s = %q for %s, and the call failed (%s). What should it use?", ZH: "模型猜测 %[3]s 的参数 %[1]s = %[2]q，调用失败（%[4]s）。应该用什么值？"},
 		"agent.guard.unreadable_reply": {EN: "the model's reply was not the JSON the protocol asks for (%s); it was told the format again", ZH: "模型的回复不是协议要求的 JSON（%s）；已再次告知格式"},
-	})
+	}
 }

@@ -65,8 +65,10 @@ func (s *session) allowed(in inbound, lang i18n.Lang) bool {
 	return false
 }
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(contactsMessages) }
+
+func contactsMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"bot.not_allowed": {
 			EN: "Sorry, this bot is only for some departments of the company, and yours is not among them, so I cannot take tasks from you. If you need it, ask whoever runs the bot (your IT admin) to add your department to allow_departments under [bot] in hermes.toml.",
 			ZH: "抱歉，本机器人只对公司的部分部门开放，您所在的部门不在其中，所以我无法为您处理任务。如需使用，请联系机器人的管理员（IT 管理员），把您的部门加入 hermes.toml 中 [bot] 的 allow_departments。",
@@ -75,5 +77,5 @@ func init() {
 			EN: "Sorry, this bot is only for some departments of the company, and I could not look up yours, so I cannot take tasks from you yet. Please ask whoever runs the bot (your IT admin) to give the WeCom application the contacts permission and to put your department in its visible range.",
 			ZH: "抱歉，本机器人只对公司的部分部门开放，而我无法查到您所在的部门，所以暂时无法为您处理任务。请联系机器人的管理员（IT 管理员），为企业微信应用开通通讯录权限，并把您的部门加入应用的可见范围。",
 		},
-	})
+	}
 }

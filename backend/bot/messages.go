@@ -2,8 +2,10 @@ package bot
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(botMessages) }
+
+func botMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"bot.help": {
 			EN: "Send me a task and I will work on it and answer here. While I work, what you send is added to the task as an instruction.\n/stop — stop the task (it can be resumed)\n/pause — pause at the next step\n/resume — go on after /pause or /stop\n/status — what I am doing\n/pin FACT — keep a fact in the task's context for good\n/new — start a fresh conversation\n/help — this list\n(中文命令：/停止 /暂停 /继续 /状态 /固定 /新会话 /帮助)",
 			ZH: "给我发一个任务，我会处理并在这里回复。我工作期间您发来的消息会作为补充指示加入当前任务。\n/停止 — 停止当前任务（之后可以继续）\n/暂停 — 在下一步暂停\n/继续 — 在暂停或停止后继续\n/状态 — 查看我在做什么\n/固定 事实 — 把一条事实固定在任务上下文中，不会被压缩掉\n/新会话 — 开始新的对话\n/帮助 — 显示本说明\n(English: /stop /pause /resume /status /pin /new /help)",
@@ -109,5 +111,5 @@ func init() {
 			ZH: "目前我只能读取文字消息；请用文字发送任务。",
 		},
 		"bot.busy_closing": {EN: "The bot is restarting; please send that again in a minute.", ZH: "机器人正在重启，请稍后重新发送。"},
-	})
+	}
 }

@@ -14,13 +14,15 @@ import (
 	"hermes/backend/wecom"
 )
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(sharedMessages) }
+
+func sharedMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"bot.cluster_platform": {
 			EN: `[bot] platform %q cannot run as a replica here: its replies are not shared with the other replicas; set [cluster] nats_url = "" to run it as one process`,
 			ZH: `[bot] 平台 %q 在此无法以副本运行：它的回复未与其他副本共享；请把 [cluster] nats_url 设为 "" 以单进程运行`,
 		},
-	})
+	}
 }
 
 // Shared is what the bot's replicas share when several serve one callback

@@ -2,8 +2,10 @@ package cli
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(botMessages) }
+
+func botMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"cli.cmd.bot": {EN: "serve the chat bot ([bot] in hermes.toml: WeCom, Feishu/Lark, or a generic webhook)", ZH: "运行聊天机器人（hermes.toml 的 [bot]：企业微信、飞书/Lark 或通用 webhook）"},
 		"cli.bot.usage": {
 			EN: "usage: hermes bot [--home DIR] [--config FILE] [--listen ADDR]\n       hermes bot --cluster-status [--json] [--home DIR] [--config FILE]",
@@ -70,5 +72,5 @@ func init() {
 			ZH: "队列：%d 个等待，%d 个运行中，%d 个重新投递",
 		},
 		"cli.bot.config_kept": {EN: "hermes.toml has a problem; the last good config stays in force", ZH: "hermes.toml 有问题；继续使用上一份有效配置"},
-	})
+	}
 }

@@ -2,8 +2,10 @@ package cli
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(configMessages) }
+
+func configMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"cli.cmd.config": {EN: "write (init), check, locate (path) or print (show) hermes.toml", ZH: "写入（init）、检查（check）、定位（path）或显示（show）hermes.toml"},
 		"cli.config.usage": {
 			EN: "Usage: hermes config init [--home DIR] [--config FILE] [--force] [--lang en|zh-CN]\n" +
@@ -29,5 +31,5 @@ func init() {
 			EN: `[agent] mode is "bot", but this build of hermes has no bot command; set mode to "desktop" or "cli", or use a build with the bot`,
 			ZH: `[agent] mode 为 "bot"，但此 hermes 版本不含 bot 命令；请把 mode 改为 "desktop" 或 "cli"，或换用含机器人功能的版本`,
 		},
-	})
+	}
 }

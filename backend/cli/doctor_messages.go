@@ -2,8 +2,10 @@ package cli
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(doctorMessages) }
+
+func doctorMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"cli.cmd.doctor": {EN: "check the store, and salvage what can be read of a damaged one", ZH: "检查存储，并从损坏的存储中抢救可读取的内容"},
 		"cli.doctor.usage": {
 			EN: "usage: hermes doctor [--salvage] [--home DIR]",
@@ -50,5 +52,5 @@ func init() {
 			EN: "the salvage did not finish (%v); the damaged store was left as it is; free some disk space or stop the Hermes using it, then run hermes doctor --salvage again",
 			ZH: "抢救未完成（%v）；损坏的存储保持原样；请释放磁盘空间或停止正在使用它的 Hermes，然后再次运行 hermes doctor --salvage",
 		},
-	})
+	}
 }

@@ -2,8 +2,10 @@ package cli
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(memoryMessages) }
+
+func memoryMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"cli.cmd.memory": {EN: "list, show, forget or pin long-term memories", ZH: "列出、查看、删除或固定长期记忆"},
 		"cli.memory.usage": {
 			EN: "usage: hermes memory [list] [--limit N] [--json] | show ID... | forget ID... | pin [--off] ID... [--home DIR]",
@@ -47,5 +49,5 @@ func init() {
 		"cli.memory.reason.preference":  {EN: "a preference, which holds for every task", ZH: "偏好，适用于每个任务"},
 		"cli.memory.reason.match":       {EN: "matched the task's words %s (score %.2f)", ZH: "匹配任务中的词 %s（得分 %.2f）"},
 		"cli.memory.list_sep":           {EN: ", ", ZH: "、"},
-	})
+	}
 }

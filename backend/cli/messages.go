@@ -2,8 +2,10 @@ package cli
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(cliMessages) }
+
+func cliMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"cli.usage":           {EN: "Usage: hermes [--home DIR] (opens the desktop app) | hermes COMMAND [flags]\nCommands:", ZH: "用法：hermes [--home 目录]（打开桌面应用）| hermes 命令 [参数]\n命令："},
 		"cli.unknown_command": {EN: "unknown command %q; run `hermes help` to see the commands", ZH: "未知命令 %q；运行 `hermes help` 查看可用命令"},
 		"cli.no_desktop":      {EN: "this build of hermes has no desktop window (built with -tags headless); use `hermes run`, `hermes runs` or `hermes serve`", ZH: "此 hermes 版本不含桌面窗口（以 -tags headless 构建）；请使用 `hermes run`、`hermes runs` 或 `hermes serve`"},
@@ -14,5 +16,5 @@ func init() {
 		"cli.cmd.runs":        {EN: "list runs; `runs show RUN_ID` prints a run's timeline", ZH: "列出运行记录；`runs show RUN_ID` 打印某次运行的时间线"},
 		"cli.cmd.serve":       {EN: "serve the web UI and the local API in a browser", ZH: "在浏览器中提供网页界面和本地 API"},
 		"cli.cmd.version":     {EN: "print the version", ZH: "打印版本号"},
-	})
+	}
 }

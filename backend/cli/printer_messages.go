@@ -3,8 +3,10 @@ package cli
 import "hermes/backend/i18n"
 
 // Messages of the run printer ("cli.print.*") and of `hermes runs` ("cli.runs.*").
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(printerMessages) }
+
+func printerMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"cli.print.run_started":           {EN: "run %s", ZH: "运行 %s"},
 		"cli.print.task":                  {EN: "task", ZH: "任务"},
 		"cli.print.instructions":          {EN: "instructions", ZH: "指令"},
@@ -116,5 +118,5 @@ func init() {
 		"cli.runs.show_hint":      {EN: "`hermes runs show RUN_ID` prints a run's timeline (a unique prefix of the id is enough)", ZH: "`hermes runs show 运行ID` 打印一次运行的时间线（ID 的唯一前缀即可）"},
 		"cli.runs.ambiguous":      {EN: "%q matches %d runs:\n%s\ngive more of the run id", ZH: "%q 匹配了 %d 个运行：\n%s\n请给出更长的运行 ID"},
 		"cli.runs.unfinished":     {EN: "The log ends without run.finished: the run is still going or was interrupted. Continue it with: hermes resume %s", ZH: "日志没有以 run.finished 结束：运行仍在进行或已中断。可这样继续：hermes resume %s"},
-	})
+	}
 }

@@ -2,8 +2,10 @@ package cli
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(releaseMessages) }
+
+func releaseMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"cli.cmd.release": {EN: "sign a build and publish it in an update feed", ZH: "为构建签名并发布到更新源"},
 		"cli.release.usage": {
 			EN: "usage: hermes release keygen [--out NAME]\n       hermes release sign --key FILE --version V --url URL [--platform GOOS/GOARCH] [--form binary|installer|package|bundle] [--channel beta] [--notes TEXT] [--notes-zh TEXT] [--feed FILE] FILE",
@@ -53,5 +55,5 @@ func init() {
 		"cli.release.password":          {EN: "password for the signing key: ", ZH: "签名私钥的密码："},
 		"cli.release.password_again":    {EN: "the same password again: ", ZH: "再次输入密码："},
 		"cli.release.password_mismatch": {EN: "the two passwords differ; run the command again", ZH: "两次输入的密码不一致；请重新运行命令"},
-	})
+	}
 }

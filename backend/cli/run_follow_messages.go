@@ -2,8 +2,10 @@ package cli
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(runFollowMessages) }
+
+func runFollowMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"cli.run.owner_flags": {
 			EN: "hermes %s (pid %d) owns this home, so the run goes on there, with its config: --config and --vault cannot apply; set them in hermes.toml, or stop that process first",
 			ZH: "此主目录由 hermes %s（进程 %d）持有，运行将在那里进行并使用它的配置：--config 和 --vault 无法生效；请在 hermes.toml 中设置，或先停止该进程",
@@ -34,5 +36,5 @@ func init() {
 			EN: "no one is at the terminal to approve it; allow the tool in [tools] policy, or run with --yes, to let it run",
 			ZH: "终端前无人可以批准；如需运行，请在 [tools] policy 中允许该工具，或使用 --yes",
 		},
-	})
+	}
 }

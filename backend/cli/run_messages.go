@@ -2,8 +2,10 @@ package cli
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(runMessages) }
+
+func runMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"cli.flag.config":         {EN: "config file (default HOME/hermes.toml)", ZH: "配置文件（默认 主目录/hermes.toml）"},
 		"cli.flag.model":          {EN: "model name, overriding [model] model", ZH: "模型名称，覆盖 [model] model"},
 		"cli.flag.base_url":       {EN: "OpenAI-compatible endpoint, overriding [model] base_url and OPENAI_BASE_URL", ZH: "OpenAI 兼容的接口地址，覆盖 [model] base_url 和 OPENAI_BASE_URL"},
@@ -16,5 +18,5 @@ func init() {
 		"cli.resume.usage":        {EN: "usage: hermes resume [flags] RUN_ID (run `hermes runs` to see the runs)", ZH: "用法：hermes resume [参数] RUN_ID（运行 `hermes runs` 查看运行记录）"},
 		"cli.run.bad_workspace":   {EN: "workspace %s is not a directory; pass an existing one with --workspace", ZH: "工作区 %s 不是目录；请用 --workspace 指定一个已存在的目录"},
 		"cli.run.stopping":        {EN: "stopping at the next safe point… (press Ctrl-C again to cancel at once)", ZH: "将在下一个安全点停止…（再按一次 Ctrl-C 立即取消）"},
-	})
+	}
 }

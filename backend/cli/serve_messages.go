@@ -2,8 +2,10 @@ package cli
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(serveMessages) }
+
+func serveMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"cli.serve.usage":       {EN: "usage: hermes serve [--home DIR] [--listen 127.0.0.1:7777]", ZH: "用法：hermes serve [--home 目录] [--listen 127.0.0.1:7777]"},
 		"cli.serve.flag.listen": {EN: "address to listen on; keep it on loopback (127.0.0.1) unless others should see your runs", ZH: "监听地址；除非希望他人看到你的运行记录，否则请保持在回环地址（127.0.0.1）"},
 		"cli.serve.extra_args":  {EN: "hermes serve takes no arguments, got %q; use --home and --listen", ZH: "hermes serve 不接受参数，收到 %q；请使用 --home 和 --listen"},
@@ -33,5 +35,5 @@ func init() {
 		},
 		"cli.serve.failed":  {EN: "the server stopped: %v", ZH: "服务器已停止：%v"},
 		"cli.serve.stopped": {EN: "stopped", ZH: "已停止"},
-	})
+	}
 }

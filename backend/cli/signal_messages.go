@@ -2,8 +2,10 @@ package cli
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(signalMessages) }
+
+func signalMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"cli.signal.again": {
 			EN: "%s again: exiting at once; a run cut short resumes from its last checkpoint (hermes runs lists it, hermes resume RUN_ID goes on)",
 			ZH: "再次收到 %s：立即退出；被中断的运行可从最后的检查点继续（hermes runs 列出它，hermes resume RUN_ID 继续）",
@@ -28,5 +30,5 @@ func init() {
 			EN: "not stopped %s after the signal to stop: exiting at once; a run cut short resumes from its last checkpoint (hermes runs lists it, hermes resume RUN_ID goes on)",
 			ZH: "收到停止信号 %s 后仍未停止：立即退出；被中断的运行可从最后的检查点继续（hermes runs 列出它，hermes resume RUN_ID 继续）",
 		},
-	})
+	}
 }

@@ -2,8 +2,10 @@ package cli
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(skillsMessages) }
+
+func skillsMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"cli.cmd.skills":   {EN: "list the skills (`skills list`) or review their descriptions (`skills check`)", ZH: "列出技能（`skills list`）或检查其描述（`skills check`）"},
 		"cli.cmd.tools":    {EN: "list the tools, call one (`tools call NAME 'JSON'`), list or revoke \"always\" approvals", ZH: "列出工具、直接调用一个工具（`tools call 名称 'JSON'`）、查看或撤销“始终允许”的规则"},
 		"cli.flag.sandbox": {EN: `the OS sandbox of this run's commands: "workspace" (write only the workspace), "read-only" or "off"; default [tools] sandbox`, ZH: `本次运行中命令所用的系统沙箱："workspace"（只能写工作区）、"read-only" 或 "off"；默认取 [tools] sandbox`},
@@ -86,5 +88,5 @@ func init() {
 			EN: "%s needs approval and stdin is not a terminal, so it was denied; run in a terminal, pass --yes, or allow it in [tools] of hermes.toml",
 			ZH: "%s 需要确认，但标准输入不是终端，因此已被拒绝；请在终端中运行、加上 --yes，或在 hermes.toml 的 [tools] 中允许它",
 		},
-	})
+	}
 }

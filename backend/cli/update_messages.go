@@ -2,8 +2,10 @@ package cli
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(updateMessages) }
+
+func updateMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"cli.cmd.update": {EN: "update Hermes from its signed feed, or roll back", ZH: "从已签名的更新源升级 Hermes，或回滚"},
 		"cli.update.usage": {
 			EN: "usage: hermes update [--home DIR] [--config FILE] [--check | --rollback | --clean]",
@@ -80,5 +82,5 @@ func init() {
 			EN: "the update failed (%v); the installed version is unchanged; try again, or run hermes update --clean first",
 			ZH: "更新失败（%v）；已安装的版本未改变；请重试，或先运行 hermes update --clean",
 		},
-	})
+	}
 }

@@ -2,8 +2,10 @@ package cluster
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(clusterMessages) }
+
+func clusterMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"cluster.connect": {
 			EN: "cannot connect to NATS (%v); check [cluster] nats_url and nats_token_env or nats_creds in hermes.toml, and that the servers run",
 			ZH: "无法连接 NATS（%v）；请检查 hermes.toml 中 [cluster] 的 nats_url 以及 nats_token_env 或 nats_creds，并确认服务器在运行",
@@ -20,5 +22,5 @@ func init() {
 			EN: "JetStream did not give the cluster's status (%v); check that the NATS servers run, then try again",
 			ZH: "JetStream 没有返回集群状态（%v）；请确认 NATS 服务器在运行后重试",
 		},
-	})
+	}
 }

@@ -53,8 +53,10 @@ func (b Bot) validateContacts() []error {
 	return errs
 }
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(botContactsMessages) }
+
+func botContactsMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"config.bot.departments": {
 			EN: `[bot] allow_departments is %s but must list departments by id or name, such as [2, "研发部"]; change it in hermes.toml`,
 			ZH: `[bot] allow_departments 为 %s，但应按 ID 或名称列出部门，例如 [2, "研发部"]；请在 hermes.toml 中修改`,
@@ -63,5 +65,5 @@ func init() {
 			EN: `[bot] allow_departments needs platform "wecom" (a self-built application, which can read the contacts), but platform is %q; remove allow_departments or change the platform`,
 			ZH: `[bot] allow_departments 需要平台 "wecom"（可读取通讯录的自建应用），但当前平台为 %q；请删除 allow_departments 或更换平台`,
 		},
-	})
+	}
 }

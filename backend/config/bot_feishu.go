@@ -37,8 +37,10 @@ func (b Bot) Warnings() []error {
 	return nil
 }
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(botFeishuMessages) }
+
+func botFeishuMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"config.bot.feishu.missing": {
 			EN: `[bot] %s is not set but platform "feishu" needs it; copy it from %s into hermes.toml (a secret may be given as an environment variable with the _env key, such as app_secret_env)`,
 			ZH: `[bot] 未设置 %s，但平台 "feishu" 需要它；请从%s复制到 hermes.toml（密钥也可以用带 _env 后缀的键指定环境变量，例如 app_secret_env）`,
@@ -55,5 +57,5 @@ func init() {
 			EN: "the app's Events & Callbacks > Encryption Strategy page in the Feishu (or Lark) developer console",
 			ZH: "飞书开发者后台中应用的“事件与回调 > 加密策略”页面",
 		},
-	})
+	}
 }

@@ -2,8 +2,10 @@ package config
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(botMessages) }
+
+func botMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"config.bot.platform": {
 			EN: `[bot] platform is %q but must be "wecom", "wecom_bot", "feishu" or "webhook"; change it in hermes.toml`,
 			ZH: `[bot] platform 为 %q，但只能是 "wecom"、"wecom_bot"、"feishu" 或 "webhook"；请在 hermes.toml 中修改`,
@@ -24,5 +26,5 @@ func init() {
 			EN: "[bot] %s is not set but platform %q needs it; set it in hermes.toml (secrets may be given as an environment variable with the _env key)",
 			ZH: "[bot] 未设置 %s，但平台 %q 需要它；请在 hermes.toml 中设置（密钥也可以用带 _env 后缀的键指定环境变量）",
 		},
-	})
+	}
 }

@@ -176,7 +176,11 @@ func init() {
 		"允许副本在没有令牌也没有 .creds 文件的情况下连接其他机器上的 NATS 服务器；能访问这些服务器的任何人都能读取和修改机器人的会话、用户的记忆和任务。不设置时，这样的配置会被拒绝；本机上的服务器（localhost、127.0.0.0/8、::1）无需凭据即可使用，但会给出警告。")
 	docs["cluster.ack_wait"] = docShown(`How long a task stays with a replica that sends no word (a running replica sends word every third of it) before another replica takes it; "0s" means 30s.`,
 		`任务在没有回音的副本上保留多久（运行中的副本每隔三分之一时间报告一次），之后由其他副本接手；"0s" 表示 30s。`, Duration{})
-	i18n.Register(map[string]i18n.Msg{
+	i18n.Register(clusterMessages)
+}
+
+func clusterMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"config.cluster.url": {
 			EN: `[cluster] nats_url must list NATS servers as nats://host:port (or tls://, ws://, wss://), comma-separated; fix it in hermes.toml or set it to "" for one bot process`,
 			ZH: `[cluster] nats_url 必须以 nats://主机:端口（或 tls://、ws://、wss://）列出 NATS 服务器，逗号分隔；请在 hermes.toml 中修改，或设为 "" 以单进程运行机器人`,
@@ -213,5 +217,5 @@ func init() {
 			EN: "[cluster] sets both nats_token and nats_creds; keep one of them in hermes.toml",
 			ZH: "[cluster] 同时设置了 nats_token 和 nats_creds；请在 hermes.toml 中只保留其一",
 		},
-	})
+	}
 }

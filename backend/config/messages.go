@@ -2,8 +2,10 @@ package config
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(configMessages) }
+
+func configMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"config.pos": {EN: "line %d, column %d", ZH: "第 %d 行第 %d 列"},
 		"config.read": {
 			EN: "cannot read the config %s: %v; check that the file is readable, or pass --config with another file",
@@ -151,5 +153,5 @@ func init() {
 			EN: "cannot use %s as the Hermes home: %v; pass --home with a directory you can write to",
 			ZH: "无法将 %s 用作 Hermes 主目录：%v；请用 --home 指定一个可写的目录",
 		},
-	})
+	}
 }

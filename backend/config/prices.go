@@ -96,16 +96,7 @@ func PricesMarkdown() string {
 }
 
 func init() {
-	i18n.Register(map[string]i18n.Msg{
-		"config.prices.negative": {
-			EN: `[prices.%q] %s is %v; a price per million tokens cannot be negative: set 0 or more`,
-			ZH: `[prices.%q] %s 为 %v；每百万令牌的价格不能为负数：请设为 0 或更大`,
-		},
-		"config.prices.currency": {
-			EN: `[prices.%q] currency is %q; set a three-letter code such as "USD" or "CNY"`,
-			ZH: `[prices.%q] currency 为 %q；请设为三个大写字母的货币代码，例如 "USD" 或 "CNY"`,
-		},
-	})
+	i18n.Register(pricesMessages)
 	for key, d := range map[string]keyDoc{
 		"prices": doc("The price of a model per million tokens, one [prices.\"MODEL\"] table each, added to or replacing the defaults (the providers' list prices as of "+PricesAsOf+", listed in docs/config.md). A run's cost is shown where its model has a price; a model without one shows \"—\".",
 			"模型每百万令牌的价格，每个模型一张 [prices.\"模型名\"] 表，补充或替换默认价格（各服务商 "+PricesAsOf+" 的公开报价，列于 docs/config.md）。模型有价格时显示运行的费用；没有价格的模型显示“—”。"),
@@ -116,5 +107,18 @@ func init() {
 		"prices.currency":     docShown(`The currency of these prices, such as "USD" or "CNY".`, `这些价格的货币，例如 "USD" 或 "CNY"。`, "USD"),
 	} {
 		docs[key] = d
+	}
+}
+
+func pricesMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
+		"config.prices.negative": {
+			EN: `[prices.%q] %s is %v; a price per million tokens cannot be negative: set 0 or more`,
+			ZH: `[prices.%q] %s 为 %v；每百万令牌的价格不能为负数：请设为 0 或更大`,
+		},
+		"config.prices.currency": {
+			EN: `[prices.%q] currency is %q; set a three-letter code such as "USD" or "CNY"`,
+			ZH: `[prices.%q] currency 为 %q；请设为三个大写字母的货币代码，例如 "USD" 或 "CNY"`,
+		},
 	}
 }

@@ -9,11 +9,13 @@ const (
 	SendReasoningNever  = "never"
 )
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(reasoningMessages) }
+
+func reasoningMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"config.model.send_reasoning": {
 			EN: `[model] send_reasoning is %q; write "auto" (only to the providers that require it), "always" or "never"`,
 			ZH: `[model] send_reasoning 为 %q；请写 "auto"（只回传给要求回传的服务商）、"always" 或 "never"`,
 		},
-	})
+	}
 }

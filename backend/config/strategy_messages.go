@@ -2,8 +2,10 @@ package config
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(strategyMessages) }
+
+func strategyMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"config.agent.strategy": {
 			EN: `[agent] strategy is %q; write "plan" (plan, act, check each step) or "react" (act and observe)`,
 			ZH: `[agent] strategy 为 %q；请写 "plan"（先计划、再执行并检查每一步）或 "react"（边做边看）`,
@@ -24,5 +26,5 @@ func init() {
 			EN: "[agent.top_p] %s is %v; write a number above 0 and at most 1, or 0 to send none",
 			ZH: "[agent.top_p] %s 为 %v；请写大于 0 且不超过 1 的数，或写 0 表示不发送",
 		},
-	})
+	}
 }

@@ -2,8 +2,10 @@ package config
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(telemetryMessages) }
+
+func telemetryMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"config.telemetry.endpoint": {
 			EN: "[telemetry] otlp_endpoint %q is not an http or https URL; set it to the collector's address, such as http://localhost:4318, or to \"\" to export nothing",
 			ZH: "[telemetry] otlp_endpoint %q 不是 http 或 https 地址；请设为采集端地址，例如 http://localhost:4318，或设为 \"\" 表示不导出",
@@ -20,5 +22,5 @@ func init() {
 			EN: "[telemetry] headers_env gives the header %s a value that is not an environment variable's name; put the value in a variable and write its name, such as LANGFUSE_AUTH",
 			ZH: "[telemetry] headers_env 中请求头 %s 的值不是环境变量名；请把值放进环境变量，并在此写变量名，例如 LANGFUSE_AUTH",
 		},
-	})
+	}
 }

@@ -2,8 +2,10 @@ package config
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(toolsMessages) }
+
+func toolsMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"config.tools.action": {
 			EN: `%s is %q but must be "allow", "ask" or "deny"; change it in hermes.toml`,
 			ZH: `%s 为 %q，但只能是 "allow"、"ask" 或 "deny"；请在 hermes.toml 中修改`,
@@ -60,5 +62,5 @@ func init() {
 			EN: `[[tools.mcp]] %q has risk %q; use "read", "write", "exec" or "network"`,
 			ZH: `[[tools.mcp]] %q 的 risk 为 %q；请使用 "read"、"write"、"exec" 或 "network"`,
 		},
-	})
+	}
 }

@@ -2,8 +2,10 @@ package config
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(updateMessages) }
+
+func updateMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"config.invalid.update.feed_url": {
 			EN: "[update] feed_url %q is not an https URL; set it to the signed feed, such as https://example.org/hermes/feed.json (http only on loopback), or remove it to turn updates off",
 			ZH: "[update] feed_url %q 不是 https 地址；请设为已签名的更新源，例如 https://example.org/hermes/feed.json（仅回环地址可用 http），或删除它以关闭更新",
@@ -20,5 +22,5 @@ func init() {
 			EN: `[update] check is %q; set it to "start" (check when the app opens) or "manual"`,
 			ZH: `[update] check 为 %q；请设为 "start"（应用打开时检查）或 "manual"（手动）`,
 		},
-	})
+	}
 }

@@ -2,8 +2,10 @@ package host
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(hostMessages) }
+
+func hostMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"host.listen_failed": {
 			EN: "could not listen on a loopback port for the local API (%v); check that 127.0.0.1 is available",
 			ZH: "无法为本地 API 监听回环端口（%v）；请检查 127.0.0.1 是否可用",
@@ -21,5 +23,5 @@ func init() {
 			EN: "the update is installed, but the new version could not be started (%v); open Hermes again",
 			ZH: "更新已安装，但无法启动新版本（%v）；请重新打开 Hermes",
 		},
-	})
+	}
 }

@@ -1,8 +1,10 @@
 // Package i18n gives every user-facing string in zh-CN and en.
 //
 // Each package registers its own messages in an init function, keyed by a
-// dotted name ("run.missing_key"); T renders one in the current language,
-// falling back to English. Text meant for the model stays in English and does
+// dotted name ("run.missing_key"), as a function that returns them: the
+// catalog is built at the first message looked up, not in the start of
+// every process (`hermes version` looks up none). T renders one in the
+// current language, falling back to English. Text meant for the model stays in English and does
 // not go through here.
 package i18n
 
@@ -29,21 +31,49 @@ type Msg struct {
 
 var (
 	mu      sync.RWMutex
+	pending []func() map[string]Msg // registered, not yet in catalog
 	catalog = map[string]Msg{}
 	current = Detect()
 )
 
-// Register adds messages to the catalog. A key registered twice is a
-// programming error and panics at start-up, where it is seen at once.
-func Register(msgs map[string]Msg) {
+// Register adds messages to the catalog: a function that returns them,
+// called when a message is first looked up, or the messages themselves. A
+// key registered twice is a programming error and panics then, which any
+// test that renders a message sees.
+func Register[M map[string]Msg | func() map[string]Msg](msgs M) {
 	mu.Lock()
 	defer mu.Unlock()
-	for k, m := range msgs {
-		if _, dup := catalog[k]; dup {
-			panic("i18n: message registered twice: " + k)
-		}
-		catalog[k] = m
+	switch m := any(msgs).(type) {
+	case func() map[string]Msg:
+		pending = append(pending, m)
+	case map[string]Msg:
+		pending = append(pending, func() map[string]Msg { return m })
 	}
+}
+
+// lookup returns message key, first adding what was registered since the
+// last lookup to the catalog.
+func lookup(key string) (Msg, bool) {
+	mu.RLock()
+	m, ok := catalog[key]
+	more := len(pending) > 0
+	mu.RUnlock()
+	if !more {
+		return m, ok
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, f := range pending {
+		for k, m := range f() {
+			if _, dup := catalog[k]; dup {
+				panic("i18n: message registered twice: " + k)
+			}
+			catalog[k] = m
+		}
+	}
+	pending = nil
+	m, ok = catalog[key]
+	return m, ok
 }
 
 // Detect picks the language from HERMES_LANG, then the locale variables.
@@ -83,9 +113,7 @@ func T(key string, args ...any) string { return In(Current(), key, args...) }
 
 // In renders message key in language l.
 func In(l Lang, key string, args ...any) string {
-	mu.RLock()
-	m, ok := catalog[key]
-	mu.RUnlock()
+	m, ok := lookup(key)
 	if !ok {
 		return key
 	}

@@ -40,3 +40,34 @@ func TestErrorUnwraps(t *testing.T) {
 		t.Fatal("message not rendered")
 	}
 }
+
+// TestRegister_BuiltAtFirstLookup: a package's messages are made when a
+// message is first looked up, not when they are registered, and a key
+// registered twice panics then.
+func TestRegister_BuiltAtFirstLookup(t *testing.T) {
+	made := 0
+	Register(func() map[string]Msg {
+		made++
+		return map[string]Msg{"test.lazy": {EN: "lazy %d", ZH: "懒 %d"}}
+	})
+	if made != 0 {
+		t.Fatal("the messages were made when registered")
+	}
+	if got := In(ZH, "test.lazy", 1); got != "懒 1" || made != 1 {
+		t.Fatalf("In = %q after %d makings", got, made)
+	}
+	In(EN, "test.lazy", 2)
+	if made != 1 {
+		t.Fatalf("the messages were made %d times", made)
+	}
+	Register(func() map[string]Msg { return map[string]Msg{"test.lazy": {EN: "again"}} })
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a key registered twice did not panic")
+		}
+		mu.Lock()
+		pending = nil
+		mu.Unlock()
+	}()
+	T("test.greet")
+}

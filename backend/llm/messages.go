@@ -2,8 +2,10 @@ package llm
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(llmMessages) }
+
+func llmMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"llm.unreachable": {
 			EN: "cannot reach the model endpoint %s (%s): check [model] base_url in hermes.toml, OPENAI_BASE_URL or --base-url, and that the server is running",
 			ZH: "无法连接模型服务 %s（%s）：请检查 hermes.toml 中的 [model] base_url、环境变量 OPENAI_BASE_URL 或 --base-url，并确认服务已启动",
@@ -40,5 +42,5 @@ func init() {
 			EN: "no API key: set [model] api_key or api_key_env in hermes.toml, or OPENAI_API_KEY",
 			ZH: "没有 API 密钥：请在 hermes.toml 中设置 [model] api_key 或 api_key_env，或设置环境变量 OPENAI_API_KEY",
 		},
-	})
+	}
 }

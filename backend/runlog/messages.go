@@ -2,8 +2,10 @@ package runlog
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(runlogMessages) }
+
+func runlogMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"runlog.not_found": {
 			EN: "no run %s in %s; run `hermes runs` to see the runs",
 			ZH: "在 %[2]s 中找不到运行 %[1]s；运行 `hermes runs` 查看所有运行",
@@ -28,5 +30,5 @@ func init() {
 			EN: "no artifact %s; it may have been deleted with its run",
 			ZH: "找不到产物 %s；它可能已随所属运行一起被删除",
 		},
-	})
+	}
 }

@@ -2,8 +2,10 @@ package runner
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(runnerMessages) }
+
+func runnerMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"runner.endpoint_key": {
 			EN: `the model endpoint %s asks for an API key, and the configured key is sent to [model] base_url only: to give this endpoint a key, add to hermes.toml a [[model.endpoints]] table with base_url = "%s" and api_key_env = the environment variable that holds its key`,
 			ZH: `模型服务 %s 需要 API 密钥，而配置的密钥只发给 [model] base_url：如要给这个服务密钥，请在 hermes.toml 中添加 [[model.endpoints]] 表，写上 base_url = "%s"，并用 api_key_env 指定保存其密钥的环境变量`,
@@ -66,5 +68,5 @@ func init() {
 			EN: "%s has a mistake, and no run can start until it is fixed; fix the file and save it, and this notice goes away",
 			ZH: "%s 有错误，修正之前无法开始运行；修正并保存该文件后，此提示会自动消失",
 		},
-	})
+	}
 }

@@ -2,8 +2,10 @@ package sandbox
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(sandboxMessages) }
+
+func sandboxMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"sandbox.why.off": {
 			EN: `[tools] sandbox is "off": commands can do whatever you can; set it to "workspace" to confine them`,
 			ZH: `[tools] sandbox 为 "off"：命令可以做你能做的任何事；设为 "workspace" 即可限制它们`,
@@ -40,5 +42,5 @@ func init() {
 			EN: "a process that starts a session of its own may outlive its command",
 			ZH: "自行创建会话的进程可能在命令结束后继续运行",
 		},
-	})
+	}
 }

@@ -2,8 +2,10 @@ package skills
 
 import "hermes/backend/i18n"
 
-func init() {
-	i18n.Register(map[string]i18n.Msg{
+func init() { i18n.Register(catalogMessages) }
+
+func catalogMessages() map[string]i18n.Msg {
+	return map[string]i18n.Msg{
 		"skills.broken": {
 			EN: "skill file %s cannot be used: %s; fix it and save again (the other skills keep working)",
 			ZH: "技能文件 %s 无法使用：%s；请修正后重新保存（其他技能不受影响）",
@@ -48,5 +50,5 @@ func init() {
 			EN: "%s: its description is much like that of %s, so a model may pick the wrong one; say how each differs and when to use which",
 			ZH: "%s：其描述与 %s 非常相似，模型可能选错工具；请写明两者的区别以及各自的使用场景",
 		},
-	})
+	}
 }
