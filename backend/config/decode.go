@@ -3,6 +3,7 @@ package config
 import (
 	"reflect"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
@@ -16,7 +17,7 @@ import (
 // Text the parser refuses is parsed again as written, so that an error is
 // the parser's own and placed where it was.
 func decode(src string, v any) (toml.MetaData, error) {
-	stripped := withoutComments(src)
+	stripped := strippedOf(src)
 	if len(stripped) == len(src) {
 		return toml.Decode(src, v)
 	}
@@ -25,6 +26,22 @@ func decode(src string, v any) (toml.MetaData, error) {
 		return md, nil
 	}
 	return toml.Decode(src, reflect.New(reflect.TypeOf(v).Elem()).Interface())
+}
+
+// stripped remembers the last text decode left the comments out of: a load
+// decodes the same text two or three times.
+var stripped struct {
+	sync.Mutex
+	src, out string
+}
+
+func strippedOf(src string) string {
+	stripped.Lock()
+	defer stripped.Unlock()
+	if src != stripped.src {
+		stripped.src, stripped.out = src, withoutComments(src)
+	}
+	return stripped.out
 }
 
 // withoutComments is src with each comment left out (from its "#" to its
@@ -63,8 +80,20 @@ func withoutComments(src string) string {
 // plainComment reports whether the text of a comment is all TOML allows in
 // one: tabs and printable UTF-8.
 func plainComment(s string) bool {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 && c != '\t', c == 0x7f:
+			return false
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
+	}
+	if ascii {
+		return true
+	}
 	for _, r := range s {
-		if r == utf8.RuneError || r < 0x20 && r != '\t' || r == 0x7f {
+		if r == utf8.RuneError {
 			return false
 		}
 	}

@@ -139,7 +139,7 @@ func (d *document) at(key string) pos {
 // of the wrong type and removes it from the tree.
 func (d *document) checkTypes(tree map[string]any) []located {
 	var errs []located
-	d.walkTypes(tree, "", configSchema, &errs)
+	d.walkTypes(tree, "", configSchema(), &errs)
 	return errs
 }
 
@@ -215,7 +215,7 @@ func (d *document) unknownKeys(undecoded []toml.Key) []located {
 			continue
 		}
 		reported[k.String()] = true
-		table, name := configSchema.lookup(k[:len(k)-1]), k[len(k)-1]
+		table, name := configSchema().lookup(k[:len(k)-1]), k[len(k)-1]
 		full := strings.Join(k, ".")
 		at := d.at(full)
 		if best := closest(name, table.names()); best != "" {

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -88,7 +89,8 @@ type field struct {
 	each   schema // for tables by name ([prices."MODEL"]): every entry's
 }
 
-var configSchema = schemaOf(reflect.TypeFor[Config]())
+// configSchema is Config's, read from its type once a file is checked.
+var configSchema = sync.OnceValue(func() schema { return schemaOf(reflect.TypeFor[Config]()) })
 
 var durationType = reflect.TypeFor[Duration]()
 
