@@ -3,10 +3,8 @@ package config
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"hermes/backend/i18n"
 	"hermes/backend/price"
@@ -53,8 +51,6 @@ var DefaultPrices = price.Table{
 // entries of [prices] added or replacing theirs.
 func (c Config) PriceTable() price.Table { return DefaultPrices.With(c.Prices) }
 
-var currencyCode = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z]{3}$`) })
-
 // validatePrices reports a negative price and a currency that is not a
 // three-letter code, naming the entry.
 func (c Config) validatePrices() []error {
@@ -69,7 +65,7 @@ func (c Config) validatePrices() []error {
 				errs = append(errs, i18n.Wrap(ErrInvalid, "config.prices.negative", model, f.key, f.v))
 			}
 		}
-		if !currencyCode().MatchString(p.Currency) {
+		if !isCurrency(p.Currency) {
 			errs = append(errs, i18n.Wrap(ErrInvalid, "config.prices.currency", model, p.Currency))
 		}
 	}

@@ -4,10 +4,8 @@ import (
 	"errors"
 	"maps"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"hermes/backend/i18n"
 )
@@ -43,9 +41,6 @@ const (
 // DefaultServiceName is the service.name of the traces where hermes.toml
 // names none.
 const DefaultServiceName = "hermes"
-
-// headerName is an HTTP header's name (a token, RFC 9110).
-var headerName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$") })
 
 // Enabled reports whether runs are exported.
 func (t Telemetry) Enabled() bool { return t.OTLPEndpoint != "" }
@@ -92,12 +87,12 @@ func (t Telemetry) validate() error {
 		errs = append(errs, i18n.Wrap(ErrInvalid, "config.telemetry.protocol", t.Protocol))
 	}
 	for _, name := range slices.Sorted(maps.Keys(t.HeadersEnv)) {
-		if !headerName().MatchString(name) {
+		if !isHeaderName(name) {
 			errs = append(errs, i18n.Wrap(ErrInvalid, "config.telemetry.header", name))
 		}
 		// The message never repeats the value: it may be the secret
 		// itself, pasted where its variable's name belongs.
-		if ref := t.HeadersEnv[name]; !envName().MatchString(ref) {
+		if ref := t.HeadersEnv[name]; !isEnvName(ref) {
 			errs = append(errs, i18n.Wrap(ErrInvalid, "config.telemetry.header_env", name))
 		}
 	}

@@ -3,10 +3,8 @@ package config
 import (
 	"errors"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"hermes/backend/i18n"
@@ -178,8 +176,6 @@ func (t Tools) SkillOn(name string) bool {
 	return !slices.Contains(t.Disabled, name)
 }
 
-var mcpName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`) })
-
 func (t Tools) validate() error {
 	var errs []error
 	actions := []string{"allow", "ask", "deny"}
@@ -248,7 +244,7 @@ func (t Tools) validate() error {
 	names := map[string]bool{}
 	for i, s := range t.MCP {
 		switch {
-		case !mcpName().MatchString(s.Name):
+		case !isMCPName(s.Name):
 			errs = append(errs, i18n.Wrap(ErrInvalid, "config.tools.mcp_name", i+1, s.Name))
 		case names[s.Name]:
 			errs = append(errs, i18n.Wrap(ErrInvalid, "config.tools.mcp_dup", s.Name))
@@ -258,7 +254,7 @@ func (t Tools) validate() error {
 			errs = append(errs, i18n.Wrap(ErrInvalid, "config.tools.mcp_command", s.Name))
 		}
 		for i, name := range s.PassEnv {
-			if !envName().MatchString(name) {
+			if !isEnvName(name) {
 				// Not repeated: it may be the secret itself, pasted.
 				errs = append(errs, i18n.Wrap(ErrInvalid, "config.tools.pass_env", s.Name, i+1))
 			}

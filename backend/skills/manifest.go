@@ -6,10 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -19,9 +17,6 @@ const (
 	RunnerCommand = "command" // a process: the call as JSON on stdin, the result as JSON on stdout
 	RunnerMCP     = "mcp"     // an MCP server over stdio
 )
-
-// envVarName is what pass_env may name.
-var envVarName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // Manifest is a skill's skill.json.
 type Manifest struct {
@@ -109,7 +104,7 @@ func ParseManifest(data []byte) (Manifest, error) {
 
 func (m Manifest) check() error {
 	switch {
-	case !validName().MatchString(m.Name):
+	case !validName(m.Name):
 		return fmt.Errorf("name %q must be 1 to 64 letters, digits, underscores or hyphens", m.Name)
 	case strings.TrimSpace(m.Description) == "":
 		return fmt.Errorf("the description is empty; say what the skill is for and when to use it")
@@ -131,7 +126,7 @@ func (m Manifest) check() error {
 		}
 	}
 	for i, name := range m.PassEnv {
-		if !envVarName().MatchString(name) {
+		if !isEnvVarName(name) {
 			// Not repeated: it may be the secret itself, pasted.
 			return fmt.Errorf(`pass_env[%d] is not the name of an environment variable; write names such as "GITHUB_TOKEN", never the secret itself`, i)
 		}
@@ -163,7 +158,7 @@ func (m Manifest) check() error {
 }
 
 func (m Manifest) checkTool(t ManifestTool) error {
-	if !validName().MatchString(t.Name) {
+	if !validName(t.Name) {
 		return fmt.Errorf("the name must be 1 to 64 letters, digits, underscores or hyphens")
 	}
 	if t.Risk != "" && !t.Risk.valid() {

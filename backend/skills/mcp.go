@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -202,12 +201,10 @@ func mcpText(res *mcp.CallToolResult) string {
 	return strings.Join(parts, "\n")
 }
 
-var unsafeNameChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_-]`) })
-
 // mcpToolName is the name the model calls an MCP tool by: the skill's name,
 // an underscore and the server's name for it, kept to what endpoints accept.
 func mcpToolName(skill, tool string) string {
-	name := unsafeNameChars().ReplaceAllString(skill+"_"+tool, "_")
+	name := strings.Map(safeNameRune, skill+"_"+tool)
 	if len(name) > 64 {
 		name = name[:64]
 	}

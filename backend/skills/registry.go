@@ -4,16 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 
 	"hermes/backend/i18n"
 	"hermes/backend/llm"
 )
-
-// validName is what OpenAI-compatible endpoints accept as a function name.
-var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`) })
 
 // Registry holds the tools a run may call. It is safe for concurrent use.
 type Registry struct {
@@ -57,7 +53,7 @@ func (r *Registry) Register(t Tool) error {
 		return i18n.Wrap(fmt.Errorf("%w: %s: %s", ErrInvalidTool, t.Name, reason), "skills.invalid_tool", t.Name, reason)
 	}
 	switch {
-	case !validName().MatchString(t.Name):
+	case !validName(t.Name):
 		return invalid("the name must be 1 to 64 letters, digits, underscores or hyphens")
 	case strings.TrimSpace(t.Description) == "":
 		return invalid("the description is empty")
