@@ -2,7 +2,6 @@ package config
 
 import (
 	"reflect"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -22,8 +21,6 @@ import (
 
 const envSuffix = "_env"
 
-var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
-
 // ResolveEnv returns c with every X_env reference replaced by the value of
 // the variable it names, read through getenv.
 func (c Config) ResolveEnv(getenv func(string) string) Config {
@@ -41,7 +38,7 @@ func (c Config) ResolveEnv(getenv func(string) string) Config {
 func (c Config) validateEnvRefs() []error {
 	var errs []error
 	eachEnvRef(reflect.ValueOf(&c).Elem(), "", func(key string, ref, _ reflect.Value) {
-		if name := ref.String(); name != "" && !envName().MatchString(name) {
+		if name := ref.String(); name != "" && !isEnvName(name) {
 			example := strings.ToUpper(strings.NewReplacer(".", "_").Replace(strings.TrimSuffix(key, envSuffix)))
 			errs = append(errs, i18n.Wrap(ErrInvalid, "config.invalid.env_ref", display(key), example))
 		}
@@ -66,26 +63,54 @@ func eachEnvRef(v reflect.Value, prefix string, fn func(key string, ref, target 
 	if v.Type() == durationType {
 		return
 	}
-	byName := map[string]reflect.Value{}
-	for i := range v.NumField() {
-		if name := tagName(v.Type().Field(i)); name != "" {
-			byName[name] = v.Field(i)
+	for _, f := range tomlFields(v.Type()) {
+		field := v.Field(f.index)
+		switch {
+		case f.envOf >= 0:
+			fn(prefix+f.name, field, v.Field(f.envOf))
+		case !f.envRef:
+			eachEnvRef(field, prefix+f.name+".", fn)
 		}
 	}
-	for i := range v.NumField() {
-		name := tagName(v.Type().Field(i))
-		if name == "" {
-			continue
+}
+
+// tomlField is a struct field TOML reads: its index and key, and, for a
+// string X_env, whether it is one (envRef) and the index of a string X
+// beside it (envOf, else -1).
+type tomlField struct {
+	index, envOf int
+	name         string
+	envRef       bool
+}
+
+// fieldsOf keeps each struct type's tomlFields: a config is walked several
+// times in a process's start (validated, its references resolved, its
+// secrets listed), and a struct tag is parsed at each field of each walk.
+var fieldsOf sync.Map // reflect.Type → []tomlField
+
+// tomlFields returns the fields of struct type t that TOML reads, in order.
+func tomlFields(t reflect.Type) []tomlField {
+	if fs, ok := fieldsOf.Load(t); ok {
+		return fs.([]tomlField)
+	}
+	var fs []tomlField
+	byName := map[string]int{}
+	for i := range t.NumField() {
+		if name := tagName(t.Field(i)); name != "" {
+			fs = append(fs, tomlField{index: i, envOf: -1, name: name})
+			byName[name] = i
 		}
-		field := v.Field(i)
-		if base, ok := strings.CutSuffix(name, envSuffix); ok && field.Kind() == reflect.String {
-			if target, ok := byName[base]; ok && target.Kind() == reflect.String {
-				fn(prefix+name, field, target)
+	}
+	for j, f := range fs {
+		if base, ok := strings.CutSuffix(f.name, envSuffix); ok && t.Field(f.index).Type.Kind() == reflect.String {
+			fs[j].envRef = true
+			if i, ok := byName[base]; ok && t.Field(i).Type.Kind() == reflect.String {
+				fs[j].envOf = i
 			}
-			continue
 		}
-		eachEnvRef(field, prefix+name+".", fn)
 	}
+	fieldsOf.Store(t, fs)
+	return fs
 }
 
 // tagName is the TOML key of a struct field, "" for one TOML leaves out.

@@ -121,11 +121,9 @@ func eachSecret(v reflect.Value, add func(string)) {
 			}
 		}
 	case reflect.Struct:
-		for i := range v.NumField() {
-			name := tagName(v.Type().Field(i))
-			f := v.Field(i)
+		for _, tf := range tomlFields(v.Type()) {
+			name, f := tf.name, v.Field(tf.index)
 			switch {
-			case name == "":
 			case f.Kind() == reflect.String:
 				if isSecret(name) {
 					add(f.String())
