@@ -63,8 +63,17 @@ func lookup(key string) (Msg, bool) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	for _, f := range pending {
-		for k, m := range f() {
+	made := make([]map[string]Msg, len(pending))
+	size := len(catalog)
+	for i, f := range pending {
+		made[i] = f()
+		size += len(made[i])
+	}
+	if len(catalog) == 0 {
+		catalog = make(map[string]Msg, size) // grown once, not at each doubling
+	}
+	for _, msgs := range made {
+		for k, m := range msgs {
 			if _, dup := catalog[k]; dup {
 				panic("i18n: message registered twice: " + k)
 			}
