@@ -12,6 +12,9 @@ import (
 var version = "dev"
 
 func main() {
+	if len(os.Args) > 1 {
+		attachConsole()
+	}
 	// Interrupts go to the command, which stops a run at a safe point on the
 	// first and cancels it on the second; SIGTERM cancels at once. A process
 	// too busy to take them still ends (cli.Signals).

@@ -2,7 +2,10 @@ module hermes/tools
 
 go 1.26.0
 
-require github.com/wailsapp/wails/v2 v2.9.2
+require (
+	github.com/tc-hib/winres v0.2.1
+	github.com/wailsapp/wails/v2 v2.9.2
+)
 
 require (
 	atomicgo.dev/cursor v0.1.1 // indirect
@@ -64,7 +67,6 @@ require (
 	github.com/samber/lo v1.38.1 // indirect
 	github.com/sergi/go-diff v1.2.0 // indirect
 	github.com/skeema/knownhosts v1.2.1 // indirect
-	github.com/tc-hib/winres v0.2.1 // indirect
 	github.com/tidwall/gjson v1.9.3 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.0 // indirect
