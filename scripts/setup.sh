@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Sets up this machine to build, run and test Hermes: Debian packages (GTK,
-# WebKitGTK, Xvfb, Chromium, a CJK font), the Go modules, the wails CLI in
-# .bin/, and the frontend's npm packages. Safe to run again: it skips what is
-# already there. Needs Go and Node; run as root or with sudo.
+# Sets up this machine to build, run, test and release Hermes: Debian
+# packages (GTK, WebKitGTK, Xvfb, Chromium, a CJK font, NSIS, Wine), the Go
+# modules, the wails CLI in .bin/, and the frontend's npm packages. Safe to
+# run again: it skips what is already there. Needs Go and Node; run as root
+# or with sudo.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -17,9 +18,14 @@ need npm "npm (it comes with Node)"
 
 # fonts-wqy-microhei gives the Chinese UI real glyphs in screenshots taken on
 # machines with no desktop fonts; bench/vault.sh times ripgrep beside search
-# and reads peak memory from GNU time.
+# and reads peak memory from GNU time. The release (scripts/release.sh)
+# needs nsis for the Windows setup program and desktop-file-utils for the
+# Linux menu entry; its tests (scripts/test-release.sh) run the setup under
+# wine, build a DLL that Wine lacks with the MinGW compiler, and serve the
+# update feed with python3.
 packages=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev
-  xvfb xauth x11-utils imagemagick chromium chromium-driver fonts-wqy-microhei ripgrep time)
+  xvfb xauth x11-utils imagemagick chromium chromium-driver fonts-wqy-microhei ripgrep time
+  nsis desktop-file-utils wine wine64 gcc-mingw-w64-x86-64 python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
