@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sets this machine up (scripts/setup.sh) and runs every test of Hermes:
 # go vet, the layering rules, the headless build, the Go tests with the race
-# detector, the frontend's unit tests, the web UI in headless Chromium, and
-# the real desktop window under Xvfb.
+# detector, the frontend's unit tests, the web UI in headless Chromium,
+# the real desktop window under Xvfb, and a release's .deb and Windows setup
+# installed, updated and removed (scripts/test-release.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -46,5 +47,8 @@ scripts/e2e.sh
 
 step "desktop window under Xvfb"
 scripts/smoke-desktop.sh
+
+step "the release, installed as a user installs it (.deb, and the Windows setup under Wine)"
+scripts/test-release.sh
 
 step "all tests passed"
