@@ -14,8 +14,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 )
 
 // grpcExport is the path of the OTLP trace service's one method.
@@ -49,8 +47,6 @@ type exporter struct {
 	stopped  chan struct{}
 }
 
-var _ sdktrace.SpanExporter = (*exporter)(nil)
-
 func newExporter(u *url.URL, grpc bool, headers map[string]string) *exporter {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	target := *u
@@ -74,9 +70,9 @@ func newExporter(u *url.URL, grpc bool, headers map[string]string) *exporter {
 	}
 }
 
-// ExportSpans sends spans as one request, again while the collector says
-// to retry, until ctx ends or the exporter is shut down.
-func (x *exporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
+// export sends spans as one request, again while the collector says to
+// retry, until ctx ends or the exporter is shut down.
+func (x *exporter) export(ctx context.Context, res resourceInfo, spans []*spanData) error {
 	if len(spans) == 0 {
 		return nil
 	}
@@ -89,7 +85,7 @@ func (x *exporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpa
 		case <-ctx.Done():
 		}
 	}()
-	body := encodeSpans(spans)
+	body := encodeSpans(res, spans)
 	delay, giveUp := retryStart, time.Now().Add(retryFor)
 	for {
 		after, again, err := x.send(ctx, body)
@@ -113,11 +109,10 @@ func (x *exporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpa
 	}
 }
 
-// Shutdown ends the exports under way and lets go of the connections.
-func (x *exporter) Shutdown(ctx context.Context) error {
+// shutdown ends the exports under way and lets go of the connections.
+func (x *exporter) shutdown() {
 	x.stopOnce.Do(func() { close(x.stopped) })
 	x.client.CloseIdleConnections()
-	return ctx.Err()
 }
 
 // send makes one request; again says whether it is worth making again, and

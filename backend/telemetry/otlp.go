@@ -7,8 +7,6 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/sdk/instrumentation"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 )
 
@@ -36,130 +34,79 @@ const (
 	flagIsRemote    = 0x200
 )
 
-// encodeSpans returns the ExportTraceServiceRequest of spans: one
-// ResourceSpans per resource, one ScopeSpans per scope in it.
-func encodeSpans(spans []sdktrace.ReadOnlySpan) []byte {
-	type scopeKey struct {
-		r attribute.Distinct
-		s instrumentation.Scope
-	}
-	type group struct {
-		first  sdktrace.ReadOnlySpan // for the resource
-		scopes []scopeKey
-	}
-	var resources []attribute.Distinct
-	groups := map[attribute.Distinct]*group{}
-	members := map[scopeKey][]sdktrace.ReadOnlySpan{}
-	for _, s := range spans {
-		if s == nil {
-			continue
-		}
-		r := s.Resource().Equivalent()
-		g := groups[r]
-		if g == nil {
-			g = &group{first: s}
-			groups[r] = g
-			resources = append(resources, r)
-		}
-		k := scopeKey{r, s.InstrumentationScope()}
-		if _, ok := members[k]; !ok {
-			g.scopes = append(g.scopes, k)
-		}
-		members[k] = append(members[k], s)
-	}
-	var b []byte
-	for _, r := range resources {
-		g := groups[r]
-		b = embed(b, 1, func(b []byte) []byte { // ResourceSpans
-			res := g.first.Resource()
-			if res != nil {
-				b = embed(b, 1, func(b []byte) []byte { // Resource
-					iter := res.Iter()
-					for iter.Next() {
-						b = keyValue(b, 1, iter.Attribute())
-					}
-					return b
-				})
-			}
-			for _, k := range g.scopes {
-				b = embed(b, 2, func(b []byte) []byte { // ScopeSpans
-					if k.s != (instrumentation.Scope{}) {
-						b = embed(b, 1, func(b []byte) []byte { return scope(b, k.s) })
-					}
-					for _, s := range members[k] {
-						b = embed(b, 2, func(b []byte) []byte { return span(b, s) })
-					}
-					return stringField(b, 3, k.s.SchemaURL)
-				})
-			}
-			if res != nil {
-				b = stringField(b, 3, res.SchemaURL())
+// resourceInfo is what the spans of one exporter say of their source.
+type resourceInfo struct {
+	service, schemaURL string
+}
+
+// scopeName is the instrumentation scope of every span.
+const scopeName = "hermes/backend/telemetry"
+
+// encodeSpans returns the ExportTraceServiceRequest of spans, all of one
+// resource and one scope.
+func encodeSpans(res resourceInfo, spans []*spanData) []byte {
+	return embed(nil, 1, func(b []byte) []byte { // ResourceSpans
+		b = embed(b, 1, func(b []byte) []byte { // Resource
+			return keyValue(b, 1, attribute.String("service.name", res.service))
+		})
+		b = embed(b, 2, func(b []byte) []byte { // ScopeSpans
+			b = embed(b, 1, func(b []byte) []byte { return stringField(b, 1, scopeName) })
+			for _, s := range spans {
+				b = embed(b, 2, func(b []byte) []byte { return encodeSpan(b, s) })
 			}
 			return b
 		})
-	}
-	return b
+		return stringField(b, 3, res.schemaURL)
+	})
 }
 
-// scope is an InstrumentationScope.
-func scope(b []byte, s instrumentation.Scope) []byte {
-	b = stringField(b, 1, s.Name)
-	b = stringField(b, 2, s.Version)
-	iter := s.Attributes.Iter()
-	for iter.Next() {
-		b = keyValue(b, 3, iter.Attribute())
-	}
-	return b
-}
-
-// span is a Span.
-func span(b []byte, s sdktrace.ReadOnlySpan) []byte {
-	sc := s.SpanContext()
-	tid, sid := sc.TraceID(), sc.SpanID()
+// encodeSpan is a Span.
+func encodeSpan(b []byte, s *spanData) []byte {
+	tid, sid := s.sc.TraceID(), s.sc.SpanID()
 	b = bytesField(b, 1, tid[:])
 	b = bytesField(b, 2, sid[:])
-	b = stringField(b, 3, sc.TraceState().String())
-	if psid := s.Parent().SpanID(); psid.IsValid() {
+	b = stringField(b, 3, s.sc.TraceState().String())
+	if psid := s.parent.SpanID(); psid.IsValid() {
 		b = bytesField(b, 4, psid[:])
 	}
-	b = stringField(b, 5, s.Name())
-	b = varintField(b, 6, uint64(spanKind(s.SpanKind())))
-	b = fixed64Field(b, 7, unixNano(s.StartTime().UnixNano()))
-	b = fixed64Field(b, 8, unixNano(s.EndTime().UnixNano()))
-	for _, kv := range s.Attributes() {
+	b = stringField(b, 5, s.name)
+	b = varintField(b, 6, uint64(spanKind(s.kind)))
+	b = fixed64Field(b, 7, unixNano(s.start.UnixNano()))
+	b = fixed64Field(b, 8, unixNano(s.end.UnixNano()))
+	for _, kv := range s.attrs {
 		b = keyValue(b, 9, kv)
 	}
-	b = varintField(b, 10, uint64(clampUint32(s.DroppedAttributes())))
-	for _, e := range s.Events() {
+	b = varintField(b, 10, uint64(clampUint32(s.droppedAttrs)))
+	for _, e := range s.events {
 		b = embed(b, 11, func(b []byte) []byte { // Span.Event
-			b = fixed64Field(b, 1, unixNano(e.Time.UnixNano()))
-			b = stringField(b, 2, e.Name)
-			for _, kv := range e.Attributes {
+			b = fixed64Field(b, 1, unixNano(e.at.UnixNano()))
+			b = stringField(b, 2, e.name)
+			for _, kv := range e.attrs {
 				b = keyValue(b, 3, kv)
 			}
-			return varintField(b, 4, uint64(clampUint32(e.DroppedAttributeCount)))
+			return varintField(b, 4, uint64(clampUint32(e.dropped)))
 		})
 	}
-	b = varintField(b, 12, uint64(clampUint32(s.DroppedEvents())))
-	for _, l := range s.Links() {
+	b = varintField(b, 12, uint64(clampUint32(s.droppedEvents)))
+	for _, l := range s.links {
 		b = embed(b, 13, func(b []byte) []byte { // Span.Link
-			ltid, lsid := l.SpanContext.TraceID(), l.SpanContext.SpanID()
+			ltid, lsid := l.sc.TraceID(), l.sc.SpanID()
 			b = bytesField(b, 1, ltid[:])
 			b = bytesField(b, 2, lsid[:])
-			for _, kv := range l.Attributes {
+			b = stringField(b, 3, l.sc.TraceState().String())
+			for _, kv := range l.attrs {
 				b = keyValue(b, 4, kv)
 			}
-			b = varintField(b, 5, uint64(clampUint32(l.DroppedAttributeCount)))
-			return fixed32Field(b, 6, spanFlags(l.SpanContext.TraceFlags(), l.SpanContext))
+			b = varintField(b, 5, uint64(clampUint32(l.dropped)))
+			return fixed32Field(b, 6, spanFlags(l.sc.TraceFlags(), l.sc))
 		})
 	}
-	b = varintField(b, 14, uint64(clampUint32(s.DroppedLinks())))
-	st := s.Status()
+	b = varintField(b, 14, uint64(clampUint32(s.droppedLinks)))
 	b = embed(b, 15, func(b []byte) []byte { // Status
-		b = stringField(b, 2, st.Description)
-		return varintField(b, 3, uint64(statusCode(st.Code)))
+		b = stringField(b, 2, s.desc)
+		return varintField(b, 3, uint64(statusCode(s.status)))
 	})
-	return fixed32Field(b, 16, spanFlags(sc.TraceFlags(), s.Parent()))
+	return fixed32Field(b, 16, spanFlags(s.sc.TraceFlags(), s.parent))
 }
 
 func spanFlags(tf trace.TraceFlags, parent trace.SpanContext) uint32 {

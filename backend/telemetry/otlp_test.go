@@ -14,9 +14,6 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/sdk/resource"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 	collectortrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
@@ -32,10 +29,8 @@ import (
 // kind of attribute value (zero values too: a oneof keeps them), events,
 // links, status and flags.
 func TestEncodeSpans_DecodesWithTheOTLPPackages(t *testing.T) {
-	rec := tracetest.NewSpanRecorder()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec),
-		sdktrace.WithResource(resource.NewWithAttributes("https://schema.example/1", attribute.String("service.name", "svc"))))
-	tracer := tp.Tracer("scope-name", trace.WithInstrumentationVersion("1.2"))
+	var ended []*spanData
+	tracer := &tracer{end: func(d *spanData) { ended = append(ended, d) }}
 	start := time.Date(2026, 12, 1, 9, 0, 0, 123, time.UTC)
 	ctx, parent := tracer.Start(context.Background(), "parent", trace.WithTimestamp(start))
 	link := rootOf("a-run")
@@ -56,7 +51,7 @@ func TestEncodeSpans_DecodesWithTheOTLPPackages(t *testing.T) {
 	parent.End(trace.WithTimestamp(start.Add(3 * time.Second)))
 
 	var req collectortrace.ExportTraceServiceRequest
-	if err := proto.Unmarshal(encodeSpans(rec.Ended()), &req); err != nil {
+	if err := proto.Unmarshal(encodeSpans(resourceInfo{service: "svc", schemaURL: "https://schema.example/1"}, ended), &req); err != nil {
 		t.Fatal(err)
 	}
 	if len(req.ResourceSpans) != 1 || len(req.ResourceSpans[0].ScopeSpans) != 1 {
@@ -67,7 +62,7 @@ func TestEncodeSpans_DecodesWithTheOTLPPackages(t *testing.T) {
 		t.Fatalf("resource %v, schema %q", rs.Resource, rs.SchemaUrl)
 	}
 	ss := rs.ScopeSpans[0]
-	if ss.Scope.GetName() != "scope-name" || ss.Scope.GetVersion() != "1.2" || len(ss.Spans) != 2 {
+	if ss.Scope.GetName() != scopeName || len(ss.Spans) != 2 {
 		t.Fatalf("scope %v with %d spans", ss.Scope, len(ss.Spans))
 	}
 	c, p := ss.Spans[0], ss.Spans[1]
@@ -130,6 +125,14 @@ func TestEncodeSpans_DecodesWithTheOTLPPackages(t *testing.T) {
 	}
 }
 
+// oneSpan is an ended span named "span".
+func oneSpan() []*spanData {
+	var ended []*spanData
+	_, s := (&tracer{end: func(d *spanData) { ended = append(ended, d) }}).Start(context.Background(), "span")
+	s.End()
+	return ended
+}
+
 func attr(attrs []*commonpb.KeyValue, key string) *commonpb.AnyValue {
 	for _, kv := range attrs {
 		if kv.GetKey() == key {
@@ -166,10 +169,7 @@ func TestExporter_RetriesWhatTheCollectorCannotTakeForNow(t *testing.T) {
 	defer srv.Close()
 	u, _ := url.Parse(srv.URL + "/v1/traces")
 	x := newExporter(u, false, nil)
-	rec := tracetest.NewSpanRecorder()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
-	_, s := tp.Tracer("t").Start(context.Background(), "span")
-	s.End()
+	spans := oneSpan()
 	unavailable := func(w http.ResponseWriter) { http.Error(w, "overloaded", http.StatusServiceUnavailable) }
 	partial := func(w http.ResponseWriter) {
 		out, _ := proto.Marshal(&collectortrace.ExportTraceServiceResponse{PartialSuccess: &collectortrace.ExportTracePartialSuccess{RejectedSpans: 1, ErrorMessage: "too old"}})
@@ -181,7 +181,7 @@ func TestExporter_RetriesWhatTheCollectorCannotTakeForNow(t *testing.T) {
 	mu.Lock()
 	answers = append(answers, unavailable, unavailable, partial)
 	mu.Unlock()
-	err := x.ExportSpans(t.Context(), rec.Ended())
+	err := x.export(t.Context(), resourceInfo{service: "svc"}, spans)
 	mu.Lock()
 	defer mu.Unlock()
 	if calls != 3 || err == nil || !strings.Contains(err.Error(), "1 spans rejected: too old") {
@@ -190,7 +190,7 @@ func TestExporter_RetriesWhatTheCollectorCannotTakeForNow(t *testing.T) {
 	calls = 0
 	answers = append(answers, bad)
 	mu.Unlock()
-	err = x.ExportSpans(t.Context(), rec.Ended())
+	err = x.export(t.Context(), resourceInfo{service: "svc"}, spans)
 	mu.Lock()
 	if calls != 1 || err == nil || !strings.Contains(err.Error(), "400") {
 		t.Fatalf("%d requests, error %v; want one refused", calls, err)
@@ -206,20 +206,17 @@ func TestExporter_GRPC(t *testing.T) {
 	r := telemetrytest.NewGRPC(t)
 	u, _ := url.Parse(r.URL)
 	x := newExporter(u, true, map[string]string{"X-Team": "hermes"})
-	rec := tracetest.NewSpanRecorder()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
-	_, s := tp.Tracer("t").Start(context.Background(), "span")
-	s.End()
+	spans := oneSpan()
 
 	r.Busy.Store(2)
-	if err := x.ExportSpans(t.Context(), rec.Ended()); err != nil {
+	if err := x.export(t.Context(), resourceInfo{service: "svc"}, spans); err != nil {
 		t.Fatal(err)
 	}
 	if got := r.Spans(); len(got) != 1 || got[0].Name != "span" || r.Headers()[0]["x-team"][0] != "hermes" {
 		t.Fatalf("spans %v, headers %v", got, r.Headers())
 	}
 	r.Fail.Store(true)
-	err := x.ExportSpans(t.Context(), rec.Ended())
+	err := x.export(t.Context(), resourceInfo{service: "svc"}, spans)
 	if err == nil || !strings.Contains(err.Error(), "Unauthenticated") || !strings.Contains(err.Error(), "refusing exports") {
 		t.Fatalf("error %v, want Unauthenticated with the server's message", err)
 	}

@@ -12,14 +12,10 @@ package telemetry
 
 import (
 	"context"
-	"fmt"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
-	"go.opentelemetry.io/otel/sdk/resource"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	semconv "go.opentelemetry.io/otel/semconv/v1.40.0"
 	"go.opentelemetry.io/otel/trace"
 
@@ -67,7 +63,7 @@ const contentLimit = 32 << 10
 // Exporter sends the traces of runs to one OTLP endpoint. It is safe for
 // concurrent use.
 type Exporter struct {
-	tp      *sdktrace.TracerProvider
+	b       *batcher
 	tracer  trace.Tracer
 	content bool
 }
@@ -86,24 +82,15 @@ func New(ctx context.Context, o Options) (*Exporter, error) {
 	if service == "" {
 		service = "hermes"
 	}
-	batch := o.BatchTimeout
-	if batch <= 0 {
-		batch = 2 * time.Second
+	interval := o.BatchTimeout
+	if interval <= 0 {
+		interval = 2 * time.Second
 	}
-	limits := sdktrace.NewSpanLimits()
-	limits.AttributeValueLengthLimit = contentLimit
-	tp := sdktrace.NewTracerProvider(
-		sdktrace.WithBatcher(&reporting{SpanExporter: exp, onError: o.OnError},
-			sdktrace.WithMaxQueueSize(queueSize), sdktrace.WithBatchTimeout(batch), sdktrace.WithExportTimeout(10*time.Second)),
-		sdktrace.WithResource(resource.NewWithAttributes(semconv.SchemaURL, semconv.ServiceName(service))),
-		sdktrace.WithIDGenerator(runIDs{}),
-		sdktrace.WithSampler(sdktrace.ParentBased(sdktrace.AlwaysSample())),
-		sdktrace.WithRawSpanLimits(limits),
-	)
-	return &Exporter{tp: tp, tracer: tp.Tracer("hermes/backend/telemetry"), content: o.IncludeContent}, nil
+	b := newBatcher(exp, resourceInfo{service: service, schemaURL: semconv.SchemaURL}, interval, o.OnError)
+	return &Exporter{b: b, tracer: &tracer{end: b.add}, content: o.IncludeContent}, nil
 }
 
-func newSpanExporter(o Options) (sdktrace.SpanExporter, error) {
+func newSpanExporter(o Options) (*exporter, error) {
 	u, err := url.Parse(o.Endpoint)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, i18n.Wrap(ErrEndpoint, "telemetry.endpoint", llm.RedactURL(o.Endpoint))
@@ -132,26 +119,5 @@ func (x *Exporter) Run(redact func([]byte) []byte) *Trace {
 // Close sends the spans still queued and stops the exporter; ctx bounds the
 // wait. Spans of runs still going are not sent.
 func (x *Exporter) Close(ctx context.Context) error {
-	return x.tp.Shutdown(ctx)
-}
-
-// reporting tells OnError of a failed export once until an export succeeds
-// again, and never hands the error on: the SDK would log it at every batch.
-type reporting struct {
-	sdktrace.SpanExporter
-	onError func(error)
-	mu      sync.Mutex
-	failing bool
-}
-
-func (r *reporting) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
-	err := r.SpanExporter.ExportSpans(ctx, spans)
-	r.mu.Lock()
-	tell := err != nil && !r.failing
-	r.failing = err != nil
-	r.mu.Unlock()
-	if tell && r.onError != nil {
-		r.onError(i18n.Wrap(fmt.Errorf("%w: %w", ErrExport, err), "telemetry.export", len(spans), err.Error()))
-	}
-	return nil
+	return x.b.close(ctx)
 }
