@@ -69,19 +69,19 @@ func (tr *tracer) Start(ctx context.Context, name string, opts ...trace.SpanStar
 
 // spanData is a span as it is exported.
 type spanData struct {
-	name           string
-	kind           trace.SpanKind
-	sc, parent     trace.SpanContext
-	start, end     time.Time
-	attrs          []attribute.KeyValue
-	events         []spanEvent
-	links          []spanLink
-	status         codes.Code
-	desc           string
-	droppedAttrs   int
-	droppedEvents  int
-	droppedLinks   int
-	attrIndex      map[attribute.Key]int // where each key is in attrs, while recorded
+	name          string
+	kind          trace.SpanKind
+	sc, parent    trace.SpanContext
+	start, end    time.Time
+	attrs         []attribute.KeyValue
+	events        []spanEvent
+	links         []spanLink
+	status        codes.Code
+	desc          string
+	droppedAttrs  int
+	droppedEvents int
+	droppedLinks  int
+	attrIndex     map[attribute.Key]int // where each key is in attrs, while recorded
 }
 
 type spanEvent struct {
