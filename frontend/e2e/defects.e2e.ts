@@ -97,9 +97,9 @@ describe('the header', () => {
     await stopTaken
     await live!.model.release()
     await expect.poll(() => page.getByTestId('run-status').getAttribute('data-status')).toBe('stopped')
-    // A stopped run offers Resume once, where it says where it stopped.
-    expect(await page.getByTestId('outcome-resume').count()).toBe(1)
-    expect(await page.getByTestId('resume-run').count()).toBe(0)
+    // A stopped run offers Resume once, in the header.
+    expect(await page.locator('.run-head [data-testid="resume-run"]').count()).toBe(1)
+    expect(await page.getByTestId('resume-run').count()).toBe(1)
     await ctx.close()
   })
 })

@@ -2,10 +2,11 @@
 // 60 iterations, each with a short and a long (34-line Markdown) answer, are
 // drawn by the built UI in headless Chromium at 1280×720, 1440×900 and
 // 1920×1080; the timeline must keep at least 55% of the window's height,
-// the wheel and the keys must reach its first and last cards, the panels
-// must collapse and remember it, and from 1600 px they sit beside the
-// timeline. The page talks to a real `hermes serve` on the e2e home; the
-// run's events are this file's, as plan.e2e.ts does.
+// the wheel and the keys must reach its first and last cards; below 1600 px
+// the panels open one at a time over it and from 1600 px they sit beside
+// it, each remembering how it was left. The page talks to a real `hermes
+// serve` on the e2e home; the run's events are this file's, as plan.e2e.ts
+// does.
 // scripts/e2e.sh passes HERMES_BIN, HERMES_E2E_HOME and HERMES_E2E_EXPECTED.
 import { readFileSync } from 'node:fs'
 import type { Browser, Page } from 'playwright-core'
@@ -185,24 +186,48 @@ describe('the run page layout', () => {
       await ctx.close()
     })
 
-  it('collapses a panel, remembers it on the next visit, and gives the timeline the room', async () => {
+  it('above the timeline opens one panel at a time over it, and remembers which', async () => {
     const { ctx, page } = await openPage(browser, { width: 1280, height: 720 })
     await open(page, planRun(longAnswer))
-    const before = (await box(page, 'timeline')).height
+    const before = await box(page, 'timeline')
+    // None is open until the person opens one.
+    for (const id of ['answer', 'plan', 'budget']) expect(await page.getByTestId(`panel-toggle-${id}`).getAttribute('aria-expanded')).toBe('false')
+    expect(await page.getByTestId('answer-text').count()).toBe(0)
+    await page.getByTestId('panel-toggle-answer').click()
+    await page.getByTestId('answer-text').waitFor()
+    await page.getByTestId('panel-toggle-plan').click()
+    expect(await page.getByTestId('panel-toggle-answer').getAttribute('aria-expanded')).toBe('false')
+    expect(await page.getByTestId('answer-text').count()).toBe(0)
+    expect(await page.getByTestId('plan-steps').count()).toBe(1)
+    // The timeline keeps its room under the panel.
+    expect(await box(page, 'timeline')).toEqual(before)
+    await page.reload()
+    await page.getByTestId('run-answer').waitFor()
+    expect(await page.getByTestId('panel-toggle-plan').getAttribute('aria-expanded')).toBe('true')
+    expect(await page.getByTestId('panel-toggle-answer').getAttribute('aria-expanded')).toBe('false')
+    await page.getByTestId('panel-toggle-plan').click()
+    expect(await page.getByTestId('plan-steps').count()).toBe(0)
+    await ctx.close()
+  })
+
+  it('beside the timeline collapses each panel, remembers it on the next visit, and gives the panels below the room', async () => {
+    const { ctx, page } = await openPage(browser, { width: 1920, height: 1080 })
+    await open(page, planRun(longAnswer))
+    const before = await box(page, 'budget-chart')
     for (const id of ['answer', 'plan']) {
       await page.getByTestId(`panel-toggle-${id}`).click()
       expect(await page.getByTestId(`panel-toggle-${id}`).getAttribute('aria-expanded')).toBe('false')
     }
     expect(await page.getByTestId('answer-text').count()).toBe(0)
     expect(await page.getByTestId('plan-steps').count()).toBe(0)
-    // The budget chart was left open.
+    // The budget chart was left open, and moves up.
     expect(await page.getByTestId('budget-chart').count()).toBe(1)
     await page.reload()
     await page.getByTestId('run-answer').waitFor()
     expect(await page.getByTestId('panel-toggle-answer').getAttribute('aria-expanded')).toBe('false')
     expect(await page.getByTestId('panel-toggle-plan').getAttribute('aria-expanded')).toBe('false')
     expect(await page.getByTestId('panel-toggle-budget').getAttribute('aria-expanded')).toBe('true')
-    expect((await box(page, 'timeline')).height).toBeGreaterThanOrEqual(before)
+    expect((await box(page, 'budget-chart')).y).toBeLessThan(before.y)
     await ctx.close()
   })
 })
@@ -216,6 +241,7 @@ describe('the answer as Markdown', () => {
     const requested: string[] = []
     page.on('request', (r) => requested.push(r.url()))
     await open(page, reactRun(longAnswer))
+    await page.getByTestId('panel-toggle-answer').click()
     const answer = page.getByTestId('answer-text')
     expect(await answer.getAttribute('data-collapsed')).toBe('true')
     expect(await answer.getByTestId('md-toggle').textContent()).toBe(showAll)

@@ -212,7 +212,7 @@ describe('a live run', () => {
     expect(await outcome.textContent()).toContain('Stopped at iteration 1')
     await shot(page, 'live-stopped.png')
 
-    await outcome.getByTestId('outcome-resume').click()
+    await page.getByTestId('resume-run').click()
     await expect.poll(() => runState(page)).toBe('finished')
     expect(await page.getByTestId('run-answer').textContent()).toContain('two notes')
     await ctx.close()

@@ -37,6 +37,8 @@ describe('a plan run', () => {
     const panel = page.getByTestId('plan-panel')
     await panel.waitFor()
     expect(await panel.locator('h3').textContent()).toContain(heading)
+    // Above the timeline a panel opens when asked, over it.
+    await page.getByTestId('panel-toggle-plan').click()
     expect(await page.getByTestId('plan-route').getAttribute('data-route')).toBe('loop')
     const steps = page.getByTestId('plan-step')
     expect(await steps.evaluateAll((els) => els.map((el) => el.getAttribute('data-status')))).toEqual(['passed', 'passed', 'passed'])
@@ -44,10 +46,12 @@ describe('a plan run', () => {
     expect(await panel.getByTestId('plan-completion').getAttribute('data-passed')).toBe('true')
     expect(await page.locator('[data-testid="decision"][data-drift="true"]').count()).toBe(1)
     expect(await page.locator('[data-testid="provenance"] [data-from="inferred"]').count()).toBe(1)
-    await page.getByTestId('run-confidence').waitFor()
     // The run header says what each stage spent.
     expect(await page.getByTestId('run-stage-tokens').textContent()).toBe(stages)
     await shot(page, file)
+    await page.getByTestId('panel-toggle-answer').click()
+    await page.getByTestId('run-confidence').waitFor()
+    expect(await panel.getByTestId('plan-steps').count()).toBe(0)
     await ctx.close()
   })
 })

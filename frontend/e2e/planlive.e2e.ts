@@ -180,6 +180,8 @@ describe('a live plan run', () => {
 
     // Routed by the model; the plan is being written.
     await expect.poll(waiting).toBe(1)
+    // Above the timeline the plan opens when asked, over it; the page remembers it open.
+    await page.getByTestId('panel-toggle-plan').click()
     const route = page.getByTestId('plan-route')
     await route.waitFor()
     expect(await route.getAttribute('data-route')).toBe('loop')
@@ -245,6 +247,7 @@ describe('a live plan run', () => {
     expect(await completion.textContent()).toContain('2 of 2 required steps passed')
     expect(await stepStatuses(page)).toEqual(['passed', 'passed'])
     expect(await page.getByTestId('run-answer').textContent()).toContain('Refunded ORD-7731')
+    await page.getByTestId('panel-toggle-answer').click()
     expect(await page.getByTestId('run-confidence').textContent()).toContain('90')
     expect(await page.getByTestId('best-effort').count()).toBe(0)
     await shot(page, 'plan-live-finished.png')

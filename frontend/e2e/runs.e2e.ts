@@ -151,7 +151,11 @@ describe('runs page', () => {
     await four.locator('.card-head').click()
     await four.scrollIntoViewIfNeeded()
     await expect.poll(() => page.getByTestId('inspector').getAttribute('data-iteration')).toBe('4')
+    // The budget chart opened over the timeline's top, the cards of #3 and #4 below it.
+    await page.getByTestId('panel-toggle-budget').click()
+    await page.getByTestId('budget-chart').waitFor()
     await shot(page, 'timeline.png')
+    await page.getByTestId('panel-toggle-budget').click()
     await page.getByTestId('replay').click()
     await page.getByTestId('replay-next-iteration').click()
     await expect.poll(() => page.locator('[data-testid="iteration-card"][data-iteration="1"]').count()).toBe(1)

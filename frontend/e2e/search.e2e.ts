@@ -126,11 +126,14 @@ describe('search inside a run', () => {
     await page.keyboard.press('Home')
     await expect.poll(() => inView(card(page, 0).locator('.card-head'))).toBe(true)
 
+    // The chart's panel opens over the timeline, and closes when the chart takes the timeline to a card.
+    await page.getByTestId('panel-toggle-budget').click()
     const chart = page.locator('[data-testid="budget-chart"] svg')
     const box = (await chart.boundingBox())!
     await chart.click({ position: { x: box.width * (149.5 / 300), y: box.height / 2 } })
     await expect.poll(() => page.getByTestId('inspector').getAttribute('data-iteration')).toBe('150')
     await expect.poll(() => inView(card(page, 150).locator('.card-head'))).toBe(true)
+    expect(await page.locator('.panel-sheet').count()).toBe(0)
 
     await page.keyboard.press('?')
     const help = await page.getByTestId('help').textContent()

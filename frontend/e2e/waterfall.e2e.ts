@@ -144,6 +144,7 @@ describe('the waterfall and the cost', () => {
     // The budget chart marks the selected iteration, and says which count is
     // whose: hovering #1 shows Hermes's estimate beside the provider's prompt
     // tokens (the card's figure, from the scripted usage).
+    await page.getByTestId('panel-toggle-budget').click()
     const chart = page.getByTestId('chart-svg')
     await expect.poll(() => page.getByTestId('chart-selected').getAttribute('data-iteration')).toBe('1')
     expect(await page.getByTestId('chart-note').textContent()).toContain('estimate')

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { HermesEvent } from '../api/types'
-import { kindOf, orderEvents, statusLabel, summarizeEvent } from './events'
+import { editedWhat, kindOf, orderEvents, statusLabel, summarizeEvent } from './events'
 import { sampleEvents } from './fixture'
 
 const bySeq = (seq: number) => sampleEvents.find((e) => e.seq === seq) as HermesEvent
@@ -29,6 +29,20 @@ describe('summarizeEvent', () => {
     [15, 'zh-CN', '已完成，共 2 轮迭代、1,932 令牌'],
   ] as const)('seq %d in %s', (seq, lang, want) => {
     expect(summarizeEvent(bySeq(seq), lang)).toBe(want)
+  })
+
+  it('says what an edit changed: the task, the instructions or both', () => {
+    const edit = (data: object): HermesEvent => ({ v: 1, run_id: 'r', seq: 1, time: '', iteration: 1, type: 'task.edited', data })
+    // The task is sent unchanged when only the instructions were edited.
+    const instructions = { old_task: 'Write notes', new_task: 'Write notes', old_instructions: 'Be brief', new_instructions: 'Use headings' }
+    expect(editedWhat(instructions)).toBe('instructions')
+    expect(summarizeEvent(edit(instructions), 'en')).toBe('Instructions changed to: Use headings')
+    expect(summarizeEvent(edit(instructions), 'zh-CN')).toBe('指令改为：Use headings')
+    expect(editedWhat({ old_task: 'Write notes', new_task: 'Write short notes' })).toBe('task')
+    expect(summarizeEvent(edit({ old_task: 'Write notes', new_task: 'Write short notes' }), 'en')).toBe('Task changed to: Write short notes')
+    const both = { old_task: 'a', new_task: 'b', old_instructions: 'x', new_instructions: '' }
+    expect(editedWhat(both)).toBe('both')
+    expect(summarizeEvent(edit(both), 'en')).toBe('Task changed to: b · Instructions changed to: –')
   })
 
   it('survives missing data and unknown types', () => {

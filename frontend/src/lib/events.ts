@@ -50,6 +50,18 @@ export function kindOf(type: string): EventKind {
 
 const obj = <T>(data: unknown): T => (data && typeof data === 'object' ? (data as T) : ({} as T))
 
+/**
+ * editedWhat says what an edit changed: the task, the standing instructions
+ * or both. task.edited carries the task before and after even when only the
+ * instructions changed, and both instructions are left out when they were
+ * and stay empty.
+ */
+export function editedWhat(d: TaskEditedData): 'task' | 'instructions' | 'both' {
+  const task = (d.old_task ?? '') !== (d.new_task ?? '')
+  const instructions = (d.old_instructions ?? '') !== (d.new_instructions ?? '')
+  return task && instructions ? 'both' : instructions ? 'instructions' : 'task'
+}
+
 /** statusLabel names a run status in lang. */
 export function statusLabel(status: string, lang: Lang): string {
   switch (status) {
@@ -147,8 +159,13 @@ function describe(e: HermesEvent, lang: Lang): string {
     }
     case 'instruction.injected':
       return t(lang, 'ev.instruction_injected', { text: obj<{ text?: string }>(e.data).text ?? '' })
-    case 'task.edited':
-      return t(lang, 'ev.task_edited', { task: obj<TaskEditedData>(e.data).new_task ?? '' })
+    case 'task.edited': {
+      const d = obj<TaskEditedData>(e.data)
+      const what = editedWhat(d)
+      const task = t(lang, 'ev.task_edited', { task: d.new_task ?? '' })
+      const instructions = t(lang, 'ev.instructions_edited', { instructions: d.new_instructions || '–' })
+      return what === 'task' ? task : what === 'instructions' ? instructions : `${task} · ${instructions}`
+    }
     case 'summary.updated':
       return t(lang, 'ev.summary_updated')
     case 'context.pinned': {

@@ -7,6 +7,7 @@ import {
   formatDuration,
   formatPercent,
   formatTokens,
+  firstLine,
   oneLine,
   parseTime,
 } from './format'
@@ -71,5 +72,22 @@ describe('oneLine', () => {
     [undefined, 5, ''],
   ])('%j / %d', (text, max, want) => {
     expect(oneLine(text, max)).toBe(want)
+  })
+})
+
+describe('firstLine', () => {
+  it.each([
+    ['## Orders\n\n| order | status |\n|---|---|', 'Orders'],
+    ['\n\n- **ORD-7731** shipped', '**ORD-7731** shipped'],
+    ['> Nothing was left out.', 'Nothing was left out.'],
+    ['1. First\n2. Second', 'First'],
+    ['```\ncode\n```', 'code'],
+    ['', ''],
+  ])('%j -> %j', (md, want) => {
+    expect(firstLine(md, 80)).toBe(want)
+  })
+
+  it('cuts a long line', () => {
+    expect(firstLine('word '.repeat(40), 12)).toBe('word word w…')
   })
 })

@@ -98,3 +98,16 @@ export function oneLine(text: string | undefined, max: number): string {
   if (chars.length <= max) return flat
   return chars.slice(0, Math.max(0, max - 1)).join('') + '…'
 }
+
+/**
+ * firstLine is the first line of Markdown that says something, without its
+ * heading, list or quote marks, cut to max characters: a panel's header
+ * says an answer by it ("## Orders" then a table: "Orders").
+ */
+export function firstLine(markdown: string, max: number): string {
+  for (const line of markdown.split('\n')) {
+    const text = line.replace(/^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s*)*/, '').trim()
+    if (text !== '' && !/^[|:\-\s`~]+$/.test(text)) return oneLine(text, max)
+  }
+  return ''
+}

@@ -400,3 +400,17 @@ export function applyToIteration(prev: IterationView, e: HermesEvent): Iteration
   }
   return it
 }
+
+/**
+ * resultShown is what a call's card prints as its result: what the model
+ * saw, unless that only says again what the card says above it. An invalid
+ * call's reason has its own line and came back to the model as "Error:
+ * <reason>"; a denied call's reason is in its approval line and came back
+ * inside the denial's words to the model (the next request shows them).
+ */
+export function resultShown(c: Pick<CallView, 'status' | 'result' | 'error' | 'invalidReason' | 'approval'>): string {
+  const seen = c.result || c.error
+  if (c.status === 'denied' && c.approval?.decision === 'deny') return ''
+  if (c.invalidReason && (seen === c.invalidReason || seen === `Error: ${c.invalidReason}`)) return ''
+  return seen
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { HermesEvent } from '../api/types'
 import { planEvents } from './fixture'
-import { currentStep, openQuestion, stageOf } from './plan'
+import { currentStep, openQuestion, requiredSteps, stageOf } from './plan'
 import { foldRun } from './timeline'
 
 const upTo = (type: string, nth = 1): HermesEvent[] => {
@@ -109,5 +109,20 @@ describe('currentStep', () => {
     [[{ id: 1, status: 'passed' }], 0],
   ])('%j → %i', (steps, want) => {
     expect(currentStep(steps)).toBe(want)
+  })
+})
+
+describe('requiredSteps', () => {
+  it('counts the required steps passed from those missing, not every step passed', () => {
+    // A plan of two required steps and an optional one, all passed: the check sends 3 passed of 2 required.
+    expect(requiredSteps({ steps_passed: 3, steps_required: 2 })).toEqual({ passed: 2, required: 2 })
+    expect(requiredSteps({ steps_passed: 2, steps_required: 3, missing: [3] })).toEqual({ passed: 2, required: 3 })
+    // An optional step passed while a required one is not.
+    expect(requiredSteps({ steps_passed: 2, steps_required: 2, missing: [2] })).toEqual({ passed: 1, required: 2 })
+  })
+
+  it('has nothing to count when the run had no plan', () => {
+    expect(requiredSteps({ steps_passed: 0, steps_required: 0 })).toBeNull()
+    expect(requiredSteps({})).toBeNull()
   })
 })

@@ -138,3 +138,16 @@ export function openQuestion(state: PlanState): QuestionView | null {
   for (let i = state.questions.length - 1; i >= 0; i--) if (!state.questions[i].answered) return state.questions[i]
   return null
 }
+
+/**
+ * requiredSteps is how many of a plan's required steps a completion check
+ * found passed, of how many; null when there were none to check (the run
+ * had no plan). The count comes from the steps it names missing, every
+ * required step not passed: its steps_passed counts optional steps too, and
+ * read against steps_required it said "3 of 2".
+ */
+export function requiredSteps(c: Pick<CompletionCheckedData, 'steps_passed' | 'steps_required' | 'missing'>): { passed: number; required: number } | null {
+  const required = c.steps_required ?? 0
+  if (required <= 0) return null
+  return { passed: Math.max(0, required - (c.missing?.length ?? 0)), required }
+}

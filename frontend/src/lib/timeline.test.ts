@@ -85,6 +85,22 @@ describe('foldRun', () => {
     expect(JSON.stringify(before)).toBe(snapshot)
   })
 
+  it('keeps why its answer is unverified: the guard on the answer given, not on one before it', () => {
+    const ev = (seq: number, iteration: number, type: string, data: unknown): HermesEvent => ({ v: 1, run_id: 'r', seq, time: '', iteration, type, data })
+    const v = foldRun([
+      ev(1, 0, 'run.started', { task: 't' }),
+      ev(2, 1, 'model.decided', { final_answer: 'Maybe.' }),
+      ev(3, 1, 'guard.tripped', { guard: 'unverified_answer', action: 'warn', message: 'the model answered right after a failed call (x); it gets one more turn to check' }),
+      ev(4, 2, 'model.decided', { final_answer: 'Done.' }),
+      ev(5, 2, 'guard.tripped', { guard: 'unverified_answer', action: 'warn', message: 'the answer was given while these calls had been denied: w (denied); it is marked unverified' }),
+      ev(6, 2, 'run.finished', { status: 'finished', answer: 'Done.', verified: false }),
+    ])
+    expect(v.verified).toBe(false)
+    expect(v.unverifiedReason).toBe('the answer was given while these calls had been denied: w (denied); it is marked unverified')
+    // The fixture's guard came with the turn before its answer.
+    expect(foldRun(sampleEvents).unverifiedReason).toBe('')
+  })
+
   it('shows streamed text until the decision replaces it', () => {
     const streaming = foldRun(sampleEvents.slice(0, 4))
     expect(streaming.iterations[1]).toMatchObject({ streamed: 'Let me ', decided: false, thought: '' })

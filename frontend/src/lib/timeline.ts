@@ -6,6 +6,7 @@ import type {
   ContextPinnedData,
   DecidedCall,
   ForkRef,
+  GuardTrippedData,
   HermesEvent,
   ModelDecidedData,
   RunFinishedData,
@@ -60,6 +61,8 @@ export interface RunView {
   status: string
   answer: string
   verified: boolean
+  /** Why the answer is unverified, as the guard said when the run gave it; "" when it said nothing. */
+  unverifiedReason: string
   error: string
   iterations: IterationView[]
   tokens: number
@@ -103,6 +106,7 @@ export function emptyRun(runId = ''): RunView {
     status: 'running',
     answer: '',
     verified: false,
+    unverifiedReason: '',
     error: '',
     iterations: [],
     tokens: 0,
@@ -239,6 +243,13 @@ function foldIntoRun(next: RunView, e: HermesEvent): void {
       next.promptTokens += d.usage?.prompt_tokens ?? 0
       next.completionTokens += d.usage?.completion_tokens ?? 0
       next.toolCalls += d.tool_calls?.length ?? 0
+      // A guard on an earlier answer (one more turn to check it) is not why this one is unverified.
+      next.unverifiedReason = ''
+      break
+    }
+    case 'guard.tripped': {
+      const d = obj<GuardTrippedData>(e.data)
+      if (d.guard === 'unverified_answer') next.unverifiedReason = d.message ?? ''
       break
     }
     case 'summary.updated': {

@@ -92,6 +92,56 @@ describe('waterfall', () => {
     expect(w.spans.map(brief)).toEqual([['stage', 'plan.created', 50, 250, 'ok', 0]])
   })
 
+  it('draws the time before the first iteration: a stage call retried and failed, and a pause', () => {
+    // Recorded from a live plan run (hermes serve and the scripted model):
+    // the plan's call is answered 503, retried, twice not JSON, so no plan is
+    // made; the person paused the run meanwhile and resumed it 2.4 s later.
+    const recorded: [number, string, number, string, unknown][] = [
+      [1, '2026-12-05T10:18:48.907541501Z', 0, 'run.started', {}],
+      [2, '2026-12-05T10:18:48.913587442Z', 0, 'route.decided', { route: 'loop', by: 'rules' }],
+      [3, '2026-12-05T10:18:48.91586769Z', 0, 'model.retried', { attempt: 1, wait_ms: 1000, error: 'HTTP 503: overloaded', stage: 'planning' }],
+      [4, '2026-12-05T10:18:51.169418976Z', 0, 'guard.tripped', { guard: 'plan', action: 'warn', stage: 'planning', message: 'no usable plan could be made' }],
+      [5, '2026-12-05T10:18:51.169473562Z', 0, 'checkpoint.saved', {}],
+      [6, '2026-12-05T10:18:51.169666109Z', 0, 'run.paused', { at: 'boundary' }],
+      [7, '2026-12-05T10:18:53.595454768Z', 0, 'run.resumed', {}],
+      [8, '2026-12-05T10:18:53.595474756Z', 1, 'iteration.started', {}],
+      [11, '2026-12-05T10:18:53.799799481Z', 1, 'model.decided', { final_answer: 'Done: nothing to do.', latency_ms: 203, attempts: 1, stage: 'deciding' }],
+      [12, '2026-12-05T10:18:53.908199384Z', 1, 'completion.checked', { passed: true, steps_passed: 0, steps_required: 0, confidence: 0.9, threshold: 0.8, latency_ms: 108 }],
+      [15, '2026-12-05T10:18:53.915096301Z', 1, 'run.finished', { status: 'finished', verified: true }],
+    ]
+    const w = waterfall(recorded.map(([seq, time, iteration, type, data]) => ({ v: 1, run_id: 'r', seq, time, iteration, type, data })))
+    const rounded = (s: Span) => [s.kind, s.name, Math.round(s.start), Math.round(s.duration), s.status]
+    const start = w.rows[0]
+    expect(start.iteration).toBe(0)
+    expect(start.spans.map(rounded)).toEqual([
+      // The first attempt and its second's wait, from the route's decision on.
+      ['retry', '#1', 6, 1002, 'retried'],
+      ['stage', 'plan.created', 1008, 1254, 'failed'],
+      ['pause', 'boundary', 2262, 2426, 'resumed'],
+    ])
+    // From the run's start to #1 nothing is left blank but the route by the rules.
+    expect(w.rows[1].start - (start.spans.at(-1)!.start + start.spans.at(-1)!.duration)).toBeLessThan(5)
+    expect(w.rows[1].spans.map((s) => [s.kind, s.name, s.status])).toEqual([
+      ['model', 'answer', 'ok'],
+      ['stage', 'completion.checked', 'ok'],
+    ])
+  })
+
+  it('draws a pause still on to the last event, and a plan\u2019s dropped steps as no failure', () => {
+    const ev = builder()
+    const w = waterfall([
+      ev(0, 'run.started', {}, 0),
+      ev(0, 'plan.created', { steps: [], latency_ms: 200 }, 300),
+      ev(0, 'guard.tripped', { guard: 'plan', stage: 'planning', message: 'steps no tool can do were left out' }, 300),
+      ev(2, 'run.paused', { at: 'decided' }, 900),
+      ev(2, 'guard.tripped', { guard: 'approval' }, 1500),
+    ])
+    expect(w.spans.map(brief)).toEqual([
+      ['stage', 'plan.created', 100, 200, 'ok', 0],
+      ['pause', 'decided', 900, 600, 'running', 0],
+    ])
+  })
+
   it('is empty without events', () => {
     expect(waterfall([])).toEqual({ rows: [], spans: [], origin: 0, end: 0 })
   })

@@ -4,6 +4,7 @@ import type {
   HermesEvent,
   ModelDecidedData,
   ModelRetriedData,
+  RunPausedData,
   ToolFinishedData,
   ToolStartedData,
 } from '../api/types'
@@ -13,11 +14,12 @@ import type { Priced } from './cost'
 // derived from the events' timestamps alone (docs/events.md), so a replayed
 // log draws what the live run drew. A model turn's span ends at its
 // model.decided and began latency_ms before it; first_token_ms splits it
-// into waiting for the first token and streaming. Retries, approvals and
-// the stages' own model calls are spans of their own.
+// into waiting for the first token and streaming. Retries, approvals, the
+// stages' own model calls (failed ones too) and a person's pauses are spans
+// of their own, so the time before the first iteration is drawn as well.
 
-export type SpanKind = 'model' | 'first_token' | 'stream' | 'retry' | 'tool' | 'approval' | 'stage'
-export type SpanStatus = 'ok' | 'failed' | 'running' | 'retried' | 'denied' | 'allowed'
+export type SpanKind = 'model' | 'first_token' | 'stream' | 'retry' | 'tool' | 'approval' | 'stage' | 'pause'
+export type SpanStatus = 'ok' | 'failed' | 'running' | 'retried' | 'denied' | 'allowed' | 'resumed'
 
 export interface Span {
   /** Unique in the run, stable as events arrive. */
@@ -25,9 +27,10 @@ export interface Span {
   iteration: number
   kind: SpanKind
   /**
-   * The tool's name, the stage event's type, a retried attempt's number
-   * ("#1"), or what the model turn gave: "decide" (calls), "answer" or
-   * "model" (neither).
+   * The tool's name, the stage event's type (a failed call: the type it
+   * would have sent), a retried attempt's number ("#1"), where a pause was
+   * ("boundary", "decided"), or what the model turn gave: "decide" (calls),
+   * "answer" or "model" (neither).
    */
   name: string
   /** Milliseconds from the run's first event. */
@@ -68,6 +71,8 @@ export function timeMs(s: string): number {
 
 // Stage events that carry the latency of their own model call.
 const stageCalls = new Set(['route.decided', 'plan.created', 'plan.revised', 'step.evaluated', 'completion.checked'])
+// The stages whose model calls are not the decision's: their retries belong to the next stage event.
+const callStages = new Set(['intake', 'planning', 'evaluating', 'completion'])
 
 const data = <T>(e: HermesEvent) => (e.data ?? {}) as T
 
@@ -93,13 +98,37 @@ export function waterfall(events: readonly HermesEvent[]): Waterfall {
   const approvals = new Map<string, Pending>()
   // Retries of the model call in flight, per iteration, until its decision.
   const retries = new Map<number, HermesEvent[]>()
+  // Retries of a stage's call, until its event or its failure: one stage call runs at a time.
+  let stageRetries: HermesEvent[] = []
+  // When the first of them began: at the event before it.
+  let stageFrom = 0
+  const pauses = new Map<number, Pending>()
   let last = 0
+  let prev: HermesEvent | null = null
+  // stageCall draws a stage's call that ended at e, at t: its retried
+  // attempts from the event before it, then the call itself, from start
+  // (or the last retry's end) when it is known, else from the event before.
+  const stageCall = (e: HermesEvent, t: number, start: number | null, name: string, status: SpanStatus) => {
+    let cursor = stageRetries.length > 0 ? stageFrom : prev ? at(prev) : 0
+    for (const r of stageRetries) {
+      const rd = data<ModelRetriedData>(r)
+      const end = Math.max(cursor, at(r) + (rd.wait_ms ?? 0))
+      spans.push(span(e, `retry-${r.seq}`, 'retry', `#${rd.attempt ?? 1}`, cursor, end, 'retried'))
+      cursor = end
+    }
+    const from = stageRetries.length > 0 || start === null ? cursor : start
+    if (from < t || stageRetries.length > 0 || status === 'failed') spans.push(span(e, `stage-${e.seq}`, 'stage', name, Math.min(from, t), t, status))
+    stageRetries = []
+  }
   for (const e of events) {
     const t = at(e)
     last = Math.max(last, t)
     switch (e.type) {
       case 'model.retried':
-        retries.set(e.iteration, [...(retries.get(e.iteration) ?? []), e])
+        if (callStages.has(data<ModelRetriedData>(e).stage ?? '')) {
+          if (stageRetries.length === 0) stageFrom = prev ? at(prev) : 0
+          stageRetries.push(e)
+        } else retries.set(e.iteration, [...(retries.get(e.iteration) ?? []), e])
         break
       case 'model.decided': {
         const d = data<ModelDecidedData & Priced & { first_token_ms?: number }>(e)
@@ -156,16 +185,33 @@ export function waterfall(events: readonly HermesEvent[]): Waterfall {
         spans.push({ id: `approval-${d.approval_id}`, iteration: p.iteration, kind: 'approval', name: p.name, start: p.start, duration: t - p.start, status: d.decision === 'deny' ? 'denied' : 'allowed', lane: 0 })
         break
       }
+      case 'guard.tripped': {
+        // A plan that could not be made or revised: the call failed, and no plan event comes.
+        const d = data<{ guard?: string; stage?: string }>(e)
+        if (d.guard === 'plan' && d.stage === 'planning' && prev?.type !== 'plan.created' && prev?.type !== 'plan.revised') {
+          stageCall(e, t, null, e.iteration === 0 ? 'plan.created' : 'plan.revised', 'failed')
+        }
+        break
+      }
+      case 'run.paused':
+        pauses.set(e.iteration, { iteration: e.iteration, start: t, name: data<RunPausedData>(e).at ?? 'boundary', attempt: 0 })
+        break
+      case 'run.resumed':
+        for (const [n, p] of pauses) spans.push({ id: `pause-${n}-${p.start}`, iteration: p.iteration, kind: 'pause', name: p.name, start: p.start, duration: t - p.start, status: 'resumed', lane: 0 })
+        pauses.clear()
+        break
       default:
         if (stageCalls.has(e.type)) {
           const latency = (e.data as { latency_ms?: number } | null)?.latency_ms ?? 0
-          if (latency > 0) spans.push(span(e, `stage-${e.seq}`, 'stage', e.type, t - latency, t, 'ok'))
+          if (latency > 0 || stageRetries.length > 0) stageCall(e, t, t - latency, e.type, 'ok')
         }
     }
+    prev = e
   }
   // What is still open runs to the last event.
   for (const [id, p] of tools) spans.push({ id: `tool-${id}-${p.attempt}`, iteration: p.iteration, kind: 'tool', name: p.name, start: p.start, duration: last - p.start, status: 'running', lane: 0 })
   for (const [id, p] of approvals) spans.push({ id: `approval-${id}`, iteration: p.iteration, kind: 'approval', name: p.name, start: p.start, duration: last - p.start, status: 'running', lane: 0 })
+  for (const [n, p] of pauses) spans.push({ id: `pause-${n}-${p.start}`, iteration: p.iteration, kind: 'pause', name: p.name, start: p.start, duration: last - p.start, status: 'running', lane: 0 })
   spans.sort((a, b) => a.start - b.start || a.iteration - b.iteration)
   return { rows: rowsOf(spans, costs), spans, origin, end: spans.reduce((m, s) => Math.max(m, s.start + s.duration), last) }
 }

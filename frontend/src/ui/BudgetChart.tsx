@@ -87,7 +87,7 @@ function BudgetChartOf({ view, onSelect }: ChartProps) {
     <div className="budget-chart" data-testid="budget-chart">
       <div className="chart-head">
         <span className="chart-title">{t('chart.title')}</span>
-        <span className="muted">{t('chart.peak', { peak: formatTokens(peak, lang), window: formatTokens(window, lang) })}</span>
+        <span className="muted chart-peak">{t('chart.peak', { peak: formatTokens(peak, lang), window: formatTokens(window, lang) })}</span>
         <span className="legend">
           {layerOrder.map((l) => (
             <span key={l} data-testid={`legend-${l}`}>

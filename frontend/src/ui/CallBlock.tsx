@@ -4,6 +4,7 @@ import { diffJSON } from '../lib/diff'
 import { formatBytes, formatDuration } from '../lib/format'
 import { callSandbox } from '../lib/sandbox'
 import { hitIn, type CardHit } from '../lib/search'
+import { resultShown } from '../lib/iteration'
 import type { CallView } from '../lib/timeline'
 import { DiffView } from './DiffView'
 import { PinButton, type Pins } from './Inspector'
@@ -20,10 +21,11 @@ export function CallBlock({ call, onArtifact, pins, resultIndex, hit }: { call: 
   const lang = useAppState((s) => s.lang)
   const [argsOpen, setArgsOpen] = useState(false)
   const [resultOpen, setResultOpen] = useState(false)
-  const seen = call.result || call.error
-  const long = seen.length > previewChars
   const argsHit = hitIn(hit, 'arguments', call.id) ? hit : null
   const seenHit = hitIn(hit, ['result', 'error'], call.id) ? hit : null
+  // What only repeats the lines above is left out, unless a search hit is in it.
+  const seen = seenHit ? call.result || call.error : resultShown(call)
+  const long = seen.length > previewChars
   // A hit past the preview shows the whole result.
   const clamped = long && !resultOpen && !(seenHit && seenHit.end > previewChars)
   const a = call.approval

@@ -6,7 +6,6 @@ export interface ControlsProps {
   /** What of the run the controls show, so a fold that changes none of it leaves them as they are. */
   paused: boolean
   awaitingApproval: boolean
-  hasAnswer: boolean
   hasEvents: boolean
   live: boolean
   canResume: boolean
@@ -19,7 +18,7 @@ export interface ControlsProps {
 }
 
 /** Controls steer a live run (pause, resume, edit, inject, stop) or open a past one (replay, fork, resume); the run's state is the header's badge (RunStatusBadge). */
-export const Controls = memo(function Controls({ paused, awaitingApproval, hasAnswer, hasEvents, live, canResume, canFork, injectRef, onEdit, onFork, onApproval, onHelp }: ControlsProps) {
+export const Controls = memo(function Controls({ paused, awaitingApproval, hasEvents, live, canResume, canFork, injectRef, onEdit, onFork, onApproval, onHelp }: ControlsProps) {
   const { run } = useAppStore()
   const t = useT()
   const pausing = useRunState((s) => s.pausing)
@@ -86,8 +85,8 @@ export const Controls = memo(function Controls({ paused, awaitingApproval, hasAn
           ■ {t('control.stop')}
         </button>
       )}
-      {/* A stopped run without an answer offers Resume where it says where it stopped. */}
-      {!live && canResume && hasAnswer && (
+      {/* A stopped or failed run resumes from here, beside Fork, whatever its panels show. */}
+      {!live && canResume && (
         <button type="button" className="primary" onClick={() => void run.resumeRun()} data-testid="resume-run">
           <Icon name="play" /> {t('control.resume_run')}
         </button>

@@ -1,7 +1,7 @@
 import { memo, useEffect, useRef, useState } from 'react'
 import { formatCost } from '../lib/cost'
 import { shownEntities } from '../lib/entities'
-import { statusLabel } from '../lib/events'
+import { editedWhat, statusLabel } from '../lib/events'
 import { formatDuration, formatPercent, formatTokens, oneLine, parseTime } from '../lib/format'
 import { memorySource, whyRecalled } from '../lib/memory'
 import { runHref } from '../lib/route'
@@ -333,6 +333,8 @@ export function stageName(t: Translate, stage: string): string {
   return (stageKeys as readonly string[]).includes(stage) ? t(`stage.${stage as (typeof stageKeys)[number]}`) : stage
 }
 
+const editedLabel = { task: 'card.task_edited', instructions: 'card.instructions_edited', both: 'card.task_instructions_edited' } as const
+
 function MarkLine({ mark: m, t, lang, hit = null }: { mark: Mark; t: Translate; lang: Lang; hit?: CardHit | null }) {
   switch (m.kind) {
     case 'route':
@@ -431,7 +433,7 @@ function MarkLine({ mark: m, t, lang, hit = null }: { mark: Mark; t: Translate; 
       const d = m.data
       return (
         <div className="mark mark-control" data-testid="mark" data-kind={m.kind}>
-          <span className="mark-label">✎ {t('card.task_edited')}</span>
+          <span className="mark-label">✎ {t(editedLabel[editedWhat(d)])}</span>
           {d.old_task !== d.new_task && <TextDiffView a={d.old_task ?? ''} b={d.new_task ?? ''} testId="task-diff" />}
           {(d.old_instructions ?? '') !== (d.new_instructions ?? '') && (
             <>

@@ -1,6 +1,6 @@
 import { memo, useId, useState } from 'react'
 import type { CompletionCheckedData, PlanDiff, PlanStep } from '../api/types'
-import { openQuestion, type PlanState, type QuestionView, type Revision } from '../lib/plan'
+import { openQuestion, requiredSteps, type PlanState, type QuestionView, type Revision } from '../lib/plan'
 import { formatPercent } from '../lib/format'
 import type { Lang } from '../i18n/i18n'
 import { useAppState, useAppStore, useT } from './context'
@@ -8,8 +8,9 @@ import { Panel } from './Panel'
 
 /**
  * PlanPanel sits beside the cards of a plan run: the route, the checklist,
- * its revisions, the completion check and an open question. It collapses to
- * its header (the progress stays in view); an open question shows either way.
+ * its revisions, the completion check and an open question. Closed, its
+ * header keeps the progress (or the route) in view; an open question shows
+ * either way.
  * Memoised: its plan changes only with a plan's events, not with every fold.
  */
 export const PlanPanel = memo(function PlanPanel({ plan, live }: { plan: PlanState; live: boolean }) {
@@ -24,7 +25,11 @@ export const PlanPanel = memo(function PlanPanel({ plan, live }: { plan: PlanSta
       testId="plan-panel"
       name={t('plan.heading')}
       title={t('plan.heading')}
-      summary={plan.plan && t('plan.progress', { passed: plan.plan.steps.filter((s) => s.status === 'passed').length, total: plan.plan.steps.length })}
+      summary={
+        plan.plan
+          ? t('plan.progress', { passed: plan.plan.steps.filter((s) => s.status === 'passed').length, total: plan.plan.steps.length })
+          : plan.route && t(plan.route.route === 'direct' ? 'plan.route_direct' : 'plan.route_loop')
+      }
       always={question && <QuestionCard q={question} />}
     >
       {plan.route && (
@@ -125,20 +130,19 @@ export function PlanDiffView({ diff }: { diff: PlanDiff }) {
 /** CompletionLine says whether an answer may end the run, and what holds it back. */
 export function CompletionLine({ c, lang }: { c: CompletionCheckedData; lang: Lang }) {
   const t = useT()
-  const confidence = c.confidence !== undefined && c.confidence > 0
+  const steps = requiredSteps(c)
+  const parts = [
+    steps && t('plan.completion_steps', { passed: steps.passed, required: steps.required }),
+    (c.missing?.length ?? 0) > 0 && t('plan.completion_missing', { steps: c.missing?.join(', ') ?? '' }),
+    c.unresolved_failure && t('plan.completion_failure', { text: c.unresolved_failure }),
+    (c.confidence ?? 0) > 0 && t('plan.confidence', { value: formatPercent(c.confidence ?? 0, lang), threshold: formatPercent(c.threshold ?? 0, lang) }),
+  ].filter((p): p is string => !!p)
   return (
     <div className={`plan-completion ${c.passed ? 'ok' : 'warn'}`} data-testid="plan-completion" data-passed={c.passed ? 'true' : 'false'}>
-      <span className="mark-label">{t(c.passed ? 'plan.completion_passed' : 'plan.completion_failed')}</span>{' '}
-      {t('plan.completion_steps', { passed: c.steps_passed ?? 0, required: c.steps_required ?? 0 })}
-      {(c.missing?.length ?? 0) > 0 && <> · {t('plan.completion_missing', { steps: c.missing?.join(', ') ?? '' })}</>}
-      {c.unresolved_failure && <> · {t('plan.completion_failure', { text: c.unresolved_failure })}</>}
-      {confidence && (
-        <>
-          {' '}
-          · {t('plan.confidence', { value: formatPercent(c.confidence ?? 0, lang), threshold: formatPercent(c.threshold ?? 0, lang) })}
-          {c.reason && <span className="muted"> — {c.reason}</span>}
-        </>
-      )}
+      <span className="mark-label">{t(c.passed ? 'plan.completion_passed' : 'plan.completion_failed')}</span>
+      {parts.length > 0 && t('plan.completion_colon')}
+      {parts.join(' · ')}
+      {c.reason && <span className="muted"> — {c.reason}</span>}
     </div>
   )
 }

@@ -1,7 +1,8 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { askedBy } from '../lib/askedby'
 import { createContextIndex, type RequestContext } from '../lib/context'
-import { formatCount, formatDateTime, formatDuration, formatPercent, formatTokens, parseTime } from '../lib/format'
+import { budgetSeries } from '../lib/budget'
+import { formatCount, formatDateTime, formatDuration, formatPercent, formatTokens, firstLine, parseTime } from '../lib/format'
 import { createResultIndex } from '../lib/resultindex'
 import { runHref, runsHref } from '../lib/route'
 import { forksOf } from '../lib/runs'
@@ -9,17 +10,16 @@ import { nearest, type Hit } from '../lib/search'
 import { shortcutFor } from '../lib/shortcuts'
 import { stageTokenList } from '../lib/stagetokens'
 import { modelIterations, type CallView, type IterationView, type RunView } from '../lib/timeline'
-import { BudgetChart } from './BudgetChart'
+import { BudgetChart, budgetKey } from './BudgetChart'
 import { useAppState, useAppStore, useRunState, useRunsState, useT } from './context'
 import { Controls } from './Controls'
 import { CopyButton } from './CopyButton'
 import { ApprovalDialog, ArtifactDialog, EditDialog, ForkDialog, HelpOverlay } from './Dialogs'
 import { EventList } from './EventList'
-import { Icon } from './Icon'
 import { Inspector, type Pins } from './Inspector'
 import { useLaggedStore } from './lag'
 import { Markdown } from './Markdown'
-import { Panel } from './Panel'
+import { Panel, PanelGroupContext, usePanelGroup } from './Panel'
 import { PlanPanel } from './PlanPanel'
 import { ReplayBar } from './ReplayBar'
 import { RunSearch } from './RunSearch'
@@ -48,11 +48,11 @@ export function RunPage({ runId }: { runId: string }) {
   const liveStatus = useRunState((s) => s.view.status)
   const paused = useRunState((s) => s.view.paused !== null)
   const awaitingApproval = useRunState((s) => !!s.view.pendingApproval)
-  const hasAnswer = useRunState((s) => s.view.answer !== '')
   const hasEvents = useRunState((s) => s.view.eventCount > 0)
   const hasModelTurns = useRunState((s) => s.view.iterations.some((it) => it.n > 0))
   const pendingApproval = useRunState((s) => s.view.pendingApproval)
-  const task = useRunState((s) => shownView(s).task)
+  // The header names the run as it is, a replay at any point too.
+  const task = useRunState((s) => s.view.task)
   const plan = useRunState((s) => shownView(s).plan)
   const model = useRunState((s) => shownView(s).model)
   const baseUrl = useRunState((s) => shownView(s).baseUrl)
@@ -73,6 +73,14 @@ export function RunPage({ runId }: { runId: string }) {
   const gotoRef = useRef<HTMLInputElement>(null)
   const [hit, setHit] = useState<Hit | null>(null)
   const [reveal, setReveal] = useState<Reveal | null>(null)
+  const panels = usePanelGroup()
+  // Going to a card, a search hit or the search box closes the panel open over the timeline.
+  const panelsRef = useRef(panels)
+  panelsRef.current = panels
+  const closeSheet = useCallback(() => {
+    const p = panelsRef.current
+    if (!p.beside && p.open) p.setOpen('')
+  }, [])
 
   const live = watching && liveStatus === 'running' && !replay
   const canResume = !live && !replay && status === 'ready' && liveStatus !== 'finished' && !sample && hasEvents
@@ -119,21 +127,23 @@ export function RunPage({ runId }: { runId: string }) {
     (n: number) => {
       const to = nearest(run.shown().iterations.map((it) => it.n), n)
       if (to === null) return
+      closeSheet()
       setTab('timeline')
       run.select(to)
       setReveal({ n: to, key: performance.now() })
     },
-    [run],
+    [run, closeSheet],
   )
   const onHit = useCallback(
     (h: Hit | null) => {
       setHit(h)
       if (!h) return
+      closeSheet()
       setTab('timeline')
       run.select(h.n)
       setReveal({ n: h.n, key: performance.now() })
     },
-    [run],
+    [run, closeSheet],
   )
   const endpoint = useMemo(() => ({ model, baseUrl, tools }), [model, baseUrl, tools])
 
@@ -177,10 +187,12 @@ export function RunPage({ runId }: { runId: string }) {
           if (s.replay) e.shiftKey ? run.stepIteration(-1) : run.stepEvent(-1)
           break
         case 'search':
+          closeSheet()
           searchRef.current?.focus()
           searchRef.current?.select()
           break
         case 'goto':
+          closeSheet()
           gotoRef.current?.focus()
           gotoRef.current?.select()
           break
@@ -195,6 +207,7 @@ export function RunPage({ runId }: { runId: string }) {
           break
         case 'close':
           if (el && inField) el.blur()
+          else if (!panelsRef.current.beside && panelsRef.current.open) closeSheet()
           else run.select(null)
           break
       }
@@ -202,7 +215,7 @@ export function RunPage({ runId }: { runId: string }) {
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [run, dialog, showApproval, goTo])
+  }, [run, dialog, showApproval, goTo, closeSheet])
 
   const title = summaryTitle || task
 
@@ -238,7 +251,6 @@ export function RunPage({ runId }: { runId: string }) {
             <Controls
               paused={paused}
               awaitingApproval={awaitingApproval}
-              hasAnswer={hasAnswer}
               hasEvents={hasEvents}
               live={live}
               canResume={canResume}
@@ -258,16 +270,14 @@ export function RunPage({ runId }: { runId: string }) {
           )}
           {replay && <ReplayBar />}
           <div className="run-main">
-            {/* The panels sit above the timeline, or beside it on a wide window (run.css); each collapses. */}
-            <aside className="run-panels" data-testid="run-panels">
-              {!replay && !live && <Outcome canResume={canResume} />}
-              <PlanPanel plan={plan} live={live && !replay} />
-              {figures.iterations.some((it) => it.context) && (
-                <Panel id="budget" className="budget-panel" name={t('chart.title')} title={t('chart.title')}>
-                  <BudgetChart view={figures} onSelect={goTo} />
-                </Panel>
-              )}
-            </aside>
+            {/* The panels' headers stand above the timeline, the one opened over it; or they sit beside it on a wide window (run.css). */}
+            <PanelGroupContext.Provider value={panels}>
+              <aside className="run-panels" data-testid="run-panels">
+                {!replay && !live && <Outcome />}
+                <PlanPanel plan={plan} live={live && !replay} />
+                {figures.iterations.some((it) => it.context) && <BudgetPanel view={figures} onSelect={goTo} />}
+              </aside>
+            </PanelGroupContext.Provider>
             <div className="timeline-col">
               <div className="view-tabs" role="tablist">
                 <button type="button" role="tab" aria-selected={tab === 'timeline'} className={tab === 'timeline' ? 'active' : ''} onClick={() => setTab('timeline')} data-testid="tab-timeline">
@@ -362,9 +372,24 @@ function RunForkDialog({ n, onClose }: { n: number; onClose: () => void }) {
   return <ForkDialog n={n} max={modelIterations(view).at(-1)?.n ?? 1} view={view} onClose={onClose} />
 }
 
-/** Outcome is the answer of a finished run, or where a stopped one stood; not drawn while the run is live. */
-function Outcome({ canResume }: { canResume: boolean }) {
-  const { run } = useAppStore()
+/** BudgetPanel is the context budget chart, its peak in its header (worked out again only when the chart's series may have changed). */
+function BudgetPanel({ view, onSelect }: { view: RunView; onSelect: (n: number) => void }) {
+  const t = useT()
+  const lang = useAppState((s) => s.lang)
+  const key = budgetKey(view)
+  const [peak, windowTokens] = useMemo(() => {
+    const points = budgetSeries(view)
+    return [points.reduce((m, p) => Math.max(m, p.total), 0), points.reduce((m, p) => Math.max(m, p.window), 0)]
+  }, [key]) // eslint-disable-line react-hooks/exhaustive-deps
+  return (
+    <Panel id="budget" className="budget-panel" name={t('chart.title')} title={t('chart.title')} summary={t('chart.peak', { peak: formatTokens(peak, lang), window: formatTokens(windowTokens, lang) })}>
+      <BudgetChart view={view} onSelect={onSelect} />
+    </Panel>
+  )
+}
+
+/** Outcome is the answer of a finished run, or where a stopped one stood (Resume is in the header); not drawn while the run is live. */
+function Outcome() {
   const t = useT()
   const lang = useAppState((s) => s.lang)
   const view = useRunState((s) => s.view)
@@ -379,10 +404,15 @@ function Outcome({ canResume }: { canResume: boolean }) {
         testId="run-answer"
         name={t('run.answer')}
         title={t('run.answer')}
+        summary={firstLine(view.answer, 200)}
         actions={<CopyButton text={view.answer} title={t('copy.answer')} testId="copy-answer" />}
       >
         <Markdown text={view.answer} testId="answer-text" />
-        {!view.verified && <p className="warn">{t('run.unverified')}</p>}
+        {!view.verified && (
+          <p className="warn" data-testid="run-unverified">
+            {view.unverifiedReason ? t('run.unverified_because', { reason: view.unverifiedReason }) : t('run.unverified')}
+          </p>
+        )}
         {(view.bestEffort || view.confidence > 0) && (
           <p data-testid="run-confidence">
             {view.bestEffort && (
@@ -402,19 +432,23 @@ function Outcome({ canResume }: { canResume: boolean }) {
     )
   }
   if (view.status === 'running' || view.status === 'finished') return null
+  const where = t('outcome.where', { n: lastIt?.n ?? 0, calls: view.toolCalls, tokens: formatTokens(view.tokens, lang) })
   return (
-    <Panel id="outcome" className={`outcome outcome-${view.status}`} testId="run-outcome" attrs={{ 'data-status': view.status }} name={t('panel.outcome')} title={t('panel.outcome')}>
+    <Panel
+      id="outcome"
+      className={`outcome outcome-${view.status}`}
+      testId="run-outcome"
+      attrs={{ 'data-status': view.status }}
+      name={t('panel.outcome')}
+      title={t('panel.outcome')}
+      summary={view.error ? `${view.error} · ${where}` : where}
+    >
       <p>
-        <b>{t('outcome.where', { n: lastIt?.n ?? 0, calls: view.toolCalls, tokens: formatTokens(view.tokens, lang) })}</b>{' '}
+        <b>{where}</b>{' '}
         {view.error && <span>{view.error}</span>}
       </p>
       {lastCall && <p className="muted">{t('outcome.last_call', { name: lastCall.name, status: t(`call.status.${lastCall.status}`) })}</p>}
       {!lastCall && lastIt?.thought && <p className="muted">{t('outcome.last_thought', { text: lastIt.thought.slice(0, 200) })}</p>}
-      {canResume && (
-        <button type="button" className="primary" onClick={() => void run.resumeRun()} data-testid="outcome-resume">
-          <Icon name="play" /> {t('control.resume_run')}
-        </button>
-      )}
     </Panel>
   )
 }
@@ -487,9 +521,9 @@ const RunFigures = memo(function RunFigures({ view, cost, forks }: { view: RunVi
 
 // Memoised on its texts: the row drawn again for a new iteration's count leaves the others as they were.
 const Meta = memo(function Meta({ label, value, testId, title }: { label: string; value: string; testId?: string; title?: string }) {
-  // A value cut short to keep the line shows whole on hover.
+  // Each value is whole (run.css wraps the row); a fact's title says more where it has one.
   return (
-    <div className="meta" title={title ?? `${label}: ${value}`}>
+    <div className="meta" title={title}>
       <dt>{label}</dt>
       <dd data-testid={testId}>{value}</dd>
     </div>

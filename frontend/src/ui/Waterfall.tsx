@@ -42,8 +42,13 @@ export function Waterfall({ events, selected, onSelect }: WaterfallProps) {
   const end = Math.max(1, w.end)
   const axis = ticks(end)
   const pct = (ms: number) => `${(ms / end) * 100}%`
-  // A model turn's name is what it gave, said in the page's language.
-  const named = (s: Span) => (s.kind === 'first_token' || s.kind === 'stream' || s.kind === 'model' ? t(`wf.name.${s.name}` as MessageKey) : s.name)
+  // A model turn's name is what it gave, a stage call's its stage, a pause where it was, said in the page's language.
+  const named = (s: Span) =>
+    s.kind === 'first_token' || s.kind === 'stream' || s.kind === 'model' || s.kind === 'pause'
+      ? t(`wf.name.${s.name}` as MessageKey)
+      : s.kind === 'stage' && s.name in stageNames
+        ? t(stageNames[s.name])
+        : s.name
   const title = (s: Span) =>
     t('wf.bar_title', { name: named(s), kind: t(`wf.kind.${s.kind}` as MessageKey), duration: formatMs(s.duration), start: formatMs(s.start), status: t(`wf.status.${s.status}` as MessageKey) })
   const bar = (s: Span, top: number) => (
@@ -70,7 +75,7 @@ export function Waterfall({ events, selected, onSelect }: WaterfallProps) {
       <div className="wf-head">
         <span data-testid="wf-total">{t('wf.total', { duration: formatMs(w.end), cost: formatCost(cost) })}</span>
         <span className="wf-legend">
-          {(['first_token', 'stream', 'tool', 'retry', 'approval', 'stage'] as const).map((k) => (
+          {(['first_token', 'stream', 'tool', 'retry', 'approval', 'stage', 'pause'] as const).map((k) => (
             <span key={k}>
               <span className={`wf-swatch wf-${k}`} />
               {t(`wf.kind.${k}`)}
@@ -114,7 +119,7 @@ export function Waterfall({ events, selected, onSelect }: WaterfallProps) {
                   data-iteration={s.iteration}
                 >
                   <span className="wf-label" title={title(s)}>
-                    <span className="muted">#{s.iteration}</span> {named(s)} <span className="muted">{t(`wf.kind.${s.kind}` as MessageKey)}</span>
+                    <span className="muted">{s.iteration === 0 ? t('card.start') : `#${s.iteration}`}</span> {named(s)} <span className="muted">{t(`wf.kind.${s.kind}` as MessageKey)}</span>
                   </span>
                   <span className="wf-num">{formatMs(s.start)}</span>
                   <span className="wf-num">{formatMs(s.duration)}</span>
@@ -133,7 +138,7 @@ export function Waterfall({ events, selected, onSelect }: WaterfallProps) {
                 data-iteration={r.iteration}
               >
                 <button type="button" className="wf-label link" onClick={() => onSelect(r.iteration)} title={t('wf.row_title', { n: r.iteration })}>
-                  #{r.iteration} <span className="muted">{formatMs(r.end - r.start)}</span>{' '}
+                  {r.iteration === 0 ? t('card.start') : `#${r.iteration}`} <span className="muted">{formatMs(r.end - r.start)}</span>{' '}
                   <span className="muted" data-testid="wf-row-cost">
                     {formatCost(r)}
                   </span>
@@ -146,6 +151,14 @@ export function Waterfall({ events, selected, onSelect }: WaterfallProps) {
       </div>
     </div>
   )
+}
+
+const stageNames: Record<string, MessageKey> = {
+  'route.decided': 'wf.stage.route',
+  'plan.created': 'wf.stage.plan',
+  'plan.revised': 'wf.stage.replan',
+  'step.evaluated': 'wf.stage.step',
+  'completion.checked': 'wf.stage.completion',
 }
 
 function rowHeight(r: WaterfallRow | undefined): number {
