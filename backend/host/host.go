@@ -355,7 +355,11 @@ func lockListener(ln net.Listener) (string, net.Listener, error) {
 			return net.JoinHostPort("127.0.0.1", fmt.Sprint(addr.Port)), nil, nil
 		}
 	}
-	extra, err := net.Listen("tcp", "127.0.0.1:0")
+	// Multipath TCP has nothing to add on loopback, and Go's first MPTCP
+	// listener probes the kernel for it.
+	var lc net.ListenConfig
+	lc.SetMultipathTCP(false)
+	extra, err := lc.Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", nil, i18n.Wrap(err, "host.listen_failed", err)
 	}
