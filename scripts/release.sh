@@ -171,7 +171,7 @@ fi
 [ -f "$key" ] || die "HERMES_RELEASE_KEY names $key, which does not exist"
 # An encrypted key (scrypt, "Sc" after "Ed") needs its password once, not
 # at each of the signatures below.
-if [ -z "${HERMES_RELEASE_PASSWORD:-}" ] && [ "$(sed -n 2p "$key" | base64 -d 2>/dev/null | head -c 4 | tail -c 2)" = Sc ]; then
+if [ -z "${HERMES_RELEASE_PASSWORD:-}" ] && [ "$(sed -n 2p "$key" | base64 -d 2>/dev/null | head -c 4 | tail -c 2 | tr -d '\0')" = Sc ]; then
   [ -t 0 ] || die "$key is encrypted: set HERMES_RELEASE_PASSWORD"
   read -rsp "password of $key: " HERMES_RELEASE_PASSWORD
   echo
