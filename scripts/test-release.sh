@@ -161,7 +161,12 @@ wine reg query 'HKCU\Software\Microsoft\Windows\CurrentVersion\Uninstall\Hermes'
 find "$WINEPREFIX/drive_c/users" -path '*Start Menu/Programs/Hermes.lnk' | grep -q . || fail "no Start-menu entry"
 ok "installed into $install_win, on PATH, in the Start menu and Apps & features"
 [ "$(wine cmd /c hermes version 2>/dev/null | tr -d '\r')" = "hermes $version" ] || fail "hermes on PATH does not answer hermes $version"
-ok "hermes version, found on PATH: hermes $version"
+set +e
+wine cmd /c hermes no-such-command >/dev/null 2>&1
+code=$?
+set -e
+[ "$code" -eq 2 ] || fail "hermes on PATH exited with $code for an unknown command, not 2 (hermes.com passes on hermes.exe's code)"
+ok "hermes version, found on PATH: hermes $version; its exit codes come through"
 
 mkdir -p "$home_unix"
 home_config >"$home_unix/hermes.toml"
