@@ -195,7 +195,8 @@ func (u *Updater) abandon(j journal, cause error) error {
 	if j.Bundle != "" {
 		return u.abandonBundle(j, cause)
 	}
-	return errors.Join(cause, removeIfExists(j.Staged), u.removeCopies(), removeIfExists(u.journalPath()))
+	u.removeCopies()
+	return errors.Join(cause, removeIfExists(j.Staged), removeIfExists(u.journalPath()))
 }
 
 // Recover finishes or undoes an update that a crash or a kill interrupted.
@@ -232,9 +233,7 @@ func (u *Updater) recover(ctx context.Context) error {
 	if sum != j.ToSHA256 {
 		return u.abandon(j, nil) // the rename never happened
 	}
-	if err := u.removeCopies(); err != nil {
-		return err
-	}
+	u.removeCopies()
 	return u.finish(ctx, j)
 }
 
@@ -252,7 +251,8 @@ func (u *Updater) tidy() error {
 			return err
 		}
 	}
-	return u.removeCopies()
+	u.removeCopies()
+	return nil
 }
 
 // Tidy removes what earlier updates left beside the install at exe ("" is

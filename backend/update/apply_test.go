@@ -253,3 +253,32 @@ func killedUpdate(t *testing.T, exe, home, feed, env string) {
 		t.Fatalf("the update was not killed (%s): %v\n%s", env, err, out)
 	}
 }
+
+// A copy of the home that cannot be removed (a file of it held open, as an
+// antivirus on Windows or Wine may) does not stop the update; a later
+// start removes it.
+func TestApply_CopyOfTheHomeHeldOpen(t *testing.T) {
+	buildAll(t, oldBuild, newBuild)
+	srv := newFeedServer(t)
+	srv.publish(t, newBuild, testPriv, testPriv, nil)
+	exe, home := install(t, oldBuild)
+	u := newUpdater(t, exe, home, srv.URL+"/feed.json", "1.0.0")
+	removeAll = func(string) error { return errors.New("the file is being used by another process") }
+	t.Cleanup(func() { removeAll = os.RemoveAll })
+	if _, err := update(t.Context(), u); err != nil {
+		t.Fatalf("an update whose copy of the home stayed: %v", err)
+	}
+	if v := versionOf(t, exe); v != "1.1.0" {
+		t.Fatalf("installed %s, want 1.1.0", v)
+	}
+	if copies, _ := filepath.Glob(filepath.Join(u.dir(), "check-*")); len(copies) == 0 {
+		t.Fatal("the test's copy of the home went anyway")
+	}
+	removeAll = os.RemoveAll
+	if err := u.Recover(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if copies, _ := filepath.Glob(filepath.Join(u.dir(), "check-*")); len(copies) > 0 {
+		t.Fatalf("a later start left %v", copies)
+	}
+}

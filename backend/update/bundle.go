@@ -159,9 +159,7 @@ func (u *Updater) recoverBundle(ctx context.Context, j journal) error {
 	if !bundleIsNew(j, j.Bundle) {
 		return u.abandon(j, nil) // the swap never happened, or was undone
 	}
-	if err := u.removeCopies(); err != nil {
-		return err
-	}
+	u.removeCopies()
 	return u.finish(ctx, j)
 }
 
@@ -192,7 +190,8 @@ func (u *Updater) abandonBundle(j journal, cause error) error {
 	if !exists(j.Bundle) || bundleIsNew(j, j.Bundle) {
 		return errors.Join(cause, fmt.Errorf("%s is not the bundle it replaced: run hermes update to put it right", j.Bundle))
 	}
-	return errors.Join(cause, os.RemoveAll(j.Staged), os.RemoveAll(j.Aside), u.removeCopies(), removeIfExists(u.journalPath()))
+	u.removeCopies()
+	return errors.Join(cause, os.RemoveAll(j.Staged), os.RemoveAll(j.Aside), removeIfExists(u.journalPath()))
 }
 
 // tidyBundle repairs a kill in the middle of a swap no journal covers (a
