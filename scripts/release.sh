@@ -191,9 +191,11 @@ sign windows/amd64 installer "$setup"
 sign windows/amd64 binary "$(basename "$win")"
 sign linux/amd64 package "$deb"
 sign linux/amd64 binary "$(basename "$linux")"
+# A headless install updates from the headless build; where a platform has
+# no desktop build, that is its binary too.
 for p in "${platforms[@]}"; do
   case $p in
-  linux/amd64 | windows/amd64) ;;
+  linux/amd64 | windows/amd64) sign "$p" headless "$(headless "$p")" ;;
   *) sign "$p" binary "$(headless "$p")" ;;
   esac
 done

@@ -8,8 +8,8 @@ func releaseMessages() map[string]i18n.Msg {
 	return map[string]i18n.Msg{
 		"cli.cmd.release": {EN: "sign a build and publish it in an update feed", ZH: "为构建签名并发布到更新源"},
 		"cli.release.usage": {
-			EN: "usage: hermes release keygen [--out NAME]\n       hermes release sign --key FILE --version V --url URL [--platform GOOS/GOARCH] [--form binary|installer|package|bundle] [--channel beta] [--notes TEXT] [--notes-zh TEXT] [--feed FILE] FILE",
-			ZH: "用法：hermes release keygen [--out 名称]\n      hermes release sign --key 文件 --version 版本 --url 地址 [--platform GOOS/GOARCH] [--form binary|installer|package|bundle] [--channel beta] [--notes 说明] [--notes-zh 中文说明] [--feed 文件] 文件",
+			EN: "usage: hermes release keygen [--out NAME]\n       hermes release sign --key FILE --version V --url URL [--platform GOOS/GOARCH] [--form binary|installer|package|bundle|headless] [--channel beta] [--notes TEXT] [--notes-zh TEXT] [--feed FILE] FILE",
+			ZH: "用法：hermes release keygen [--out 名称]\n      hermes release sign --key 文件 --version 版本 --url 地址 [--platform GOOS/GOARCH] [--form binary|installer|package|bundle|headless] [--channel beta] [--notes 说明] [--notes-zh 中文说明] [--feed 文件] 文件",
 		},
 		"cli.release.flag.out":      {EN: "write the key pair to NAME.key and NAME.pub", ZH: "将密钥对写入 名称.key 和 名称.pub"},
 		"cli.release.flag.key":      {EN: "the minisign private key file", ZH: "minisign 私钥文件"},
@@ -17,12 +17,12 @@ func releaseMessages() map[string]i18n.Msg {
 		"cli.release.flag.url":      {EN: "where the file will be downloaded from; relative to the feed's URL, or absolute", ZH: "该文件的下载地址；可相对于更新源地址，也可为绝对地址"},
 		"cli.release.flag.platform": {EN: "the build's GOOS/GOARCH", ZH: "该构建的 GOOS/GOARCH"},
 		"cli.release.flag.form": {
-			EN: "what the file is: binary (a bare binary, what binary and Windows setup installs update from), installer (a Windows setup program), package (a .deb) or bundle (a zip of the macOS .app)",
-			ZH: "文件类型：binary（单个二进制文件，二进制安装和 Windows 安装程序的安装都从它更新）、installer（Windows 安装程序）、package（.deb 包）或 bundle（macOS .app 的 zip）",
+			EN: "what the file is: binary (a bare binary, what binary and Windows setup installs update from), installer (a Windows setup program), package (a .deb), bundle (a zip of the macOS .app) or headless (a build without the window, what headless installs update from)",
+			ZH: "文件类型：binary（单个二进制文件，二进制安装和 Windows 安装程序的安装都从它更新）、installer（Windows 安装程序）、package（.deb 包）、bundle（macOS .app 的 zip）或 headless（不带窗口的构建，无界面安装从它更新）",
 		},
 		"cli.release.bad_form": {
-			EN: "--form %q is not a form; use binary, installer, package or bundle",
-			ZH: "--form %q 不是有效的类型；请使用 binary、installer、package 或 bundle",
+			EN: "--form %q is not a form; use binary, installer, package, bundle or headless",
+			ZH: "--form %q 不是有效的类型；请使用 binary、installer、package、bundle 或 headless",
 		},
 		"cli.release.flag.channel":  {EN: `"beta" for a pre-release; empty for stable`, ZH: `预发布版填 "beta"；稳定版留空`},
 		"cli.release.flag.notes":    {EN: "release notes in English", ZH: "英文发布说明"},

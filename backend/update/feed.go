@@ -67,7 +67,8 @@ func (a Artefact) form() Form {
 	return a.Form
 }
 
-// Artefact is the release's artefact of form for platform.
+// Artefact is the release's artefact of form for platform; for
+// FormHeadless, its binary when it has no headless build.
 func (r Release) Artefact(platform string, form Form) (Artefact, bool) {
 	if form == FormBinary {
 		a, ok := r.Platforms[platform]
@@ -77,6 +78,9 @@ func (r Release) Artefact(platform string, form Form) (Artefact, bool) {
 		if a.form() == form {
 			return a, true
 		}
+	}
+	if form == FormHeadless {
+		return r.Artefact(platform, FormBinary)
 	}
 	return Artefact{}, false
 }

@@ -27,10 +27,17 @@ const (
 	// FormBundle is a macOS application bundle: the whole X.app is
 	// replaced, since its signature covers every file in it.
 	FormBundle Form = "bundle"
+	// FormHeadless is a bare binary built without the window (-tags
+	// headless), as servers run: it updates from the release's headless
+	// build, not from the desktop app that is its platform's binary, which
+	// would need GTK and WebKitGTK there. A release without one for the
+	// platform gives its binary, headless already where there is no
+	// desktop build.
+	FormHeadless Form = "headless"
 )
 
 // forms are the forms a release can publish an artefact for.
-var forms = []Form{FormBinary, FormInstaller, FormPackage, FormBundle}
+var forms = []Form{FormBinary, FormInstaller, FormPackage, FormBundle, FormHeadless}
 
 // ParseForm reads a form's name; "" is FormBinary.
 func ParseForm(s string) (Form, bool) {

@@ -137,3 +137,31 @@ func TestPackageCommands(t *testing.T) {
 		t.Fatalf("quoted: %q", apt)
 	}
 }
+
+// A headless install takes the release's headless build where there is
+// one, and the binary where the platform has no other.
+func TestRelease_HeadlessArtefact(t *testing.T) {
+	var rel Release
+	rel.Put("linux/amd64", Artefact{URL: "hermes-linux-amd64"})
+	rel.Put("linux/amd64", Artefact{URL: "hermes-linux-amd64-headless", Form: FormHeadless})
+	rel.Put("darwin/arm64", Artefact{URL: "hermes-darwin-arm64-headless"})
+	for _, tt := range []struct {
+		platform string
+		form     Form
+		want     string
+	}{
+		{"linux/amd64", FormHeadless, "hermes-linux-amd64-headless"},
+		{"linux/amd64", FormBinary, "hermes-linux-amd64"},
+		{"darwin/arm64", FormHeadless, "hermes-darwin-arm64-headless"},
+	} {
+		if a, ok := rel.Artefact(tt.platform, tt.form); !ok || a.URL != tt.want {
+			t.Errorf("Artefact(%s, %s) = %q, %v; want %q", tt.platform, tt.form, a.URL, ok, tt.want)
+		}
+	}
+	if _, ok := rel.Artefact("windows/amd64", FormHeadless); ok {
+		t.Error("a platform without any build gave an artefact")
+	}
+	if f, ok := ParseForm("headless"); !ok || f != FormHeadless {
+		t.Errorf("ParseForm(headless) = %s, %v", f, ok)
+	}
+}

@@ -151,6 +151,9 @@ func (u *Updater) Form() Form {
 		u.form = u.opts.Form
 		if u.form == "" {
 			u.form = DetectForm(u.opts.Exe, u.link, u.goos(), u.opts.Root)
+			if u.form == FormBinary && headlessBuild {
+				u.form = FormHeadless
+			}
 		}
 	})
 	return u.form
