@@ -1,17 +1,17 @@
 package skills
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"hermes/backend/sandbox"
 )
@@ -31,7 +31,7 @@ type mcpServer struct {
 	dir     string // the skill's folder, "" for [[tools.mcp]]
 
 	mu      sync.Mutex
-	session *mcp.ClientSession
+	session *mcpSession
 	cmd     *exec.Cmd
 	ended   chan struct{} // closed when the session's connection ends
 	died    string        // why the last session ended, until it is reported
@@ -54,7 +54,7 @@ func (s *mcpServer) policy() sandbox.Policy {
 }
 
 // sessionLocked returns a live session, starting the server if there is none.
-func (s *mcpServer) sessionLocked(ctx context.Context) (*mcp.ClientSession, error) {
+func (s *mcpServer) sessionLocked(ctx context.Context) (*mcpSession, error) {
 	if s.session != nil {
 		return s.session, nil
 	}
@@ -66,10 +66,14 @@ func (s *mcpServer) sessionLocked(ctx context.Context) (*mcp.ClientSession, erro
 	}
 	s.stderr = newHeadTail(4096)
 	cmd.Stderr = s.stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "hermes", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(ctx, mcpStartTimeout)
 	defer cancel()
-	session, err := client.Connect(ctx, &sandboxedServer{cmd: cmd, policy: s.policy()}, nil)
+	t := &sandboxedServer{cmd: cmd, policy: s.policy()}
+	out, err := t.start()
+	var session *mcpSession
+	if err == nil {
+		session, err = connectMCP(ctx, out, t)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("start MCP server %s (%s): %w%s", s.skill, s.spec.Command, err, s.stderrNote())
 	}
@@ -96,7 +100,7 @@ func (s *mcpServer) stderrNote() string {
 }
 
 // tools lists the server's tools, starting it if need be.
-func (s *mcpServer) tools(ctx context.Context) ([]*mcp.Tool, error) {
+func (s *mcpServer) tools(ctx context.Context) ([]mcpTool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	session, err := s.sessionLocked(ctx)
@@ -105,12 +109,9 @@ func (s *mcpServer) tools(ctx context.Context) ([]*mcp.Tool, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, mcpStartTimeout)
 	defer cancel()
-	var out []*mcp.Tool
-	for t, err := range session.Tools(ctx, nil) {
-		if err != nil {
-			return nil, fmt.Errorf("list the tools of MCP server %s: %w", s.skill, err)
-		}
-		out = append(out, t)
+	out, err := session.Tools(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list the tools of MCP server %s: %w", s.skill, err)
 	}
 	return out, nil
 }
@@ -134,7 +135,7 @@ func (s *mcpServer) call(ctx context.Context, tool string, args json.RawMessage)
 			return "", &CallError{Message: fmt.Sprintf("the arguments for %s must be a JSON object", tool)}
 		}
 	}
-	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: arguments})
+	res, err := session.CallTool(ctx, tool, arguments)
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
@@ -173,19 +174,19 @@ func (s *mcpServer) close() {
 
 // mcpText is what the model reads of a result: its text, with a line for
 // each piece it cannot read, or the structured content as JSON.
-func mcpText(res *mcp.CallToolResult) string {
+func mcpText(res *mcpResult) string {
 	var parts []string
 	for _, c := range res.Content {
-		switch c := c.(type) {
-		case *mcp.TextContent:
+		switch c.Type {
+		case "text":
 			parts = append(parts, c.Text)
-		case *mcp.ImageContent:
+		case "image":
 			parts = append(parts, fmt.Sprintf("[an image (%s) that you cannot see]", c.MIMEType))
-		case *mcp.AudioContent:
+		case "audio":
 			parts = append(parts, fmt.Sprintf("[audio (%s) that you cannot hear]", c.MIMEType))
-		case *mcp.ResourceLink:
+		case "resource_link":
 			parts = append(parts, fmt.Sprintf("[resource %s: %s]", c.Name, c.URI))
-		case *mcp.EmbeddedResource:
+		case "resource":
 			if c.Resource != nil && c.Resource.Text != "" {
 				parts = append(parts, c.Resource.Text)
 			} else if c.Resource != nil {
@@ -193,9 +194,10 @@ func mcpText(res *mcp.CallToolResult) string {
 			}
 		}
 	}
-	if len(parts) == 0 && res.StructuredContent != nil {
-		if b, err := json.Marshal(res.StructuredContent); err == nil {
-			return string(b)
+	if len(parts) == 0 && len(res.StructuredContent) > 0 && string(res.StructuredContent) != "null" {
+		var b bytes.Buffer
+		if json.Compact(&b, res.StructuredContent) == nil {
+			return b.String()
 		}
 	}
 	return strings.Join(parts, "\n")
@@ -223,7 +225,7 @@ func (s *mcpServer) mcpTools(ctx context.Context, overrides map[string]ManifestT
 		o := overrides[mt.Name]
 		params := o.Parameters
 		if len(params) == 0 {
-			if params, err = json.Marshal(mt.InputSchema); err != nil || string(params) == "null" {
+			if params = mt.InputSchema; len(params) == 0 || string(params) == "null" {
 				params = emptyParams
 			}
 		}
@@ -280,7 +282,8 @@ type sandboxedServer struct {
 	exited chan struct{}
 }
 
-func (t *sandboxedServer) Connect(ctx context.Context) (mcp.Connection, error) {
+// start starts the server and returns its output.
+func (t *sandboxedServer) start() (io.Reader, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -307,7 +310,7 @@ func (t *sandboxedServer) Connect(ctx context.Context) (mcp.Connection, error) {
 		t.proc.Wait()
 		close(t.exited)
 	}()
-	return (&mcp.IOTransport{Reader: outR, Writer: t}).Connect(ctx)
+	return outR, nil
 }
 
 func (t *sandboxedServer) Write(p []byte) (int, error) { return t.stdin.Write(p) }
