@@ -204,14 +204,6 @@ if wine "$exe" update >"$tmp/wupdate.out" 2>&1; then
   start_serve
   if ls "$install" | grep -q '^hermes\.exe\.old-'; then fail "the moved-aside binary is still there after the next start"; fi
   ok "the moved-aside binary is gone once hermes.exe serve starts again"
-elif grep -q 'unlinkat .*Invalid function' "$tmp/wupdate.out"; then
-  # Go 1.26 deletes files with NtSetInformationFile's
-  # FileDispositionInformationEx, which Wine 8 does not implement: every
-  # os.RemoveAll of a folder with files in it fails there, and not on
-  # Windows 10 1809 or later.
-  [ "$(wine "$exe" version 2>/dev/null | tr -d '\r')" = "hermes $version" ] || fail "a failed update changed hermes.exe"
-  printf '    SKIPPED under Wine 8: the update stops where Go removes a folder (%s); the installed version is unchanged\n' \
-    "$(grep -o 'unlinkat [^ ]*' "$tmp/wupdate.out" | head -1)"
 else
   cat "$tmp/wupdate.out"
   fail "hermes.exe update"
