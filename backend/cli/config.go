@@ -79,10 +79,10 @@ func configInit(env *Env, path string, lang i18n.Lang, force bool) int {
 }
 
 func configCheck(env *Env, path string) int {
-	problems := config.Check(path)
+	cfg, loaded, problems := config.CheckLoad(path)
 	// What the file allows but leaves open, with its environment references
 	// resolved as the commands that start resolve them.
-	if cfg, err := config.Load(path); err == nil {
+	if loaded {
 		for _, w := range cfg.ResolveEnv(env.Getenv).Warnings() {
 			fmt.Fprintln(env.Stderr, i18n.T("cli.config.warning", w.Error()))
 		}

@@ -14,18 +14,30 @@ import (
 // that sets them. A valid file gives nil. Unlike Load, Check reports a
 // missing file, since it was asked about that file.
 func Check(path string) []error {
-	if _, err := os.Stat(path); err != nil {
-		return []error{i18n.Wrap(err, "config.check.missing", path)}
+	_, _, problems := CheckLoad(path)
+	return problems
+}
+
+// CheckLoad is Check that also returns what Load would: the config, and
+// whether it loaded (a missing file gives the defaults, as Load does).
+// `hermes config check` reads the file once for both.
+func CheckLoad(path string) (cfg Config, loaded bool, problems []error) {
+	if _, statErr := os.Stat(path); statErr != nil {
+		cfg, err := Load(path)
+		return cfg, err == nil, []error{i18n.Wrap(statErr, "config.check.missing", path)}
 	}
-	cfg, doc, err := load(path)
-	problems := unjoin(err)
+	partial, doc, err := load(path)
+	if err == nil {
+		cfg, loaded = partial, true
+	}
+	problems = unjoin(err)
 	if doc == nil {
-		return problems // unreadable, not TOML, or not upgradable: nothing more to learn
+		return cfg, loaded, problems // unreadable, not TOML, or not upgradable: nothing more to learn
 	}
-	for _, e := range unjoin(cfg.Validate()) {
+	for _, e := range unjoin(partial.Validate()) {
 		problems = append(problems, doc.place(e))
 	}
-	return problems
+	return cfg, loaded, problems
 }
 
 // unjoin lists the errors that errors.Join (also under an i18n wrapper)

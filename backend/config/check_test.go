@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -56,5 +57,39 @@ func TestCheck(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "hermes.toml")
 	if p := Check(missing); len(p) != 1 || !errors.Is(p[0], os.ErrNotExist) || !strings.Contains(p[0].Error(), "hermes config init") {
 		t.Errorf("a missing file gives %v", p)
+	}
+}
+
+// TestCheckLoad: what Check finds and what Load gives, from one reading: a
+// missing file is a problem and the defaults; a value out of range is a
+// problem of a file that loads; a syntax error loads nothing.
+func TestCheckLoad(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, c := range []struct {
+		path         string
+		loaded       bool
+		problems     int
+		wantDefaults bool
+	}{
+		{filepath.Join(dir, "missing.toml"), true, 1, true},
+		{write("range.toml", "[agent]\nmax_iterations = -1\n"), true, 1, false},
+		{write("syntax.toml", "[agent\n"), false, 1, false},
+		{write("good.toml", "[agent]\nmax_iterations = 7\n"), true, 0, false},
+	} {
+		cfg, loaded, problems := CheckLoad(c.path)
+		want, wantErr := Load(c.path)
+		if loaded != c.loaded || loaded != (wantErr == nil) || len(problems) != c.problems || len(Check(c.path)) != c.problems {
+			t.Errorf("%s: loaded %v, problems %v; Load gave %v", filepath.Base(c.path), loaded, problems, wantErr)
+		}
+		if !reflect.DeepEqual(cfg, want) || c.wantDefaults && !reflect.DeepEqual(cfg, Default()) {
+			t.Errorf("%s: CheckLoad's config differs from Load's", filepath.Base(c.path))
+		}
 	}
 }
