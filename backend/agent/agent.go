@@ -151,6 +151,8 @@ const (
 	MemoryOn MemoryUse = "on"
 	// MemoryRead recalls memories but writes none.
 	MemoryRead MemoryUse = "read"
+	// MemoryOff neither recalls nor writes.
+	MemoryOff MemoryUse = "off"
 )
 
 // ToolSelection is the tools offered to one run; *skills.Selection is one.
@@ -176,6 +178,13 @@ type Task struct {
 	// Sandbox is the sandbox mode of the run's commands when not [tools]'s
 	// (hermes run --sandbox); it lasts through resumes.
 	Sandbox sandbox.Mode
+	// Memory is what the run does with long-term memory when not the
+	// setup's (hermes run --memory, a fork's "off"); MemoryAsOf, when set,
+	// lets it recall only the memories written before then (a fork's
+	// source's start), never what its source or a later run wrote. Both
+	// last through resumes.
+	Memory     MemoryUse
+	MemoryAsOf time.Time
 }
 
 // Result is how a run (or one leg of it) ended.
@@ -262,6 +271,8 @@ func NewRun(s Setup, t Task, sinks ...event.Sink) (*Run, error) {
 		Origin:     t.Origin,
 		AskedBy:    t.AskedBy,
 		Sandbox:    string(t.Sandbox),
+		Memory:     t.Memory,
+		MemoryAsOf: t.MemoryAsOf,
 		Strategy:   s.Strategy,
 		Model:      s.ModelName,
 		BaseURL:    s.BaseURL,
@@ -324,7 +335,7 @@ func (r *Run) Execute(ctx context.Context) Result {
 			Model: r.setup.ModelName, BaseURL: r.setup.BaseURL,
 			MaxIterations: r.limits.MaxIterations, TokenBudget: r.limits.TokenBudget,
 			Tools: r.setup.Tools.Names(), ForkedFrom: r.st.ForkedFrom, Origin: r.st.Origin,
-			AskedBy: r.st.AskedBy, Sandbox: r.sandboxStatus(),
+			AskedBy: r.st.AskedBy, Sandbox: r.sandboxStatus(), Memory: r.memoryStatus(),
 		})
 	}
 	if !r.resumed {
@@ -395,7 +406,7 @@ func (r *Run) finish(out outcome) Result {
 		data.Resume = "hermes resume " + r.st.RunID
 	} else {
 		r.stage = event.StageMemory
-		r.remember(out.answer)
+		r.remember(out.answer, out.verified)
 	}
 	r.stage = event.StageCompletion
 	// The end is saved before run.finished, so that a failure to save it is

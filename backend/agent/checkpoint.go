@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"hermes/backend/contextmgr"
 	"hermes/backend/event"
@@ -36,6 +37,10 @@ type state struct {
 	AskedBy      *event.Asker   `json:"asked_by,omitempty"`
 	// Sandbox is the run's own sandbox mode, "" for [tools]'s.
 	Sandbox string `json:"sandbox,omitempty"`
+	// Memory is the run's own use of long-term memory, "" for the setup's;
+	// MemoryAsOf, when set, is when the memory it recalls stood (Task).
+	Memory     MemoryUse `json:"memory,omitempty"`
+	MemoryAsOf time.Time `json:"memory_as_of,omitzero"`
 	// Model and BaseURL (masked, as in run.started) are what the run last
 	// ran with, so a resume with others records the switch.
 	Model   string `json:"model,omitempty"`

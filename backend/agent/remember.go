@@ -31,18 +31,46 @@ type LongTermMemory interface {
 const recallCandidates = 20
 
 func (r *Run) longTermMemory() LongTermMemory {
-	if r.setup.LongTerm == nil || (r.setup.Memory != MemoryOn && r.setup.Memory != MemoryRead) {
+	use := r.memoryUse()
+	if r.setup.LongTerm == nil || (use != MemoryOn && use != MemoryRead) {
 		return nil
+	}
+	sp := r.setup.LongTerm.In(r.setup.MemoryNamespace)
+	if !r.st.MemoryAsOf.IsZero() {
+		sp = sp.AsOf(r.st.MemoryAsOf)
 	}
 	// What is kept passes the redactor the events pass: a key the run saw
 	// is not served later by `hermes memory show` or the API.
-	return r.setup.LongTerm.In(r.setup.MemoryNamespace).Scrubbed(r.setup.Redactor.String)
+	return sp.Scrubbed(r.setup.Redactor.String)
+}
+
+// memoryUse is what the run does with long-term memory: its own (Task),
+// else the setup's.
+func (r *Run) memoryUse() MemoryUse {
+	if r.st.Memory != "" {
+		return r.st.Memory
+	}
+	return r.setup.Memory
+}
+
+// memoryStatus is what run.started says of the run's long-term memory;
+// nil when the process keeps none.
+func (r *Run) memoryStatus() *event.MemoryUse {
+	if r.setup.LongTerm == nil {
+		return nil
+	}
+	use := r.memoryUse()
+	if use != MemoryOn && use != MemoryRead {
+		use = MemoryOff
+	}
+	return &event.MemoryUse{Mode: string(use), AsOf: r.st.MemoryAsOf}
 }
 
 // recall fills the memory layer of a new run: memories that have faded are
-// dropped first, then the pinned ones and those most relevant to the task go
-// in, best first, while they fit under the cap. memory.recalled tells the
-// user which went in and why.
+// dropped first, then the pinned ones, the preferences and those the task
+// is about (its own words, not its standing instructions, which say how
+// rather than what) go in, best first, while they fit under the cap.
+// memory.recalled tells the user which went in and why.
 func (r *Run) recall() {
 	mem := r.longTermMemory()
 	if mem == nil {
@@ -52,7 +80,7 @@ func (r *Run) recall() {
 	if _, err := mem.Fade(now.Add(-r.limits.MemoryFade)); err != nil {
 		r.guard(event.GuardMemory, event.ActionWarn, i18n.T("agent.guard.memory", err.Error()))
 	}
-	hits, err := mem.Recall(r.st.Task+"\n"+r.st.Instr, recallCandidates)
+	hits, err := mem.Recall(r.st.Task, recallCandidates)
 	if err != nil {
 		r.guard(event.GuardMemory, event.ActionWarn, i18n.T("agent.guard.memory", err.Error()))
 		return
@@ -78,7 +106,8 @@ func (r *Run) recall() {
 	refs := make([]event.MemoryRef, len(used))
 	for i, h := range used {
 		refs[i] = memoryRef(h.Entry)
-		refs[i].Reason, refs[i].Terms, refs[i].Score = h.Reason, h.Terms, math.Round(h.Score*100)/100
+		refs[i].Reason, refs[i].Terms = h.Reason, h.Terms
+		refs[i].Score, refs[i].Relevance = math.Round(h.Score*100)/100, math.Round(h.Relevance*100)/100
 	}
 	r.publish(event.MemoryRecalled, event.MemoryRecalledData{Entries: refs})
 	if err := mem.MarkRecalled(used, r.st.RunID, now); err != nil {
@@ -86,26 +115,32 @@ func (r *Run) recall() {
 	}
 }
 
-// remember writes what a finished run learnt: its outcome, the files it
-// used, and the user's preferences — those the user says hold beyond this
-// run (preferenceMarkers), and standing instructions once another run has
-// given them too. Instructions injected while the run worked, and the rest
-// of its task, were for this run and stay with it.
-func (r *Run) remember(answer string) {
+// remember writes what a finished run learnt: its outcome and the files it
+// used, when the run verified its answer (under a plan, the completion check
+// passed), and the user's preferences — those the user says hold beyond
+// this run (preferenceMarkers), and standing instructions once another run
+// has given them too — which are the person's own words, verified or not.
+// An answer nothing vouched for is never recalled into another run.
+// Instructions injected while the run worked, and the rest of its task,
+// were for this run and stay with it.
+func (r *Run) remember(answer string, verified bool) {
 	mem := r.longTermMemory()
-	if mem == nil || r.setup.Memory != MemoryOn {
+	if mem == nil || r.memoryUse() != MemoryOn {
 		return
 	}
 	now := r.now()
-	entries := []longterm.Entry{{
-		Kind: longterm.KindOutcome, RunID: r.st.RunID, Source: longterm.SourceResult,
-		Text: "Task: " + clip(r.st.Task, 300) + "\nOutcome: " + clip(answer, 800),
-	}}
-	if paths := r.usefulPaths(); len(paths) > 0 {
+	var entries []longterm.Entry
+	if verified {
 		entries = append(entries, longterm.Entry{
-			Kind: longterm.KindPath, RunID: r.st.RunID, Source: longterm.SourceResult,
-			Text: fmt.Sprintf("Files used for %q in %s: %s", clip(r.st.Task, 80), r.st.Workspace, strings.Join(paths, ", ")),
+			Kind: longterm.KindOutcome, RunID: r.st.RunID, Source: longterm.SourceResult,
+			Text: "Task: " + clip(r.st.Task, 300) + "\nOutcome: " + clip(answer, 800),
 		})
+		if paths := r.usefulPaths(); len(paths) > 0 {
+			entries = append(entries, longterm.Entry{
+				Kind: longterm.KindPath, RunID: r.st.RunID, Source: longterm.SourceResult,
+				Text: fmt.Sprintf("Files used for %q in %s: %s", clip(r.st.Task, 80), r.st.Workspace, strings.Join(paths, ", ")),
+			})
+		}
 	}
 	seen := map[string]bool{}
 	for _, said := range r.userStatements() {
@@ -142,7 +177,7 @@ func (r *Run) remember(answer string) {
 
 // memoryRef is e as events show it, with where it came from.
 func memoryRef(e longterm.Entry) event.MemoryRef {
-	return event.MemoryRef{ID: e.ID, Kind: e.Kind, Text: e.Text, Source: e.Origin(), RunID: e.RunID}
+	return event.MemoryRef{ID: e.ID, Kind: e.Kind, Text: e.Text, Source: e.Origin(), RunID: e.RunID, Created: e.Created}
 }
 
 type statement struct {

@@ -287,3 +287,148 @@ func TestMemory_KeptWhenCheckpointsAreWrapped(t *testing.T) {
 		t.Fatalf("memory.written = %+v, want the preference", refs)
 	}
 }
+
+// recalled returns what memory.recalled gave a run.
+func recalled(t *testing.T, events []event.Event) []event.MemoryRef {
+	var out []event.MemoryRef
+	for _, e := range ofType(events, event.MemoryRecalled) {
+		out = append(out, decode[event.MemoryRecalledData](t, e).Entries...)
+	}
+	return out
+}
+
+// An answer nothing vouched for (it followed a failed read) is not kept,
+// so no later run about the same task is given it; the person's stated
+// preference is kept all the same. A verified answer is kept.
+func TestMemory_OnlyVerifiedAnswersAreKept(t *testing.T) {
+	srv := llmtest.NewServer(t,
+		llmtest.Step{ToolCalls: []llm.ToolCall{call("r1", "read_file", map[string]any{"path": "sales.csv"})}},
+		llmtest.Step{Content: "Q3 revenue was 9,999,999."},
+		llmtest.Step{Content: "Q3 revenue was 9,999,999, I am sure."},
+		llmtest.Step{Content: "I have no figures for Q3 yet."},
+	)
+	h := newHarness(t, srv)
+	h.setup.Memory = agent.MemoryOn
+	res, events := memoryRun(t, h, "Compile the Q3 sales report from sales.csv", "Remember that I prefer Markdown tables.")
+	if res.Status != event.StatusFinished || res.Verified {
+		t.Fatalf("first run = %+v; want an unverified answer", res)
+	}
+	refs := written(t, events)
+	if hasEntry(refs, longterm.KindOutcome, "9,999,999") || hasEntry(refs, longterm.KindPath, "sales.csv") {
+		t.Fatalf("an unverified answer was kept: %+v", refs)
+	}
+	if !hasEntry(refs, longterm.KindPreference, "Markdown tables") {
+		t.Fatalf("the person's preference was not kept: %+v", refs)
+	}
+
+	res, events = memoryRun(t, h, "Update the Q3 sales report with the September figures", "")
+	if !res.Verified {
+		t.Fatalf("second run = %+v", res)
+	}
+	for _, ref := range recalled(t, events) {
+		if strings.Contains(ref.Text, "9,999,999") {
+			t.Fatalf("a later run was given the unverified answer: %+v", ref)
+		}
+	}
+	if !hasEntry(written(t, events), longterm.KindOutcome, "no figures for Q3") {
+		t.Errorf("a verified answer was not kept: %+v", written(t, events))
+	}
+}
+
+// A run is given only the memories its task is about: tasks in English and
+// Chinese that share a generic word or only function words with what an
+// earlier run kept get none of it; one about it does, and memory.recalled
+// says how relevant it was and when it was written.
+func TestMemory_RecalledOnlyIntoRunsAboutIt(t *testing.T) {
+	srv := llmtest.NewServer(t,
+		llmtest.Step{Content: "Q3 revenue was 1,204,000; the table is in report.md."},
+		llmtest.Step{Content: "会议纪要已整理成摘要。"},
+		llmtest.Step{Content: "Rome was founded in 753 BC."},
+		llmtest.Step{Content: "秋天的诗写好了。"},
+		llmtest.Step{Content: "罗马历史报告写好了。"},
+		llmtest.Step{Content: "Updated."},
+	)
+	h := newHarness(t, srv)
+	h.setup.Memory = agent.MemoryOn
+	first, _ := memoryRun(t, h, "Compile the Q3 sales report", "")
+	memoryRun(t, h, "帮我把会议纪要整理成摘要", "")
+	for _, task := range []string{"Write a report about the history of Rome", "请帮我写一首关于秋天的诗", "写一份关于罗马历史的报告"} {
+		_, events := memoryRun(t, h, task, "")
+		if got := recalled(t, events); len(got) != 0 {
+			t.Errorf("%q was given memories it is not about: %+v", task, got)
+		}
+	}
+	_, events := memoryRun(t, h, "Update the Q3 sales report with the September figures", "")
+	got := recalled(t, events)
+	if len(got) != 1 || got[0].RunID != first.RunID || got[0].Relevance < 0.35 || got[0].Relevance > 1 || got[0].Created.IsZero() {
+		t.Fatalf("recalled = %+v; want the first run's outcome, how relevant it is and when it was written", got)
+	}
+}
+
+// A run's own memory mode holds over the setup's, and through a resume:
+// "off" neither recalls nor writes, "read" recalls only; run.started says
+// which, and as of when the memory stood.
+func TestMemory_RunsOwnMode(t *testing.T) {
+	release := make(chan struct{})
+	srv := llmtest.NewServer(t,
+		llmtest.Step{Content: "Q3 revenue was 1,204,000."},
+		llmtest.Step{ToolCalls: []llm.ToolCall{call("l1", "list_files", map[string]any{"path": "."})}, Wait: release},
+		llmtest.Step{Content: "Q3 revenue is 1,300,000 now."},
+		llmtest.Step{Content: "Read it."},
+	)
+	h := newHarness(t, srv)
+	h.setup.Memory = agent.MemoryOn
+	first, _ := memoryRun(t, h, "Compile the Q3 sales report", "")
+
+	// Off, stopped and resumed: it never recalls nor writes.
+	sub := h.setup.Bus.Subscribe(1024, nil)
+	r, err := agent.NewRun(h.setup, agent.Task{Text: "Update the Q3 sales report", Workspace: h.ws, Memory: agent.MemoryOff})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		waitFor(t, sub.C, event.IterationStarted)
+		r.Controls().Stop()
+		close(release)
+	}()
+	res, events := h.execute(r, t.Context())
+	h.setup.Bus.Unsubscribe(sub)
+	if res.Status != event.StatusStopped {
+		t.Fatalf("first leg = %+v", res)
+	}
+	started := decode[event.RunStartedData](t, ofType(events, event.RunStarted)[0])
+	if started.Memory == nil || started.Memory.Mode != "off" || !started.Memory.AsOf.IsZero() {
+		t.Fatalf("run.started memory = %+v, want off", started.Memory)
+	}
+	if got := recalled(t, events); len(got) != 0 {
+		t.Fatalf("memory off recalled %+v", got)
+	}
+	resumed, err := agent.ResumeRun(h.setup, r.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, events = h.execute(resumed, t.Context())
+	if res.Status != event.StatusFinished || !res.Verified {
+		t.Fatalf("resumed = %+v", res)
+	}
+	if refs := written(t, events); len(refs) != 0 {
+		t.Fatalf("memory off, resumed, wrote %+v", refs)
+	}
+
+	// Read, as of the first run's start: nothing it wrote, nothing written.
+	r, err = agent.NewRun(h.setup, agent.Task{Text: "Update the Q3 sales report", Workspace: h.ws, Memory: agent.MemoryRead, MemoryAsOf: time.Now().Add(-time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, events = h.execute(r, t.Context())
+	started = decode[event.RunStartedData](t, ofType(events, event.RunStarted)[0])
+	if started.Memory == nil || started.Memory.Mode != "read" || started.Memory.AsOf.IsZero() {
+		t.Fatalf("run.started memory = %+v, want read as of a time", started.Memory)
+	}
+	if got := recalled(t, events); len(got) != 0 {
+		t.Fatalf("a run as of before %s recalled %+v", first.RunID, got)
+	}
+	if refs := written(t, events); len(refs) != 0 {
+		t.Fatalf("memory read wrote %+v", refs)
+	}
+}

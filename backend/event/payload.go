@@ -1,6 +1,10 @@
 package event
 
-import "hermes/backend/llm"
+import (
+	"time"
+
+	"hermes/backend/llm"
+)
 
 // Run statuses, as carried by run.finished and shown in run lists.
 const (
@@ -36,6 +40,20 @@ type RunStartedData struct {
 	// Sandbox is how the run's commands are confined; absent in runs
 	// logged before there was one.
 	Sandbox *SandboxData `json:"sandbox,omitempty"`
+	// Memory is what the run does with long-term memory; absent when the
+	// process keeps none, and in runs logged before it was said.
+	Memory *MemoryUse `json:"memory,omitempty"`
+}
+
+// MemoryUse is what a run does with long-term memory.
+type MemoryUse struct {
+	// Mode is "on" (recall, and write what the run verified), "read"
+	// (recall only) or "off" (neither).
+	Mode string `json:"mode"`
+	// AsOf, when set, is when the memory the run recalls stood: it recalls
+	// only memories written before then (a fork: when its source started),
+	// none that its source or a later run wrote.
+	AsOf time.Time `json:"as_of,omitzero"`
 }
 
 // SandboxData is the OS sandbox a run's commands (execute_command,
@@ -498,9 +516,14 @@ type MemoryRef struct {
 	// instructions) or "result"; "" for entries older than sources.
 	Source string `json:"source,omitempty"`
 	RunID  string `json:"run_id,omitempty"`
+	// Created is when the entry was written.
+	Created time.Time `json:"created,omitzero"`
 	// Reason says why a recalled entry was recalled: "pinned",
-	// "preference", or "match" with the task's Terms it holds and its Score.
-	Reason string   `json:"reason,omitempty"`
-	Terms  []string `json:"terms,omitempty"`
-	Score  float64  `json:"score,omitempty"`
+	// "preference", or "match" with the task's Terms it holds, its BM25
+	// Score and its Relevance to the task (the share, 0 to 1, of the score
+	// of a memory holding every content word of the task).
+	Reason    string   `json:"reason,omitempty"`
+	Terms     []string `json:"terms,omitempty"`
+	Score     float64  `json:"score,omitempty"`
+	Relevance float64  `json:"relevance,omitempty"`
 }

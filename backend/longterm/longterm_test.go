@@ -162,8 +162,8 @@ func TestMemory_FadeKeepsRecalledAndPinned(t *testing.T) {
 	if _, err := s.Get(pinned.ID); err != nil {
 		t.Errorf("the pinned entry faded: %v", err)
 	}
-	if hits, _ := s.Recall("invoices", 5); len(hits) != 2 {
-		t.Errorf("after fading, recall of invoices = %v; want the recalled one and the pinned one", texts(hits))
+	if hits, _ := s.Recall("invoices and taxes", 5); len(hits) != 2 {
+		t.Errorf("after fading, recall of invoices and taxes = %v; want the recalled one and the pinned one", texts(hits))
 	}
 	// Much later everything unpinned has faded.
 	if n, _ := s.Fade(later.Add(time.Hour)); n != 1 {

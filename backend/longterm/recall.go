@@ -26,18 +26,56 @@ const (
 // matched on its first terms.
 const maxQueryTerms = 128
 
+// A memory is recalled for a task only when it is about the task: it holds
+// at least minShared of the task's content terms (one word in common, "report"
+// or "文件", says little), and its BM25 score is at least minRelevance of the
+// score of a memory that held every content term of the task once, at the
+// average length (relevance). Pinned memories and preferences hold for
+// every task and need neither.
+const (
+	minShared    = 2
+	minRelevance = 0.35
+)
+
 // functionWords are the query terms that say nothing of a task's subject:
-// a memory sharing only "the" and "to" with a task is not about it. They
-// stay in the index, so the list can change without a rebuild.
-var functionWords = map[string]bool{}
+// a memory sharing only "the" and "to" with a task is not about it; nor
+// are the words every memory of a run holds ("Task: … Outcome: …", "Files
+// used for …"). They stay in the index, so the list can change without a
+// rebuild. Chinese terms are pairs of characters: those of functionPairs
+// are no more, nor is any pair holding one of functionChars (a particle or
+// a pronoun: "的报" of "历史的报告" is no word).
+var (
+	functionWords = map[string]bool{}
+	functionChars = map[rune]bool{}
+)
 
 func init() {
 	for _, w := range strings.Fields(`a an the and or but if then so of to in on at by for from with as into
 		is are was were be been it its this thi that these those there here i me my we our you your he she they them
 		do doe did not no can will would should could may might must have ha had what which who how when where
-		please also all any some up out about over after before than just only very more most such each`) {
+		please also all any some up out about over after before than just only very more most such each
+		task outcome file used md txt
+		我们 你们 他们 她们 它们 这个 那个 这些 那些 这里 那里 这样 那样 一个 一下 一些 一份 一点 什么 怎么 如何
+		为什 为何 哪些 哪个 哪里 可以 能否 是否 不是 就是 还是 但是 而且 或者 以及 因为 所以 如果 然后 并且
+		关于 对于 帮忙 请帮 请问 请把 请将 告诉 需要 应该 已经 现在 没有`) {
 		functionWords[w] = true
 	}
+	for _, r := range "的了吗呢吧啊呀哦嘛么什是里我你您他她它" {
+		functionChars[r] = true
+	}
+}
+
+// contentTerm reports whether a query term can say what a task is about.
+func contentTerm(term string) bool {
+	if functionWords[term] {
+		return false
+	}
+	for _, r := range term {
+		if functionChars[r] {
+			return false
+		}
+	}
+	return true
 }
 
 type memStats struct{ docs, length uint64 }
@@ -118,11 +156,14 @@ const (
 const maxWhyTerms = 8
 
 // Why says why a memory was recalled: its Reason, and for a match the
-// task's terms it holds (those that weighed most first) and its BM25 score.
+// task's terms it holds (those that weighed most first), its BM25 score
+// and its relevance: that score as a share of the score of a memory
+// holding every content term of the task (0 to 1).
 type Why struct {
-	Reason string   `json:"reason"`
-	Terms  []string `json:"terms,omitempty"`
-	Score  float64  `json:"score,omitempty"`
+	Reason    string   `json:"reason"`
+	Terms     []string `json:"terms,omitempty"`
+	Score     float64  `json:"score,omitempty"`
+	Relevance float64  `json:"relevance,omitempty"`
 }
 
 // Hit is a recalled entry and why it was recalled.
@@ -146,6 +187,7 @@ type Space struct {
 	m         *Memory
 	namespace string
 	scrub     func(string) string // nil: texts are written as given
+	before    time.Time           // zero: every entry; else those created before it
 }
 
 // In is the namespace's part of the memory; "" is the desktop's.
@@ -156,6 +198,15 @@ func (m *Memory) In(namespace string) Space { return Space{m: m, namespace: name
 // a run's redactor, which its events pass through too.
 func (sp Space) Scrubbed(scrub func(string) string) Space {
 	sp.scrub = scrub
+	return sp
+}
+
+// AsOf is sp as it stood at t: it recalls only the entries written before
+// t, none written then or later (a fork recalls the memory as it was when
+// its source run started, never what that run or a later one wrote). What
+// it writes is written now, as by sp.
+func (sp Space) AsOf(t time.Time) Space {
+	sp.before = t
 	return sp
 }
 
@@ -184,117 +235,160 @@ func (sp Space) MarkRecalled(hits []Hit, runID string, now time.Time) error {
 // Fade is Memory.Fade: memories fade by age in every namespace alike.
 func (sp Space) Fade(cutoff time.Time) (int, error) { return sp.m.Fade(cutoff) }
 
-// Recall is Memory.Recall among the namespace's entries.
+// Recall is Memory.Recall among the namespace's entries (those written
+// before its AsOf time, when it has one).
 func (sp Space) Recall(query string, limit int) ([]Hit, error) {
+	terms := queryTerms(query)
+	var hits []Hit
+	err := sp.m.view(func(tx *bolt.Tx) error {
+		var err error
+		if hits, err = sp.standing(tx, limit); err != nil {
+			return err
+		}
+		matches, err := sp.matches(tx, terms, limit)
+		hits = append(hits, matches...)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("recall memory: %w", err)
+	}
+	return hits, nil
+}
+
+// queryTerms are the distinct content terms of query, at most
+// maxQueryTerms of them.
+func queryTerms(query string) []string {
 	counts, _ := termCounts(query)
 	terms := make([]string, 0, len(counts))
 	for t := range counts {
-		if !functionWords[t] {
+		if contentTerm(t) {
 			terms = append(terms, t)
 		}
 	}
 	slices.Sort(terms)
-	terms = terms[:min(len(terms), maxQueryTerms)]
+	return terms[:min(len(terms), maxQueryTerms)]
+}
 
+// visible reports whether the space sees e: it is the namespace's, and
+// written before the space's AsOf time when it has one.
+func (sp Space) visible(e Entry) bool {
+	return e.Namespace == sp.namespace && (sp.before.IsZero() || e.Created.Before(sp.before))
+}
+
+// standing returns the namespace's pinned entries, then its preferences
+// (newest first, at most limit).
+func (sp Space) standing(tx *bolt.Tx, limit int) ([]Hit, error) {
 	var hits []Hit
-	err := sp.m.view(func(tx *bolt.Tx) error {
-		spaces := tx.Bucket(memSpacesBucket)
-		c := spaces.Cursor()
-		prefix := spacePrefix(sp.namespace, classPinned)
-		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-			e, err := getEntry(tx, binary.BigEndian.Uint64(k[len(prefix):]))
-			if errors.Is(err, ErrNoMemory) {
-				continue // see getEntry
-			}
-			if err != nil {
-				return err
-			}
+	c := tx.Bucket(memSpacesBucket).Cursor()
+	prefix := spacePrefix(sp.namespace, classPinned)
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		e, err := getEntry(tx, binary.BigEndian.Uint64(k[len(prefix):]))
+		if errors.Is(err, ErrNoMemory) {
+			continue // see getEntry
+		}
+		if err != nil {
+			return nil, err
+		}
+		if sp.visible(e) {
 			hits = append(hits, Hit{Entry: e, Why: Why{Reason: ReasonPinned}})
 		}
-		listed := len(hits)
-		prefix = spacePrefix(sp.namespace, classPref)
-		k, _ := c.Seek(spacePrefix(sp.namespace, classPref+1))
-		if k == nil {
-			k, _ = c.Last()
-		} else {
-			k, _ = c.Prev()
+	}
+	listed := len(hits)
+	prefix = spacePrefix(sp.namespace, classPref)
+	k, _ := c.Seek(spacePrefix(sp.namespace, classPref+1))
+	if k == nil {
+		k, _ = c.Last()
+	} else {
+		k, _ = c.Prev()
+	}
+	for ; k != nil && bytes.HasPrefix(k, prefix) && len(hits)-listed < limit; k, _ = c.Prev() {
+		e, err := getEntry(tx, binary.BigEndian.Uint64(k[len(prefix):]))
+		if errors.Is(err, ErrNoMemory) {
+			continue // see getEntry
 		}
-		for ; k != nil && bytes.HasPrefix(k, prefix) && len(hits)-listed < limit; k, _ = c.Prev() {
-			e, err := getEntry(tx, binary.BigEndian.Uint64(k[len(prefix):]))
-			if errors.Is(err, ErrNoMemory) {
-				continue // see getEntry
-			}
-			if err != nil {
-				return err
-			}
-			if !e.Pinned {
-				hits = append(hits, Hit{Entry: e, Why: Why{Reason: ReasonPreference}})
-			}
+		if err != nil {
+			return nil, err
 		}
-		st := readStats(tx)
-		if st.docs == 0 || limit <= 0 {
-			return nil
+		if !e.Pinned && sp.visible(e) {
+			hits = append(hits, Hit{Entry: e, Why: Why{Reason: ReasonPreference}})
 		}
-		avg := float64(st.length) / float64(st.docs)
-		scores := map[uint64]float64{}
-		type weighed struct {
-			term  string
-			score float64
+	}
+	return hits, nil
+}
+
+// matches returns up to limit of the namespace's other entries that are
+// about the task whose content terms are terms (minShared, minRelevance),
+// best first by BM25.
+func (sp Space) matches(tx *bolt.Tx, terms []string, limit int) ([]Hit, error) {
+	st := readStats(tx)
+	if st.docs == 0 || limit <= 0 {
+		return nil, nil
+	}
+	avg := float64(st.length) / float64(st.docs)
+	idf := func(df float64) float64 { return math.Log(1 + (float64(st.docs)-df+0.5)/(df+0.5)) }
+	type weighed struct {
+		term  string
+		score float64
+	}
+	scores := map[uint64]float64{}
+	matched := map[uint64][]weighed{}
+	// ideal is the score of a memory holding each term once at the
+	// average length: the sum of their idfs, a term no memory holds
+	// weighing as one held by a single memory.
+	ideal := 0.0
+	c := tx.Bucket(memSpacesBucket).Cursor()
+	for _, term := range terms {
+		df := float64(termDF(tx, term))
+		ideal += idf(max(df, 1))
+		if df == 0 {
+			continue
 		}
-		matched := map[uint64][]weighed{}
-		for _, term := range terms {
-			df := float64(termDF(tx, term))
-			if df == 0 {
-				continue
-			}
-			idf := math.Log(1 + (float64(st.docs)-df+0.5)/(df+0.5))
-			prefix := append(spacePrefix(sp.namespace, classPosting), append([]byte(term), 0)...)
-			for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-				id := binary.BigEndian.Uint64(k[len(prefix):])
-				tf, dl := float64(binary.BigEndian.Uint16(v)), float64(binary.BigEndian.Uint16(v[2:]))
-				score := idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*dl/avg))
-				scores[id] += score
-				matched[id] = append(matched[id], weighed{term, score})
-			}
+		w := idf(df)
+		prefix := append(spacePrefix(sp.namespace, classPosting), append([]byte(term), 0)...)
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			id := binary.BigEndian.Uint64(k[len(prefix):])
+			tf, dl := float64(binary.BigEndian.Uint16(v)), float64(binary.BigEndian.Uint16(v[2:]))
+			score := w * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*dl/avg))
+			scores[id] += score
+			matched[id] = append(matched[id], weighed{term, score})
 		}
-		ranked := make([]Hit, 0, len(scores))
-		for id, score := range scores {
-			ranked = append(ranked, Hit{Entry: Entry{ID: id}, Why: Why{Reason: ReasonMatch, Score: score}})
+	}
+	ranked := make([]Hit, 0, len(scores))
+	for id, score := range scores {
+		relevance := score / ideal
+		if len(matched[id]) < minShared || relevance < minRelevance {
+			continue
 		}
-		slices.SortFunc(ranked, func(a, b Hit) int {
-			if c := cmp.Compare(b.Score, a.Score); c != 0 {
-				return c
-			}
-			return cmp.Compare(b.ID, a.ID) // the newer of two equal matches
-		})
-		found := 0
-		for _, h := range ranked {
-			if found >= limit {
-				break
-			}
-			e, err := getEntry(tx, h.ID)
-			if errors.Is(err, ErrNoMemory) {
-				continue // see getEntry
-			}
-			if err != nil {
-				return fmt.Errorf("memory %d: %w", h.ID, err)
-			}
-			if e.Pinned || e.Kind == KindPreference || e.Namespace != sp.namespace {
-				continue // already listed, or someone else's
-			}
-			terms := matched[h.ID]
-			slices.SortStableFunc(terms, func(a, b weighed) int { return cmp.Compare(b.score, a.score) })
-			for _, w := range terms[:min(len(terms), maxWhyTerms)] {
-				h.Terms = append(h.Terms, w.term)
-			}
-			h.Entry = e
-			hits = append(hits, h)
-			found++
+		ranked = append(ranked, Hit{Entry: Entry{ID: id}, Why: Why{Reason: ReasonMatch, Score: score, Relevance: min(relevance, 1)}})
+	}
+	slices.SortFunc(ranked, func(a, b Hit) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
 		}
-		return nil
+		return cmp.Compare(b.ID, a.ID) // the newer of two equal matches
 	})
-	if err != nil {
-		return nil, fmt.Errorf("recall memory: %w", err)
+	var hits []Hit
+	for _, h := range ranked {
+		if len(hits) >= limit {
+			break
+		}
+		e, err := getEntry(tx, h.ID)
+		if errors.Is(err, ErrNoMemory) {
+			continue // see getEntry
+		}
+		if err != nil {
+			return nil, fmt.Errorf("memory %d: %w", h.ID, err)
+		}
+		if e.Pinned || e.Kind == KindPreference || !sp.visible(e) {
+			continue // already listed, someone else's, or written after AsOf
+		}
+		terms := matched[h.ID]
+		slices.SortStableFunc(terms, func(a, b weighed) int { return cmp.Compare(b.score, a.score) })
+		for _, w := range terms[:min(len(terms), maxWhyTerms)] {
+			h.Terms = append(h.Terms, w.term)
+		}
+		h.Entry = e
+		hits = append(hits, h)
 	}
 	return hits, nil
 }

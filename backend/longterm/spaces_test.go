@@ -72,16 +72,7 @@ func BenchmarkRecallOneOfManySpaces(b *testing.B) {
 // every pinned entry and preference, and every posting of the query's
 // terms, of every namespace. The index must not change what it finds.
 func (sp Space) recallByScan(query string, limit int) ([]Hit, error) {
-	counts, _ := termCounts(query)
-	terms := make([]string, 0, len(counts))
-	for t := range counts {
-		if !functionWords[t] {
-			terms = append(terms, t)
-		}
-	}
-	slices.Sort(terms)
-	terms = terms[:min(len(terms), maxQueryTerms)]
-
+	terms := queryTerms(query)
 	var hits []Hit
 	err := sp.m.s.View(func(tx *bolt.Tx) error {
 		err := tx.Bucket(memPinnedBucket).ForEach(func(k, _ []byte) error {
@@ -131,6 +122,7 @@ func (sp Space) recallByScan(query string, limit int) ([]Hit, error) {
 			tf, dl float64
 		}
 		var list []posting
+		ideal := 0.0
 		for _, term := range terms {
 			prefix := append([]byte(term), 0)
 			list = list[:0]
@@ -142,6 +134,7 @@ func (sp Space) recallByScan(query string, limit int) ([]Hit, error) {
 			}
 			df := float64(len(list))
 			idf := math.Log(1 + (float64(st.docs)-df+0.5)/(df+0.5))
+			ideal += math.Log(1 + (float64(st.docs)-max(df, 1)+0.5)/(max(df, 1)+0.5))
 			for _, p := range list {
 				score := idf * p.tf * (bm25K1 + 1) / (p.tf + bm25K1*(1-bm25B+bm25B*p.dl/avg))
 				scores[p.id] += score
@@ -150,7 +143,9 @@ func (sp Space) recallByScan(query string, limit int) ([]Hit, error) {
 		}
 		ranked := make([]Hit, 0, len(scores))
 		for id, score := range scores {
-			ranked = append(ranked, Hit{Entry: Entry{ID: id}, Why: Why{Reason: ReasonMatch, Score: score}})
+			if len(matched[id]) >= minShared && score/ideal >= minRelevance {
+				ranked = append(ranked, Hit{Entry: Entry{ID: id}, Why: Why{Reason: ReasonMatch, Score: score, Relevance: min(score/ideal, 1)}})
+			}
 		}
 		slices.SortFunc(ranked, func(a, b Hit) int {
 			if c := cmp.Compare(b.Score, a.Score); c != 0 {

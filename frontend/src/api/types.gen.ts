@@ -251,6 +251,7 @@ export interface RunStartedData {
   origin?: string
   asked_by?: Asker
   sandbox?: SandboxData
+  memory?: MemoryUse
 }
 
 export interface IterationStartedData {}
@@ -554,6 +555,7 @@ export interface LastRecall {
   reason: string
   terms?: string[]
   score?: number
+  relevance?: number
 }
 
 export interface Subscription {
@@ -575,6 +577,11 @@ export interface ClusterQueue {
   waiting: number
   running: number
   redelivered: number
+}
+
+export interface MemoryUse {
+  mode: string
+  as_of?: string
 }
 
 export interface Layers {
@@ -618,9 +625,11 @@ export interface MemoryRef {
   text: string
   source?: string
   run_id?: string
+  created?: string
   reason?: string
   terms?: string[]
   score?: number
+  relevance?: number
 }
 
 export interface Totals {
