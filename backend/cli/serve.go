@@ -27,6 +27,7 @@ func cmdServe(ctx context.Context, env *Env, args []string) int {
 	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.serve.usage")); fs.PrintDefaults() }
 	home := fs.String("home", "", i18n.T("cli.flag.home"))
 	listen := fs.String("listen", defaultListen, i18n.T("cli.serve.flag.listen"))
+	newToken := fs.Bool("new-token", false, i18n.T("cli.serve.flag.new_token"))
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageExit(err)
@@ -61,7 +62,7 @@ func cmdServe(ctx context.Context, env *Env, args []string) int {
 	cwd, _ := os.Getwd()
 	h, err := host.Open(ctx, dir, host.Serve, host.Options{
 		// A name given to --listen is one the browser may use in Host.
-		Listener: ln, Hosts: []string{*listen}, Assets: env.Assets,
+		Listener: ln, Hosts: []string{*listen}, Assets: env.Assets, NewToken: *newToken,
 		Getenv: env.Getenv, Workspace: cwd, Version: env.Version, Runs: overRuns,
 		// The server still works; only edits need a restart.
 		Warn: func(err error) { fmt.Fprintln(env.Stderr, err) },

@@ -6,7 +6,11 @@ func init() { i18n.Register(serveMessages) }
 
 func serveMessages() map[string]i18n.Msg {
 	return map[string]i18n.Msg{
-		"cli.serve.usage":       {EN: "usage: hermes serve [--home DIR] [--listen 127.0.0.1:7777]", ZH: "用法：hermes serve [--home 目录] [--listen 127.0.0.1:7777]"},
+		"cli.serve.usage": {EN: "usage: hermes serve [--home DIR] [--listen 127.0.0.1:7777] [--new-token]", ZH: "用法：hermes serve [--home 目录] [--listen 127.0.0.1:7777] [--new-token]"},
+		"cli.serve.flag.new_token": {
+			EN: "replace the home's access token (HOME/hermes.token) with a new one: browsers let in before must open the new URL",
+			ZH: "用新的访问令牌替换主目录中的令牌（HOME/hermes.token）：此前已登录的浏览器须打开新的网址",
+		},
 		"cli.serve.flag.listen": {EN: "address to listen on; keep it on loopback (127.0.0.1) unless others should see your runs", ZH: "监听地址；除非希望他人看到你的运行记录，否则请保持在回环地址（127.0.0.1）"},
 		"cli.serve.extra_args":  {EN: "hermes serve takes no arguments, got %q; use --home and --listen", ZH: "hermes serve 不接受参数，收到 %q；请使用 --home 和 --listen"},
 		"cli.serve.listen_failed": {

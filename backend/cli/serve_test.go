@@ -133,8 +133,9 @@ func TestServe_ServesRunsAndUIUntilCancelled(t *testing.T) {
 	var runs []runlog.Summary
 	err = json.NewDecoder(res.Body).Decode(&runs)
 	res.Body.Close()
-	if err != nil || len(runs) != len(written) || runs[0].RunID != written[0].RunID {
-		t.Fatalf("GET /api/runs: %v, %d runs, want %d starting with %s", err, len(runs), len(written), written[0].RunID)
+	// The home's runs, then the sample run.
+	if err != nil || len(runs) != len(written)+1 || runs[0].RunID != written[0].RunID {
+		t.Fatalf("GET /api/runs: %v, %d runs, want %d and the sample starting with %s", err, len(runs), len(written), written[0].RunID)
 	}
 	// The printed URL sets the cookie that the page then carries.
 	jar, err := cookiejar.New(nil)

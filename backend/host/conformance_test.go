@@ -167,8 +167,9 @@ func startAndStream(t *testing.T, open func(*testing.T, string) runner.Runs) {
 	if err != nil || len(logged) != len(events) {
 		t.Fatalf("Events: %d events, %v; streamed %d", len(logged), err, len(events))
 	}
+	// The run, then the sample run that ends every list.
 	list, err := runs.List()
-	if err != nil || len(list) != 1 || list[0].RunID != id || list[0].Live || list[0].Status != event.StatusFinished {
+	if err != nil || len(list) != 2 || !list[1].Sample || list[0].RunID != id || list[0].Live || list[0].Status != event.StatusFinished {
 		t.Fatalf("List: %+v, %v", list, err)
 	}
 }

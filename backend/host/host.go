@@ -62,6 +62,10 @@ type Options struct {
 	// HoldStore keeps hermes.db open for the host's life (Store), for a
 	// process that reads it besides its runs (the bot).
 	HoldStore bool
+	// NewToken replaces the home's token (remote.HomeToken) before the API
+	// serves (`hermes serve --new-token`): browsers let in with the old one
+	// must open the new URL.
+	NewToken bool
 
 	// Getenv reads the environment; nil is os.Getenv.
 	Getenv func(string) string
@@ -127,12 +131,17 @@ func Open(ctx context.Context, home string, mode Mode, o Options) (*Host, error)
 	if warn == nil {
 		warn = func(err error) { log.Print(err) }
 	}
+	token, err := apiToken(home, mode, o.NewToken)
+	if err != nil {
+		closeListener(o.Listener)
+		return nil, err
+	}
 	lockAddr, lockLn, err := lockListener(o.Listener)
 	if err != nil {
 		closeListener(o.Listener)
 		return nil, err
 	}
-	h := &Host{home: home, mode: mode, token: remote.NewToken(), served: make(chan error, 2)}
+	h := &Host{home: home, mode: mode, token: token, served: make(chan error, 2)}
 	me := remote.Lock{Addr: lockAddr, Token: h.token, Mode: mode}
 	if o.MustOwn {
 		h.own, err = remote.Claim(ctx, home, me)
@@ -338,6 +347,18 @@ func ServeError(err error) error {
 		return nil
 	}
 	return err
+}
+
+// apiToken is the token of the process's local API: the home's, which
+// outlives the process, so that a browser let in stays in when the
+// process starts again. A `hermes run` that owns the home for its run is
+// reached only by the processes that attach to it through the lock, so it
+// takes a token of its own and does not touch the home's file.
+func apiToken(home string, mode Mode, renew bool) (string, error) {
+	if mode == Run && !renew {
+		return remote.NewToken(), nil
+	}
+	return remote.HomeToken(home, renew)
 }
 
 // lockListener gives the loopback address that hermes.lock names for a

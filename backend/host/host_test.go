@@ -102,7 +102,7 @@ func TestOpen_OwnerThenAttached(t *testing.T) {
 		t.Fatalf("still live in the owner: %+v", live)
 	}
 	runs, err := owner.Runs().List()
-	if err != nil || len(runs) != 1 || runs[0].RunID != id {
+	if err != nil || len(runs) != 2 || runs[0].RunID != id || !runs[1].Sample {
 		t.Fatalf("the owner's runs: %+v, %v", runs, err)
 	}
 
@@ -313,5 +313,46 @@ func TestOpen_AdjustAppliesToEveryConfig(t *testing.T) {
 	s, err = h.Runs().Settings()
 	if err != nil || s.Workspace != ws || s.Model != "b" {
 		t.Fatalf("Settings after the edit = %+v, %v", s, err)
+	}
+}
+
+// TestOpen_TokenOutlivesTheProcess: a process that opens the home again
+// serves it with the same token, so that a browser let in stays in; a new
+// token is asked for, and a `hermes run` that owns the home for its run
+// keeps the home's file as it is.
+func TestOpen_TokenOutlivesTheProcess(t *testing.T) {
+	home, _ := newHome(t, llmtest.NewServer(t))
+	first := open(t, home, host.Serve, host.Options{})
+	tok := first.Token()
+	if err := first.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	again := open(t, home, host.Serve, host.Options{})
+	if again.Token() != tok {
+		t.Fatalf("token after a restart %q, want %q", again.Token(), tok)
+	}
+	if lock, err := remote.ReadLock(home); err != nil || lock.Token != tok {
+		t.Fatalf("hermes.lock = %+v, %v", lock, err)
+	}
+	if err := again.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+
+	run := open(t, home, host.Run, host.Options{})
+	if run.Token() == tok {
+		t.Fatal("a hermes run serves the home's token")
+	}
+	if err := run.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	renewed := open(t, home, host.Serve, host.Options{NewToken: true})
+	if renewed.Token() == tok {
+		t.Fatal("NewToken kept the old token")
+	}
+	if err := renewed.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if later := open(t, home, host.Desktop, host.Options{}); later.Token() != renewed.Token() {
+		t.Fatalf("after NewToken, %q; want %q", later.Token(), renewed.Token())
 	}
 }

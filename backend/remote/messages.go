@@ -15,6 +15,10 @@ func remoteMessages() map[string]i18n.Msg {
 			EN: "could not write %s: %v; check that the home directory is writable",
 			ZH: "无法写入 %s：%v；请检查主目录是否可写",
 		},
+		"remote.token_failed": {
+			EN: "could not keep the access token in %s: %v; check that the home directory is writable",
+			ZH: "无法在 %s 中保存访问令牌：%v；请检查主目录是否可写",
+		},
 		"remote.lock_held": {
 			EN: "process %d holds this home but does not answer at %s; if it is not Hermes, delete %s and start again",
 			ZH: "进程 %d 持有此主目录，但在 %s 没有应答；如果它不是 Hermes，请删除 %s 后重新启动",

@@ -16,7 +16,7 @@ import (
 )
 
 // List returns the live runs first, newest first, then the runs in the
-// home's logs, newest first. A home with no runs lists the sample run. Logs
+// home's logs, newest first, then the sample run. Logs
 // that cannot be read are left out and named by the error, a
 // *runlog.SkippedError, returned beside the runs that could be read.
 func (m *Manager) List() ([]Summary, error) {
@@ -48,6 +48,9 @@ var _ Pager = (*Manager)(nil)
 // (a filter reads the summaries it passes over, never their logs); when
 // another process holds the store, from the logs.
 func (m *Manager) ListPage(q ListQuery) (RunPage, error) {
+	if m.isSample(q.Before) {
+		return RunPage{}, nil // nothing comes after the sample
+	}
 	var out []Summary
 	live := map[string]bool{}
 	for _, s := range m.Live() {
@@ -82,8 +85,14 @@ func (m *Manager) ListPage(q ListQuery) (RunPage, error) {
 		}
 		out = append(out, Summary{Summary: s, Title: md.Title, ForkedFrom: md.ForkedFrom})
 	}
-	if len(out) == 0 && q.Before == "" && q.Status == "" && q.Search == "" {
-		if s, ok := sampleSummary(); ok {
+	// The sample run ends the list, after the home's own runs, whatever
+	// they are: a list that showed it beside the first run of one's own
+	// shows it again when the process starts again. It counts against the
+	// limit like a logged run, on a page of its own when the last is full.
+	if s, ok := sampleSummary(); ok && page.Next == "" && q.Matches(s.Summary, "") {
+		if n := len(page.Runs); q.Limit > 0 && n == q.Limit {
+			page.Next = page.Runs[n-1].RunID
+		} else {
 			out = append(out, s)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"crypto/subtle"
 	"fmt"
 	"html"
+	"net"
 	"net/http"
 	"strings"
 
@@ -12,8 +13,20 @@ import (
 	"hermes/backend/runner"
 )
 
-// cookieName holds the token in a browser once the printed URL was opened.
-const cookieName = "hermes_token"
+// cookiePrefix names the cookie that holds the token in a browser once the
+// printed URL was opened. Cookies are kept per host name, whatever the
+// port, so the name carries the port the browser reached: a second server
+// on 127.0.0.1 sets a cookie of its own rather than overwriting this one's.
+const cookiePrefix = "hermes_token"
+
+// cookieName is the name of the token's cookie for the address r reached,
+// as the browser wrote it in Host (a tunnel's local port, say).
+func cookieName(r *http.Request) string {
+	if _, port, err := net.SplitHostPort(r.Host); err == nil && port != "" {
+		return cookiePrefix + "_" + port
+	}
+	return cookiePrefix
+}
 
 // authenticate lets through the requests that carry the token: in the
 // cookie, or as a bearer token. Opening a page with ?token= sets the cookie
@@ -29,13 +42,13 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 				return
 			}
 			http.SetCookie(w, &http.Cookie{
-				Name: cookieName, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode,
+				Name: cookieName(r), Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode,
 			})
 			q.Del("token")
 			http.Redirect(w, r, localTarget(r.URL, q), http.StatusSeeOther)
 			return
 		}
-		if c, err := r.Cookie(cookieName); err == nil && s.valid(c.Value) {
+		if c, err := r.Cookie(cookieName(r)); err == nil && s.valid(c.Value) {
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -4,9 +4,13 @@ import (
 	"io"
 	"net/http"
 	"net/http/cookiejar"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"hermes/backend/runner"
+	"hermes/backend/server"
 )
 
 func TestServer_TokenRefusals(t *testing.T) {
@@ -37,7 +41,7 @@ func TestServer_TokenRefusals(t *testing.T) {
 				req.Header.Set("Authorization", tt.auth)
 			}
 			if tt.cookie != "" {
-				req.AddCookie(&http.Cookie{Name: "hermes_token", Value: tt.cookie})
+				req.AddCookie(&http.Cookie{Name: "hermes_token_" + req.URL.Port(), Value: tt.cookie})
 			}
 			res, err := noRedirect.Do(req)
 			if err != nil {
@@ -64,7 +68,7 @@ func TestServer_TokenURLSetsCookieAndDropsTheToken(t *testing.T) {
 		t.Fatalf("status %d, Location %q", res.StatusCode, res.Header.Get("Location"))
 	}
 	c := res.Cookies()
-	if len(c) != 1 || c[0].Name != "hermes_token" || c[0].Value != testToken || !c[0].HttpOnly || c[0].SameSite != http.SameSiteStrictMode {
+	if len(c) != 1 || c[0].Name != "hermes_token_"+res.Request.URL.Port() || c[0].Value != testToken || !c[0].HttpOnly || c[0].SameSite != http.SameSiteStrictMode {
 		t.Fatalf("cookies %+v", c)
 	}
 
@@ -82,6 +86,40 @@ func TestServer_TokenURLSetsCookieAndDropsTheToken(t *testing.T) {
 		res.Body.Close()
 		if res.StatusCode != http.StatusOK {
 			t.Fatalf("GET %s with the cookie: %d", path, res.StatusCode)
+		}
+	}
+}
+
+// Two servers on one host name, each with its own token, opened in one
+// browser: cookies are kept per host whatever the port, so each server's
+// cookie must be a name of its own or the second would log the first out.
+func TestServer_CookiePerPort(t *testing.T) {
+	index := fstest.MapFS{"index.html": {Data: []byte("<div id=root></div>")}}
+	const otherToken = "fedcba9876543210fedcba9876543210"
+	first := startServer(t, t.TempDir(), index)
+	other := httptest.NewServer(server.New(server.Options{Runs: runner.New(runner.Options{Home: t.TempDir()}), Token: otherToken, Assets: index}))
+	t.Cleanup(other.Close)
+
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	browser := &http.Client{Jar: jar}
+	for _, open := range []string{first + "/?token=" + testToken, other.URL + "/?token=" + otherToken} {
+		res, err := browser.Get(open)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+	}
+	for _, url := range []string{first, other.URL} {
+		res, err := browser.Get(url + "/api/runs")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s/api/runs after both were opened: %d", url, res.StatusCode)
 		}
 	}
 }

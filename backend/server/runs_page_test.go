@@ -46,8 +46,13 @@ func TestServer_ListRunsPaged(t *testing.T) {
 			break
 		}
 	}
-	if !slices.Equal(got, want) {
-		t.Fatalf("pages gave %v, want %v", got, want)
+	// The sample run ends the last page, and nothing comes after it.
+	if !slices.Equal(got, append(slices.Clone(want), sampleID(t))) {
+		t.Fatalf("pages gave %v, want %v and the sample", got, want)
+	}
+	var after runner.RunPage
+	if res := get(t, url+"/api/runs?limit=5&before="+sampleID(t), &after); res.StatusCode != http.StatusOK || len(after.Runs) != 0 || after.Next != "" {
+		t.Fatalf("after the sample: %d, %+v", res.StatusCode, after)
 	}
 
 	var stopped runner.RunPage
@@ -63,8 +68,8 @@ func TestServer_ListRunsPaged(t *testing.T) {
 
 	var all []runner.Summary
 	get(t, url+"/api/runs", &all)
-	if len(all) != len(want) {
-		t.Fatalf("unpaged: %d runs, want %d", len(all), len(want))
+	if len(all) != len(want)+1 {
+		t.Fatalf("unpaged: %d runs, want %d and the sample", len(all), len(want))
 	}
 
 	var bad errorBody

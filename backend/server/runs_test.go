@@ -50,7 +50,7 @@ func TestServer_ArtifactsRenameDelete(t *testing.T) {
 	h.call("PATCH", "/api/runs/"+id, `{"title":"`+strings.Repeat("x", 201)+`"}`, http.StatusBadRequest, nil)
 	var runs []runner.Summary
 	h.call("GET", "/api/runs", "", http.StatusOK, &runs)
-	if len(runs) != 1 || runs[0].Title != "Read the big file" || runs[0].Task != "read big.txt" || runs[0].Live {
+	if len(runs) != 2 || !runs[1].Sample || runs[0].Title != "Read the big file" || runs[0].Task != "read big.txt" || runs[0].Live {
 		t.Fatalf("after rename: %+v", runs)
 	}
 

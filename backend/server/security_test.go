@@ -34,17 +34,18 @@ func (r browserRequest) send(t *testing.T, base string, bearer bool) (int, []byt
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bearer {
-		req.Header.Set("Authorization", "Bearer "+testToken)
-	} else {
-		req.AddCookie(&http.Cookie{Name: "hermes_token", Value: testToken})
-	}
 	for k, v := range r.header {
 		if k == "Host" {
 			req.Host = v
 			continue
 		}
 		req.Header.Set(k, v)
+	}
+	if bearer {
+		req.Header.Set("Authorization", "Bearer "+testToken)
+	} else {
+		_, port, _ := net.SplitHostPort(req.Host)
+		req.AddCookie(&http.Cookie{Name: "hermes_token_" + port, Value: testToken})
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {

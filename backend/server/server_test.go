@@ -14,6 +14,7 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
+	"hermes/backend/runner/sample"
 	"hermes/backend/server"
 	"hermes/backend/server/servertest"
 )
@@ -33,6 +34,16 @@ func startServer(t *testing.T, home string, assets fstest.MapFS) string {
 	srv := httptest.NewServer(server.New(o))
 	t.Cleanup(srv.Close)
 	return srv.URL
+}
+
+// sampleID is the id of the sample run that ships inside Hermes.
+func sampleID(t *testing.T) string {
+	t.Helper()
+	events, err := sample.Events()
+	if err != nil || len(events) == 0 {
+		t.Fatalf("the sample run: %d events, %v", len(events), err)
+	}
+	return events[0].RunID
 }
 
 // get sends GET url with the token and decodes the JSON answer into into.
@@ -67,8 +78,9 @@ func TestServer_ListRuns(t *testing.T) {
 	if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
 		t.Fatalf("status %d, content type %q", res.StatusCode, res.Header.Get("Content-Type"))
 	}
-	if len(got) != len(want) {
-		t.Fatalf("got %d runs, want %d", len(got), len(want))
+	// The sample run ends the list, after the home's own runs.
+	if len(got) != len(want)+1 || got[len(want)].RunID != sampleID(t) {
+		t.Fatalf("got %d runs, want %d and the sample", len(got), len(want))
 	}
 	for i, w := range want {
 		g := got[i]
@@ -85,7 +97,7 @@ func TestServer_ListRuns_EmptyAndDamagedHomes(t *testing.T) {
 		prepare func(t *testing.T, home string)
 		want    int
 	}{
-		// A home with no runs lists the sample run that ships inside Hermes.
+		// Either lists the sample run that ships inside Hermes, last.
 		{"no logs directory", func(*testing.T, string) {}, 1},
 		{"a damaged log beside a good one", func(t *testing.T, home string) {
 			if _, err := servertest.WriteRun(home, servertest.Run{Task: "good", Model: "m", Started: now, Iterations: 1, Status: event.StatusFinished}); err != nil {
@@ -98,7 +110,7 @@ func TestServer_ListRuns_EmptyAndDamagedHomes(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, "run_20261129-000000-aaaaaa.jsonl"), []byte("not json\n{}\n"), 0o600); err != nil {
 				t.Fatal(err)
 			}
-		}, 1},
+		}, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -110,7 +122,7 @@ func TestServer_ListRuns_EmptyAndDamagedHomes(t *testing.T) {
 			if err := json.Unmarshal(raw, &runs); err != nil {
 				t.Fatal(err)
 			}
-			if res.StatusCode != http.StatusOK || len(runs) != tt.want {
+			if res.StatusCode != http.StatusOK || len(runs) != tt.want || !runs[len(runs)-1].Sample {
 				t.Fatalf("status %d, body %s; want %d runs", res.StatusCode, raw, tt.want)
 			}
 		})

@@ -45,7 +45,9 @@ describe('runs page', () => {
     const { ctx, page } = await openPage()
     await page.goto(served.url)
     const rows = page.getByTestId('run-row')
-    await expect.poll(() => rows.count()).toBe(expected.length)
+    // The home's runs, then the sample run that ships inside Hermes.
+    await expect.poll(() => rows.count()).toBe(expected.length + 1)
+    expect(await rows.last().getAttribute('data-sample')).toBe('true')
     for (const [i, want] of expected.entries()) {
       const row = rows.nth(i)
       expect(await row.getAttribute('data-run-id')).toBe(want.run_id)

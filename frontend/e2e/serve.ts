@@ -13,9 +13,12 @@ export interface Served {
   stop(): Promise<number | null>
 }
 
-/** serve starts `hermes serve` on a free loopback port and waits for the URL it prints. */
-export function serve(bin: string, home: string, env: Record<string, string> = {}): Promise<Served> {
-  const child: ChildProcess = spawn(bin, ['serve', '--home', home, '--listen', '127.0.0.1:0'], {
+/**
+ * serve starts `hermes serve` on listen (a free loopback port unless given)
+ * and waits for the URL it prints.
+ */
+export function serve(bin: string, home: string, env: Record<string, string> = {}, listen = '127.0.0.1:0'): Promise<Served> {
+  const child: ChildProcess = spawn(bin, ['serve', '--home', home, '--listen', listen], {
     env: { ...process.env, HERMES_LANG: 'en', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

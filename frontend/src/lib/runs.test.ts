@@ -39,6 +39,12 @@ describe('indexRuns', () => {
   it('sorts runs with an unreadable start time last', () => {
     expect(indexRuns([run('x', ''), run('y', '2026-01-01T00:00:00Z')]).ids).toEqual(['y', 'x'])
   })
+
+  it('puts the sample run after the home’s own runs, as the server lists it, whatever its date', () => {
+    const idx = indexRuns([run('s', '2026-12-01T10:00:00Z', { sample: true }), run('old', '2026-01-01T00:00:00Z'), run('new', '2026-11-30T10:00:00Z')])
+    expect(idx.ids).toEqual(['new', 'old', 's'])
+    expect(upsertRun(idx, run('live', '2026-11-29T10:00:00Z', { live: true })).ids).toEqual(['live', 'new', 'old', 's'])
+  })
 })
 
 describe('filterRuns', () => {

@@ -8,10 +8,12 @@ export interface RunIndex {
 
 /**
  * compareNewestFirst puts live runs first, then orders by start time, newest
- * first; the run id breaks ties (ids sort by time too).
+ * first; the run id breaks ties (ids sort by time too). The sample run ends
+ * the list, as the server lists it, after the home's own runs.
  */
 export function compareNewestFirst(a: RunSummary, b: RunSummary): number {
   if (!!a.live !== !!b.live) return a.live ? -1 : 1
+  if (!!a.sample !== !!b.sample) return a.sample ? 1 : -1
   const ta = Date.parse(a.started) || 0
   const tb = Date.parse(b.started) || 0
   if (ta !== tb) return tb - ta

@@ -145,7 +145,7 @@ function RunRow({ run: r }: { run: RunSummary }) {
   const label = runLabel(r)
 
   return (
-    <tr className={`run-row${r.live ? ' live' : ''}`} data-testid="run-row" data-run-id={r.run_id} data-live={r.live ? 'true' : 'false'} onClick={open}>
+    <tr className={`run-row${r.live ? ' live' : ''}`} data-testid="run-row" data-run-id={r.run_id} data-live={r.live ? 'true' : 'false'} data-sample={r.sample ? 'true' : 'false'} onClick={open}>
       <td className="col-task">
         {renaming === null ? (
           <a href={runHref(r.run_id)} data-testid="run-task" title={r.task}>
