@@ -38,21 +38,26 @@ func Load(path string) (Config, error) {
 // are found too, and Check can validate the rest. It also returns the
 // document, to place later problems in the file; nil when there is no file.
 func load(path string) (Config, *document, error) {
-	cfg := Default()
 	raw, err := readFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return cfg, nil, nil
+		return Default(), nil, nil
 	case errors.Is(err, ErrTooLarge):
 		return Config{}, nil, err
 	case err != nil:
 		return Config{}, nil, i18n.Wrap(err, "config.read", path, err)
 	}
+	return parseOnce(path, raw)
+}
+
+// parse is load's work on the bytes read from path.
+func parse(path string, raw []byte) (Config, *document, error) {
+	cfg := Default()
 	src := text(raw)
 	if err := checkNesting(path, src); err != nil {
 		return Config{}, nil, err
 	}
-	src, _, err = upgrade(src, migrations)
+	src, _, err := upgrade(src, migrations)
 	if err != nil {
 		return Config{}, nil, i18n.Wrap(err, "config.migrate", path, err)
 	}
