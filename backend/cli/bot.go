@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -153,7 +152,7 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 		}
 	}
 	running.Store(&botRunning{bot: bt, kit: kit, started: b})
-	ln, err := net.Listen("tcp", b.ListenAddr())
+	ln, err := listenTCP(b.ListenAddr())
 	if err != nil {
 		bt.Shutdown(ctx)
 		return fail(env, i18n.Wrap(err, "cli.bot.listen_failed", b.ListenAddr(), err))

@@ -52,7 +52,7 @@ func cmdServe(ctx context.Context, env *Env, args []string) int {
 		defer ob.Close()
 		overRuns = ob.Over
 	}
-	ln, err := net.Listen("tcp", *listen)
+	ln, err := listenTCP(*listen)
 	if err != nil {
 		return fail(env, i18n.Wrap(err, "cli.serve.listen_failed", *listen, err))
 	}
