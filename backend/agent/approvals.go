@@ -35,12 +35,13 @@ func (r *Run) approve(ctx context.Context, c *call) bool {
 	case v.Action == skills.Allow, v.Action == skills.Ask && allowedForRun:
 		return false
 	case v.Action == skills.Deny:
-		c.denied = "this call is not allowed by the user's policy (" + v.Reason + "). Do not retry it; find another way or say in your answer that it was not allowed."
+		c.denied = policyDeniedMessage(v.Reason)
 		return false
 	}
 	id := "approval_" + c.ID
+	// The person reads why in their language; the model never reads it.
 	r.publish(event.ApprovalRequested, event.ApprovalRequestedData{
-		ApprovalID: id, CallID: c.ID, Name: c.Name, Arguments: string(c.prep.Args), Risk: string(c.prep.Tool.Risk), Reason: v.Reason,
+		ApprovalID: id, CallID: c.ID, Name: c.Name, Arguments: string(c.prep.Args), Risk: string(c.prep.Tool.Risk), Reason: v.Shown(),
 		Escaping: v.Escaping, Commands: v.Commands, Risky: v.Risky, Patterns: v.Patterns,
 	})
 	resolve := func(decision, reason, pattern, by string) {
@@ -70,7 +71,7 @@ func (r *Run) approve(ctx context.Context, c *call) bool {
 				r.st.AllowedTools = append(r.st.AllowedTools, c.Name)
 			case event.ApproveAlways:
 				if err := r.setup.Policy.AllowAlways(c.prep.Tool, ctl.Pattern); err != nil {
-					r.guard(event.GuardApproval, event.ActionWarn, i18n.T("agent.approval_not_saved", err.Error()))
+					r.guard(event.GuardApproval, event.ActionWarn, i18n.T("agent.approval_not_saved", i18n.Clause(err.Error())))
 				}
 			case event.ApproveDeny:
 			default:
@@ -88,7 +89,8 @@ func (r *Run) approve(ctx context.Context, c *call) bool {
 	}
 }
 
-// deniedMessage is what the model reads of a denial.
+// deniedMessage is what the model reads of a denial: the person's reason
+// as they wrote it, its own full stop kept ("Not now." is not "Not now..").
 func deniedMessage(by, reason string) string {
 	msg := "the user denied this call"
 	if by == "unattended" {
@@ -97,5 +99,11 @@ func deniedMessage(by, reason string) string {
 	if reason != "" && by != "unattended" {
 		msg += ": " + reason
 	}
-	return msg + ". Do not retry it; find another way, or say in your answer what you could not do."
+	return i18n.Then(msg, "Do not retry it; find another way, or say in your answer what you could not do.")
+}
+
+// policyDeniedMessage is what the model reads of a call the policy denies,
+// with the policy's reason in English.
+func policyDeniedMessage(reason string) string {
+	return "this call is not allowed by the user's policy (" + i18n.Clause(reason) + "). Do not retry it; find another way or say in your answer that it was not allowed."
 }

@@ -11,6 +11,7 @@ import (
 
 	"hermes/backend/agent"
 	"hermes/backend/event"
+	"hermes/backend/i18n"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/skills"
@@ -310,5 +311,74 @@ func TestApprovals_EscapingIsAskedEveryTime(t *testing.T) {
 	defer mu.Unlock()
 	if len(workspaces) == 0 || workspaces[0] != h.ws {
 		t.Errorf("the policy was asked with workspaces %q, want %s", workspaces, h.ws)
+	}
+}
+
+// A person reads why a call is asked in their language, and the model reads
+// a denial in English with the person's reason as they wrote it, its
+// punctuation not doubled: "Not now." does not become "Not now..", nor the
+// policy's reason "(… deny.)."
+func TestApprovals_WordsForThePersonAndForTheModel(t *testing.T) {
+	was := i18n.Current()
+	i18n.SetLang(i18n.ZH)
+	t.Cleanup(func() { i18n.SetLang(was) })
+	srv := llmtest.NewServer(t,
+		writeCall("w1", "a.txt"),
+		llmtest.Step{ToolCalls: []llm.ToolCall{call("r1", "read_file", map[string]any{"path": "notes.txt"})}},
+		llmtest.Step{Content: "Nothing was written."},
+	)
+	h := newHarness(t, srv)
+	policy, err := skills.NewPolicy(skills.PolicyConfig{
+		Risk:  map[skills.Risk]skills.Action{skills.RiskRead: skills.Allow, skills.RiskWrite: skills.Ask},
+		Tools: map[string]skills.Action{"read_file": skills.Deny},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.setup.Policy = policy
+	run, err := agent.NewRun(h.setup, agent.Task{Text: "write a.txt", Workspace: h.ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answerApprovals(t, h, run, agent.Control{Kind: agent.ControlApprove, Decision: event.ApproveDeny, Reason: "Not now."})
+	_, events := h.execute(run, t.Context())
+	asked := decode[event.ApprovalRequestedData](t, ofType(events, event.ApprovalRequested)[0])
+	if asked.Reason != `write_file 是 write 类工具，且 [tools.risk] write = "ask"` {
+		t.Errorf("the person is told why in %q", asked.Reason)
+	}
+	denied := h.request(1)
+	if last := denied[len(denied)-1].Content; !strings.Contains(last, "the user denied this call: Not now. Do not retry it;") {
+		t.Errorf("the model reads the person's denial as %q", last)
+	}
+	byPolicy := h.request(2)
+	if last := byPolicy[len(byPolicy)-1].Content; !strings.Contains(last, "not allowed by the user's policy (read_file is listed in [tools] deny). Do not retry it;") {
+		t.Errorf("the model reads the policy's denial as %q", last)
+	}
+}
+
+// deniedReasons: a person's reason ending in any mark, or none, reaches the
+// model as one sentence before the next.
+func TestApprovals_DeniedReasonsEndOnce(t *testing.T) {
+	for reason, want := range map[string]string{
+		"Not now.":       "Not now. Do not retry",
+		"不行。":            "不行。 Do not retry",
+		"No!":            "No! Do not retry",
+		"Why this file?": "Why this file? Do not retry",
+		"see (notes)":    "see (notes). Do not retry",
+		"later":          "later. Do not retry",
+	} {
+		srv := llmtest.NewServer(t, writeCall("w1", "a.txt"), llmtest.Step{Content: "done"})
+		h := newHarness(t, srv)
+		h.setup.Policy = &askWrites{}
+		run, err := agent.NewRun(h.setup, agent.Task{Text: "write a.txt", Workspace: h.ws})
+		if err != nil {
+			t.Fatal(err)
+		}
+		answerApprovals(t, h, run, agent.Control{Kind: agent.ControlApprove, Decision: event.ApproveDeny, Reason: reason})
+		h.execute(run, t.Context())
+		msgs := h.request(1)
+		if last := msgs[len(msgs)-1].Content; !strings.Contains(last, "the user denied this call: "+want) {
+			t.Errorf("denied with %q, the model reads %q", reason, last)
+		}
 	}
 }

@@ -84,7 +84,7 @@ func (r *Run) buildContext(ctx context.Context, defs []llm.ToolDef) (contextmgr.
 		if err != nil {
 			if ctx.Err() == nil {
 				c.RetryAt = r.st.Iteration + 1
-				r.guard(event.GuardSummary, event.ActionWarn, i18n.T("agent.guard.summary_failed", err.Error()))
+				r.guard(event.GuardSummary, event.ActionWarn, i18n.T("agent.guard.summary_failed", i18n.Clause(err.Error())))
 			}
 			failed = true
 			break

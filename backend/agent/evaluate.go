@@ -118,7 +118,7 @@ func (r *Run) evaluate(ctx context.Context, s *event.PlanStep) {
 	if err != nil {
 		// The model's own word is taken, unless its last call failed.
 		data.Unchecked, data.Passed = true, r.st.Guards.LastFailure == ""
-		data.Reason = i18n.T("agent.evaluate.unreadable", err.Error())
+		data.Reason = i18n.T("agent.evaluate.unreadable", i18n.Clause(err.Error()))
 	} else {
 		data.Passed, data.Reason = *verdict.Passed, verdict.Reason
 		data.ContradictsPlan = verdict.ContradictsPlan && !data.Passed
@@ -218,7 +218,7 @@ func (r *Run) complete(ctx context.Context, answer string) (outcome, bool) {
 	var missing []int
 	if p != nil {
 		missing = p.missing()
-		data.StepsPassed, data.StepsRequired, data.Missing = p.passed(), p.required(), missing
+		data.StepsPassed, data.StepsRequired, data.Missing = p.requiredPassed(), p.required(), missing
 	}
 	if len(missing) > 0 || g.LastFailure != "" {
 		r.publish(event.CompletionChecked, data)
@@ -246,7 +246,7 @@ func (r *Run) complete(ctx context.Context, answer string) (outcome, bool) {
 		// The check could not be asked (the endpoint failed, the reply ran
 		// away, the request would not fit): the answer is given back, but
 		// nothing vouches for it.
-		data.Reason = i18n.T("agent.completion.unchecked", err.Error())
+		data.Reason = i18n.T("agent.completion.unchecked", i18n.Clause(err.Error()))
 		r.publish(event.CompletionChecked, data)
 		r.guard(event.GuardUnverified, event.ActionWarn, data.Reason)
 		return outcome{status: event.StatusFinished, answer: answer, reason: data.Reason}, true
@@ -254,7 +254,7 @@ func (r *Run) complete(ctx context.Context, answer string) (outcome, bool) {
 	if err != nil {
 		// An unreadable rating does not hold back an answer that met the
 		// hard conditions.
-		data.Passed, data.Reason = true, i18n.T("agent.completion.unreadable", err.Error())
+		data.Passed, data.Reason = true, i18n.T("agent.completion.unreadable", i18n.Clause(err.Error()))
 		r.publish(event.CompletionChecked, data)
 		return outcome{status: event.StatusFinished, answer: answer, verified: r.vouch(), reason: data.Reason}, true
 	}

@@ -171,7 +171,7 @@ func (r *Run) noteOutcome(c *call) {
 func (r *Run) vouch() bool {
 	g := &r.st.Guards
 	if g.LastFailure != "" {
-		r.guard(event.GuardUnverified, event.ActionWarn, i18n.T("agent.guard.unverified", g.LastFailure))
+		r.guard(event.GuardUnverified, event.ActionWarn, i18n.T("agent.guard.unverified", i18n.Clause(g.LastFailure)))
 		return false
 	}
 	if len(g.Unresolved) == 0 {

@@ -325,7 +325,7 @@ func (r *Run) answer(ctx context.Context, rep reply, direct bool) (outcome, bool
 	}
 	if g.LastFailure != "" && !g.VerifyGranted {
 		g.VerifyGranted = true
-		r.guard(event.GuardUnverified, event.ActionWarn, i18n.T("agent.guard.verify", g.LastFailure))
+		r.guard(event.GuardUnverified, event.ActionWarn, i18n.T("agent.guard.verify", i18n.Clause(g.LastFailure)))
 		r.turns = append(r.turns, llm.Message{Role: llm.RoleUser, Content: verifyHint(g.LastFailure)})
 		return outcome{}, false
 	}

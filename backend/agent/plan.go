@@ -97,6 +97,7 @@ func (p *planState) missing() []int {
 	return ids
 }
 
+// passed is how many steps passed, optional ones too.
 func (p *planState) passed() int {
 	n := 0
 	for _, s := range p.Steps {
@@ -106,6 +107,10 @@ func (p *planState) passed() int {
 	}
 	return n
 }
+
+// requiredPassed is how many required steps passed: what the completion
+// check counts against required.
+func (p *planState) requiredPassed() int { return p.required() - len(p.missing()) }
 
 func (p *planState) required() int {
 	n := 0
@@ -185,7 +190,7 @@ func (r *Run) plan(ctx context.Context) {
 	}
 	r.st.Planned = true
 	if err != nil {
-		r.guard(event.GuardPlan, event.ActionWarn, i18n.T("agent.guard.no_plan", err.Error()))
+		r.guard(event.GuardPlan, event.ActionWarn, i18n.T("agent.guard.no_plan", i18n.Clause(err.Error())))
 		return
 	}
 	r.st.Plan = &planState{Steps: steps, Assumptions: assumptions, Since: len(r.turns)}
@@ -217,7 +222,7 @@ func (r *Run) replan(ctx context.Context, reason, evidence string) bool {
 		})
 	if err != nil {
 		if ctx.Err() == nil {
-			r.guard(event.GuardPlan, event.ActionWarn, i18n.T("agent.guard.no_replan", err.Error()))
+			r.guard(event.GuardPlan, event.ActionWarn, i18n.T("agent.guard.no_replan", i18n.Clause(err.Error())))
 		}
 		return false
 	}

@@ -32,7 +32,7 @@ func (r *Run) askAboutGuesses(ctx context.Context, calls []*call) (asked, stoppe
 				continue
 			}
 			r.st.Asked = append(r.st.Asked, key)
-			q.Question = i18n.T("agent.question", q.Argument, q.Value, q.Tool, q.Failure)
+			q.Question = i18n.T("agent.question", q.Argument, q.Value, q.Tool, i18n.Clause(q.Failure))
 			return true, r.pose(ctx, q)
 		}
 	}

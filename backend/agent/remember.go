@@ -78,11 +78,11 @@ func (r *Run) recall() {
 	}
 	now := r.now()
 	if _, err := mem.Fade(now.Add(-r.limits.MemoryFade)); err != nil {
-		r.guard(event.GuardMemory, event.ActionWarn, i18n.T("agent.guard.memory", err.Error()))
+		r.guard(event.GuardMemory, event.ActionWarn, i18n.T("agent.guard.memory", i18n.Clause(err.Error())))
 	}
 	hits, err := mem.Recall(r.st.Task, recallCandidates)
 	if err != nil {
-		r.guard(event.GuardMemory, event.ActionWarn, i18n.T("agent.guard.memory", err.Error()))
+		r.guard(event.GuardMemory, event.ActionWarn, i18n.T("agent.guard.memory", i18n.Clause(err.Error())))
 		return
 	}
 	var b strings.Builder
@@ -111,7 +111,7 @@ func (r *Run) recall() {
 	}
 	r.publish(event.MemoryRecalled, event.MemoryRecalledData{Entries: refs})
 	if err := mem.MarkRecalled(used, r.st.RunID, now); err != nil {
-		r.guard(event.GuardMemory, event.ActionWarn, i18n.T("agent.guard.memory", err.Error()))
+		r.guard(event.GuardMemory, event.ActionWarn, i18n.T("agent.guard.memory", i18n.Clause(err.Error())))
 	}
 }
 
@@ -149,7 +149,7 @@ func (r *Run) remember(answer string, verified bool) {
 			if !keep && said.source == longterm.SourceStanding {
 				recurring, err := mem.NotePreference(s, r.st.RunID, now)
 				if err != nil {
-					r.guard(event.GuardMemory, event.ActionWarn, i18n.T("agent.guard.memory", err.Error()))
+					r.guard(event.GuardMemory, event.ActionWarn, i18n.T("agent.guard.memory", i18n.Clause(err.Error())))
 					return
 				}
 				keep = recurring
@@ -162,7 +162,7 @@ func (r *Run) remember(answer string, verified bool) {
 	}
 	written, err := mem.Remember(entries, now)
 	if err != nil {
-		r.guard(event.GuardMemory, event.ActionWarn, i18n.T("agent.guard.memory", err.Error()))
+		r.guard(event.GuardMemory, event.ActionWarn, i18n.T("agent.guard.memory", i18n.Clause(err.Error())))
 		return
 	}
 	if len(written) == 0 {

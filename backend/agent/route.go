@@ -82,9 +82,9 @@ func (r *Run) route(ctx context.Context) (skipPlan bool) {
 		if ctx.Err() != nil {
 			return false
 		}
-		data = event.RouteDecidedData{Route: verdict.Route, By: "model", Reason: verdict.Reason, Usage: rep.usage, LatencyMS: rep.latencyMS()}
+		data = event.RouteDecidedData{Route: verdict.Route, By: "model", Reason: modelRouteReason(verdict.Route, verdict.Reason), Usage: rep.usage, LatencyMS: rep.latencyMS()}
 		if err != nil {
-			data.Route, data.Reason = event.RouteLoop, i18n.T("agent.route.unreadable", err.Error())
+			data.Route, data.Reason = event.RouteLoop, i18n.T("agent.route.unreadable", i18n.Clause(err.Error()))
 		} else if data.Route == event.RouteLoop {
 			data.Calls = max(verdict.Calls, 0)
 			data.SkipPlan = r.st.Strategy == StrategyPlan && data.Calls > 0 && data.Calls <= smallTask
@@ -93,4 +93,15 @@ func (r *Run) route(ctx context.Context) (skipPlan bool) {
 	r.st.Route = data.Route
 	r.publish(event.RouteDecided, data)
 	return data.SkipPlan
+}
+
+// modelRouteReason is why the classification call routed a task, in the
+// person's language, quoting the model's own words (which are its own,
+// English most often).
+func modelRouteReason(route, said string) string {
+	key := "agent.route.model_" + route
+	if said = i18n.Clause(said); said == "" {
+		return i18n.T(key)
+	}
+	return i18n.T(key+"_said", said)
 }

@@ -67,6 +67,7 @@ func botMessages() map[string]i18n.Msg {
 			ZH: "当前没有正在进行的任务。本会话已有 %d 轮对话；记忆空间为 %s。",
 		},
 		"bot.status_last": {EN: " The last task (run %s) ended: %s.", ZH: "上一个任务（运行 %s）的结果：%s。"},
+		"bot.policy.risk": {EN: "a %s tool, which the bot asks about", ZH: "%s 类工具，机器人需要询问"},
 		"bot.denied": {
 			EN: "I did not run the tool %s: it needs a person's approval (%s), and no one can give it in the chat. To allow it here, add it to allow_tools under [bot] in hermes.toml.",
 			ZH: "我没有运行工具 %s：它需要人工批准（%s），而在聊天中无法批准。如需在机器人中允许它，请把它加入 hermes.toml 的 [bot] allow_tools。",

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 
+	"hermes/backend/i18n"
 	"hermes/backend/skills"
 )
 
@@ -19,7 +20,7 @@ type botPolicy struct {
 func (p botPolicy) Check(t skills.Tool, args json.RawMessage, env skills.Env) skills.Verdict {
 	if t.Confinement != nil && t.Confinement(env, args) == skills.Escaping {
 		// Only a person may let a call leave the sandbox, and no one is here.
-		return skills.Verdict{Action: skills.Ask, Escaping: true, Reason: "the model asked to run it outside the OS sandbox, which a person approves each time"}
+		return skills.Verdict{Action: skills.Ask, Escaping: true}.Because(i18n.TextOf("skills.policy.escaping"))
 	}
 	if slices.Contains(p.allow, t.Name) {
 		return skills.Verdict{Action: skills.Allow}
@@ -30,7 +31,7 @@ func (p botPolicy) Check(t skills.Tool, args json.RawMessage, env skills.Env) sk
 	if t.ReadOnly() {
 		return skills.Verdict{Action: skills.Allow}
 	}
-	return skills.Verdict{Action: skills.Ask, Reason: "risk " + string(t.Risk)}
+	return skills.Verdict{Action: skills.Ask}.Because(i18n.TextOf("bot.policy.risk", string(t.Risk)))
 }
 
 func (p botPolicy) AllowAlways(t skills.Tool, pattern string) error {

@@ -186,7 +186,7 @@ func (lr *liveRun) follow(e event.Event, posts *[]outbound) {
 		}
 		// Worded again in the language of the run's sender: the event's
 		// text is in the process's.
-		text := i18n.In(lr.lang, "bot.question", i18n.In(lr.lang, "agent.question", q.Argument, q.Value, q.Tool, q.Failure))
+		text := i18n.In(lr.lang, "bot.question", i18n.In(lr.lang, "agent.question", q.Argument, q.Value, q.Tool, i18n.Clause(q.Failure)))
 		lr.question = q.QuestionID
 		for _, r := range unique(lr.answerTo) {
 			*posts = append(*posts, outbound{r: r, text: text, redact: lr.redact})

@@ -174,16 +174,16 @@ func approveCall(env *Env, policy skills.Policy, prep skills.Prepared, callEnv s
 	case v.Action == skills.Allow:
 		return nil
 	case v.Action == skills.Deny:
-		return i18n.Wrap(skills.ErrDenied, "cli.tools.denied_policy", prep.Tool.Name, v.Reason)
+		return i18n.Wrap(skills.ErrDenied, "cli.tools.denied_policy", prep.Tool.Name, v.Shown())
 	case yes && v.Escaping:
 		return i18n.Wrap(skills.ErrDenied, "cli.approve.yes_escaping", prep.Tool.Name)
 	case yes:
 		return nil
 	case !stdinIsTerminal():
-		return i18n.Wrap(skills.ErrDenied, "cli.tools.denied_no_terminal", prep.Tool.Name, v.Reason)
+		return i18n.Wrap(skills.ErrDenied, "cli.tools.denied_no_terminal", prep.Tool.Name, v.Shown())
 	}
 	a := newPrompter(os.Stdin, env.Stderr).ask(event.ApprovalRequestedData{
-		Name: prep.Tool.Name, Risk: string(prep.Tool.Risk), Arguments: string(prep.Args), Reason: v.Reason,
+		Name: prep.Tool.Name, Risk: string(prep.Tool.Risk), Arguments: string(prep.Args), Reason: v.Shown(),
 		Escaping: v.Escaping, Commands: v.Commands, Risky: v.Risky, Patterns: v.Patterns,
 	})
 	switch a.decision {

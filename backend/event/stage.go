@@ -123,7 +123,10 @@ type StepEvaluatedData struct {
 // call), then the model's confidence against the threshold. A check that
 // fails sends the model back to work; its answer is kept as the best result.
 type CompletionCheckedData struct {
-	Passed            bool      `json:"passed"`
+	Passed bool `json:"passed"`
+	// StepsPassed is how many of the StepsRequired passed (in logs of
+	// before it was so, every step passed, optional ones too: readers
+	// count StepsRequired less Missing).
 	StepsPassed       int       `json:"steps_passed"`
 	StepsRequired     int       `json:"steps_required"`
 	Missing           []int     `json:"missing,omitempty"` // required steps not passed

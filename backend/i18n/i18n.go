@@ -4,8 +4,9 @@
 // dotted name ("run.missing_key"), as a function that returns them: the
 // catalog is built at the first message looked up, not in the start of
 // every process (`hermes version` looks up none). T renders one in the
-// current language, falling back to English. Text meant for the model stays in English and does
-// not go through here.
+// current language, falling back to English. Text meant for the model stays
+// in English: what only the model reads does not go through here, and what a
+// person reads too is a Text, rendered In(EN) for the model.
 package i18n
 
 import (
@@ -152,3 +153,48 @@ func Wrap(err error, key string, args ...any) *Error { return &Error{Key: key, A
 
 func (e *Error) Error() string { return T(e.Key, e.Args...) }
 func (e *Error) Unwrap() error { return e.Err }
+
+// Text is a message of the catalog and its arguments, rendered where it is
+// shown: for a person in the current language (String), for the model in
+// English (In(EN)), as the same words. An argument that is a Text, or a
+// list of them, is rendered in the same language.
+type Text struct {
+	Key  string
+	Args []any
+}
+
+// TextOf is message key with args, not yet rendered.
+func TextOf(key string, args ...any) Text { return Text{Key: key, Args: args} }
+
+// IsZero reports whether t holds no message.
+func (t Text) IsZero() bool { return t.Key == "" }
+
+// String renders t in the current language.
+func (t Text) String() string { return t.In(Current()) }
+
+// In renders t in language l.
+func (t Text) In(l Lang) string {
+	if t.IsZero() {
+		return ""
+	}
+	args := make([]any, len(t.Args))
+	for i, a := range t.Args {
+		switch a := a.(type) {
+		case Text:
+			args[i] = a.In(l)
+		case []Text:
+			parts := make([]string, len(a))
+			for j, p := range a {
+				parts[j] = p.In(l)
+			}
+			sep := ", "
+			if l == ZH {
+				sep = "、"
+			}
+			args[i] = strings.Join(parts, sep)
+		default:
+			args[i] = a
+		}
+	}
+	return In(l, t.Key, args...)
+}

@@ -71,3 +71,22 @@ func TestRegister_BuiltAtFirstLookup(t *testing.T) {
 	}()
 	T("test.greet")
 }
+
+// A Text is rendered when shown, in the language asked, its Text arguments
+// with it.
+func TestText(t *testing.T) {
+	Register(map[string]Msg{
+		"test.text.outer": {EN: "%s, then %s", ZH: "%s，然后%s"},
+		"test.text.inner": {EN: "rule %d", ZH: "规则 %d"},
+	})
+	txt := TextOf("test.text.outer", TextOf("test.text.inner", 3), []Text{TextOf("test.text.inner", 4), TextOf("test.text.inner", 5)})
+	if got := txt.In(EN); got != "rule 3, then rule 4, rule 5" {
+		t.Errorf("In(EN) = %q", got)
+	}
+	if got := txt.In(ZH); got != "规则 3，然后规则 4、规则 5" {
+		t.Errorf("In(ZH) = %q", got)
+	}
+	if !(Text{}).IsZero() || (Text{}).String() != "" || txt.IsZero() {
+		t.Error("IsZero")
+	}
+}

@@ -16,6 +16,8 @@ import (
 	"unicode/utf8"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"hermes/backend/i18n"
 )
 
 // maxRetryAfter is the longest Retry-After a run waits for; a server asking
@@ -66,7 +68,7 @@ func (c *Client) classify(attemptCtx context.Context, info *attemptInfo, err err
 		return c.statusFailure(apiErr.HTTPStatusCode, apiErr.Message, info)
 	case errors.As(err, &apiErr):
 		// An error object sent inside an open stream: the server broke mid-answer.
-		return failure{kind: ErrServer, transient: true, detail: c.redact("error in stream: " + apiErr.Message)}
+		return failure{kind: ErrServer, transient: true, detail: c.redact("error in stream: " + i18n.Clause(apiErr.Message))}
 	case errors.As(err, &reqErr):
 		return c.statusFailure(reqErr.HTTPStatusCode, string(reqErr.Body), info)
 	case errors.Is(err, errNoChoices), errors.Is(err, errEmptyStream):
@@ -81,7 +83,8 @@ func (c *Client) classify(attemptCtx context.Context, info *attemptInfo, err err
 }
 
 func (c *Client) statusFailure(status int, message string, info *attemptInfo) failure {
-	f := failure{status: status, detail: c.redact(fmt.Sprintf("HTTP %d: %s", status, strings.TrimSpace(message)))}
+	// The detail is set within the messages' sentences, in parentheses.
+	f := failure{status: status, detail: c.redact(fmt.Sprintf("HTTP %d: %s", status, i18n.Clause(message)))}
 	switch {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
 		f.kind = ErrUnauthorized

@@ -42,6 +42,8 @@ func TestChat_Retries(t *testing.T) {
 		{name: "403 is not retried", steps: []llmtest.Step{{Status: 403}}, wantErr: llm.ErrUnauthorized, wantText: "OPENAI_API_KEY", wantAttempts: 1},
 		{name: "404 names the model setting", steps: []llmtest.Step{{Status: 404}}, wantErr: llm.ErrModelNotFound, wantText: "--model", wantAttempts: 1},
 		{name: "400 carries the server's message", steps: []llmtest.Step{{Status: 400, Content: "context length exceeded"}}, wantErr: llm.ErrBadRequest, wantText: "context length exceeded", wantAttempts: 1},
+		// The server's sentence is set in parentheses: "(… provided):", not "(… provided.):".
+		{name: "a server's sentence ends once", steps: []llmtest.Step{{Status: 401, Content: "Incorrect API key provided."}}, wantErr: llm.ErrUnauthorized, wantText: "(HTTP 401: Incorrect API key provided): check", wantAttempts: 1},
 		{name: "5xx until retries run out", steps: []llmtest.Step{{Status: 500}, {Status: 500}, {Status: 500}, {Status: 500}}, wantErr: llm.ErrServer, wantText: "4 attempts", wantAttempts: 4, wantRetries: []string{"HTTP 500", "HTTP 500", "HTTP 500"}},
 		{name: "negative MaxRetries retries nothing", maxRetries: -1, steps: []llmtest.Step{{Status: 429}}, wantErr: llm.ErrRateLimited, wantAttempts: 1},
 		{name: "a Retry-After too long fails at once", steps: []llmtest.Step{{Status: 429, RetryAfter: "3600"}}, wantErr: llm.ErrRateLimited, wantText: "wait 1h0m0s", wantAttempts: 1},

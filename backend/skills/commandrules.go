@@ -2,13 +2,13 @@ package skills
 
 import (
 	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 
 	"hermes/backend/config"
+	"hermes/backend/i18n"
 )
 
 // shellTool is the tool whose argument is a command line: its "always"
@@ -20,7 +20,7 @@ const shellTool = "execute_command"
 // verdict's reason.
 type commandRule struct {
 	words []string
-	from  string
+	from  i18n.Text
 }
 
 // commandLine is what the policy reads of an execute_command call.
@@ -67,7 +67,7 @@ func (cfg PolicyConfig) commandRules(rules []Rule) (out []commandRule, anyArgs *
 	for _, c := range cfg.Commands {
 		if p, err := config.CommandPatterns(c); err == nil {
 			for _, words := range p {
-				out = append(out, commandRule{words, "[tools] allow_commands"})
+				out = append(out, commandRule{words, i18n.TextOf("skills.policy.allow_commands")})
 			}
 		}
 	}
@@ -81,7 +81,7 @@ func (cfg PolicyConfig) commandRules(rules []Rule) (out []commandRule, anyArgs *
 		// A pattern that no longer reads (saved by an older Hermes) matches nothing.
 		p, _ := config.CommandPatterns(r.Pattern)
 		for _, words := range p {
-			out = append(out, commandRule{words, fmt.Sprintf("remembered rule %d", r.ID)})
+			out = append(out, commandRule{words, i18n.TextOf("skills.policy.rule_n", r.ID)})
 		}
 	}
 	return out, nil
@@ -91,13 +91,13 @@ func (cfg PolicyConfig) commandRules(rules []Rule) (out []commandRule, anyArgs *
 // each simple command matches a rule or is inert, and one matched a rule
 // (a line of only cd and echo is not covered by no rule). The reason names
 // the rules; uncovered are the commands no rule matched.
-func (c commandLine) allowed(rules []commandRule) (ok bool, reason string, uncovered []SimpleCommand) {
-	var from []string
+func (c commandLine) allowed(rules []commandRule) (ok bool, reason i18n.Text, uncovered []SimpleCommand) {
+	var from []i18n.Text
 	for _, sc := range c.Simple {
 		i := slices.IndexFunc(rules, func(r commandRule) bool { return matchCommand(r.words, sc, c.fold) })
 		switch {
 		case i >= 0:
-			if !slices.Contains(from, rules[i].from) {
+			if !slices.ContainsFunc(from, func(t i18n.Text) bool { return t.In(i18n.EN) == rules[i].from.In(i18n.EN) }) {
 				from = append(from, rules[i].from)
 			}
 		default:
@@ -105,9 +105,9 @@ func (c commandLine) allowed(rules []commandRule) (ok bool, reason string, uncov
 		}
 	}
 	if len(c.Risky) > 0 || len(from) == 0 || slices.ContainsFunc(uncovered, func(sc SimpleCommand) bool { return !sc.Inert }) {
-		return false, "", uncovered
+		return false, i18n.Text{}, uncovered
 	}
-	return true, "every command matches " + strings.Join(from, ", ") + " (hermes tools rules)", nil
+	return true, i18n.TextOf("skills.policy.commands", from), nil
 }
 
 // patterns are the "always" patterns offered for the commands no rule

@@ -1,6 +1,10 @@
 package skills
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"hermes/backend/i18n"
+)
 
 // Action is what a policy says of a call.
 type Action string
@@ -15,10 +19,13 @@ const (
 )
 
 // Verdict is a policy's answer for one call; Reason says why in words a
-// person (and, for a denial, the model) can act on.
+// person (and, for a denial, the model) can act on: in English, as the
+// model reads it, and, when it is a message of the catalog, as Why, which a
+// person reads in their language (Shown).
 type Verdict struct {
 	Action Action
 	Reason string
+	Why    i18n.Text
 	// Sensitive marks an ask caused by a sensitive pattern in the
 	// arguments: it is asked even for a tool allowed for the rest of the run.
 	Sensitive bool
@@ -31,6 +38,21 @@ type Verdict struct {
 	// Patterns the "always" patterns offered, one per command no rule
 	// covers; all empty for other tools.
 	Commands, Risky, Patterns []string
+}
+
+// Because is v with its reason: why, in English as Reason.
+func (v Verdict) Because(why i18n.Text) Verdict {
+	v.Reason, v.Why = why.In(i18n.EN), why
+	return v
+}
+
+// Shown is the reason as a person reads it: Why in their language, or
+// Reason when the policy gave no message.
+func (v Verdict) Shown() string {
+	if v.Why.IsZero() {
+		return v.Reason
+	}
+	return v.Why.String()
 }
 
 // Policy decides which calls run without asking. The loop asks it before

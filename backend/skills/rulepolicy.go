@@ -2,7 +2,6 @@ package skills
 
 import (
 	"encoding/json"
-	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"hermes/backend/config"
+	"hermes/backend/i18n"
 )
 
 // Rule is a remembered "always allow": the tool, and a pattern its
@@ -84,7 +84,7 @@ func (p *RulePolicy) Check(t Tool, args json.RawMessage, env Env) Verdict {
 	p.mu.RUnlock()
 	action, why := cfg.base(t)
 	if action == Deny {
-		return Verdict{Action: Deny, Reason: why}
+		return Verdict{Action: Deny}.Because(why)
 	}
 	var v Verdict
 	var line *commandLine
@@ -99,38 +99,37 @@ func (p *RulePolicy) Check(t Tool, args json.RawMessage, env Env) Verdict {
 	}
 	if where == Escaping {
 		v.Action, v.Escaping = Ask, true
-		v.Reason = "the model asked to run it outside the OS sandbox, which a person approves each time"
-		return v
+		return v.Because(i18n.TextOf("skills.policy.escaping"))
 	}
 	if phrase := cfg.sensitive(args); phrase != "" {
 		v.Action, v.Sensitive = Ask, true
-		v.Reason = fmt.Sprintf("the arguments contain the sensitive phrase %q ([tools] sensitive)", phrase)
-		return v
+		return v.Because(i18n.TextOf("skills.policy.sensitive", phrase))
 	}
 	switch {
 	case action == Allow:
-		return Verdict{Action: Allow, Reason: why}
+		return Verdict{Action: Allow}.Because(why)
 	case action == Sandbox && where == Confined:
-		return Verdict{Action: Allow, Reason: why + ": it runs inside the OS sandbox"}
+		return Verdict{Action: Allow}.Because(i18n.TextOf("skills.policy.sandboxed", why))
 	case action == Sandbox:
-		why += `: it would run outside the OS sandbox ([tools] sandbox = "off", or none on this OS), so it is asked`
+		why = i18n.TextOf("skills.policy.unconfined", why)
 	}
-	v.Action, v.Reason = Ask, why
+	v.Action = Ask
+	v = v.Because(why)
 	if line == nil {
 		for _, r := range rules {
 			if r.Tool == t.Name && MatchPattern(r.Pattern, args) {
-				return Verdict{Action: Allow, Reason: fmt.Sprintf("remembered rule %d (hermes tools rules)", r.ID)}
+				return Verdict{Action: Allow}.Because(i18n.TextOf("skills.policy.rule", r.ID))
 			}
 		}
 		return v
 	}
 	cmdRules, anyArgs := cfg.commandRules(rules)
 	if anyArgs != nil {
-		return Verdict{Action: Allow, Reason: fmt.Sprintf("remembered rule %d (hermes tools rules)", anyArgs.ID)}
+		return Verdict{Action: Allow}.Because(i18n.TextOf("skills.policy.rule", anyArgs.ID))
 	}
 	ok, reason, uncovered := line.allowed(cmdRules)
 	if ok {
-		return Verdict{Action: Allow, Reason: reason}
+		return Verdict{Action: Allow}.Because(reason)
 	}
 	v.Patterns = line.patterns(uncovered)
 	return v
@@ -144,15 +143,15 @@ func (p *RulePolicy) SetConfig(cfg PolicyConfig) {
 	p.cfg = cfg
 }
 
-func (cfg PolicyConfig) base(t Tool) (Action, string) {
+func (cfg PolicyConfig) base(t Tool) (Action, i18n.Text) {
 	if a, ok := cfg.Tools[t.Name]; ok {
-		return a, fmt.Sprintf("%s is listed in [tools] %s", t.Name, a)
+		return a, i18n.TextOf("skills.policy.listed", t.Name, string(a))
 	}
 	a, ok := cfg.Risk[t.Risk]
 	if !ok {
 		a = Ask
 	}
-	return a, fmt.Sprintf("%s is a %s tool and [tools.risk] %s = %q", t.Name, t.Risk, t.Risk, a)
+	return a, i18n.TextOf("skills.policy.risk", t.Name, string(t.Risk), string(t.Risk), string(a))
 }
 
 // sensitive returns the first configured phrase found in the arguments'

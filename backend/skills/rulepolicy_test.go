@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"hermes/backend/config"
+	"hermes/backend/i18n"
 )
 
 // memRules is a RuleStore in memory that counts what was saved.
@@ -175,6 +176,33 @@ func TestMatchPattern(t *testing.T) {
 	for _, tt := range tests {
 		if got := MatchPattern(tt.pattern, json.RawMessage(tt.args)); got != tt.want {
 			t.Errorf("MatchPattern(%q, %s) = %v, want %v", tt.pattern, tt.args, got, tt.want)
+		}
+	}
+}
+
+// A verdict's reason is English for the model (Reason) and the person's
+// language where a person reads it (Shown), as the same words.
+func TestPolicy_ReasonForThePersonAndTheModel(t *testing.T) {
+	was := i18n.Current()
+	i18n.SetLang(i18n.ZH)
+	t.Cleanup(func() { i18n.SetLang(was) })
+	p, err := NewPolicy(defaultPolicy(), &memRules{rules: []Rule{{ID: 4, Tool: "execute_command", Pattern: "ls *"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		tool      Tool
+		args      string
+		model, zh string
+	}{
+		{Tool{Name: "write_file", Risk: RiskWrite}, `{"path":"a.md"}`, `write_file is a write tool and [tools.risk] write = "ask"`, `write_file 是 write 类工具，且 [tools.risk] write = "ask"`},
+		{Tool{Name: "drop_db", Risk: RiskRead}, `{}`, "drop_db is listed in [tools] deny", "drop_db 列在 [tools] deny 中"},
+		{Tool{Name: "read_file", Risk: RiskRead}, `{"path":"to-delete.md"}`, `the arguments contain the sensitive phrase "delete" ([tools] sensitive)`, `参数中含有敏感词 "delete"（[tools] sensitive）`},
+		{Tool{Name: "execute_command", Risk: RiskExec}, `{"command":"ls -la"}`, "every command matches remembered rule 4 (hermes tools rules)", "每条命令都符合 已记住的规则 4（hermes tools rules）"},
+	} {
+		v := p.Check(c.tool, json.RawMessage(c.args), Env{})
+		if v.Reason != c.model || v.Shown() != c.zh {
+			t.Errorf("%s: Reason %q, Shown %q; want %q and %q", c.tool.Name, v.Reason, v.Shown(), c.model, c.zh)
 		}
 	}
 }
