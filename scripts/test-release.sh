@@ -5,9 +5,13 @@
 # HERMES_RELEASE_PLATFORMS, default "linux/amd64 windows/amd64"), then:
 #
 #   the .deb    dpkg -i on this machine (apt brings what it depends on), hermes
-#               version, desktop-file-validate on the installed entry, a run,
-#               hermes update refusing to replace a package's file and naming
-#               the package, dpkg -r leaving ~/.hermes as it was;
+#               version from /usr/bin/hermes, the headless build (no shared
+#               library), and from /usr/lib/hermes/hermes-window, the window
+#               build; desktop-file-validate on the installed entry, which runs
+#               /usr/bin/hermes; a run; hermes update from either binary
+#               refusing to replace a package's file and naming the package; a
+#               bare hermes becoming the window build under Xvfb and opening the
+#               window (WM_CLASS hermes); dpkg -r leaving ~/.hermes as it was;
 #   the setup   under Wine, in a prefix of its own: a silent install, hermes on
 #               PATH, hermes.exe version and a run against the scripted model,
 #               hermes.exe update from a feed on loopback while a hermes.exe
@@ -110,11 +114,25 @@ dpkg -s hermes | grep -q '^Status: install ok installed' || fail "dpkg does not 
 [ "$(command -v hermes)" = /usr/bin/hermes ] || fail "hermes is not /usr/bin/hermes on PATH"
 [ "$(hermes version)" = "hermes $version" ] || fail "hermes version says $(hermes version), not hermes $version"
 ok "installed: $(hermes version)"
+# The terminal's hermes is the headless build: a command loads no shared
+# library, where the window build loads GTK and WebKitGTK at every start.
+window=/usr/lib/hermes/hermes-window
+if ldd /usr/bin/hermes >/dev/null 2>&1; then fail "/usr/bin/hermes links shared libraries: it is not the headless build"; fi
+[ -x "$window" ] && [ "$("$window" version)" = "hermes $version" ] || fail "$window does not answer hermes $version"
+grep -q libwebkit2gtk <<<"$(ldd "$window")" || fail "$window does not link WebKitGTK: it is not the window build"
+[ "$(dpkg -S "$window" | cut -d: -f1)" = hermes ] || fail "dpkg does not list $window as the package's"
+cpu() { # the mean CPU time of 50 runs of a command, in ms
+  /usr/bin/time -f '%U %S' sh -c 'for i in $(seq 50); do "$@" >/dev/null; done' _ "$@" 2>&1 |
+    tail -1 | awk '{printf "%.1f", ($1 + $2) * 1000 / 50}'
+}
+ok "/usr/bin/hermes is the headless build ($(cpu hermes version) ms of CPU for hermes version, $(cpu "$window" version) ms with $window)"
 desktop-file-validate /usr/share/applications/hermes.desktop || fail "desktop-file-validate refuses the installed entry"
+entry=$(sed -n 's/^Exec=//p' /usr/share/applications/hermes.desktop)
+[ "$(command -v "${entry%% *}")" = /usr/bin/hermes ] || fail "the menu entry runs $entry, not /usr/bin/hermes"
 for size in 16 32 48 128 256 512; do
   [ -s "/usr/share/icons/hicolor/${size}x$size/apps/hermes.png" ] || fail "no ${size}x$size icon"
 done
-ok "the menu entry validates; its icons are in hicolor"
+ok "the menu entry validates and runs $entry, /usr/bin/hermes; its icons are in hicolor"
 
 # A user of the package: a home of their own with a run in it.
 user_home=$tmp/user
@@ -129,9 +147,39 @@ grep -q "apt install .*hermes_${next}_amd64.deb" "$tmp/update.out" ||
   { cat "$tmp/update.out"; fail "hermes update does not name the new package and how to install it"; }
 [ "$(hermes version)" = "hermes $version" ] || fail "hermes update changed /usr/bin/hermes, which dpkg owns"
 ok "hermes update leaves /usr/bin/hermes to dpkg and names the package: $(grep -o 'apt install .*' "$tmp/update.out" | head -1)"
+HOME=$user_home "$window" update >"$tmp/wupdate.out" 2>&1 || { cat "$tmp/wupdate.out"; fail "hermes-window update on the package"; }
+grep -q "apt install .*hermes_${next}_amd64.deb" "$tmp/wupdate.out" ||
+  { cat "$tmp/wupdate.out"; fail "the window build's update does not name the new package"; }
+[ "$("$window" version)" = "hermes $version" ] || fail "the window build's update changed $window, which dpkg owns"
+ok "so does the window build's, for $window"
+
+# A bare hermes (what the menu entry runs) becomes the window build, in its
+# own process, named hermes as the entry's StartupWMClass says.
+rm -f "$user_home/.hermes/hermes.lock"
+cat >"$tmp/bare.sh" <<'EOF'
+hermes >"$1/window.out" 2>&1 &
+pid=$!
+id=""
+for _ in $(seq 200); do
+  id=$(xwininfo -root -tree 2>/dev/null | awk '/"Hermes"/ {print $1; exit}')
+  [ -n "$id" ] && break
+  kill -0 "$pid" 2>/dev/null || { echo "hermes exited before its window showed"; exit 1; }
+  sleep 0.2
+done
+[ -n "$id" ] || { echo "no window in 40 s"; exit 1; }
+echo "exe $(readlink "/proc/$pid/exe")"
+xprop -id "$id" WM_CLASS
+kill -TERM "$pid"
+wait "$pid" || true # the smoke test holds the exit code on SIGTERM
+EOF
+HOME=$user_home timeout 120 xvfb-run -a bash "$tmp/bare.sh" "$tmp" >"$tmp/bare.out" 2>&1 ||
+  { cat "$tmp/bare.out" "$tmp/window.out"; fail "a bare hermes did not open the window"; }
+grep -qx "exe $window" "$tmp/bare.out" || { cat "$tmp/bare.out"; fail "a bare hermes did not become $window"; }
+grep -q 'WM_CLASS(STRING) = "hermes", "Hermes"' "$tmp/bare.out" || { cat "$tmp/bare.out"; fail "the window's WM_CLASS is not hermes"; }
+ok "a bare hermes became $window (the same process) and opened the window, WM_CLASS hermes"
 before=$(cd "$user_home" && find .hermes -type f -exec sha256sum {} + | sort)
 $sudo dpkg -r hermes >/dev/null
-[ ! -e /usr/bin/hermes ] || fail "dpkg -r left /usr/bin/hermes"
+[ ! -e /usr/bin/hermes ] && [ ! -e "$window" ] || fail "dpkg -r left /usr/bin/hermes or $window"
 [ "$(cd "$user_home" && find .hermes -type f -exec sha256sum {} + | sort)" = "$before" ] || fail "dpkg -r changed ~/.hermes"
 ok "dpkg -r removed it and left ~/.hermes as it was"
 
@@ -202,7 +250,9 @@ if wine "$exe" update >"$tmp/wupdate.out" 2>&1; then
   ls "$install" | grep -q '^hermes\.exe\.old-' || fail "the running binary was not moved aside"
   stop_serve
   start_serve
-  if ls "$install" | grep -q '^hermes\.exe\.old-'; then fail "the moved-aside binary is still there after the next start"; fi
+  # The start removes it in the background, once it serves.
+  for _ in $(seq 200); do ls "$install" | grep -q '^hermes\.exe\.old-' || break; sleep 0.1; done
+  if ls "$install" | grep -q '^hermes\.exe\.old-'; then fail "the moved-aside binary is still there 20 s after the next start"; fi
   ok "the moved-aside binary is gone once hermes.exe serve starts again"
 else
   cat "$tmp/wupdate.out"
