@@ -2,6 +2,9 @@
 
 package main
 
-// desktopEntry is nil in headless builds, which leave Wails and cgo out;
-// `hermes` with no arguments then says to use the headless commands.
-func desktopEntry() func(home string) error { return nil }
+import "hermes/backend/cli"
+
+// desktopEntry: a headless build leaves Wails and cgo out, so a bare
+// `hermes` runs the window build installed with it (cli.WindowBeside),
+// as the .deb installs them, and says so when there is none.
+func desktopEntry() func(home string) error { return cli.WindowBeside }

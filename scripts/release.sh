@@ -5,8 +5,10 @@
 #
 #   Hermes-VERSION-windows-amd64-setup.exe  the desktop app's Windows setup program
 #   hermes-VERSION-windows-amd64.exe        the same hermes.exe, bare
-#   hermes_VERSION_amd64.deb                the desktop app as a Debian/Ubuntu package
-#   hermes-VERSION-linux-amd64.tar.gz       the same for other distributions
+#   hermes_VERSION_amd64.deb                the desktop app as a Debian/Ubuntu package: the
+#                                           headless build as /usr/bin/hermes, the window
+#                                           build as /usr/lib/hermes/hermes-window
+#   hermes-VERSION-linux-amd64.tar.gz       the window build alone, for other distributions
 #   hermes-VERSION-linux-amd64              its binary, bare (what a tar.gz install updates from)
 #   hermes-VERSION-OS-ARCH-headless[.exe]   the CLI without the window, for linux,
 #                                           windows and darwin on amd64 and arm64
@@ -111,8 +113,14 @@ done
 desktop-file-validate build/linux/hermes.desktop
 
 step "the Debian package"
+# /usr/bin/hermes is the headless build with the UI inside (for hermes
+# serve), so that a command typed in a terminal starts without loading GTK
+# and WebKitGTK; a bare `hermes`, and so the menu entry, runs the window
+# build installed beside it as /usr/lib/hermes/hermes-window.
+CGO_ENABLED=0 GOOS=linux GOARCH=amd64 gobuild -tags headless,ui -ldflags "-s -w $ldflags" -o "$work/hermes-terminal" .
 pkg="$work/deb"
-install -Dm755 "$linux" "$pkg/usr/bin/hermes"
+install -Dm755 "$work/hermes-terminal" "$pkg/usr/bin/hermes"
+install -Dm755 "$linux" "$pkg/usr/lib/hermes/hermes-window"
 install -Dm644 build/linux/hermes.desktop "$pkg/usr/share/applications/hermes.desktop"
 mkdir -p "$pkg/usr/share/icons"
 cp -r "$icons" "$pkg/usr/share/icons/hicolor"

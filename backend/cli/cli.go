@@ -6,6 +6,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -119,6 +120,10 @@ func openDesktop(env *Env, homeFlag string) int {
 		return fail(env, err)
 	}
 	if err := env.Desktop(home); err != nil {
+		if errors.Is(err, ErrNoWindow) {
+			fmt.Fprintln(env.Stderr, err)
+			return ExitUsage
+		}
 		return fail(env, err)
 	}
 	return ExitOK

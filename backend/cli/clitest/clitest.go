@@ -1,6 +1,7 @@
 // Package clitest lets a package's tests run `hermes` as a real process: the
 // test binary re-executes itself with HERMES_TEST_MAIN=1 and becomes hermes,
-// with the same signal handling as main.go. Production code never imports it.
+// with the same signal handling as main.go and, as a headless build, the
+// window build beside it for a bare `hermes`. Production code never imports it.
 package clitest
 
 import (
@@ -33,6 +34,7 @@ func Main(m *testing.M) {
 		}
 		code := cli.Main(ctx, &cli.Env{
 			Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Interrupts: interrupts, Version: "test",
+			Desktop: cli.WindowBeside,
 		}, os.Args[1:])
 		stop()
 		os.Exit(code)
