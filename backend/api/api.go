@@ -58,6 +58,10 @@ type StartRequest struct {
 	// Sandbox, when set ("workspace", "read-only" or "off"), replaces
 	// [tools] sandbox for the run's commands.
 	Sandbox string `json:"sandbox,omitempty"`
+	// Memory, when set, replaces [context] memory for the run: "on"
+	// (recall, and keep what the run verified), "read" (recall only) or
+	// "off" (neither).
+	Memory string `json:"memory,omitempty"`
 }
 
 // Overrides replace settings of the configuration or a run's recorded
@@ -73,13 +77,18 @@ type Overrides struct {
 // run was built from. Task, when not empty, replaces the task as it stood
 // then; Instructions, when not nil, replaces the standing instructions (""
 // removes them). Model and BaseURL, when given, are the model and endpoint
-// the fork asks in place of the run's.
+// the fork asks in place of the run's. Memory is what the fork does with
+// long-term memory: "" and "off" neither recall nor write, so that a fork
+// is the same experiment as its source; "read" and "on" recall the memory
+// as it stood when the source started (what was written before, nothing
+// the source or a later run wrote), and "on" keeps what the fork verifies.
 type ForkRequest struct {
 	Iteration    int     `json:"iteration"`
 	Task         string  `json:"task,omitempty"`
 	Instructions *string `json:"instructions,omitempty"`
 	Model        string  `json:"model,omitempty"`
 	BaseURL      string  `json:"base_url,omitempty"`
+	Memory       string  `json:"memory,omitempty"`
 }
 
 // RunRef names the run a request started, resumed or forked.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"sync"
 	"unicode"
@@ -191,7 +192,14 @@ func (p *Printer) printKnown(e event.Event) bool {
 		})
 	case event.CompletionChecked:
 		return with(e, func(d event.CompletionCheckedData) {
-			note := i18n.T("cli.print.completion", d.StepsPassed, d.StepsRequired, int(d.Confidence*100), int(d.Threshold*100))
+			// Counted from the required steps missing: logs written before
+			// steps_passed counted the required steps only counted every
+			// step passed, optional ones too ("3 of 2").
+			note := i18n.T("cli.print.completion_no_plan", int(d.Confidence*100), int(d.Threshold*100))
+			if d.StepsRequired > 0 {
+				passed := max(0, d.StepsRequired-len(d.Missing))
+				note = i18n.T("cli.print.completion", passed, d.StepsRequired, int(d.Confidence*100), int(d.Threshold*100))
+			}
 			colour := green
 			if !d.Passed {
 				colour = yellow
@@ -244,7 +252,8 @@ func (p *Printer) runStarted(runID string, d event.RunStartedData) {
 		limits = append(limits, i18n.T("cli.print.token_budget", humanTokens(d.TokenBudget)))
 	}
 	fields = append(fields, [2]string{i18n.T("cli.print.limits"), strings.Join(limits, " · ")},
-		[2]string{i18n.T("cli.print.sandbox"), sandboxLine(d.Sandbox)})
+		[2]string{i18n.T("cli.print.sandbox"), sandboxLine(d.Sandbox)},
+		[2]string{i18n.T("cli.print.memory"), memoryLine(d.Memory)})
 	labelWidth := 0
 	for _, f := range fields {
 		labelWidth = max(labelWidth, width(f[0]))
@@ -691,9 +700,25 @@ func recallReason(m event.MemoryRef) string {
 	case "pinned", "preference":
 		return i18n.T("cli.print.recalled_" + m.Reason)
 	case "match":
+		if m.Relevance > 0 {
+			return i18n.T("cli.print.recalled_relevant", strings.Join(m.Terms, ", "), int(math.Round(m.Relevance*100)))
+		}
 		return i18n.T("cli.print.recalled_match", strings.Join(m.Terms, ", "))
 	}
 	return m.Reason
+}
+
+// memoryLine says what a run does with long-term memory when it is not
+// what a run does by default (recall, and keep what it verified).
+func memoryLine(m *event.MemoryUse) string {
+	if m == nil || m.Mode == "on" && m.AsOf.IsZero() {
+		return ""
+	}
+	line := i18n.T("cli.print.memory_" + m.Mode)
+	if !m.AsOf.IsZero() {
+		line = i18n.T("cli.print.memory_as_of", line, m.AsOf.Local().Format("2006-01-02 15:04:05"))
+	}
+	return line
 }
 
 // sandboxLine says how a run's commands are confined: the mode and the

@@ -399,8 +399,9 @@ func TestPrinter_OtherEvents(t *testing.T) {
 		{event.ApprovalRequested, map[string]string{"call_id": "c1", "tool": "write_file"}, `? approval requested {"call_id":"c1","tool":"write_file"}`},
 		{event.MemoryWritten, event.MemoryWrittenData{Entries: []event.MemoryRef{{ID: 7, Kind: "preference", Text: "answers in Markdown tables"}}}, "✎ 1 long-term memories written\n  preference: answers in Markdown tables"},
 		{event.MemoryRecalled, event.MemoryRecalledData{Entries: []event.MemoryRef{{ID: 7, Kind: "preference", Text: "answers in Markdown tables", Reason: "preference"},
-			{ID: 8, Kind: "outcome", Text: "Task: Q3 report", Reason: "match", Terms: []string{"q3", "report"}, Score: 2.5}}},
-			"⟲ 2 long-term memories recalled\n  preference (a preference): answers in Markdown tables\n  outcome (matched q3, report): Task: Q3 report"},
+			{ID: 8, Kind: "outcome", Text: "Task: Q3 report", Reason: "match", Terms: []string{"q3", "report"}, Score: 2.5},
+			{ID: 9, Kind: "outcome", Text: "Task: Q3 sales", Reason: "match", Terms: []string{"q3", "sale"}, Score: 2.1, Relevance: 0.54}}},
+			"⟲ 3 long-term memories recalled\n  preference (a preference): answers in Markdown tables\n  outcome (matched q3, report): Task: Q3 report\n  outcome (matched q3, sale, relevance 54%): Task: Q3 sales"},
 		{event.SummaryUpdated, event.SummaryUpdatedData{TurnsFolded: 6, TokensBefore: 19000, TokensAfter: 4200, Entities: []string{"ACC-9981", "INV-2031"}, EntitiesAdded: []string{"INV-2031"}},
 			"⇲ context compressed: 6 turns folded into the summary, 19k → 4.2k tokens\n  kept beside the summary: 2 values, 1 new: INV-2031"},
 		{event.ContextPinned, event.ContextPinnedData{Fact: "the budget is 500 EUR"}, "📌 pinned the budget is 500 EUR"},
@@ -408,6 +409,11 @@ func TestPrinter_OtherEvents(t *testing.T) {
 		{event.PlanCreated, event.PlanCreatedData{Steps: []event.PlanStep{{ID: 1, Description: "Read the notes", Status: event.StepPassed}, {ID: 2, Description: "Write SUMMARY.md", Status: event.StepPending}}}, "☰ plan of 2 steps\n  [x] 1. Read the notes\n  [ ] 2. Write SUMMARY.md"},
 		{event.StepEvaluated, event.StepEvaluatedData{Step: 2, Passed: false, Reason: "SUMMARY.md lacks the dates"}, "  ✗ step 2: SUMMARY.md lacks the dates"},
 		{event.CompletionChecked, event.CompletionCheckedData{Passed: true, StepsPassed: 2, StepsRequired: 2, Confidence: 0.9, Threshold: 0.8}, "◎ completion check: 2 of 2 required steps passed, confidence 90% (needs 80%)"},
+		// A log of before steps_passed counted only required steps: three
+		// steps passed, one of them optional.
+		{event.CompletionChecked, event.CompletionCheckedData{Passed: true, StepsPassed: 3, StepsRequired: 2, Confidence: 0.9, Threshold: 0.8}, "◎ completion check: 2 of 2 required steps passed, confidence 90% (needs 80%)"},
+		{event.CompletionChecked, event.CompletionCheckedData{StepsPassed: 2, StepsRequired: 3, Missing: []int{3}, Threshold: 0.8}, "◎ completion check: 2 of 3 required steps passed, confidence 0% (needs 80%)"},
+		{event.CompletionChecked, event.CompletionCheckedData{Passed: true, Confidence: 0.9, Threshold: 0.8}, "◎ completion check: confidence 90% (needs 80%)"},
 		{event.QuestionAsked, event.QuestionAskedData{Question: "Which order id should I use?"}, "? Which order id should I use?"},
 		{event.QuestionAnswered, event.QuestionAnsweredData{By: "user", Answer: "ORD-7731"}, "  answered: ORD-7731"},
 		{event.LimitNear, event.LimitNearData{Limit: event.GuardMaxIterations, Left: 2, Max: 25}, "⏳ 2 of 25 iterations left: the model was told to wrap up"},
@@ -485,5 +491,36 @@ func TestJSONPrinter_SameBytesAsLog(t *testing.T) {
 	}
 	if n := bytes.Count(out.Bytes(), []byte("\n")); n != 2 {
 		t.Errorf("want 2 lines, got %d", n)
+	}
+}
+
+// The header says what a run does with long-term memory when it is not
+// the default: off, read only, or as of a time (a fork's).
+func TestPrinter_MemoryLine(t *testing.T) {
+	asOf := time.Date(2026, 1, 10, 9, 0, 0, 0, time.Local)
+	for _, c := range []struct {
+		memory *event.MemoryUse
+		want   string
+	}{
+		{nil, ""},
+		{&event.MemoryUse{Mode: "on"}, ""},
+		{&event.MemoryUse{Mode: "off"}, "memory  off for this run: nothing recalled, nothing kept"},
+		{&event.MemoryUse{Mode: "read", AsOf: asOf}, "memory  recalled only, nothing kept; only memories written before 2026-01-10 09:00:00"},
+	} {
+		var out bytes.Buffer
+		p := NewPrinter(&out, PrinterOptions{Width: 200})
+		em := event.NewEmitter("r", event.EmitterOptions{Sinks: []event.Sink{sinkFunc(func(e event.Event) error { p.Print(e); return nil })}})
+		if _, err := em.Emit(event.RunStarted, 0, event.RunStartedData{Task: "t", Memory: c.memory}); err != nil {
+			t.Fatal(err)
+		}
+		var line string
+		for _, l := range strings.Split(out.String(), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), "memory") {
+				line = strings.Join(strings.Fields(l), " ")
+			}
+		}
+		if want := strings.Join(strings.Fields(c.want), " "); line != want {
+			t.Errorf("memory %+v: header line %q, want %q", c.memory, line, want)
+		}
 	}
 }

@@ -47,6 +47,7 @@ func cmdRun(ctx context.Context, env *Env, args []string) int {
 	workspace := fs.String("workspace", "", i18n.T("cli.flag.workspace"))
 	instructions := fs.String("instructions", "", i18n.T("cli.flag.instructions"))
 	sandboxMode := fs.String("sandbox", "", i18n.T("cli.flag.sandbox"))
+	memory := fs.String("memory", "", i18n.T("cli.flag.memory"))
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageExit(err)
@@ -65,7 +66,7 @@ func cmdRun(ctx context.Context, env *Env, args []string) int {
 		}
 		return h.Runs().Start(ctx, runner.StartRequest{
 			Task: task, Instructions: *instructions, Workspace: ws,
-			Model: f.model, BaseURL: f.baseURL, MaxIterations: f.maxIterations, Sandbox: *sandboxMode,
+			Model: f.model, BaseURL: f.baseURL, MaxIterations: f.maxIterations, Sandbox: *sandboxMode, Memory: *memory,
 		})
 	})
 }
@@ -252,7 +253,8 @@ func failStart(env *Env, err error) int {
 	fail(env, err)
 	for _, mistake := range []error{
 		config.ErrSyntax, config.ErrUnknownKey, config.ErrWrongType, config.ErrEscapedPath,
-		config.ErrInvalid, config.ErrMigrate, runner.ErrBadWorkspace, vault.ErrNoVault, path.ErrBadPattern,
+		config.ErrInvalid, config.ErrMigrate, runner.ErrBadWorkspace, runner.ErrInvalidSandbox, runner.ErrInvalidMemory,
+		vault.ErrNoVault, path.ErrBadPattern,
 	} {
 		if errors.Is(err, mistake) {
 			return ExitUsage

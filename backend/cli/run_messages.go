@@ -12,6 +12,7 @@ func runMessages() map[string]i18n.Msg {
 		"cli.flag.max_iterations": {EN: "stop after this many model turns (default [agent] max_iterations, 25)", ZH: "模型轮次上限（默认 [agent] max_iterations，25）"},
 		"cli.flag.json":           {EN: "print the event stream as JSON lines instead of the live view", ZH: "以 JSON 行输出事件流，而不是实时视图"},
 		"cli.flag.verbose":        {EN: "show full tool arguments and results", ZH: "显示完整的工具参数和结果"},
+		"cli.flag.memory":         {EN: `long-term memory for this run: "on" (recall, and keep what the run verified), "read" (recall only) or "off"; default [context] memory`, ZH: `本次运行的长期记忆："on"（召回，并保存运行验证过的内容）、"read"（只召回）或 "off"；默认取 [context] memory`},
 		"cli.flag.workspace":      {EN: "directory the file tools may use (default: the current directory)", ZH: "文件工具可访问的目录（默认：当前目录）"},
 		"cli.flag.instructions":   {EN: "standing instructions that hold for the whole run", ZH: "在整个运行期间有效的常驻指令"},
 		"cli.run.no_task":         {EN: "no task given; usage: hermes run [flags] \"TASK\"", ZH: "没有给出任务；用法：hermes run [参数] \"任务\""},

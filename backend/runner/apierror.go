@@ -35,6 +35,7 @@ var errorCodes = []struct {
 	{ErrNoTask, "no_task"},
 	{ErrBadWorkspace, "bad_workspace"},
 	{ErrInvalidSandbox, "bad_sandbox"},
+	{ErrInvalidMemory, "bad_memory"},
 	{ErrBadControl, "bad_control"},
 	{ErrBadDecision, "bad_decision"},
 	{ErrBadIteration, "bad_iteration"},

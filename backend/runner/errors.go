@@ -15,6 +15,10 @@ var (
 	// workspace, read-only or off.
 	ErrInvalidSandbox = errors.New("invalid sandbox mode")
 
+	// ErrInvalidMemory is returned by Start and Fork for a memory mode
+	// other than on, read or off.
+	ErrInvalidMemory = errors.New("invalid memory mode")
+
 	// ErrNotLive is returned by Control and Approve for a run that this
 	// process is not running.
 	ErrNotLive = errors.New("run not live")

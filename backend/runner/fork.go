@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"slices"
+	"time"
 
 	"hermes/backend/agent"
 	"hermes/backend/event"
@@ -16,10 +17,19 @@ import (
 // the iterations before N are not run again; their recorded results stand.
 // The fork asks the model at the endpoint the run recorded unless req names
 // others. The new run records where it came from (run.started's
-// forked_from), with the run's model and endpoint when it switched.
+// forked_from), with the run's model and endpoint when it switched. A fork
+// recalls no long-term memory and keeps none unless req asks it to, and
+// then recalls only what was written before its source started (forkMemory).
 func (m *Manager) Fork(ctx context.Context, id string, req ForkRequest) (string, error) {
 	if m.isSample(id) {
 		return "", i18n.Wrap(ErrSample, "runner.sample")
+	}
+	memory := agent.MemoryOff
+	if req.Memory != "" {
+		var err error
+		if memory, err = memoryUse(req.Memory); err != nil {
+			return "", err
+		}
 	}
 	events, err := m.Events(id)
 	if err != nil {
@@ -54,7 +64,10 @@ func (m *Manager) Fork(ctx context.Context, id string, req ForkRequest) (string,
 	if model, base := recordedModel(events); model != "" && (model != setup.ModelName || base != setup.BaseURL) {
 		from.FromModel, from.FromBaseURL = model, base
 	}
-	t := agent.Task{Text: p.task, Instructions: p.instructions, Workspace: p.workspace, Turns: p.turns, ForkedFrom: from}
+	t := agent.Task{Text: p.task, Instructions: p.instructions, Workspace: p.workspace, Turns: p.turns, ForkedFrom: from, Memory: memory}
+	if memory != agent.MemoryOff {
+		t.MemoryAsOf = memoryAsOf(events)
+	}
 	return m.launch(setup, "", func(s agent.Setup, sinks []event.Sink) (*agent.Run, error) {
 		return agent.NewRun(s, t, sinks...)
 	}, func(l *liveRun, run *agent.Run) error {
@@ -63,6 +76,32 @@ func (m *Manager) Fork(ctx context.Context, id string, req ForkRequest) (string,
 		_ = writeMeta(run.LogPath(), meta{ForkedFrom: from})
 		return nil
 	}, Hooks{})
+}
+
+// memoryUse is a run's memory mode as a request gives it: "" for
+// [context] memory's.
+func memoryUse(mode string) (agent.MemoryUse, error) {
+	switch m := agent.MemoryUse(mode); m {
+	case "", agent.MemoryOn, agent.MemoryRead, agent.MemoryOff:
+		return m, nil
+	}
+	return "", i18n.Wrap(ErrInvalidMemory, "runner.bad_memory", mode)
+}
+
+// memoryAsOf is when the memory a fork of a run recalls stood: when the run
+// started, so that the fork recalls nothing the run (or a later one) wrote,
+// and what it recalled then; for a fork of a fork, as of that fork's time.
+func memoryAsOf(events []event.Event) time.Time {
+	for _, e := range events {
+		if e.Type != event.RunStarted {
+			continue
+		}
+		if d, err := event.Decode[event.RunStartedData](e); err == nil && d.Memory != nil && !d.Memory.AsOf.IsZero() {
+			return d.Memory.AsOf
+		}
+		return e.Time
+	}
+	return time.Time{}
 }
 
 // forkPoint is a run as it stood when iteration N's request was built.

@@ -150,11 +150,15 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (string, error) {
 	default:
 		return "", i18n.Wrap(ErrInvalidSandbox, "runner.bad_sandbox", req.Sandbox)
 	}
+	memory, err := memoryUse(req.Memory)
+	if err != nil {
+		return "", err
+	}
 	setup, err := m.build(ctx, cfg, Overrides{Model: req.Model, BaseURL: req.BaseURL, MaxIterations: req.MaxIterations})
 	if err != nil {
 		return "", err
 	}
-	return m.StartSetup(setup, agent.Task{Text: task, Instructions: req.Instructions, Workspace: ws, Sandbox: sandbox.Mode(req.Sandbox)}, Hooks{})
+	return m.StartSetup(setup, agent.Task{Text: task, Instructions: req.Instructions, Workspace: ws, Sandbox: sandbox.Mode(req.Sandbox), Memory: memory}, Hooks{})
 }
 
 // StartSetup starts a run of t with a setup the caller built (the bot
@@ -262,6 +266,9 @@ func (m *Manager) launch(setup agent.Setup, id string,
 		sinks = append(sinks, s)
 	}
 
+	// Its tools stay running until it ends, whatever edits of hermes.toml
+	// replace meanwhile.
+	release := m.holdTools(setup.Tools)
 	// Creating and registering under one lock keeps two resumes of one run
 	// from both taking it up, and a run from starting after Shutdown.
 	m.mu.Lock()
@@ -269,6 +276,7 @@ func (m *Manager) launch(setup agent.Setup, id string,
 	if err != nil {
 		m.mu.Unlock()
 		m.store.release()
+		release()
 		return "", err
 	}
 	l.ctx, l.cancel = context.WithCancel(m.ctx)
@@ -276,7 +284,7 @@ func (m *Manager) launch(setup agent.Setup, id string,
 	m.wg.Add(1)
 	m.mu.Unlock()
 
-	go m.execute(l, run, h.Done)
+	go m.execute(l, run, h.Done, release)
 	return l.id, nil
 }
 
@@ -304,10 +312,11 @@ func (m *Manager) create(l *liveRun, sinks []event.Sink, setup agent.Setup, id s
 	return run, nil
 }
 
-func (m *Manager) execute(l *liveRun, run *agent.Run, done func(agent.Result)) {
+func (m *Manager) execute(l *liveRun, run *agent.Run, done func(agent.Result), release func()) {
 	defer m.wg.Done()
 	defer l.cancel()
 	res := run.Execute(l.ctx)
+	release()
 	// The log is closed and the database let go before anyone hears that
 	// the leg is over, so what they do next finds both free.
 	m.store.release()
@@ -455,7 +464,9 @@ func (m *Manager) build(ctx context.Context, cfg config.Config, o Overrides) (ag
 		return setup, err
 	}
 	if kit != nil {
-		kit.Configure(cfg)
+		if err := kit.Configure(ctx, cfg); err != nil {
+			return setup, err
+		}
 		kit.Apply(&setup)
 	}
 	if m.policy != nil {

@@ -19,6 +19,10 @@ func runnerMessages() map[string]i18n.Msg {
 			EN: `sandbox %q is not a mode; use "workspace", "read-only" or "off"`,
 			ZH: `沙箱模式 %q 无效；请使用 "workspace"、"read-only" 或 "off"`,
 		},
+		"runner.bad_memory": {
+			EN: `memory %q is not a mode; use "on" (recall, and keep what the run verified), "read" (recall only) or "off", or leave it empty for [context] memory`,
+			ZH: `记忆模式 %q 无效；请使用 "on"（召回，并保存运行验证过的内容）、"read"（只召回）或 "off"，或留空以沿用 [context] memory`,
+		},
 		"runner.no_workspace": {
 			EN: "no workspace: choose the folder the run may work in, or set [agent] workspace in hermes.toml",
 			ZH: "没有工作目录：请选择运行可以操作的文件夹，或在 hermes.toml 中设置 [agent] workspace",

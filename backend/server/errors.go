@@ -16,6 +16,7 @@ var statuses = map[string]int{
 	"no_task":            http.StatusBadRequest,
 	"bad_workspace":      http.StatusBadRequest,
 	"bad_sandbox":        http.StatusBadRequest,
+	"bad_memory":         http.StatusBadRequest,
 	"bad_control":        http.StatusBadRequest,
 	"bad_decision":       http.StatusBadRequest,
 	"bad_iteration":      http.StatusBadRequest,

@@ -61,6 +61,7 @@ export interface StartRunRequest {
   max_iterations?: number
   strategy?: string
   sandbox?: string
+  memory?: string
 }
 
 export interface Overrides {
@@ -75,6 +76,7 @@ export interface ForkRequest {
   instructions?: string
   model?: string
   base_url?: string
+  memory?: string
 }
 
 export interface RunRef {
