@@ -50,10 +50,17 @@ func (c Config) validateEnvRefs() []error {
 // in v and the structs and slices of structs under it; key is X_env's
 // dotted key.
 func eachEnvRef(v reflect.Value, prefix string, fn func(key string, ref, target reflect.Value)) {
+	walkEnvRefs(v, append(make([]string, 0, 32), prefix), fn)
+}
+
+// walkEnvRefs is eachEnvRef with the key's parts, joined only for a field
+// that is a reference: a config is walked several times in a start, and
+// most of its fields are not.
+func walkEnvRefs(v reflect.Value, path []string, fn func(key string, ref, target reflect.Value)) {
 	switch v.Kind() {
 	case reflect.Slice, reflect.Array:
 		for i := range v.Len() {
-			eachEnvRef(v.Index(i), prefix, fn)
+			walkEnvRefs(v.Index(i), path, fn)
 		}
 		return
 	case reflect.Struct:
@@ -67,9 +74,9 @@ func eachEnvRef(v reflect.Value, prefix string, fn func(key string, ref, target 
 		field := v.Field(f.index)
 		switch {
 		case f.envOf >= 0:
-			fn(prefix+f.name, field, v.Field(f.envOf))
+			fn(strings.Join(append(path, f.name), ""), field, v.Field(f.envOf))
 		case !f.envRef:
-			eachEnvRef(field, prefix+f.name+".", fn)
+			walkEnvRefs(field, append(path, f.name, "."), fn)
 		}
 	}
 }
