@@ -17,6 +17,8 @@
 # a change in the machine's load falls on all of them alike. Then each
 # build's size.
 # HERMES_BIN=PATH measures that headless binary instead, and no other.
+# HERMES_BEFORE=PATH also runs the headless cases with that binary (an
+# older build, say), in the same turns, each named "(before)".
 # Usage: bench/start.sh [ROUNDS]   (default 200)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,18 +63,23 @@ reply_url = "http://127.0.0.1:9/reply"
 EOF
 
 t=$'\t'
+cases() { # BINARY NAME-SUFFIX: the headless cases of that binary
+  local bin=$1 s=$2
+  echo "version$s${t}exit${t}$bin version"
+  echo "--help$s${t}exit${t}$bin --help"
+  echo "runs (none)$s${t}exit${t}$bin runs --home $empty"
+  echo "runs (20)$s${t}exit${t}$bin runs --home $home"
+  echo "config check$s${t}exit${t}$bin config check --home $home"
+  echo "tools list$s${t}exit${t}$bin tools list --home $home"
+  echo "skills list$s${t}exit${t}$bin skills list --home $home"
+  echo "run$s${t}request${t}$bin run --home $live --workspace $tmp/ws --base-url {url} --model m hello"
+  echo "serve$s${t}out:token=${t}$bin serve --home $live --listen 127.0.0.1:0"
+  echo "bot$s${t}out:taking callbacks${t}OPENAI_BASE_URL={url} $bin bot --home $bothome"
+}
 {
   echo "hello-world${t}exit${t}$tmp/hello-world"
-  echo "version${t}exit${t}$bin version"
-  echo "--help${t}exit${t}$bin --help"
-  echo "runs (none)${t}exit${t}$bin runs --home $empty"
-  echo "runs (20)${t}exit${t}$bin runs --home $home"
-  echo "config check${t}exit${t}$bin config check --home $home"
-  echo "tools list${t}exit${t}$bin tools list --home $home"
-  echo "skills list${t}exit${t}$bin skills list --home $home"
-  echo "run${t}request${t}$bin run --home $live --workspace $tmp/ws --base-url {url} --model m hello"
-  echo "serve${t}out:token=${t}$bin serve --home $live --listen 127.0.0.1:0"
-  echo "bot${t}out:taking callbacks${t}OPENAI_BASE_URL={url} $bin bot --home $bothome"
+  cases "$bin" ""
+  [ -z "${HERMES_BEFORE:-}" ] || cases "$HERMES_BEFORE" " (before)"
   [ -z "$desktop" ] || echo "version, go build .${t}exit${t}$desktop version"
   [ -z "$window" ] || echo "version, window build${t}exit${t}$window version"
 } >"$tmp/cases"
