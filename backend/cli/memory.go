@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -224,7 +225,11 @@ func memoryReason(w longterm.Why) string {
 	case longterm.ReasonPinned, longterm.ReasonPreference:
 		return i18n.T("cli.memory.reason." + w.Reason)
 	case longterm.ReasonMatch:
-		return i18n.T("cli.memory.reason.match", strings.Join(w.Terms, i18n.T("cli.memory.list_sep")), w.Score)
+		terms := strings.Join(w.Terms, i18n.T("cli.memory.list_sep"))
+		if w.Relevance > 0 {
+			return i18n.T("cli.memory.reason.relevant", terms, int(math.Round(w.Relevance*100)))
+		}
+		return i18n.T("cli.memory.reason.match", terms, w.Score)
 	}
 	return w.Reason
 }

@@ -47,6 +47,7 @@ func memoryMessages() map[string]i18n.Msg {
 		"cli.memory.why":                {EN: "last recalled by run %s: %s", ZH: "最近一次由运行 %s 召回：%s"},
 		"cli.memory.reason.pinned":      {EN: "pinned, so recalled for every task", ZH: "已固定，每个任务都会召回"},
 		"cli.memory.reason.preference":  {EN: "a preference, which holds for every task", ZH: "偏好，适用于每个任务"},
+		"cli.memory.reason.relevant":    {EN: "matched the task's words %s (%d%% relevant to the task)", ZH: "匹配任务中的词 %s（与任务的相关度 %d%%）"},
 		"cli.memory.reason.match":       {EN: "matched the task's words %s (score %.2f)", ZH: "匹配任务中的词 %s（得分 %.2f）"},
 		"cli.memory.list_sep":           {EN: ", ", ZH: "、"},
 	}

@@ -141,10 +141,10 @@ func TestMemoryCommand_ShowsSourceAndWhy(t *testing.T) {
 		id   uint64
 		want []string
 	}{
-		{i18n.EN, written[0].ID, []string{"SOURCE:", "the run's result", "20260110-090000-aaaaaa", "WHY:", "run 20260111-090000-cccccc", "matched the task's words q3, report", "score"}},
+		{i18n.EN, written[0].ID, []string{"SOURCE:", "the run's result", "20260110-090000-aaaaaa", "WHY:", "run 20260111-090000-cccccc", "matched the task's words q3, report", "% relevant to the task"}},
 		{i18n.EN, written[1].ID, []string{"the run's standing instructions", "WHY:", "a preference, which holds for every task"}},
 		{i18n.EN, written[2].ID, []string{"SOURCE:", "unknown (kept before sources were)"}},
-		{i18n.ZH, written[0].ID, []string{"来源:", "运行的结果", "召回原因:", "匹配任务中的词 q3、report", "得分"}},
+		{i18n.ZH, written[0].ID, []string{"来源:", "运行的结果", "召回原因:", "匹配任务中的词 q3、report", "与任务的相关度"}},
 		{i18n.ZH, written[1].ID, []string{"运行的常驻指令", "偏好，适用于每个任务"}},
 	}
 	for _, c := range cases {
