@@ -21,5 +21,5 @@ export interface Artifact {
   total: number
 }
 
-/** Why says why a memory was recalled: pinned, a preference, or the task's terms it matched (longterm.Why). */
-export type Why = Pick<MemoryRef, 'reason' | 'terms' | 'score'>
+/** Why says why a memory was recalled: pinned, a preference, or the task's terms it matched and how relevant it is (longterm.Why). */
+export type Why = Pick<MemoryRef, 'reason' | 'terms' | 'score' | 'relevance'>

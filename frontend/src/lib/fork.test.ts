@@ -5,7 +5,7 @@ const run = { task: 'Sum the notes', instructions: 'Be brief', model: 'mb', base
 
 describe('forkForm and forkRequest', () => {
   it('prefills the dialog with the run’s model and endpoint', () => {
-    expect(forkForm(2, run)).toEqual({ iteration: 2, task: 'Sum the notes', instructions: 'Be brief', model: 'mb', baseUrl: 'http://user:xxxxx@127.0.0.1:9/v1' })
+    expect(forkForm(2, run)).toEqual({ iteration: 2, task: 'Sum the notes', instructions: 'Be brief', model: 'mb', baseUrl: 'http://user:xxxxx@127.0.0.1:9/v1', memory: 'off' })
   })
 
   it('sends no model or endpoint left as they were, so the backend keeps the run’s (and the real, unmasked URL)', () => {
@@ -17,5 +17,11 @@ describe('forkForm and forkRequest', () => {
     const form = { ...forkForm(3, run), model: ' qwen3 ', baseUrl: 'http://127.0.0.1:8/v1' }
     expect(forkRequest(form, run)).toEqual({ iteration: 3, task: 'Sum the notes', instructions: 'Be brief', model: 'qwen3', base_url: 'http://127.0.0.1:8/v1' })
     expect(forkRequest({ ...forkForm(3, run), model: 'qwen3' }, run)).toEqual({ iteration: 3, task: 'Sum the notes', instructions: 'Be brief', model: 'qwen3' })
+  })
+
+  it('sends no memory for a fork without it (the backend’s default), and the memory asked for', () => {
+    expect(forkRequest(forkForm(2, run), run).memory).toBeUndefined()
+    expect(forkRequest({ ...forkForm(2, run), memory: 'read' }, run).memory).toBe('read')
+    expect(forkRequest({ ...forkForm(2, run), memory: 'on' }, run).memory).toBe('on')
   })
 })

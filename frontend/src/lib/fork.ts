@@ -1,6 +1,14 @@
 import type { ForkRequest } from '../api/types'
 import type { RunView } from './timeline'
 
+/**
+ * The long-term memory a fork may have: none (the default, so that it is
+ * the same experiment as its source), or the memory as it stood when the
+ * source started, read only or kept to.
+ */
+export const forkMemoryModes = ['off', 'read', 'on'] as const
+export type ForkMemory = (typeof forkMemoryModes)[number]
+
 /** ForkForm is what the Fork dialog edits, prefilled with the run's. */
 export interface ForkForm {
   iteration: number
@@ -8,19 +16,21 @@ export interface ForkForm {
   instructions: string
   model: string
   baseUrl: string
+  memory: ForkMemory
 }
 
 type RunModel = Pick<RunView, 'task' | 'instructions' | 'model' | 'baseUrl'>
 
 /** forkForm prefills the Fork dialog: iteration n, and the run's task, instructions, model and endpoint. */
 export function forkForm(n: number, run: RunModel): ForkForm {
-  return { iteration: n, task: run.task, instructions: run.instructions, model: run.model, baseUrl: run.baseUrl }
+  return { iteration: n, task: run.task, instructions: run.instructions, model: run.model, baseUrl: run.baseUrl, memory: 'off' }
 }
 
 /**
  * forkRequest is what the dialog sends. The model and base URL go only when
  * changed: the run's own are kept by the backend, whose base URL is the real
  * one, while the run log shows it masked (a secret in it reads "xxxxx").
+ * Memory goes only when the fork is to have some: a fork has none by default.
  */
 export function forkRequest(form: ForkForm, run: RunModel): ForkRequest {
   const req: ForkRequest = { iteration: form.iteration, task: form.task, instructions: form.instructions }
@@ -28,5 +38,6 @@ export function forkRequest(form: ForkForm, run: RunModel): ForkRequest {
   const baseUrl = form.baseUrl.trim()
   if (model && model !== run.model) req.model = model
   if (baseUrl && baseUrl !== run.baseUrl) req.base_url = baseUrl
+  if (form.memory !== 'off') req.memory = form.memory
   return req
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { HermesEvent, MemoryEntry } from '../api/types'
 import { summarizeEvent } from './events'
 import { foldRun } from './timeline'
-import { filterMemories, memorySource, whyRecalled } from './memory'
+import { filterMemories, memorySource, memoryUse, whyRecalled } from './memory'
 
 const entries: MemoryEntry[] = [
   { id: 3, kind: 'preference', text: '以后总是用中文回答', created: '2026-11-30T01:00:00Z' },
@@ -37,6 +37,8 @@ describe('memorySource and whyRecalled', () => {
     [{ reason: 'preference' }, 'zh-CN', '偏好：适用于每个任务'],
     [{ reason: 'match', terms: ['q3', 'report'], score: 3.204 }, 'en', 'matched q3, report (score 3.20)'],
     [{ reason: 'match', terms: ['销售', '报告'], score: 1.5 }, 'zh-CN', '匹配 销售、报告（得分 1.50）'],
+    [{ reason: 'match', terms: ['q3', 'report'], score: 3.204, relevance: 0.54 }, 'en', 'matched q3, report (54% relevant to the task)'],
+    [{ reason: 'match', terms: ['销售', '报告'], score: 1.5, relevance: 0.8 }, 'zh-CN', '匹配 销售、报告（与任务的相关度 80%）'],
     [{ reason: 'later' }, 'en', 'later'],
   ] as const)('%j in %s', (why, lang, want) => {
     expect(whyRecalled({ ...why, terms: 'terms' in why ? [...why.terms] : undefined }, lang)).toBe(want)
@@ -44,6 +46,17 @@ describe('memorySource and whyRecalled', () => {
   it('finds a memory by its source', () => {
     const withSource: MemoryEntry[] = [{ id: 4, kind: 'preference', text: 'Use tabs', source: 'standing', created: '' }]
     expect(filterMemories(withSource, 'standing').map((e) => e.id)).toEqual([4])
+  })
+})
+
+describe('memoryUse', () => {
+  it('says a run’s memory when it is not the default, in both languages', () => {
+    expect(memoryUse(undefined, 'en')).toBe('')
+    expect(memoryUse({ mode: 'on' }, 'en')).toBe('')
+    expect(memoryUse({ mode: 'off' }, 'en')).toBe('off for this run: nothing recalled, nothing kept')
+    expect(memoryUse({ mode: 'off' }, 'zh-CN')).toBe('本次运行关闭：不召回，也不保存')
+    expect(memoryUse({ mode: 'read', as_of: '2026-11-30T01:00:00Z' }, 'en', 'UTC')).toBe('recalled only, nothing kept; only memories written before 11/30/2026, 01:00')
+    expect(memoryUse({ mode: 'on', as_of: '2026-11-30T01:00:00Z' }, 'zh-CN', 'UTC')).toBe('召回，并保存运行验证过的内容；只用 2026/11/30 01:00 之前写下的记忆')
   })
 })
 

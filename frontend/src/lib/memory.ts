@@ -1,5 +1,6 @@
-import type { MemoryEntry, Why } from '../api/types'
+import type { MemoryEntry, MemoryUse, Why } from '../api/types'
 import { t, type Lang } from '../i18n/i18n'
+import { formatDateTime } from './format'
 
 export const memoryKinds = ['outcome', 'fact', 'preference', 'path'] as const
 
@@ -30,15 +31,35 @@ export function memorySource(e: Pick<MemoryEntry, 'kind' | 'source'>, lang: Lang
   return t(lang, `memory.source.${source as (typeof sources)[number]}`)
 }
 
-/** whyRecalled says why a memory was recalled: pinned, a preference, or the task's words it matched and its score. */
+/**
+ * whyRecalled says why a memory was recalled: pinned, a preference, or the
+ * task's words it matched and how relevant it is to the task (its score in
+ * runs of before relevance was said).
+ */
 export function whyRecalled(why: Why, lang: Lang): string {
   switch (why.reason) {
     case 'pinned':
       return t(lang, 'memory.why.pinned')
     case 'preference':
       return t(lang, 'memory.why.preference')
-    case 'match':
-      return t(lang, 'memory.why.match', { terms: (why.terms ?? []).join(t(lang, 'memory.why.sep')), score: (why.score ?? 0).toFixed(2) })
+    case 'match': {
+      const terms = (why.terms ?? []).join(t(lang, 'memory.why.sep'))
+      if (why.relevance) return t(lang, 'memory.why.relevant', { terms, percent: Math.round(why.relevance * 100) })
+      return t(lang, 'memory.why.match', { terms, score: (why.score ?? 0).toFixed(2) })
+    }
   }
   return why.reason ?? ''
+}
+
+/**
+ * memoryUse says what a run does with long-term memory when it is not what
+ * a run does by default (recall, and keep what it verified): off, read only,
+ * or only what was written before a time (a fork's source's start); '' for
+ * the default, and for runs logged before it was said.
+ */
+export function memoryUse(m: MemoryUse | undefined, lang: Lang, timeZone?: string): string {
+  if (!m || (m.mode === 'on' && !m.as_of)) return ''
+  const mode = (['on', 'read', 'off'] as const).find((k) => k === m.mode)
+  const text = mode ? t(lang, `memory.use.${mode}`) : m.mode
+  return m.as_of ? t(lang, 'memory.use.as_of', { mode: text, time: formatDateTime(m.as_of, lang, timeZone) }) : text
 }

@@ -4,7 +4,7 @@ import type { ApprovalDecision, DecidedCall } from '../api/types'
 import { prettyJSON } from '../lib/diff'
 import { formatBytes } from '../lib/format'
 import { shortcuts } from '../lib/shortcuts'
-import { forkForm, forkRequest, type ForkForm } from '../lib/fork'
+import { forkForm, forkMemoryModes, forkRequest, type ForkForm, type ForkMemory } from '../lib/fork'
 import { alwaysPattern, approvalChoices } from '../lib/sandbox'
 import type { CallView, PendingApproval, RunView } from '../lib/timeline'
 import { CopyButton } from './CopyButton'
@@ -197,10 +197,23 @@ export function ForkDialog({ n, max, view, onClose }: { n: number; max: number; 
   return (
     <Modal title={t('fork.title')} onClose={onClose} testId="fork-dialog" wide>
       <p className="muted">{t('fork.explain')}</p>
-      <label className="field">
-        <span>{t('fork.iteration')}</span>
-        <input type="number" min={1} max={max} value={iteration} onChange={(e) => set({ iteration: Number(e.target.value) })} data-testid="fork-iteration" />
-      </label>
+      <div className="row2">
+        <label className="field">
+          <span>{t('fork.iteration')}</span>
+          <input type="number" min={1} max={max} value={iteration} onChange={(e) => set({ iteration: Number(e.target.value) })} data-testid="fork-iteration" />
+        </label>
+        <label className="field">
+          <span>{t('fork.memory')}</span>
+          <select value={form.memory} onChange={(e) => set({ memory: e.target.value as ForkMemory })} data-testid="fork-memory">
+            {forkMemoryModes.map((mode) => (
+              <option key={mode} value={mode}>
+                {t(`fork.memory_${mode}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <p className="muted field-hint">{t('fork.memory_hint')}</p>
       <label className="field">
         <span>{t('new.task')}</span>
         <textarea rows={3} value={form.task} onChange={(e) => set({ task: e.target.value })} data-testid="fork-task" />
@@ -209,14 +222,16 @@ export function ForkDialog({ n, max, view, onClose }: { n: number; max: number; 
         <span>{t('new.instructions')}</span>
         <textarea rows={2} value={form.instructions} onChange={(e) => set({ instructions: e.target.value })} data-testid="fork-instructions" />
       </label>
-      <label className="field">
-        <span>{t('new.model')}</span>
-        <input value={form.model} onChange={(e) => set({ model: e.target.value })} spellCheck={false} data-testid="fork-model" />
-      </label>
-      <label className="field">
-        <span>{t('new.base_url')}</span>
-        <input value={form.baseUrl} onChange={(e) => set({ baseUrl: e.target.value })} spellCheck={false} data-testid="fork-base-url" />
-      </label>
+      <div className="row2">
+        <label className="field">
+          <span>{t('new.model')}</span>
+          <input value={form.model} onChange={(e) => set({ model: e.target.value })} spellCheck={false} data-testid="fork-model" />
+        </label>
+        <label className="field">
+          <span>{t('new.base_url')}</span>
+          <input value={form.baseUrl} onChange={(e) => set({ baseUrl: e.target.value })} spellCheck={false} data-testid="fork-base-url" />
+        </label>
+      </div>
       <p className="muted field-hint">{t('fork.model_hint')}</p>
       {error && (
         <p className="notice notice-error" role="alert" data-testid="fork-error">

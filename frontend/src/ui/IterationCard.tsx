@@ -2,8 +2,8 @@ import { memo, useEffect, useRef, useState } from 'react'
 import { formatCost } from '../lib/cost'
 import { shownEntities } from '../lib/entities'
 import { editedWhat, statusLabel } from '../lib/events'
-import { formatDuration, formatPercent, formatTokens, oneLine, parseTime } from '../lib/format'
-import { memorySource, whyRecalled } from '../lib/memory'
+import { formatDateTime, formatDuration, formatPercent, formatTokens, oneLine, parseTime } from '../lib/format'
+import { memorySource, memoryUse, whyRecalled } from '../lib/memory'
 import { runHref } from '../lib/route'
 import { runSandbox } from '../lib/sandbox'
 import { hitIn, type CardHit } from '../lib/search'
@@ -397,6 +397,11 @@ function MarkLine({ mark: m, t, lang, hit = null }: { mark: Mark; t: Translate; 
             {m.data.model} · {t('card.tools')}: {(m.data.tools ?? []).join(', ') || '–'} · {t('card.max_iterations', { n: m.data.max_iterations ?? 0 })}
           </div>
           {m.data.sandbox && <StartSandbox sandbox={m.data.sandbox} t={t} />}
+          {memoryUse(m.data.memory, lang) && (
+            <div className="muted" data-testid="start-memory" data-mode={m.data.memory?.mode}>
+              {t('card.memory', { text: memoryUse(m.data.memory, lang) })}
+            </div>
+          )}
           {m.data.forked_from && <ForkedFrom runId={m.data.forked_from.run_id ?? ''} n={m.data.forked_from.iteration ?? 0} t={t} />}
         </div>
       )
@@ -497,6 +502,7 @@ function MarkLine({ mark: m, t, lang, hit = null }: { mark: Mark; t: Translate; 
                 <span className="recalled-text">{oneLine(e.text, 200)}</span>{' '}
                 <span className="muted" data-testid="recalled-why">
                   {whyRecalled(e, lang)} · {memorySource({ kind: e.kind ?? '', source: e.source ?? '' }, lang)}
+                  {e.created && ` · ${formatDateTime(e.created, lang)}`}
                   {e.run_id && (
                     <>
                       {' '}

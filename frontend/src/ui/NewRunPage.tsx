@@ -26,13 +26,21 @@ const sandboxModes = [
   ['off', 'new.sandbox_off', 'sandbox.mode_hint.off'],
 ] as const
 
+/** The long-term memory modes a run may ask for; "" is [context] memory's. */
+const memoryModes = [
+  ['', 'new.memory_default', 'new.memory_default_hint'],
+  ['on', 'new.memory_on', 'new.memory_on_hint'],
+  ['read', 'new.memory_read', 'new.memory_read_hint'],
+  ['off', 'new.memory_off', 'new.memory_off_hint'],
+] as const
+
 /** The New run form: what to run, with what model, under which strategy and limit, checked before it starts. */
 export function NewRunPage() {
   const store = useAppStore()
   const t = useT()
   const lang = useAppState((s) => s.lang)
   const settings = useAppState((s) => s.settings)
-  const [form, setForm] = useState<Form>({ task: '', instructions: '', workspace: '', model: '', base_url: '', max_iterations: '', strategy: '', sandbox: '' })
+  const [form, setForm] = useState<Form>({ task: '', instructions: '', workspace: '', model: '', base_url: '', max_iterations: '', strategy: '', sandbox: '', memory: '' })
   const [check, setCheck] = useState<ModelCheck | null>(null)
   const [busy, setBusy] = useState<'' | 'check' | 'start'>('')
   const [startError, setStartError] = useState('')
@@ -69,7 +77,7 @@ export function NewRunPage() {
     setBusy('start')
     try {
       const req: StartRunRequest = { task: form.task.trim() }
-      for (const k of ['instructions', 'workspace', 'model', 'base_url', 'strategy', 'sandbox'] as const) {
+      for (const k of ['instructions', 'workspace', 'model', 'base_url', 'strategy', 'sandbox', 'memory'] as const) {
         const v = form[k]?.trim()
         if (v) req[k] = v
       }
@@ -118,6 +126,19 @@ export function NewRunPage() {
           </label>
           <p className={`field-hint ${form.sandbox === 'off' ? 'warn' : 'muted'}`} data-testid="new-sandbox-hint">
             {t(sandboxModes.find(([mode]) => mode === form.sandbox)?.[2] ?? 'new.sandbox_default_hint')}
+          </p>
+          <label>
+            <span>{t('new.memory')}</span>
+            <select data-testid="new-memory" value={form.memory} onChange={set('memory')}>
+              {memoryModes.map(([mode, label]) => (
+                <option key={mode} value={mode}>
+                  {t(label)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <p className="muted field-hint" data-testid="new-memory-hint">
+            {t(memoryModes.find(([mode]) => mode === form.memory)?.[2] ?? 'new.memory_default_hint')}
           </p>
           <div className="row2">
             <label>
