@@ -26,11 +26,11 @@ func TestDocs_EveryKeyDocumented(t *testing.T) {
 		}
 	})
 	for _, k := range slices.Sorted(maps.Keys(keys)) {
-		if d := docs[k]; d.EN == "" || d.ZH == "" {
+		if d := allDocs()[k]; d.EN == "" || d.ZH == "" {
 			t.Errorf("%s has no documentation in both languages: add it to docs in doc.go", k)
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(docs)) {
+	for _, k := range slices.Sorted(maps.Keys(allDocs())) {
 		if !keys[k] {
 			t.Errorf("docs describes %s, which Config does not have", k)
 		}

@@ -87,7 +87,7 @@ func (n *node) walk(fn func(*node)) {
 
 // shown is what the documentation writes as a setting's value.
 func (s setting) shown() string {
-	if d := docs[s.key]; d.Shown != nil && s.value.IsZero() {
+	if d := allDocs()[s.key]; d.Shown != nil && s.value.IsZero() {
 		return tomlValue(reflect.ValueOf(d.Shown))
 	}
 	return tomlValue(s.value)
@@ -168,7 +168,7 @@ func writeTable(b *strings.Builder, n *node, lang i18n.Lang) {
 }
 
 func docIn(key string, lang i18n.Lang) string {
-	d := docs[key]
+	d := allDocs()[key]
 	if lang == i18n.ZH && d.ZH != "" {
 		return d.ZH
 	}
