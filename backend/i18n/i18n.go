@@ -1,9 +1,10 @@
 // Package i18n gives every user-facing string in zh-CN and en.
 //
 // Each package registers its own messages in an init function, keyed by a
-// dotted name ("run.missing_key"), as a function that returns them: the
-// catalog is built at the first message looked up, not in the start of
-// every process (`hermes version` looks up none). T renders one in the
+// dotted name ("run.missing_key"), as a function that returns them: a
+// package's messages are made when a message is looked up and not found
+// among those made already, not in the start of every process (`hermes
+// version` looks up none). T renders one in the
 // current language, falling back to English. Text meant for the model stays
 // in English: what only the model reads does not go through here, and what a
 // person reads too is a Text, rendered In(EN) for the model.
@@ -52,37 +53,34 @@ func Register[M map[string]Msg | func() map[string]Msg](msgs M) {
 	}
 }
 
-// lookup returns message key, first adding what was registered since the
-// last lookup to the catalog.
+// lookup returns message key. The packages' messages join the catalog as
+// they are needed, the last registered first, until key is in it (a key
+// that is not adds them all): a package registers after those it imports,
+// so cli's, whose flags every command looks up, are made first, and the
+// messages of packages a command never speaks for are never made. A key
+// registered twice panics when its second package's messages join.
 func lookup(key string) (Msg, bool) {
 	mu.RLock()
 	m, ok := catalog[key]
 	more := len(pending) > 0
 	mu.RUnlock()
-	if !more {
+	if ok || !more {
 		return m, ok
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	made := make([]map[string]Msg, len(pending))
-	size := len(catalog)
-	for i, f := range pending {
-		made[i] = f()
-		size += len(made[i])
-	}
-	if len(catalog) == 0 {
-		catalog = make(map[string]Msg, size) // grown once, not at each doubling
-	}
-	for _, msgs := range made {
-		for k, m := range msgs {
+	for !ok && len(pending) > 0 {
+		last := len(pending) - 1
+		made := pending[last]()
+		pending = pending[:last]
+		for k, msg := range made {
 			if _, dup := catalog[k]; dup {
 				panic("i18n: message registered twice: " + k)
 			}
-			catalog[k] = m
+			catalog[k] = msg
 		}
+		m, ok = catalog[key]
 	}
-	pending = nil
-	m, ok = catalog[key]
 	return m, ok
 }
 

@@ -43,7 +43,7 @@ func TestErrorUnwraps(t *testing.T) {
 
 // TestRegister_BuiltAtFirstLookup: a package's messages are made when a
 // message is first looked up, not when they are registered, and a key
-// registered twice panics then.
+// registered twice panics when the second package's are made.
 func TestRegister_BuiltAtFirstLookup(t *testing.T) {
 	made := 0
 	Register(func() map[string]Msg {
@@ -69,7 +69,34 @@ func TestRegister_BuiltAtFirstLookup(t *testing.T) {
 		pending = nil
 		mu.Unlock()
 	}()
-	T("test.greet")
+	T("test.not_registered") // makes every package's messages
+}
+
+// Packages' messages are made the last registered first, and only until the
+// key looked up is found: those of a package no message was asked of stay
+// unmade.
+func TestLookup_MakesOnlyWhatItNeeds(t *testing.T) {
+	var made []string
+	for _, name := range []string{"test.first", "test.second", "test.third"} {
+		Register(func() map[string]Msg {
+			made = append(made, name)
+			return map[string]Msg{name: {EN: name}}
+		})
+	}
+	defer func() {
+		mu.Lock()
+		pending = nil
+		mu.Unlock()
+	}()
+	if got := T("test.second"); got != "test.second" || len(made) != 2 || made[0] != "test.third" {
+		t.Fatalf("T = %q after making %q", got, made)
+	}
+	if T("test.third"); len(made) != 2 {
+		t.Fatalf("made again: %q", made)
+	}
+	if got := T("test.first"); got != "test.first" || len(made) != 3 {
+		t.Fatalf("T = %q after making %q", got, made)
+	}
 }
 
 // A Text is rendered when shown, in the language asked, its Text arguments
