@@ -165,7 +165,7 @@ func (a *App) Settings() (runner.Settings, error) {
 
 // CheckModel says whether the model endpoint answers and takes the key.
 func (a *App) CheckModel(req runner.Overrides) (runner.ModelCheck, error) {
-	return runner.CheckResult(a.runs.CheckModel(a.context(), req)), nil
+	return a.runs.CheckModel(a.context(), req), nil
 }
 
 // Language is the language Hermes speaks, from HERMES_LANG or the system's

@@ -148,6 +148,12 @@ type Settings struct {
 	ConfigPath string `json:"config_path"`
 	// Sandbox is how a new run's commands are confined as [tools] says.
 	Sandbox *event.SandboxData `json:"sandbox,omitempty"`
+	// Endpoints are the base URLs of [[model.endpoints]], each sent its own
+	// key (as logs show URLs: a password or secret query value masked).
+	Endpoints []string `json:"endpoints,omitempty"`
+	// Tools are the vault, skills and MCP servers a new run gets; absent
+	// where the process offers no toolkit.
+	Tools *Toolset `json:"tools,omitempty"`
 }
 
 // Kinds of notices.

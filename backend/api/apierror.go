@@ -29,4 +29,8 @@ func (e Error) Error() string { return string(e.JSON()) }
 type ModelCheck struct {
 	OK    bool   `json:"ok"`
 	Error *Error `json:"error,omitempty"`
+	// KeySent says whether the check sent an API key: the configured one to
+	// [model] base_url, an [[model.endpoints]] entry's own to its endpoint;
+	// another endpoint is sent none.
+	KeySent bool `json:"key_sent"`
 }

@@ -209,7 +209,7 @@ type botRunning struct {
 }
 
 // reconfigure applies an edit of hermes.toml: [bot] where it can without a
-// restart, and [agent], [model], [context] and the [tools] policy to the
+// restart, and [agent], [model], [context], [tools] and the vault to the
 // next task, once the model answers. A broken edit changes nothing.
 func (r *botRunning) reconfigure(ctx context.Context, env *Env, log *slog.Logger, dir, listen string, next config.Config, err error) {
 	if err != nil {
@@ -247,7 +247,9 @@ func botSetup(ctx context.Context, dir string, cfg config.Config, getenv func(st
 	if err != nil {
 		return setup, err
 	}
-	kit.Configure(cfg)
+	if err := kit.Configure(ctx, cfg); err != nil {
+		return setup, err
+	}
 	kit.Apply(&setup)
 	// Build's redactor knows every secret of cfg; the bot's as started are
 	// in use until a restart, so they stay redacted too.

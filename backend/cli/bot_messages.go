@@ -41,12 +41,12 @@ func botMessages() map[string]i18n.Msg {
 		},
 		"cli.bot.stopped": {EN: "the bot has stopped", ZH: "机器人已停止"},
 		"cli.bot.config_applied": {
-			EN: "hermes.toml changed: the next task uses the new settings (MCP servers, skills and the vault load again when hermes bot restarts)",
-			ZH: "hermes.toml 已修改：下一个任务将使用新设置（MCP 服务器、技能和笔记库在重启 hermes bot 后重新加载）",
+			EN: "hermes.toml changed: the next task uses the new settings, with the vault, skills and MCP servers they name; a task already going keeps its tools",
+			ZH: "hermes.toml 已修改：下一个任务将使用新设置，包括其中的笔记库、技能和 MCP 服务器；进行中的任务保留原来的工具",
 		},
 		"cli.bot.model_kept": {
-			EN: "hermes.toml changed, but the model it now names cannot be used, so tasks keep the previous [agent], [model] and [context]; fix the setting the error names and save again",
-			ZH: "hermes.toml 已修改，但其中的模型无法使用，任务将沿用之前的 [agent]、[model] 和 [context]；请按错误提示修改后再次保存",
+			EN: "hermes.toml changed, but what it now names cannot be used (the model, or the vault), so tasks keep the previous [agent], [model], [context] and tools; fix the setting the error names and save again",
+			ZH: "hermes.toml 已修改，但其中的设置无法使用（模型或笔记库），任务将沿用之前的 [agent]、[model]、[context] 和工具；请按错误提示修改后再次保存",
 		},
 		"cli.bot.config_restart": {
 			EN: "hermes.toml changed [bot] %s, which takes effect when hermes bot restarts; the other changes are applied",

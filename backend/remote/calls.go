@@ -126,15 +126,12 @@ func (c *Client) Settings() (api.Settings, error) {
 }
 
 // CheckModel asks the owner whether its model endpoint answers.
-func (c *Client) CheckModel(ctx context.Context, o api.Overrides) error {
+func (c *Client) CheckModel(ctx context.Context, o api.Overrides) api.ModelCheck {
 	var mc api.ModelCheck
 	if err := c.call(ctx, http.MethodPost, "/api/model/check", o, &mc); err != nil {
-		return err
+		return runner.CheckResult(err)
 	}
-	if !mc.OK && mc.Error != nil {
-		return &Error{API: *mc.Error}
-	}
-	return nil
+	return mc
 }
 
 // Artifact returns up to limit bytes of a full tool output from offset,

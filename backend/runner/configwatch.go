@@ -46,7 +46,8 @@ func (m *Manager) config() (config.Config, error) {
 
 // WatchConfig follows hermes.toml until ctx ends (config.Watch): a good edit
 // becomes the config of the runs started from then on and is told as a
-// "config reloaded" notice; a broken one keeps the last good config and
+// "config reloaded" notice that says the tools new runs get when it changed
+// them (reloaded); a broken one keeps the last good config and
 // puts up a notice with each mistake and its place, which stays until the
 // file is fixed. A file that is broken now is told at once.
 func (m *Manager) WatchConfig(ctx context.Context) error {
@@ -62,15 +63,13 @@ func (m *Manager) WatchConfig(ctx context.Context) error {
 			m.adjust(&cfg)
 		}
 		m.conf.mu.Lock()
+		prev := m.conf.good
 		m.conf.good, m.conf.told = &cfg, ""
 		m.conf.mu.Unlock()
 		if m.onConfig != nil {
 			m.onConfig(told, nil)
 		}
-		m.notices.Publish(Notice{
-			ID: "config", Kind: NoticeConfigReloaded, Time: time.Now(), Path: path,
-			Message: bilingual(i18n.Errorf("runner.config.reloaded", path)),
-		})
+		m.notices.Publish(m.reloaded(path, prev, cfg))
 	}, func(err error) {
 		m.conf.mu.Lock()
 		m.tellBroken(path, err)

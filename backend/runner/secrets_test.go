@@ -257,8 +257,8 @@ func TestManager_KeyFollowsTheEndpoint(t *testing.T) {
 			t.Fatalf("the other endpoint was sent Authorization %q", h)
 		}
 	}
-	if err := m.CheckModel(t.Context(), runner.Overrides{BaseURL: proxied.URL}); err == nil || strings.Contains(err.Error(), modelKey) {
-		t.Fatalf("CheckModel at the other endpoint: %v", err)
+	if mc := m.CheckModel(t.Context(), runner.Overrides{BaseURL: proxied.URL}); mc.OK || mc.KeySent || mc.Error == nil || strings.Contains(string(mc.Error.JSON()), modelKey) {
+		t.Fatalf("CheckModel at the other endpoint: %+v", mc)
 	}
 
 	m, _ = secretsHome(t, configured, "\n[[model.endpoints]]\nbase_url = \""+proxied.URL+"\"\napi_key_env = \"TEST_ENDPOINT_KEY\"\n")

@@ -39,7 +39,9 @@ type Runs interface {
 	ForgetMemory(id uint64) error
 
 	Settings() (Settings, error)
-	CheckModel(ctx context.Context, o Overrides) error
+	// CheckModel says whether the endpoint a run would use with o answers
+	// and takes the key, and whether a key was sent.
+	CheckModel(ctx context.Context, o Overrides) ModelCheck
 	Shutdown(ctx context.Context) error
 }
 

@@ -4,11 +4,14 @@ import (
 	"context"
 
 	"hermes/backend/i18n"
+	"hermes/backend/llm"
 	"hermes/backend/skills"
 )
 
-// Settings returns the model settings a new run would use, from hermes.toml
-// and the environment.
+// Settings returns the settings a new run would use, from hermes.toml and
+// the environment: the model, and the tools it would be offered (the
+// toolkit is opened for it, or brought up to date with hermes.toml, as a
+// run's start does).
 func (m *Manager) Settings() (Settings, error) {
 	cfg, err := m.config()
 	if err != nil {
@@ -23,20 +26,28 @@ func (m *Manager) Settings() (Settings, error) {
 	if ws == "" {
 		ws = m.workspace
 	}
+	var endpoints []string
+	for _, e := range cfg.Model.Endpoints {
+		endpoints = append(endpoints, llm.RedactURL(e.BaseURL))
+	}
 	return Settings{
 		Model: ms.Model, BaseURL: ms.BaseURL, HasKey: ms.APIKey != "", KeyEnv: keyEnv,
 		Workspace: ws, Language: string(i18n.Current()), Home: m.home, ConfigPath: m.configPath,
-		Sandbox: sandboxStatus(skills.SandboxOf(cfg.Tools))(skills.RunSandbox{}),
+		Sandbox:   sandboxStatus(skills.SandboxOf(cfg.Tools))(skills.RunSandbox{}),
+		Endpoints: endpoints, Tools: m.toolset(cfg),
 	}, nil
 }
 
 // CheckModel reports whether the model endpoint a run would use with the
-// overrides answers and accepts the key; the error says which setting to fix.
-func (m *Manager) CheckModel(ctx context.Context, o Overrides) error {
+// overrides answers and accepts the key, and whether a key was sent; the
+// error says which setting to fix.
+func (m *Manager) CheckModel(ctx context.Context, o Overrides) ModelCheck {
 	cfg, err := m.config()
 	if err != nil {
-		return err
+		return CheckResult(err)
 	}
-	_, _, err = checkModel(ctx, cfg, m.getenv, o)
-	return err
+	ms, _, err := checkModel(ctx, cfg, m.getenv, o)
+	r := CheckResult(err)
+	r.KeySent = ms.APIKey != ""
+	return r
 }

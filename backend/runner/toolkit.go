@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
+	"sync"
 	"time"
 
 	"hermes/backend/agent"
@@ -20,11 +22,51 @@ import (
 // policy that approves calls. It outlives runs: MCP servers and the vault's
 // watcher keep running until Close. The vault is opened by the first call
 // of a vault tool, not before: a run that never searches the notes never
-// reads the index.
+// reads the index. Configure follows edits of hermes.toml: a run started
+// after one gets the tools the edit names, while a run already going keeps
+// those it started with until it ends.
 type Toolkit struct {
 	Catalog *skills.Catalog
 	Policy  *skills.RulePolicy
-	vault   *vault.Lazy // nil when no vault is set
+	home    string
+	watch   bool
+
+	mu    sync.Mutex
+	vault *vault.Lazy // nil when no vault is set
+	// made is what the catalog and the vault were made from.
+	made toolsConfig
+	// gens are the catalog's registries as edits replaced them, oldest
+	// first; the last is the one new runs get.
+	gens []*generation
+}
+
+// toolsConfig is the part of a config that Configure makes the catalog and
+// the vault from; the policy, secrets and sandbox are set in place.
+type toolsConfig struct {
+	Obsidian config.Obsidian
+	MCP      []config.MCPServer
+	Enabled  []string
+	Disabled []string
+	Timeout  time.Duration
+	Output   int
+	Select   int
+}
+
+func toolsOf(cfg config.Config) toolsConfig {
+	t := cfg.Tools
+	return toolsConfig{
+		Obsidian: cfg.Obsidian, MCP: t.MCP, Enabled: t.Enabled, Disabled: t.Disabled,
+		Timeout: t.Timeout(0), Output: t.Output(), Select: t.Threshold(),
+	}
+}
+
+// generation is one making of the catalog and the vault: the registries
+// handed out to runs, how many of those runs are going, and what to stop
+// once none of them, nor of an older generation, is left.
+type generation struct {
+	regs   map[*skills.Registry]bool
+	runs   int
+	retire []func()
 }
 
 // OpenToolkit loads the toolkit of home as cfg says, with the "always" rules
@@ -56,32 +98,137 @@ func openToolkit(ctx context.Context, home string, cfg config.Config, rules skil
 		}
 		return nil, err
 	}
-	return &Toolkit{Catalog: catalog, Policy: policy, vault: v}, nil
+	return &Toolkit{
+		Catalog: catalog, Policy: policy, home: home, watch: watch, vault: v, made: toolsOf(cfg),
+		gens: []*generation{{regs: map[*skills.Registry]bool{}}},
+	}, nil
 }
 
 // Apply gives a run's setup the toolkit's tools, its policy, and the choice
 // of the tools relevant to each task.
 func (k *Toolkit) Apply(s *agent.Setup) {
-	s.Tools, s.Policy = k.Catalog.Registry(), k.Policy
+	k.mu.Lock()
+	reg := k.Catalog.Registry()
+	k.gens[len(k.gens)-1].regs[reg] = true
+	k.mu.Unlock()
+	s.Tools, s.Policy = reg, k.Policy
 	s.Select = func(runID, task string) agent.ToolSelection { return k.Catalog.Select(runID, task) }
 }
 
-// Configure applies an edited [tools] policy to every call checked from
-// now on, and the edited secrets and sandbox to the processes tools start;
-// the "always" rules stay. Skills, MCP servers and the vault are loaded when the toolkit
-// opens: a change to them applies after a restart.
-func (k *Toolkit) Configure(cfg config.Config) {
+// Configure applies an edit of hermes.toml to the runs started from now on:
+// the [tools] policy to every call checked (the "always" rules stay), the
+// secrets and the sandbox to the processes tools start, and, when they
+// changed, the vault (a new one opened on its first call, the old one
+// closed), the skills turned on and off, the [[tools.mcp]] servers (one
+// left as it was keeps running) and the command limits. A run already
+// going keeps the tools it was given: what the edit replaced is stopped
+// once no such run is left. A vault that cannot be used is the error, and
+// nothing but the policy, secrets and sandbox changes then.
+func (k *Toolkit) Configure(ctx context.Context, cfg config.Config) error {
 	k.Policy.SetConfig(skills.PolicyFromConfig(cfg.Tools))
 	k.Catalog.SetSecrets(skills.SecretsOf(cfg, os.Getenv))
 	k.Catalog.SetSandbox(skills.SandboxOf(cfg.Tools))
+	want := toolsOf(cfg)
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if reflect.DeepEqual(want, k.made) {
+		return nil
+	}
+	v, closeOld := k.vault, func() {}
+	if !reflect.DeepEqual(want.Obsidian, k.made.Obsidian) {
+		nv, _, err := openVault(k.home, cfg.Obsidian, k.watch)
+		if err != nil {
+			return err
+		}
+		if prev := k.vault; prev != nil {
+			closeOld = func() { prev.Close() }
+		}
+		v = nv
+	}
+	extra := []skills.Tool{skills.ReadArtifactTool()}
+	if v != nil {
+		extra = append(v.Tools(), extra...)
+	}
+	_, retire := k.Catalog.Reconfigure(ctx, skills.OptionsOf(k.home, cfg, k.Catalog.Environ(), extra...))
+	cur := k.gens[len(k.gens)-1]
+	cur.retire = append(cur.retire, retire, closeOld)
+	k.gens = append(k.gens, &generation{regs: map[*skills.Registry]bool{}})
+	k.vault, k.made = v, want
+	k.sweep()
+	return nil
 }
 
-// Close stops the MCP servers and the vault's watcher.
+// Hold keeps what the tools of a run's registry need (its MCP servers, its
+// vault) running until release is called, when the run ends, though an
+// edit of hermes.toml replaced them meanwhile. Tools the toolkit did not
+// hand out hold nothing.
+func (k *Toolkit) Hold(tools *skills.Registry) (release func()) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for _, g := range k.gens {
+		if g.regs[tools] {
+			g.runs++
+			return sync.OnceFunc(func() {
+				k.mu.Lock()
+				defer k.mu.Unlock()
+				g.runs--
+				k.sweep()
+			})
+		}
+	}
+	return func() {}
+}
+
+// sweep stops what the oldest generations retired once none of their runs
+// is left: a server or vault that a generation retired may be used by the
+// runs of every older one. It runs under k.mu.
+func (k *Toolkit) sweep() {
+	for len(k.gens) > 1 && k.gens[0].runs == 0 {
+		for _, stop := range k.gens[0].retire {
+			stop()
+		}
+		k.gens = k.gens[1:]
+	}
+}
+
+// Tools says what a new run is offered: the vault's folder ("" for none)
+// and the skills, MCP servers among them, with their state.
+func (k *Toolkit) Tools() (vaultDir string, skills []skills.Skill) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.vault != nil {
+		vaultDir = k.vault.Dir()
+	}
+	return vaultDir, k.Catalog.Skills()
+}
+
+// Close stops the MCP servers and the vault's watcher, those edits
+// replaced too.
 func (k *Toolkit) Close() {
 	k.Catalog.Close()
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for _, g := range k.gens {
+		for _, stop := range g.retire {
+			stop()
+		}
+		g.retire = nil
+	}
 	if k.vault != nil {
 		k.vault.Close()
 	}
+}
+
+// holdTools keeps the tools of a run's registry running until the run
+// ends (Toolkit.Hold); it holds nothing without a toolkit.
+func (m *Manager) holdTools(tools *skills.Registry) (release func()) {
+	m.kitMu.Lock()
+	kit := m.kit
+	m.kitMu.Unlock()
+	if kit == nil || tools == nil {
+		return func() {}
+	}
+	return kit.Hold(tools)
 }
 
 // openVault checks the vault's folder and patterns now and opens it on the

@@ -203,7 +203,7 @@ func (s *server) checkModel(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &o, true) {
 		return
 	}
-	writeJSON(w, http.StatusOK, runner.CheckResult(s.runs.CheckModel(r.Context(), o)))
+	writeJSON(w, http.StatusOK, s.runs.CheckModel(r.Context(), o))
 }
 
 // identify answers GET /api/owner: which process owns the home.

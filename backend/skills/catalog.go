@@ -93,7 +93,10 @@ type Options struct {
 // new registry, so a run keeps the tools it started with while runs started
 // later see the new ones. It is safe for concurrent use.
 type Catalog struct {
-	opts Options
+	// reloading is held by a reload, which reads opts; opts is changed under
+	// both it and mu.
+	reloading sync.Mutex
+	opts      Options
 
 	mu         sync.RWMutex
 	skills     []Skill
@@ -106,21 +109,33 @@ type Catalog struct {
 // Load reads every skill. A broken skill never stops the others: it is
 // listed with its Problem and its tools are left out.
 func Load(ctx context.Context, opts Options) *Catalog {
-	if opts.OutputLimit <= 0 {
-		opts.OutputLimit = 64 * 1024
-	}
-	if opts.SelectAbove <= 0 {
-		opts.SelectAbove = 20
-	}
-	if opts.GOOS == "" {
-		opts.GOOS = runtime.GOOS
-	}
-	if opts.Environ == nil {
-		opts.Environ = &Environ{}
-	}
+	opts.fill()
 	c := &Catalog{opts: opts, servers: map[string]*mcpServer{}, selections: map[string]*Selection{}}
 	c.Reload(ctx)
 	return c
+}
+
+// fill gives the options left out their defaults.
+func (o *Options) fill() {
+	if o.OutputLimit <= 0 {
+		o.OutputLimit = 64 * 1024
+	}
+	if o.SelectAbove <= 0 {
+		o.SelectAbove = 20
+	}
+	if o.GOOS == "" {
+		o.GOOS = runtime.GOOS
+	}
+	if o.Environ == nil {
+		o.Environ = &Environ{}
+	}
+}
+
+// Environ is the environment and sandbox the catalog's processes start in.
+func (c *Catalog) Environ() *Environ {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.opts.Environ
 }
 
 // Registry is the current registry of the loaded skills' tools.
@@ -153,11 +168,11 @@ func (c *Catalog) Problems() []error {
 // SetSecrets replaces the secrets left out of the processes tools start
 // from now on, as an edit of hermes.toml changes them; an MCP server already
 // running keeps the environment it started with.
-func (c *Catalog) SetSecrets(s Secrets) { c.opts.Environ.Set(s) }
+func (c *Catalog) SetSecrets(s Secrets) { c.Environ().Set(s) }
 
 // SetSandbox replaces the sandbox of the processes tools start from now
 // on; an MCP server already running keeps the one it started in.
-func (c *Catalog) SetSandbox(s SandboxConfig) { c.opts.Environ.SetSandbox(s) }
+func (c *Catalog) SetSandbox(s SandboxConfig) { c.Environ().SetSandbox(s) }
 
 // Close stops the MCP servers.
 func (c *Catalog) Close() {
@@ -170,8 +185,44 @@ func (c *Catalog) Close() {
 	}
 }
 
-// Reload reads the skills again and swaps in a new registry.
+// Reload reads the skills again and swaps in a new registry. The MCP
+// servers it no longer has are stopped.
 func (c *Catalog) Reload(ctx context.Context) []Skill {
+	c.reloading.Lock()
+	defer c.reloading.Unlock()
+	skills, gone := c.reload(ctx)
+	for _, s := range gone {
+		s.close()
+	}
+	return skills
+}
+
+// Reconfigure makes the catalog anew from o, as an edit of hermes.toml
+// changes it: the skills turned on and off, the MCP servers (one whose
+// command, arguments, environment and sandbox are unchanged keeps running),
+// the Go tools (the vault's), the limits. The catalog keeps its own
+// environment, whatever o's. Runs started before keep the registry they
+// were given, and its servers: retire stops those the new catalog does
+// not have; call it once no such run is left.
+func (c *Catalog) Reconfigure(ctx context.Context, o Options) (skills []Skill, retire func()) {
+	c.reloading.Lock()
+	defer c.reloading.Unlock()
+	o.Environ = c.opts.Environ
+	o.fill()
+	c.mu.Lock()
+	c.opts = o
+	c.mu.Unlock()
+	skills, gone := c.reload(ctx)
+	return skills, func() {
+		for _, s := range gone {
+			s.close()
+		}
+	}
+}
+
+// reload is Reload under c.reloading; gone are the servers the new
+// registry no longer has, still running.
+func (c *Catalog) reload(ctx context.Context) ([]Skill, []*mcpServer) {
 	var found []found
 	if c.opts.Builtin != nil {
 		found = append(found, readTree(c.opts.Builtin, "", "builtin")...)
@@ -199,12 +250,13 @@ func (c *Catalog) Reload(ctx context.Context) []Skill {
 	c.mu.Lock()
 	c.skills, c.reg, c.toolSkill, c.servers = b.skills, b.reg, b.toolSkill, b.servers
 	c.mu.Unlock()
+	var gone []*mcpServer
 	for key, s := range old {
 		if b.servers[key] != s {
-			s.close()
+			gone = append(gone, s)
 		}
 	}
-	return slices.Clone(b.skills)
+	return slices.Clone(b.skills), gone
 }
 
 // build is one Reload in progress.

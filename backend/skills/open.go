@@ -21,18 +21,27 @@ func Open(ctx context.Context, home string, cfg config.Config, rules RuleStore, 
 	if err != nil {
 		return nil, nil, err
 	}
+	// Processes inherit Hermes's environment, so its secrets are known by
+	// the values that environment holds.
+	environ := NewEnviron(SecretsOf(cfg, os.Getenv))
+	environ.SetSandbox(SandboxOf(t))
+	return Load(ctx, OptionsOf(home, cfg, environ, extra...)), policy, nil
+}
+
+// OptionsOf are the options of the catalog of a home as hermes.toml's
+// [tools] says, its processes started in environ; extra are Go tools
+// beyond the file tools and execute_command (Open's). Catalog.Reconfigure
+// takes them when hermes.toml changes.
+func OptionsOf(home string, cfg config.Config, environ *Environ, extra ...Tool) Options {
+	t := cfg.Tools
 	var servers []NamedMCP
 	for _, s := range t.MCP {
 		servers = append(servers, NamedMCP{Name: s.Name, Spec: MCPSpec{
 			Command: s.Command, Args: s.Args, Env: s.Env, PassEnv: s.PassEnv, Risk: Risk(s.Risk),
 		}, Asks: Asks{Network: s.Network, Writable: s.Writable}})
 	}
-	// Processes inherit Hermes's environment, so its secrets are known by
-	// the values that environment holds.
-	environ := NewEnviron(SecretsOf(cfg, os.Getenv))
-	environ.SetSandbox(SandboxOf(t))
 	goTools := append(FileTools(environ), ExecuteCommand(t.Timeout(0), t.Output(), environ), ReadArtifactTool())
-	catalog := Load(ctx, Options{
+	return Options{
 		Builtin:     builtin.FS(),
 		UserDir:     filepath.Join(home, "skills"),
 		GoTools:     append(goTools, extra...),
@@ -43,8 +52,7 @@ func Open(ctx context.Context, home string, cfg config.Config, rules RuleStore, 
 		SelectAbove: t.Threshold(),
 		Environ:     environ,
 		Home:        home,
-	})
-	return catalog, policy, nil
+	}
 }
 
 // PolicyFromConfig is the policy that [tools] describes.

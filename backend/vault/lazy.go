@@ -46,6 +46,9 @@ func (l *Lazy) Vault() (*Vault, error) {
 	return l.v, nil
 }
 
+// Dir is the vault's folder.
+func (l *Lazy) Dir() string { return l.dir }
+
 // Opened reports whether the vault has been opened.
 func (l *Lazy) Opened() bool {
 	l.mu.Lock()

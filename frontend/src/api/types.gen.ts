@@ -124,6 +124,7 @@ export interface ApiErrorResponse {
 export interface ModelCheck {
   ok: boolean
   error?: ApiErrorBody
+  key_sent: boolean
 }
 
 export interface Settings {
@@ -136,6 +137,8 @@ export interface Settings {
   home: string
   config_path: string
   sandbox?: SandboxData
+  endpoints?: string[]
+  tools?: Toolset
 }
 
 export interface Owner {
@@ -536,6 +539,12 @@ export interface SandboxData {
   why?: string
 }
 
+export interface Toolset {
+  vault?: string
+  skills: SkillState[]
+  error?: ApiErrorBody
+}
+
 export interface ConfigProblem {
   line?: number
   column?: number
@@ -664,6 +673,15 @@ export interface PlanDiff {
   removed?: PlanStep[]
   changed?: StepChange[]
   kept?: number[]
+}
+
+export interface SkillState {
+  name: string
+  source: string
+  runner: string
+  status: string
+  tools?: string[]
+  problem?: Record<string, string>
 }
 
 export interface ClusterTask {

@@ -22,4 +22,8 @@ describe('otherEndpoint', () => {
   it('takes any typed URL for another endpoint when none is configured', () => {
     expect(otherEndpoint('http://127.0.0.1:11434/v1', '')).toBe(true)
   })
+  it('does not take an endpoint listed under [[model.endpoints]], which has a key of its own', () => {
+    expect(otherEndpoint('https://api.deepseek.com/v1/', configured, ['https://api.deepseek.com/v1'])).toBe(false)
+    expect(otherEndpoint('http://127.0.0.1:11434/v1', configured, ['https://api.deepseek.com/v1'])).toBe(true)
+  })
 })

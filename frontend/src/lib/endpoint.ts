@@ -15,10 +15,12 @@ function endpointKey(url: string): string {
 
 /**
  * otherEndpoint says whether the base URL typed into the New run form names
- * another endpoint than the configured one: the configured API key is not
- * sent there (only an [[model.endpoints]] entry's own key is).
+ * another endpoint than the configured one and than those listed under
+ * [[model.endpoints]]: the configured API key is not sent there, and no
+ * entry gives it one of its own.
  */
-export function otherEndpoint(typed: string, configured: string): boolean {
+export function otherEndpoint(typed: string, configured: string, listed: readonly string[] = []): boolean {
   if (!typed.trim()) return false
-  return endpointKey(typed) !== endpointKey(configured)
+  const key = endpointKey(typed)
+  return key !== endpointKey(configured) && !listed.some((u) => endpointKey(u) === key)
 }

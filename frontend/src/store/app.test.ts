@@ -48,8 +48,8 @@ describe('createAppStore', () => {
   it('reports a model check that could not be made as a failed check in both languages', async () => {
     const t = testApi()
     const store = createAppStore({ api: t.api, storage: null, browserLanguages: [] })
-    expect(await store.checkModel({ model: 'm' })).toEqual({ ok: true })
+    expect(await store.checkModel({ model: 'm' })).toEqual({ ok: true, key_sent: false })
     t.fail('checkModel', new ApiError('bad', { code: 'unreachable', messages: { en: 'not reachable', 'zh-CN': '无法连接' } }))
-    expect(await store.checkModel({ model: 'm' })).toEqual({ ok: false, error: { code: 'unreachable', message: { en: 'not reachable', 'zh-CN': '无法连接' } } })
+    expect(await store.checkModel({ model: 'm' })).toEqual({ ok: false, key_sent: false, error: { code: 'unreachable', message: { en: 'not reachable', 'zh-CN': '无法连接' } } })
   })
 })

@@ -125,7 +125,7 @@ export function createAppStore({ api, storage, browserLanguages, ticker = interv
         return await api.checkModel(req)
       } catch (err) {
         const e = toApiError(err)
-        return { ok: false, error: { code: e.code, message: { en: e.messageIn('en'), 'zh-CN': e.messageIn('zh-CN') } } }
+        return { ok: false, key_sent: false, error: { code: e.code, message: { en: e.messageIn('en'), 'zh-CN': e.messageIn('zh-CN') } } }
       }
     },
     startRun: (req) => api.startRun(req),

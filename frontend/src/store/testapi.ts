@@ -86,7 +86,7 @@ export function testApi(data: TestData = {}): TestApi {
     artifact: (id, ref, offset, limit) => answer('artifact', [id, ref, offset, limit], () => ({ text: 'full', total: 4 })),
     settings: () =>
       answer('settings', [], () => ({ model: 'm', base_url: 'http://127.0.0.1:1/v1', has_key: false, key_env: 'OPENAI_API_KEY', workspace: '/w', language: 'en', home: '/h', config_path: '/h/hermes.toml' })),
-    checkModel: (req) => answer('checkModel', [req], () => ({ ok: true })),
+    checkModel: (req) => answer('checkModel', [req], () => ({ ok: true, key_sent: false })),
     watchRun(runId, after, handlers) {
       calls.push(`watchRun(${JSON.stringify(runId)}, ${after})`)
       const w: Watcher = { runId, after, handlers, stopped: false }

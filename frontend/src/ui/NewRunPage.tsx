@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react'
-import type { ModelCheck, StartRunRequest } from '../api/types'
+import type { ModelCheck, StartRunRequest, Toolset } from '../api/types'
 import { toApiError } from '../api/api'
 import { otherEndpoint } from '../lib/endpoint'
 import { runHref, runsHref } from '../lib/route'
 import { runSandbox } from '../lib/sandbox'
+import { toolsSummary } from '../lib/tools'
 import { useAppState, useAppStore, useT } from './context'
 
 function isLoopback(url: string): boolean {
@@ -56,7 +57,9 @@ export function NewRunPage() {
   const baseUrl = form.base_url?.trim() || s?.base_url || ''
   const needsKey = s !== null && !s.has_key && !isLoopback(baseUrl)
   const typedUrl = form.base_url?.trim() ?? ''
-  const other = s !== null && otherEndpoint(typedUrl, s.base_url)
+  // The check's answer, once there is one, says all there is to say of the
+  // key: the hint given before it would only repeat or contradict it.
+  const other = s !== null && check === null && otherEndpoint(typedUrl, s.base_url, s.endpoints ?? [])
   const set = (k: keyof Form) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => {
     setForm({ ...form, [k]: e.target.value })
     if (k === 'model' || k === 'base_url') setCheck(null)
@@ -176,7 +179,9 @@ export function NewRunPage() {
           )}
           {check && (
             <div className={`notice ${check.ok ? 'notice-ok' : 'notice-error'}`} role="status" data-testid="new-check" data-ok={check.ok ? 'true' : 'false'}>
-              {check.ok ? t('new.check_ok', { model, url: baseUrl }) : (check.error?.message?.[lang] ?? check.error?.message?.en ?? t('new.check_failed'))}
+              {check.ok
+                ? t(check.key_sent ? 'new.check_ok' : 'new.check_ok_no_key', { model, url: baseUrl })
+                : (check.error?.message?.[lang] ?? check.error?.message?.en ?? t('new.check_failed'))}
             </div>
           )}
           {startError && (
@@ -210,6 +215,7 @@ export function NewRunPage() {
               <dd>{s.home}</dd>
             </dl>
           )}
+          {s?.tools && <ConfiguredTools tools={s.tools} />}
           {needsKey && (
             <div className="notice notice-warn" data-testid="new-no-key">
               <p>{t('new.no_key')}</p>
@@ -227,5 +233,47 @@ export function NewRunPage() {
         </aside>
       </div>
     </section>
+  )
+}
+
+/** ConfiguredTools lists the vault, the skills and the MCP servers a new run gets, as hermes.toml says now. */
+function ConfiguredTools({ tools }: { tools: Toolset }) {
+  const t = useT()
+  const lang = useAppState((s) => s.lang)
+  const sum = toolsSummary(tools)
+  return (
+    <>
+      <h2>{t('new.tools')}</h2>
+      {tools.error ? (
+        <p className="notice notice-error" data-testid="new-tools-error">
+          {tools.error.message?.[lang] ?? tools.error.message?.en}
+        </p>
+      ) : (
+        <dl data-testid="new-tools">
+          <dt>{t('new.vault')}</dt>
+          <dd data-testid="new-vault">{sum.vault || t('new.vault_none')}</dd>
+          <dt>{t('new.skills')}</dt>
+          <dd data-testid="new-skills">
+            {sum.on.join(', ') || '–'}
+            {sum.off.length > 0 && <span className="muted"> · {t('new.skills_off', { names: sum.off.join(', ') })}</span>}
+          </dd>
+          <dt>{t('new.mcp')}</dt>
+          <dd data-testid="new-mcp">
+            {sum.servers.length === 0
+              ? t('new.mcp_none')
+              : sum.servers.map((srv) => (
+                  <div key={srv.name} data-testid="new-mcp-server" data-name={srv.name} data-state={srv.state} className={srv.state === 'failed' ? 'warn' : undefined}>
+                    {srv.state === 'loaded'
+                      ? t('new.mcp_loaded', { name: srv.name, n: srv.tools })
+                      : srv.state === 'off'
+                        ? t('new.mcp_off', { name: srv.name })
+                        : t('new.mcp_failed', { name: srv.name, why: srv.problem?.[lang] ?? srv.problem?.en ?? '' })}
+                  </div>
+                ))}
+          </dd>
+        </dl>
+      )}
+      <p className="muted field-hint">{t('new.tools_apply')}</p>
+    </>
   )
 }

@@ -16,6 +16,7 @@ export function Notices() {
   useNoticesState((s) => s.notices)
   useNoticesState((s) => s.dismissed)
   const toast = useNoticesState((s) => s.toast)
+  const lang = useAppState((s) => s.lang)
   const shown = notices.shown()
   const config = shown.find((n) => n.kind === 'config_error')
   const update = shown.find((n) => n.kind === 'update')
@@ -25,7 +26,7 @@ export function Notices() {
       {config && <ConfigBanner n={config} />}
       {toast && (
         <div className="toast" role="status" data-testid="notice-toast">
-          ✓ {t('notice.reloaded')}
+          ✓ {toast.message?.[lang] ?? t('notice.reloaded')}
         </div>
       )}
       {update && <UpdateCard n={update} />}
@@ -49,7 +50,8 @@ function ConfigBanner({ n }: { n: Notice }) {
             </li>
           ))}
         </ul>
-        <span className="muted">{t('notice.config_check')}</span>
+        {/* A mistake with a place is one `hermes config check` finds too; a vault that is not there is not. */}
+        {problems.some((p) => (p.line ?? 0) > 0) && <span className="muted">{t('notice.config_check')}</span>}
       </div>
       <button type="button" className="icon" aria-label={t('notice.dismiss')} title={t('notice.dismiss')} onClick={() => notices.dismiss(n)} data-testid="config-dismiss">
         ×
