@@ -77,7 +77,7 @@ func (d *document) place(err error) error {
 			}
 		}
 	})
-	if p, ok := d.keys[best]; ok && best != "" {
+	if p, ok := d.keyAt()[best]; ok && best != "" {
 		return i18n.Wrap(err, "config.at", d.path, p, err)
 	}
 	return i18n.Wrap(err, "config.in", d.path, err)

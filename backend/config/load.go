@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -57,14 +58,14 @@ func parse(path string, raw []byte) (Config, *document, error) {
 	if err := checkNesting(path, src); err != nil {
 		return Config{}, nil, err
 	}
-	src, _, err := upgrade(src, migrations)
+	src, _, tree, err := upgrade(src, migrations)
 	if err != nil {
 		return Config{}, nil, i18n.Wrap(err, "config.migrate", path, err)
 	}
-
-	var tree map[string]any
-	if _, err := decode(src, &tree); err != nil {
-		return Config{}, nil, syntaxError(path, src, err)
+	if tree == nil {
+		if _, err := decode(src, &tree); err != nil {
+			return Config{}, nil, syntaxError(path, src, err)
+		}
 	}
 	doc := newDocument(path, src)
 	// checkTypes removes the values it reports from tree, so that what is
@@ -117,18 +118,20 @@ func syntaxError(path, src string, err error) error {
 type document struct {
 	path string
 	src  string
-	keys map[string]pos
+	// keyAt is where each key is, found when a problem is first placed:
+	// a file without problems never needs it.
+	keyAt func() map[string]pos
 }
 
 func newDocument(path, src string) *document {
-	return &document{path: path, src: src, keys: keyPositions(src)}
+	return &document{path: path, src: src, keyAt: sync.OnceValue(func() map[string]pos { return keyPositions(src) })}
 }
 
 // at is where a dotted key is written; a key inside an inline table is found
 // at its parent's line.
 func (d *document) at(key string) pos {
 	for k := key; k != ""; {
-		if p, ok := d.keys[k]; ok {
+		if p, ok := d.keyAt()[k]; ok {
 			return p
 		}
 		i := strings.LastIndexByte(k, '.')

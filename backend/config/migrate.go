@@ -50,7 +50,7 @@ func migrateFile(path string, steps []migration) (Upgrade, error) {
 	if err != nil {
 		return Upgrade{}, i18n.Wrap(err, "config.read", path, err)
 	}
-	out, from, err := upgrade(string(raw), steps)
+	out, from, _, err := upgrade(string(raw), steps)
 	if err != nil {
 		return Upgrade{}, i18n.Wrap(err, "config.migrate", path, err)
 	}
@@ -72,22 +72,22 @@ func migrateFile(path string, steps []migration) (Upgrade, error) {
 // and returns the new text and the version src had. Text that nests too
 // deep to be parsed, does not parse, or whose version is current, newer or
 // not a version at all, is returned as it is, for Load and Validate to
-// report.
-func upgrade(src string, steps []migration) (string, int, error) {
+// report. tree is src decoded when it is returned as it is and parses, so
+// that Load does not parse it again; nil otherwise.
+func upgrade(src string, steps []migration) (out string, from int, tree map[string]any, err error) {
 	if _, levels, deep := measureNesting(src); deep || levels > maxKeyLevels {
-		return src, 0, nil
+		return src, 0, nil, nil
 	}
-	var tree map[string]any
 	if _, err := decode(src, &tree); err != nil {
-		return src, 0, nil
+		return src, 0, nil, nil
 	}
-	from := 1 // a file from before the version key is the first layout
+	from = 1 // a file from before the version key is the first layout
 	if v, ok := tree["version"].(int64); ok {
 		from = int(v)
 	}
 	target := len(steps) + 1
 	if from < 1 || from >= target {
-		return src, from, nil
+		return src, from, tree, nil
 	}
 	doc := newTextDoc(src)
 	for v := from; v < target; v++ {
@@ -105,8 +105,8 @@ func upgrade(src string, steps []migration) (string, int, error) {
 			}
 		}
 		if err != nil {
-			return "", from, fmt.Errorf("%w from version %d to %d: %w", ErrMigrate, v, v+1, err)
+			return "", from, nil, fmt.Errorf("%w from version %d to %d: %w", ErrMigrate, v, v+1, err)
 		}
 	}
-	return doc.String(), from, nil
+	return doc.String(), from, nil, nil
 }
