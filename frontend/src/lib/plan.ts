@@ -143,8 +143,9 @@ export function openQuestion(state: PlanState): QuestionView | null {
  * requiredSteps is how many of a plan's required steps a completion check
  * found passed, of how many; null when there were none to check (the run
  * had no plan). The count comes from the steps it names missing, every
- * required step not passed: its steps_passed counts optional steps too, and
- * read against steps_required it said "3 of 2".
+ * required step not passed: in logs written before steps_passed counted the
+ * required steps only, it counted optional ones too, and read against
+ * steps_required it said "3 of 2".
  */
 export function requiredSteps(c: Pick<CompletionCheckedData, 'steps_passed' | 'steps_required' | 'missing'>): { passed: number; required: number } | null {
   const required = c.steps_required ?? 0
