@@ -48,7 +48,7 @@ func TestDetectForm(t *testing.T) {
 	t.Run("package", func(t *testing.T) {
 		root := fakeRoot(t, map[string][]string{
 			"coreutils":   {"/usr/bin/ls"},
-			"hermes":      {"/usr/bin/hermes"},
+			"hermes":      {"/usr/bin/hermes", "/usr/lib/hermes/hermes-window"},
 			"hermes-fork": {"/opt/hermes-fork/hermes"},
 			"merged":      {"/bin/merged"},
 			"linked":      {"/usr/lib/linked/linked", "/usr/bin/linked"},
@@ -59,6 +59,7 @@ func TestDetectForm(t *testing.T) {
 			want            Form
 		}{
 			{"a package named hermes lists it", at(t, root, "/usr/bin/hermes", ""), "", FormPackage},
+			{"the window build the .deb installs beside it", at(t, root, "/usr/lib/hermes/hermes-window", ""), "", FormPackage},
 			{"another package lists it", at(t, root, "/opt/hermes-fork/hermes", ""), "", FormPackage},
 			{"listed under its merged-/usr alias", at(t, root, "/usr/bin/merged", ""), "", FormPackage},
 			{"started through a listed link", at(t, root, "/usr/lib/linked/other", ""), filepath.Join(root, "usr/bin/linked"), FormPackage},
