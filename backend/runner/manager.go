@@ -494,6 +494,7 @@ func (m *Manager) Toolkit(ctx context.Context, cfg config.Config) (*Toolkit, err
 		if err != nil {
 			return nil, err
 		}
+		kit.SetOnSkills(m.skillsChanged)
 		m.kit = kit
 	}
 	return m.kit, nil

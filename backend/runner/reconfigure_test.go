@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
@@ -166,5 +167,62 @@ func TestManager_EditedToolsApplyToNewRuns(t *testing.T) {
 	}
 	if s, err := m.Settings(); err != nil || s.Tools.Error == nil {
 		t.Fatalf("settings with a missing vault: %+v, %v", s.Tools, err)
+	}
+}
+
+// TestManager_SkillsFolderAppliesToNewRuns: a skill added to HOME/skills
+// while the process runs is what the next run gets, and a notice says so;
+// one removed is gone from the next run.
+func TestManager_SkillsFolderAppliesToNewRuns(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	home := t.TempDir()
+	toml := fmt.Sprintf("agent = { strategy = \"react\", route = false }\n[model]\nbase_url = %q\nmodel = \"m\"\n", srv.URL)
+	if err := os.WriteFile(filepath.Join(home, "hermes.toml"), []byte(toml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	getenv := func(k string) string { return map[string]string{"OPENAI_API_KEY": "sk-test-key-0123456789"}[k] }
+	m := runner.New(runner.Options{Home: home, Workspace: t.TempDir(), Getenv: getenv, Toolkit: runner.OpenWatchedToolkit})
+	t.Cleanup(func() { _ = m.Shutdown(t.Context()) })
+	feed := m.Notices().Watch()
+	defer feed.Close()
+	// The New run form's settings open the toolkit, as a run would.
+	if _, err := m.Settings(); err != nil {
+		t.Fatal(err)
+	}
+	// told waits for the notice of a change of HOME/skills that says want: a
+	// burst of writes may settle into more than one.
+	told := func(want string) {
+		t.Helper()
+		timeout := time.After(10 * time.Second)
+		for {
+			select {
+			case <-feed.Ready():
+				for _, n := range feed.Take() {
+					if n.ID == "skills" && strings.Contains(n.Message["en"], want) {
+						return
+					}
+				}
+			case <-timeout:
+				t.Fatalf("no notice of HOME/skills saying %q", want)
+			}
+		}
+	}
+	dir := filepath.Join(home, "skills", "howto")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("---\nname: howto\ndescription: Rules.\n---\nBe brief.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	told("howto")
+	if s, err := m.Settings(); err != nil || skillState(t, s.Tools, "howto") != skills.StatusLoaded {
+		t.Fatalf("settings after the skill was added: %+v, %v", s.Tools, err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	told("the skills files, shell;")
+	if s, err := m.Settings(); err != nil || skillState(t, s.Tools, "howto") != "" {
+		t.Fatalf("settings after the skill was removed: %+v, %v", s.Tools, err)
 	}
 }

@@ -38,6 +38,10 @@ type Toolkit struct {
 	// gens are the catalog's registries as edits replaced them, oldest
 	// first; the last is the one new runs get.
 	gens []*generation
+	// stopWatch ends the watch of the user's skills folder; onSkills hears
+	// of each change made there (SetOnSkills).
+	stopWatch context.CancelFunc
+	onSkills  func()
 }
 
 // toolsConfig is the part of a config that Configure makes the catalog and
@@ -80,7 +84,9 @@ func OpenToolkit(ctx context.Context, home string, cfg config.Config, rules skil
 
 // OpenWatchedToolkit is OpenToolkit for a long-lived process (the window,
 // `hermes serve`, `hermes bot`): the vault, once opened, is watched, so
-// that a note edited meanwhile is searchable within about a second.
+// that a note edited meanwhile is searchable within about a second, and
+// so is HOME/skills, so that a skill added, changed or removed there is
+// what the runs started from then on get.
 func OpenWatchedToolkit(ctx context.Context, home string, cfg config.Config, rules skills.RuleStore) (*Toolkit, error) {
 	return openToolkit(ctx, home, cfg, rules, true)
 }
@@ -98,10 +104,55 @@ func openToolkit(ctx context.Context, home string, cfg config.Config, rules skil
 		}
 		return nil, err
 	}
-	return &Toolkit{
+	k := &Toolkit{
 		Catalog: catalog, Policy: policy, home: home, watch: watch, vault: v, made: toolsOf(cfg),
 		gens: []*generation{{regs: map[*skills.Registry]bool{}}},
-	}, nil
+	}
+	if watch {
+		wctx, stop := context.WithCancel(context.Background())
+		// A folder that cannot be watched is read again at the next edit of
+		// hermes.toml instead.
+		if err := catalog.WatchFolder(wctx, func() { k.refresh(wctx) }); err != nil {
+			stop()
+		} else {
+			k.stopWatch = stop
+		}
+	}
+	return k, nil
+}
+
+// SetOnSkills makes f hear of each change of HOME/skills a watched toolkit
+// applied.
+func (k *Toolkit) SetOnSkills(f func()) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.onSkills = f
+}
+
+// refresh reads HOME/skills again after a change there, as Configure does
+// after an edit of hermes.toml.
+func (k *Toolkit) refresh(ctx context.Context) {
+	k.mu.Lock()
+	if ctx.Err() != nil { // closed meanwhile
+		k.mu.Unlock()
+		return
+	}
+	_, retire := k.Catalog.Refresh(ctx)
+	k.replaced(retire)
+	told := k.onSkills
+	k.mu.Unlock()
+	if told != nil {
+		told()
+	}
+}
+
+// replaced starts a generation of the catalog, retiring stop with the one
+// it replaces. It runs under k.mu.
+func (k *Toolkit) replaced(stop ...func()) {
+	cur := k.gens[len(k.gens)-1]
+	cur.retire = append(cur.retire, stop...)
+	k.gens = append(k.gens, &generation{regs: map[*skills.Registry]bool{}})
+	k.sweep()
 }
 
 // Apply gives a run's setup the toolkit's tools, its policy, and the choice
@@ -150,11 +201,8 @@ func (k *Toolkit) Configure(ctx context.Context, cfg config.Config) error {
 		extra = append(v.Tools(), extra...)
 	}
 	_, retire := k.Catalog.Reconfigure(ctx, skills.OptionsOf(k.home, cfg, k.Catalog.Environ(), extra...))
-	cur := k.gens[len(k.gens)-1]
-	cur.retire = append(cur.retire, retire, closeOld)
-	k.gens = append(k.gens, &generation{regs: map[*skills.Registry]bool{}})
 	k.vault, k.made = v, want
-	k.sweep()
+	k.replaced(retire, closeOld)
 	return nil
 }
 
@@ -203,11 +251,14 @@ func (k *Toolkit) Tools() (vaultDir string, skills []skills.Skill) {
 }
 
 // Close stops the MCP servers and the vault's watcher, those edits
-// replaced too.
+// replaced too, and the watch of HOME/skills.
 func (k *Toolkit) Close() {
-	k.Catalog.Close()
+	if k.stopWatch != nil {
+		k.stopWatch()
+	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
+	k.Catalog.Close()
 	for _, g := range k.gens {
 		for _, stop := range g.retire {
 			stop()

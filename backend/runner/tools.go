@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"path/filepath"
 	"reflect"
 	"strings"
 	"time"
@@ -29,6 +30,12 @@ func (m *Manager) toolset(cfg config.Config) *Toolset {
 		e := Explain(err)
 		return &Toolset{Vault: cfg.Obsidian.Vault, Skills: []api.SkillState{}, Error: &e}
 	}
+	t := toolsetOf(kit)
+	return &t
+}
+
+// toolsetOf is what a run started now gets of kit.
+func toolsetOf(kit *Toolkit) Toolset {
 	dir, found := kit.Tools()
 	t := Toolset{Vault: dir, Skills: make([]api.SkillState, 0, len(found))}
 	for _, s := range found {
@@ -38,7 +45,25 @@ func (m *Manager) toolset(cfg config.Config) *Toolset {
 		}
 		t.Skills = append(t.Skills, st)
 	}
-	return &t
+	return t
+}
+
+// skillsChanged tells of a change of HOME/skills that the toolkit applied:
+// a notice of what new runs get, as for an edit of hermes.toml (its own id,
+// so that it leaves a notice of a broken hermes.toml in force).
+func (m *Manager) skillsChanged() {
+	m.kitMu.Lock()
+	kit := m.kit
+	m.kitMu.Unlock()
+	if kit == nil {
+		return
+	}
+	t, dir := toolsetOf(kit), filepath.Join(m.home, "skills")
+	n := Notice{ID: "skills", Kind: NoticeConfigReloaded, Time: time.Now(), Path: dir, Message: map[string]string{}}
+	for _, lang := range []i18n.Lang{i18n.EN, i18n.ZH} {
+		n.Message[string(lang)] = i18n.In(lang, "runner.skills.reloaded", dir, describeTools(lang, t))
+	}
+	m.notices.Publish(n)
 }
 
 // toolsChanged reports whether cfg offers runs other tools than prev (nil:

@@ -10,6 +10,10 @@ func toolsMessages() map[string]i18n.Msg {
 			EN: "%s changed: runs started from now on use the new settings, with %s; runs already going keep their tools",
 			ZH: "%s 已更改：此后开始的运行将使用新设置，包括%s；进行中的运行保留原来的工具",
 		},
+		"runner.skills.reloaded": {
+			EN: "%s changed: runs started from now on get %s; runs already going keep their tools",
+			ZH: "%s 已更改：此后开始的运行将获得%s；进行中的运行保留原来的工具",
+		},
 		"runner.config.tools_failed": {
 			EN: "%s changed, but new runs cannot start until this is fixed; runs already going keep their tools",
 			ZH: "%s 已更改，但在修正以下问题之前无法开始新的运行；进行中的运行保留原来的工具",

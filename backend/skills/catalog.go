@@ -213,7 +213,22 @@ func (c *Catalog) Reconfigure(ctx context.Context, o Options) (skills []Skill, r
 	c.opts = o
 	c.mu.Unlock()
 	skills, gone := c.reload(ctx)
-	return skills, func() {
+	return skills, stopping(gone)
+}
+
+// Refresh reads the skills again, as Reload does, for a caller that keeps
+// the runs of the registry it replaces going: retire stops the MCP servers
+// the new registry no longer has; call it once no such run is left.
+func (c *Catalog) Refresh(ctx context.Context) (skills []Skill, retire func()) {
+	c.reloading.Lock()
+	defer c.reloading.Unlock()
+	skills, gone := c.reload(ctx)
+	return skills, stopping(gone)
+}
+
+// stopping is what stops the servers a reload left out.
+func stopping(gone []*mcpServer) func() {
+	return func() {
 		for _, s := range gone {
 			s.close()
 		}

@@ -20,6 +20,18 @@ const settle = 100 * time.Millisecond
 // changes has settled. It creates the folder if need be and watches it and
 // each skill folder in it (fsnotify is not recursive) until ctx ends.
 func (c *Catalog) Watch(ctx context.Context, notify func([]Skill)) error {
+	return c.WatchFolder(ctx, func() {
+		skills := c.Reload(ctx)
+		if notify != nil {
+			notify(skills)
+		}
+	})
+}
+
+// WatchFolder is Watch that calls changed instead of reloading, for a
+// caller that reloads in its own way (Refresh); changed calls come one at
+// a time.
+func (c *Catalog) WatchFolder(ctx context.Context, changed func()) error {
 	dir := c.opts.UserDir
 	if dir == "" {
 		return nil
@@ -45,10 +57,7 @@ func (c *Catalog) Watch(ctx context.Context, notify func([]Skill)) error {
 			return
 		}
 		watchSubdirs(w, dir)
-		skills := c.Reload(ctx)
-		if notify != nil {
-			notify(skills)
-		}
+		changed()
 	}
 	go func() {
 		defer w.Close()
