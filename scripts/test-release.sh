@@ -159,16 +159,18 @@ rm -f "$user_home/.hermes/hermes.lock"
 cat >"$tmp/bare.sh" <<'EOF'
 hermes >"$1/window.out" 2>&1 &
 pid=$!
-id=""
+# GTK may map and replace a window named Hermes while it starts, so a
+# window found can be gone when asked for its class: ask again.
+class=""
 for _ in $(seq 200); do
   id=$(xwininfo -root -tree 2>/dev/null | awk '/"Hermes"/ {print $1; exit}')
-  [ -n "$id" ] && break
+  [ -n "$id" ] && class=$(xprop -id "$id" WM_CLASS 2>/dev/null) && [ -n "$class" ] && break
   kill -0 "$pid" 2>/dev/null || { echo "hermes exited before its window showed"; exit 1; }
   sleep 0.2
 done
-[ -n "$id" ] || { echo "no window in 40 s"; exit 1; }
+[ -n "$class" ] || { echo "no window in 40 s"; exit 1; }
 echo "exe $(readlink "/proc/$pid/exe")"
-xprop -id "$id" WM_CLASS
+echo "$class"
 kill -TERM "$pid"
 wait "$pid" || true # the smoke test holds the exit code on SIGTERM
 EOF
