@@ -3,8 +3,8 @@ package app
 import (
 	"context"
 	"sync"
-	"time"
 
+	"hermes/backend/host"
 	"hermes/backend/runner"
 )
 
@@ -72,14 +72,11 @@ func (a *App) Notices() []runner.Notice {
 	return []runner.Notice{}
 }
 
-// installGrace bounds how long live runs get to reach a safe point before
-// an update is installed.
-const installGrace = 10 * time.Second
-
 // InstallUpdate installs the update that was downloaded and restarts into
-// it (host.InstallUpdate), then closes the window.
+// it (host.InstallUpdate), then closes the window; the live runs get the
+// grace they get when the window closes.
 func (a *App) InstallUpdate() error {
-	ctx, cancel := context.WithTimeout(context.Background(), installGrace)
+	ctx, cancel := context.WithTimeout(context.Background(), host.StopGrace)
 	defer cancel()
 	if err := a.host.InstallUpdate(ctx); err != nil {
 		return apiError(err)

@@ -2,11 +2,11 @@ package app
 
 import (
 	"context"
-	"time"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"hermes/backend/event"
+	"hermes/backend/host"
 	"hermes/backend/runner"
 )
 
@@ -16,10 +16,6 @@ const (
 	runName    = "hermes:run"    // one run's changed summary
 	noticeName = "hermes:notice" // one notice, runner.Notice
 )
-
-// shutdownGrace is how long live runs get to reach a safe point when the
-// window closes; then they are cancelled and redo that iteration on resume.
-const shutdownGrace = 10 * time.Second
 
 // Startup starts forwarding live events and run changes to the window.
 // Wails calls it with the window's context.
@@ -53,7 +49,7 @@ func (a *App) Startup(ctx context.Context) {
 // (checkpoints are saved), the local API ends and the lock goes; then the
 // forwarding stops. Wails calls it when the window closes.
 func (a *App) Shutdown(context.Context) {
-	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	ctx, cancel := context.WithTimeout(context.Background(), host.StopGrace)
 	defer cancel()
 	_ = a.host.Close(ctx) // past the grace the runs are cancelled; resume redoes their iteration
 	a.stopNotices()

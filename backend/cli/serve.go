@@ -6,7 +6,6 @@ import (
 	"net"
 	"os"
 	"strings"
-	"time"
 
 	"hermes/backend/host"
 	"hermes/backend/i18n"
@@ -14,10 +13,6 @@ import (
 )
 
 const defaultListen = "127.0.0.1:7777"
-
-// runStopGrace is how long live runs get to reach a safe point when serve
-// stops; then they are cancelled (a second Ctrl-C does it at once).
-const runStopGrace = 30 * time.Second
 
 // cmdServe serves the web UI and the local API until ctx is cancelled or
 // Ctrl-C is pressed; then the live runs stop at a safe point, with their
@@ -104,7 +99,7 @@ func cmdServe(ctx context.Context, env *Env, args []string) int {
 }
 
 // closeHost lets go of the home: the live runs of an owner stop at their
-// next safe point, cancelled after runStopGrace or at a second Ctrl-C. The
+// next safe point, cancelled after host.StopGrace or at a second Ctrl-C. The
 // error says they were cancelled.
 func closeHost(env *Env, h *host.Host) error {
 	if h.Owns() {
@@ -112,7 +107,7 @@ func closeHost(env *Env, h *host.Host) error {
 			fmt.Fprintln(env.Stderr, i18n.T("cli.serve.stopping_runs", n))
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), runStopGrace)
+	ctx, cancel := context.WithTimeout(context.Background(), host.StopGrace)
 	defer cancel()
 	go func() {
 		select {

@@ -10,14 +10,14 @@ import (
 	"syscall"
 	"time"
 
+	"hermes/backend/host"
 	"hermes/backend/i18n"
 )
 
 // HardStop is how long a process may go on after SIGTERM before it exits
-// at once: the grace its runs get to reach a safe point (runStopGrace,
-// botGrace: 30 s), then the 5 s the local API's open requests get, with
-// room to spare.
-const HardStop = 45 * time.Second
+// at once: the grace its runs get to reach a safe point (host.StopGrace),
+// then the 5 s the local API's open requests get, with room to spare.
+const HardStop = host.StopGrace + 15*time.Second
 
 // hintAfter is how long a stop may take before the process says how to end
 // it at once: a moment, so that a prompt stop says nothing.

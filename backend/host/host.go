@@ -38,9 +38,17 @@ const (
 	Run     Mode = remote.ModeRun
 )
 
-// shutdownGrace is how long open requests to the local API get to finish
-// when the host closes.
-const shutdownGrace = 5 * time.Second
+// StopGrace is how long the live runs get to reach their next safe point
+// (checkpoints saved) when the process that owns them stops — the window
+// closes, `hermes serve` or `hermes bot` ends — before they are cancelled
+// and a resume redoes the iteration they were in. One grace for every entry
+// point, so a run stops the same way whichever process holds it; Close
+// takes it as a context, which a second Ctrl-C may end sooner.
+const StopGrace = 30 * time.Second
+
+// apiGrace is how long open requests to the local API get to finish when
+// the host closes, after the runs have stopped.
+const apiGrace = 5 * time.Second
 
 // Options say how a process opens its home. The zero value opens it as the
 // window does, with no UI to serve.
@@ -323,7 +331,7 @@ func (h *Host) Close(grace context.Context) error {
 		h.stopWatch()
 		// Watchers see the runs end before the API goes.
 		h.endStreams()
-		ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+		ctx, cancel := context.WithTimeout(context.Background(), apiGrace)
 		defer cancel()
 		if h.api.Shutdown(ctx) != nil {
 			h.api.Close() // requests still open after the grace are cut off
