@@ -1,6 +1,6 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { createApi } from './api/api'
+import { createApi } from './api/transport'
 import { pageDrawn } from './lib/drawn'
 import { createAppStore } from './store/app'
 import { createFrame } from './store/run'

@@ -16,8 +16,6 @@ import type {
   Settings,
   StartRunRequest,
 } from './types'
-import { createHttpApi } from './http'
-import { createWailsApi, wailsBindings, type WailsWindow } from './wails'
 
 /** EventHandlers receive a run's events as they come, in batches. */
 export interface EventHandlers {
@@ -106,10 +104,4 @@ export class ApiError extends Error {
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err
   return new ApiError(err instanceof Error ? err.message : String(err))
-}
-
-/** createApi picks the transport of the place the UI runs in. */
-export function createApi(win: WailsWindow & { location: Location } = window as WailsWindow & Window): Api {
-  if (wailsBindings(win)) return createWailsApi(win)
-  return createHttpApi(win.location.origin, (input, init) => fetch(input, init))
 }

@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiError, createApi } from './api'
+import { ApiError } from './api'
 import { createHttpApi } from './http'
+import { createApi } from './transport'
 import type { HermesEvent } from './types'
 import { sampleEvents } from '../lib/fixture'
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { detectLang, parseLang, t } from './i18n'
-import { catalogs } from './messages'
+import { catalogs, detectLang, parseLang, t } from './i18n'
 
 const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort()
 

@@ -1,6 +1,8 @@
-import { catalogs, type MessageKey } from './messages'
+import { en, type Catalog, type MessageKey } from './messages'
+import { zh } from './messages_zh'
 
 export type Lang = 'en' | 'zh-CN'
+export const catalogs: Record<Lang, Catalog> = { en, 'zh-CN': zh }
 export const langs: readonly Lang[] = ['en', 'zh-CN']
 export const langNames: Record<Lang, string> = { en: 'English', 'zh-CN': '中文' }
 

@@ -1,9 +1,9 @@
 // Every string the UI shows, in English here and in Simplified Chinese in
 // messages_zh.ts. Placeholders are {name}; i18n.test.ts checks that both
-// languages have the same keys and the same placeholders.
-import { zh } from './messages_zh'
+// languages have the same keys and the same placeholders. i18n.ts puts the
+// two together: messages_zh.ts takes its type from here.
 
-const en = {
+export const en = {
   'app.name': 'Hermes',
   'app.tagline': 'Agent workbench',
   'lang.label': 'Language',
@@ -732,5 +732,3 @@ const en = {
 
 export type MessageKey = keyof typeof en
 export type Catalog = Record<MessageKey, string>
-
-export const catalogs: Record<'en' | 'zh-CN', Catalog> = { en, 'zh-CN': zh }

@@ -5,7 +5,7 @@ import type { RequestContext } from '../lib/context'
 import { runHref } from '../lib/route'
 import { foldRun, type IterationView } from '../lib/timeline'
 import { TextDiffView } from './DiffView'
-import { MessageDiff } from './Inspector'
+import { MessageDiff } from './MessageView'
 import { useAppState, useAppStore, useRunState, useRunsState, useT } from './context'
 
 /**

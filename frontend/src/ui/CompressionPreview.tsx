@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { formatCount, formatPercent } from '../lib/format'
-import { PinButton, type Pins } from './Inspector'
+import { PinButton, type Pins } from './MessageView'
 import { useAppState, useAppStore, useRunState, useT } from './context'
 
 /**

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createContextIndex, messagesOf } from '../lib/context'
 import { sampleEvents } from '../lib/fixture'
-import { MessageView, messageSlice, shownMessages } from './Inspector'
+import { messageSlice, shownMessages } from './Inspector'
+import { MessageView } from './MessageView'
 
 describe('MessageView', () => {
   it('is memoised on messages that keep their identity from one request to the next', () => {

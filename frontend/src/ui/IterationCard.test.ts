@@ -9,7 +9,7 @@ import { createResultIndex } from '../lib/resultindex'
 import { sampleEvents } from '../lib/fixture'
 import type { IterationView } from '../lib/timeline'
 import { translator } from '../i18n/i18n'
-import type { Pins } from './Inspector'
+import type { Pins } from './MessageView'
 
 describe('markShown', () => {
   it('leaves a call’s approval to the call, so "Allowed once" shows once on its card', () => {

@@ -19,7 +19,7 @@ import { Markdown } from './Markdown'
 import { TextDiffView } from './DiffView'
 import { Icon } from './Icon'
 import { CompletionLine, PlanDiffView } from './PlanPanel'
-import type { Pins } from './Inspector'
+import type { Pins } from './MessageView'
 import { useRunState, useRunsState } from './context'
 import { sourceNumber } from '../lib/compare'
 

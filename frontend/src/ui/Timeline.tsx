@@ -4,7 +4,7 @@ import { pageDrawn } from '../lib/drawn'
 import type { CardHit } from '../lib/search'
 import type { CallView, IterationView } from '../lib/timeline'
 import { IterationCard } from './IterationCard'
-import type { Pins } from './Inspector'
+import type { Pins } from './MessageView'
 import { useAppState, useT } from './context'
 
 interface TimelineProps {
