@@ -1,82 +1,30 @@
 package event
 
-import "sync"
+import "hermes/backend/pubsub"
 
-// Bus fans the events of every run in a process out to its viewers.
-//
-// Delivery guarantee: a subscriber whose buffer is full misses droppable
-// events (streamed text, which model.decided repeats in full); every other
-// event is delivered, and the publisher waits for a slow subscriber to take it.
-type Bus struct {
-	mu   sync.RWMutex
-	subs map[*Subscription]struct{}
-}
+// Bus fans the events of every run in a process out to its viewers, through
+// a pubsub.Broker whose promise holds here: a subscriber is must-deliver, so
+// the publisher (a run's emitter, in seq order) waits for a slow one to take
+// an event, except streamed text (Droppable), which model.decided repeats in
+// full and a subscriber whose buffer is full misses.
+type Bus struct{ b *pubsub.Broker[Event] }
 
 // NewBus returns an empty bus.
-func NewBus() *Bus { return &Bus{subs: make(map[*Subscription]struct{})} }
+func NewBus() *Bus {
+	return &Bus{b: pubsub.New(func(e Event) bool { return e.Type.Droppable() })}
+}
 
 // Subscription is one viewer's channel of events.
-type Subscription struct {
-	C       <-chan Event
-	c       chan Event
-	done    chan struct{}
-	once    sync.Once
-	filter  func(Event) bool
-	dropped int64
-	mu      sync.Mutex
-}
+type Subscription = pubsub.Subscription[Event]
 
 // Subscribe returns a subscription with the given buffer. A nil filter takes
 // every event; otherwise only the events for which it returns true.
 func (b *Bus) Subscribe(buffer int, filter func(Event) bool) *Subscription {
-	c := make(chan Event, buffer)
-	s := &Subscription{C: c, c: c, done: make(chan struct{}), filter: filter}
-	b.mu.Lock()
-	b.subs[s] = struct{}{}
-	b.mu.Unlock()
-	return s
+	return b.b.Subscribe(pubsub.MustDeliver, buffer, filter)
 }
 
 // Unsubscribe stops delivery to s and closes its channel.
-func (b *Bus) Unsubscribe(s *Subscription) {
-	s.once.Do(func() { close(s.done) })
-	b.mu.Lock()
-	_, ok := b.subs[s]
-	delete(b.subs, s)
-	b.mu.Unlock()
-	if ok {
-		close(s.c)
-	}
-}
+func (b *Bus) Unsubscribe(s *Subscription) { s.Close() }
 
-// Dropped counts the droppable events this subscriber missed.
-func (s *Subscription) Dropped() int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.dropped
-}
-
-// Publish delivers e to every subscriber, as the guarantee above says.
-func (b *Bus) Publish(e Event) {
-	b.mu.RLock()
-	defer b.mu.RUnlock()
-	for s := range b.subs {
-		if s.filter != nil && !s.filter(e) {
-			continue
-		}
-		if e.Type.Droppable() {
-			select {
-			case s.c <- e:
-			default:
-				s.mu.Lock()
-				s.dropped++
-				s.mu.Unlock()
-			}
-			continue
-		}
-		select {
-		case s.c <- e:
-		case <-s.done:
-		}
-	}
-}
+// Publish delivers e to every subscriber, as the promise above says.
+func (b *Bus) Publish(e Event) { b.b.Publish(e) }

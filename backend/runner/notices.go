@@ -3,14 +3,16 @@ package runner
 import (
 	"slices"
 	"sync"
+
+	"hermes/backend/pubsub"
 )
 
 // NoticeBoard keeps the notices in force and tells its watchers of every
 // new one. The zero value is ready.
 type NoticeBoard struct {
-	mu       sync.Mutex
-	current  []Notice
-	watchers map[*NoticeFeed]struct{}
+	mu      sync.Mutex
+	current []Notice
+	feeds   pubsub.Broker[Notice]
 }
 
 // List returns the notices in force, oldest first.
@@ -28,68 +30,25 @@ func (b *NoticeBoard) List() []Notice {
 // watchers. A reloaded config clears the config's notice and is told only.
 func (b *NoticeBoard) Publish(n Notice) {
 	b.mu.Lock()
+	defer b.mu.Unlock() // held while telling, so watchers hear in the order of List
 	b.current = slices.DeleteFunc(b.current, func(x Notice) bool { return x.ID == n.ID })
 	if n.Kind != NoticeConfigReloaded {
 		b.current = append(b.current, n)
 	}
-	for f := range b.watchers {
-		f.put(n)
-	}
-	b.mu.Unlock()
+	b.feeds.Publish(n)
 }
 
 // Watch returns a feed of the notices published from now on; Close it
 // when done.
 func (b *NoticeBoard) Watch() *NoticeFeed {
-	f := &NoticeFeed{board: b, ready: make(chan struct{}, 1)}
-	b.mu.Lock()
-	if b.watchers == nil {
-		b.watchers = map[*NoticeFeed]struct{}{}
-	}
-	b.watchers[f] = struct{}{}
-	b.mu.Unlock()
-	return f
+	return b.feeds.Coalesce(func(n Notice) string { return n.ID })
 }
 
-// NoticeFeed holds the notices published since it was last taken from. A
-// slow viewer never holds the board up: notices wait in the feed.
-type NoticeFeed struct {
-	board   *NoticeBoard
-	mu      sync.Mutex
-	pending []Notice
-	ready   chan struct{}
-}
-
-// Ready receives a value when notices are waiting to be taken.
-func (f *NoticeFeed) Ready() <-chan struct{} { return f.ready }
-
-// Take returns the notices published since the last Take, in order; of
-// several with one ID, the last.
-func (f *NoticeFeed) Take() []Notice {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	out := f.pending
-	f.pending = nil
-	return out
-}
-
-// Close stops the feed.
-func (f *NoticeFeed) Close() {
-	f.board.mu.Lock()
-	delete(f.board.watchers, f)
-	f.board.mu.Unlock()
-}
-
-func (f *NoticeFeed) put(n Notice) {
-	f.mu.Lock()
-	f.pending = slices.DeleteFunc(f.pending, func(x Notice) bool { return x.ID == n.ID })
-	f.pending = append(f.pending, n)
-	f.mu.Unlock()
-	select {
-	case f.ready <- struct{}{}:
-	default:
-	}
-}
+// NoticeFeed holds the notices published since it was last taken from, a
+// coalescing subscription (package pubsub): a slow viewer never holds the
+// board up, and Take returns them in order; of several with one ID, the
+// last.
+type NoticeFeed = pubsub.Coalesced[Notice]
 
 // Notices is the board of this process's notices.
 func (m *Manager) Notices() *NoticeBoard { return &m.notices }
