@@ -8,6 +8,7 @@ import (
 
 	"hermes/backend/agent"
 	"hermes/backend/event"
+	"hermes/backend/pubsub"
 	"hermes/backend/runlog"
 )
 
@@ -31,9 +32,10 @@ type liveRun struct {
 
 	mu     sync.Mutex
 	events []event.Event
-	// grew is closed, and replaced, whenever events are added or the leg
-	// ends, waking every watcher at once.
-	grew    chan struct{}
+	// grew has each event published as it is added and is closed when the
+	// leg ends. Watchers keep their place in events and wait on its Changed,
+	// which wakes them all at once and registers none of them.
+	grew    *pubsub.Broker[event.Event]
 	ended   bool
 	fold    runlog.Folder
 	paused  bool
@@ -49,7 +51,7 @@ type liveRun struct {
 }
 
 func newLiveRun(changed func(Summary)) *liveRun {
-	return &liveRun{grew: make(chan struct{}), changed: changed}
+	return &liveRun{grew: pubsub.New[event.Event](nil), changed: changed}
 }
 
 // replay is a liveRun over a finished log: its watchers get the events and
@@ -73,8 +75,7 @@ var notable = map[event.Type]bool{
 func (l *liveRun) Write(e event.Event) error {
 	l.mu.Lock()
 	l.add(e)
-	close(l.grew)
-	l.grew = make(chan struct{})
+	l.grew.Publish(e)
 	var s Summary
 	tell := notable[e.Type] && l.changed != nil
 	if tell {
@@ -123,8 +124,7 @@ func (l *liveRun) end() Summary {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.ended, l.paused, l.pending = true, false, nil
-	close(l.grew)
-	l.grew = make(chan struct{})
+	l.grew.Close()
 	return l.summaryLocked()
 }
 
@@ -207,5 +207,5 @@ func (w *Watcher) Next() (events []event.Event, more <-chan struct{}) {
 	if l.ended {
 		return events, nil
 	}
-	return events, l.grew
+	return events, l.grew.Changed()
 }
