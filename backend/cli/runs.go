@@ -14,6 +14,7 @@ import (
 	"hermes/backend/i18n"
 	"hermes/backend/price"
 	"hermes/backend/runlog"
+	"hermes/backend/store"
 )
 
 // ErrAmbiguousRun is returned when a run id prefix matches more than one run.
@@ -32,12 +33,17 @@ func cmdRuns(_ context.Context, env *Env, args []string) int {
 	if len(args) > 0 && args[0] == "show" {
 		return cmdRunsShow(env, args[1:])
 	}
+	if len(args) > 0 && args[0] == "label" {
+		return cmdRunsLabel(env, args[1:])
+	}
 	fs := newFlagSet(env, "hermes runs")
 	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.runs.usage")); fs.PrintDefaults() }
 	home := fs.String("home", "", i18n.T("cli.flag.home"))
 	asJSON := fs.Bool("json", false, i18n.T("cli.runs.flag.json"))
 	status := fs.String("status", "", i18n.T("cli.runs.flag.status", strings.Join(runStatuses, ", ")))
 	limit := fs.Int("limit", defaultRunsLimit, i18n.T("cli.runs.flag.limit"))
+	label := fs.String("label", "", i18n.T("cli.runs.flag.label"))
+	evalID := fs.String("eval", "", i18n.T("cli.runs.flag.eval"))
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageExit(err)
@@ -49,6 +55,9 @@ func cmdRuns(_ context.Context, env *Env, args []string) int {
 	case *status != "" && !slices.Contains(runStatuses, *status):
 		fmt.Fprintln(env.Stderr, i18n.T("cli.runs.bad_status", *status, strings.Join(runStatuses, ", ")))
 		return ExitUsage
+	case *label != "" && *label != store.LabelGood && *label != store.LabelBad:
+		fmt.Fprintln(env.Stderr, i18n.T("cli.runs.label_usage"))
+		return ExitUsage
 	case *limit < 0:
 		fmt.Fprintln(env.Stderr, i18n.T("cli.runs.bad_limit", *limit))
 		return ExitUsage
@@ -57,7 +66,14 @@ func cmdRuns(_ context.Context, env *Env, args []string) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	runs, more, anyRuns, err := listRuns(h, *status, *limit)
+	listLimit := *limit
+	if *label != "" || *evalID != "" {
+		listLimit = 0 // filtered below, from hermes.db
+	}
+	runs, more, anyRuns, err := listRuns(h, *status, listLimit)
+	if err == nil && (*label != "" || *evalID != "") {
+		runs, more, err = keepLabelled(h, runs, *label, *evalID, *limit)
+	}
 	if errors.Is(err, runlog.ErrUnreadableLog) {
 		// The readable runs are still worth listing; say which logs were not.
 		fmt.Fprintln(env.Stderr, i18n.T("cli.error", err.Error()))

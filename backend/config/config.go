@@ -36,6 +36,8 @@ type Config struct {
 	Telemetry Telemetry `toml:"telemetry"`
 	// Cluster shares the bot's state among replicas through NATS JetStream.
 	Cluster Cluster `toml:"cluster"`
+	// Eval configures hermes eval.
+	Eval Eval `toml:"eval"`
 }
 
 // Agent configures the loop and its gates.

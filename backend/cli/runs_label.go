@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"hermes/backend/eval"
+	"hermes/backend/i18n"
+	"hermes/backend/runlog"
+	"hermes/backend/store"
+)
+
+// cmdRunsLabel marks a run good or bad, with a note; "none" takes the
+// label away. Labels are kept in hermes.db.
+func cmdRunsLabel(env *Env, args []string) int {
+	fs := newFlagSet(env, "hermes runs label")
+	home := fs.String("home", "", i18n.T("cli.flag.home"))
+	note := fs.String("note", "", i18n.T("cli.runs.flag.note"))
+	rest, err := parseInterleaved(fs, args)
+	if err != nil {
+		return usageExit(err)
+	}
+	if len(rest) != 2 || !slices.Contains([]string{store.LabelGood, store.LabelBad, "none"}, rest[1]) {
+		fmt.Fprintln(env.Stderr, i18n.T("cli.runs.label_usage"))
+		return ExitUsage
+	}
+	h, err := resolveHome(env, *home)
+	if err != nil {
+		return fail(env, err)
+	}
+	id, err := matchRunID(h, rest[0])
+	if err != nil {
+		return fail(env, err)
+	}
+	st, err := openHomeStore(h)
+	if err != nil {
+		return fail(env, err)
+	}
+	defer st.Close()
+	l := store.Label{Label: rest[1], Note: strings.TrimSpace(*note), Updated: time.Now().UTC()}
+	if l.Label == "none" {
+		l = store.Label{}
+	}
+	if err := st.SetLabel(id, l); err != nil {
+		return fail(env, err)
+	}
+	if l.Label == "" {
+		fmt.Fprintln(env.Stdout, i18n.T("cli.runs.unlabelled", id))
+	} else {
+		fmt.Fprintln(env.Stdout, i18n.T("cli.runs.labelled", id, l.Label))
+	}
+	return ExitOK
+}
+
+// keepLabelled keeps the runs labelled label ("" any) and started by eval
+// evalID ("" any, a prefix matches), from the labels and tags in
+// hermes.db; limit (0: all) applies after.
+func keepLabelled(home string, runs []runlog.Summary, label, evalID string, limit int) ([]runlog.Summary, bool, error) {
+	st, err := openHomeStore(home)
+	if err != nil {
+		return nil, false, err
+	}
+	defer st.Close()
+	labels, err := st.Labels()
+	if err != nil {
+		return nil, false, err
+	}
+	tags, err := eval.Tags(st)
+	if err != nil {
+		return nil, false, err
+	}
+	var out []runlog.Summary
+	for _, s := range runs {
+		if label != "" && labels[s.RunID].Label != label {
+			continue
+		}
+		if evalID != "" && !strings.HasPrefix(tags[s.RunID].Eval, evalID) {
+			continue
+		}
+		out = append(out, s)
+	}
+	more := limit > 0 && len(out) > limit
+	if more {
+		out = out[:limit]
+	}
+	return out, more, nil
+}
