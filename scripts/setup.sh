@@ -61,4 +61,19 @@ if [ ! -f tests/mcp/node_modules/.package-lock.json ] ||
   step "npm packages of the MCP test server"
   (cd tests/mcp && npm ci --no-audit --no-fund)
 fi
+# Obsidian's own help vault, its English and Chinese notes at a fixed
+# commit, which the vault tests run on (backend/vault/help_test.go): a
+# partial clone fetches only the notes' contents.
+help_rev=fa179e91e86eaff5859226cc045c81000d64e3cd
+if [ ! -f ".cache/obsidian-help/.rev-$help_rev" ]; then
+  step "Obsidian's help vault for the vault tests"
+  rm -rf .cache/obsidian-help
+  git init -q .cache/obsidian-help
+  (cd .cache/obsidian-help &&
+    git remote add origin https://github.com/obsidianmd/obsidian-help.git &&
+    git sparse-checkout set --no-cone '/en/**.md' '/zh/**.md' &&
+    git fetch -q --depth 1 --filter=blob:none origin "$help_rev" &&
+    git checkout -q FETCH_HEAD &&
+    rm -rf .git && touch ".rev-$help_rev")
+fi
 step "set up"

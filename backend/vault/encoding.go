@@ -44,6 +44,17 @@ var (
 
 // Decode detects the encoding of b and returns its text.
 func Decode(b []byte) Text {
+	t := decodeRaw(b)
+	crlf := strings.Count(t.Text, "\r\n")
+	t.CRLF = crlf > 0 && crlf*2 >= strings.Count(t.Text, "\n")
+	t.Text = strings.ReplaceAll(t.Text, "\r\n", "\n")
+	return t
+}
+
+// decodeRaw detects the encoding of b and returns its text with its line
+// endings as they are, so that an edit of some lines changes no other byte
+// of a note whose lines end both ways.
+func decodeRaw(b []byte) Text {
 	var s string
 	enc := UTF8
 	switch {
@@ -63,12 +74,7 @@ func Decode(b []byte) Text {
 			s, enc = strings.ToValidUTF8(string(b), "\uFFFD"), Unknown
 		}
 	}
-	crlf := strings.Count(s, "\r\n")
-	return Text{
-		Text:     strings.ReplaceAll(s, "\r\n", "\n"),
-		Encoding: enc,
-		CRLF:     crlf > 0 && crlf*2 >= strings.Count(s, "\n"),
-	}
+	return Text{Text: s, Encoding: enc}
 }
 
 func decodeWith(e encoding.Encoding, b []byte) string {

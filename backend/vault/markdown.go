@@ -159,26 +159,13 @@ func appendUnique(list []string, s string) []string {
 }
 
 // section returns the lines of text under the heading named want (without
-// regard to case; "A#B" names B), from the heading to the next heading of
-// the same or a higher level, and whether it was found.
+// regard to case; "A#B" names B under A), from the heading to the next
+// heading of the same or a higher level, and whether it was found.
 func section(n *Note, text, want string) (string, bool) {
-	if i := strings.LastIndex(want, "#"); i >= 0 {
-		want = want[i+1:]
-	}
-	want = strings.TrimSpace(want)
 	lines := strings.Split(text, "\n")
-	for i, h := range n.Headings {
-		if !strings.EqualFold(h.Text, want) {
-			continue
-		}
-		end := len(lines)
-		for _, next := range n.Headings[i+1:] {
-			if next.Level <= h.Level {
-				end = next.Line - 1
-				break
-			}
-		}
-		return strings.TrimRight(strings.Join(lines[h.Line-1:end], "\n"), "\n"), true
+	sp, _, ok := findSection(n, len(lines), want)
+	if !ok {
+		return "", false
 	}
-	return "", false
+	return strings.TrimRight(strings.Join(lines[sp.start:sp.end], "\n"), "\n"), true
 }

@@ -9,8 +9,9 @@ import (
 )
 
 type readNoteArgs struct {
-	Note    string `json:"note" description:"The note: its path from the vault root (Projects/Plan.md; \".md\" may be left out), its name (Plan), or a wikilink as written in a note ([[Plan]], [[Plan#Goals]], [[Plan|the plan]]); aliases work too."`
-	Heading string `json:"heading,omitempty" description:"Return only the section under this heading (up to the next heading of the same or a higher level), such as Goals."`
+	Note    string `json:"note" description:"The note: its path from the vault root (Projects/Plan.md; \".md\" may be left out), its name (Plan), or a wikilink as written in a note ([[Plan]], [[Plan#Goals]], [[Plan|the plan]]); aliases work too. Plan#Goals reads one section, Plan#Goals#Risks a heading under another, Plan#^id one block."`
+	Heading string `json:"heading,omitempty" description:"Return only the section under this heading (up to the next heading of the same or a higher level), such as Goals; Goals#Risks for a heading under another."`
+	Block   string `json:"block,omitempty" description:"Return only the block marked with this id, such as ^summary: a paragraph, list item, table or quote."`
 }
 
 func readNoteTool(get opener) skills.Tool {
@@ -49,18 +50,29 @@ func (v *Vault) readNote(a readNoteArgs) (string, error) {
 	if len(n.Aliases) > 0 {
 		header += " · aliases: " + strings.Join(n.Aliases, ", ")
 	}
+	if a.Block != "" {
+		heading = "^" + strings.TrimPrefix(a.Block, "^")
+	}
 	text := t.Text
-	if heading != "" {
+	switch {
+	case strings.HasPrefix(heading, "^"):
+		lines := strings.Split(t.Text, "\n")
+		sp, ok := findBlock(lines, heading)
+		if !ok {
+			if ids := blockIDs(lines); len(ids) > 0 {
+				return "", skills.Errorf("%s has no block %s; its blocks are: %s. Call read_note again with one of them, or without block", p, heading, strings.Join(ids, " "))
+			}
+			return "", skills.Errorf("%s has no block %s (no block of it is marked with ^id); read the whole note or one section", p, heading)
+		}
+		header += " · block " + heading
+		text = strings.Join(lines[sp.start:sp.end], "\n")
+	case heading != "":
 		s, ok := section(n, t.Text, heading)
 		if !ok {
-			var names []string
-			for _, h := range n.Headings {
-				names = append(names, h.Text)
-			}
-			if len(names) == 0 {
+			if len(n.Headings) == 0 {
 				return "", skills.Errorf("%s has no headings, so it has no section %q; read the whole note without heading", p, heading)
 			}
-			return "", skills.Errorf("%s has no heading %q; its headings are: %s. Call read_note again with one of them, or without heading", p, heading, strings.Join(names, "; "))
+			return "", skills.Errorf("%s has no heading %q; its headings are: %s. Call read_note again with one of them, or without heading", p, heading, headingNames(n))
 		}
 		header += fmt.Sprintf(" · section %q", heading)
 		text = s

@@ -8,8 +8,6 @@ import (
 	"path"
 	"strings"
 
-	"hermes/backend/atomicfile"
-	"hermes/backend/runlog"
 	"hermes/backend/skills"
 )
 
@@ -35,8 +33,9 @@ func appendNoteTool(get opener) skills.Tool {
 }
 
 type createNoteArgs struct {
-	Path    string `json:"path" description:"Where to create the note, from the vault root, such as Projects/Plan.md. Only Markdown notes can be created: the name ends in .md (added when there is no extension); missing folders are created."`
-	Content string `json:"content" description:"The note's Markdown, front matter included if wanted."`
+	Path     string `json:"path" description:"Where to create the note, from the vault root, such as Projects/Plan.md. Only Markdown notes can be created: the name ends in .md (added when there is no extension); missing folders are created."`
+	Content  string `json:"content,omitempty" description:"The note's Markdown, front matter included if wanted; after the template's text when a template is given."`
+	Template string `json:"template,omitempty" description:"A template of the vault's templates folder (as set in Obsidian's Templates settings), such as Meeting: the note starts with its text, {{title}}, {{date}} and {{time}} filled in."`
 }
 
 func createNoteTool(get opener) skills.Tool {
@@ -44,13 +43,14 @@ func createNoteTool(get opener) skills.Tool {
 		"Create a new note in the user's Obsidian vault. Use it when the task asks for a new note; to add to an "+
 			"existing one use append_note. It never replaces a note: if the path is taken it fails, and you should "+
 			"pick another name or append. Missing folders are created; the note is written atomically in UTF-8. "+
-			"Returns the note's path, which is also how other notes link to it ([[name]]).",
+			"With a template, the note starts from the user's template in the vault's templates folder. Returns the "+
+			"note's path, which is also how other notes link to it ([[name]]).",
 		skills.RiskWrite, func(_ context.Context, env skills.Env, a createNoteArgs) (string, error) {
 			v, err := get()
 			if err != nil {
 				return "", err
 			}
-			return v.createNote(a)
+			return v.createNote(env, a)
 		})
 }
 
@@ -90,20 +90,18 @@ func (v *Vault) appendNote(env skills.Env, a appendNoteArgs) (string, error) {
 	if err != nil {
 		return "", toolError(p, err)
 	}
-	undo := ""
-	if env.Home != "" && env.RunID != "" {
-		ref, err := runlog.SaveArtifact(env.Home, env.RunID, env.CallID+".before", before)
-		if err != nil {
-			return "", fmt.Errorf("keep the previous content of %s: %w", p, err)
-		}
-		undo = "; its previous content is kept in " + ref
-	}
 	// The note keeps its permissions; Obsidian, a sync client or a crash
 	// sees the old note or the new one, never half.
-	if err := atomicfile.WriteFileIn(v.root, p, data, 0o644, atomicfile.KeepMode()); err != nil {
-		return "", toolError(p, err)
+	c, err := v.applyPlan(env, &plan{tool: "append_note", files: []fileEdit{{
+		path: p, before: before, after: data, beforeText: Decode(before).Text, afterText: t.Text,
+	}}})
+	if err != nil {
+		return "", err
 	}
-	v.indexNote(p)
+	undo := ""
+	if ref := c.Notes[0].BeforeRef; ref != "" {
+		undo = "; its previous content is kept in " + ref
+	}
 	return fmt.Sprintf("appended %d characters to %s at %s (now %d bytes, %s%s)%s",
 		len([]rune(add)), p, where, len(data), t.Encoding, lineEndings(t.CRLF), undo), nil
 }
@@ -140,7 +138,7 @@ func lineEndings(crlf bool) string {
 	return ""
 }
 
-func (v *Vault) createNote(a createNoteArgs) (string, error) {
+func (v *Vault) createNote(env skills.Env, a createNoteArgs) (string, error) {
 	p, err := v.clean(a.Path)
 	if err != nil {
 		return "", toolError(a.Path, err)
@@ -168,16 +166,24 @@ func (v *Vault) createNote(a createNoteArgs) (string, error) {
 		}
 	}
 	content := strings.ReplaceAll(a.Content, "\r\n", "\n")
+	if a.Template != "" {
+		now := v.now()
+		text, err := v.template(a.Template, noteName(p), now)
+		if err != nil {
+			return "", err
+		}
+		if content != "" && text != "" && !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		content = text + content
+	}
 	if content != "" && !strings.HasSuffix(content, "\n") {
 		content += "\n"
 	}
 	// Created only if the name is still free: a note that appeared since
 	// the check above is not replaced.
-	if err := atomicfile.WriteFileIn(v.root, p, []byte(content), 0o644, atomicfile.NoReplace()); errors.Is(err, fs.ErrExist) {
-		return "", skills.Errorf("%s already exists and create_note never replaces a note; choose another name, or use append_note to add to it", p)
-	} else if err != nil {
-		return "", toolError(p, err)
+	if _, err := v.applyPlan(env, &plan{tool: "create_note", files: []fileEdit{{path: p, after: []byte(content), afterText: content}}}); err != nil {
+		return "", err
 	}
-	v.indexNote(p)
-	return fmt.Sprintf("created %s (%d bytes); link to it as [[%s]]; to undo, delete it", p, len(content), strings.TrimSuffix(path.Base(p), path.Ext(p))), nil
+	return fmt.Sprintf("created %s (%d bytes); link to it as [[%s]]; to undo, delete it", p, len(content), noteName(p)), nil
 }

@@ -11,8 +11,9 @@ import (
 )
 
 // Tools are the vault tools for the model, bound to v: search_notes,
-// read_note, list_notes, get_backlinks and list_tags (risk read), and
-// append_note and create_note (risk write).
+// read_note, list_notes, get_backlinks, list_tags, get_properties,
+// query_notes and get_links (risk read), and append_note, create_note,
+// edit_note, set_property, rename_note and daily_note (risk write).
 func Tools(v *Vault) []skills.Tool {
 	return tools(func() (*Vault, error) { return v, nil })
 }
@@ -23,7 +24,8 @@ type opener func() (*Vault, error)
 func tools(get opener) []skills.Tool {
 	return []skills.Tool{
 		searchNotesTool(get), readNoteTool(get), listNotesTool(get), backlinksTool(get), listTagsTool(get),
-		appendNoteTool(get), createNoteTool(get),
+		getPropertiesTool(get), queryNotesTool(get), getLinksTool(get),
+		appendNoteTool(get), createNoteTool(get), editNoteTool(get), setPropertyTool(get), renameNoteTool(get), dailyNoteTool(get),
 	}
 }
 
@@ -56,16 +58,19 @@ func escapes(err error) bool {
 }
 
 // findNote turns what the model named (a path, with or without ".md", or a
-// wikilink such as [[Plan#Goals|the plan]]) into a note path and the
-// heading the link pointed at, if any. Its errors are meant for the model.
+// wikilink such as [[Plan#Goals|the plan]], Plan#Goals or Plan#^block)
+// into a note path and what followed its "#" (a heading, a path of
+// headings, or ^block), if anything. Its errors are meant for the model.
 func (v *Vault) findNote(name string) (p, heading string, err error) {
 	s := strings.TrimSpace(name)
 	if inner, ok := strings.CutPrefix(strings.TrimPrefix(s, "!"), "[["); ok {
 		s = strings.TrimSuffix(inner, "]]")
 		s, _, _ = strings.Cut(s, "|")
-		s, heading, _ = strings.Cut(s, "#")
-		s = strings.TrimSpace(s)
+		s = strings.TrimSuffix(s, `\`) // a link in a table escapes its "|"
 	}
+	// Note#Heading, Note#A#B, Note#^block: no note name holds "#".
+	s, heading, _ = strings.Cut(s, "#")
+	s = strings.TrimSpace(s)
 	clean, err := v.clean(s)
 	if err != nil {
 		return "", "", toolError(name, err)

@@ -103,7 +103,7 @@ func TestReadNote(t *testing.T) {
 	}
 	for args, want := range map[string]string{
 		`{"note":"Nope"}`:                          "there is no note Nope",
-		`{"note":"Alpha","heading":"Missing"}`:     "its headings are: Alpha; Goals; Details; Notes",
+		`{"note":"Alpha","heading":"Missing"}`:     "its headings are: # Alpha; ## Goals; ### Details; ## Notes",
 		`{"note":"Projects/Beta","heading":"Any"}`: "has no headings",
 	} {
 		if _, err := call(t, v, envNone, "read_note", args); err == nil || !strings.Contains(err.Error(), want) {

@@ -18,6 +18,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"hermes/backend/i18n"
 	"hermes/backend/search"
@@ -54,6 +55,9 @@ type Vault struct {
 
 	watch *watcher
 	subs  subscribers
+
+	// now is the clock of daily notes and templates; tests set it.
+	now func() time.Time
 }
 
 // fieldWeights rank a match in a note's name or aliases above one in its
@@ -76,6 +80,7 @@ func Open(dir string, opts Options) (*Vault, error) {
 	v := &Vault{
 		dir: abs, root: root, exclude: exclude,
 		indexDir: filepath.Join(opts.Home, "index", hex.EncodeToString(sum[:8])),
+		now:      time.Now,
 	}
 	// Listing the notes and reading the saved index overlap: each takes
 	// about as long as the other.

@@ -1,0 +1,116 @@
+package vault
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"time"
+
+	"hermes/backend/skills"
+)
+
+type dailyNoteArgs struct {
+	Date string `json:"date,omitempty" description:"The day: YYYY-MM-DD, or today, yesterday or tomorrow; today when left out."`
+}
+
+func dailyNoteTool(get opener) skills.Tool {
+	return skills.Func("daily_note",
+		"Open the user's daily note for a day in their Obsidian vault (today when no date is given), as Obsidian's "+
+			"Daily notes plugin names it: the folder, the name's date format and the template set in the vault's "+
+			"settings. When that note does not exist yet it is created from the template ({{date}}, {{time}} and "+
+			"{{title}} filled in). Returns the note's path and its text; add to it with append_note or edit_note.",
+		skills.RiskWrite, func(_ context.Context, env skills.Env, a dailyNoteArgs) (string, error) {
+			v, err := get()
+			if err != nil {
+				return "", err
+			}
+			return v.dailyNote(env, a)
+		})
+}
+
+// day reads a daily note's date as the model gave it, in the local time
+// zone.
+func (v *Vault) day(s string) (time.Time, error) {
+	now := v.now()
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "today", "今天":
+		return today, nil
+	case "yesterday", "昨天":
+		return today.AddDate(0, 0, -1), nil
+	case "tomorrow", "明天":
+		return today.AddDate(0, 0, 1), nil
+	}
+	t, err := time.ParseInLocation("2006-01-02", strings.TrimSpace(s), now.Location())
+	if err != nil {
+		return time.Time{}, skills.Errorf("date %q is not a day; give YYYY-MM-DD, today, yesterday or tomorrow", s)
+	}
+	return t, nil
+}
+
+func (v *Vault) dailyNote(env skills.Env, a dailyNoteArgs) (string, error) {
+	day, err := v.day(a.Date)
+	if err != nil {
+		return "", err
+	}
+	s := v.dailySettings()
+	p, err := v.clean(s.path(day))
+	if err != nil {
+		return "", skills.Errorf("the daily notes' folder or format in the vault's settings (%q, %q) makes a path that cannot be used: %v; tell the user", s.Folder, s.Format, err)
+	}
+	if _, err := v.root.Lstat(p); err == nil {
+		out, err := v.readNote(readNoteArgs{Note: p})
+		if err != nil {
+			return "", err
+		}
+		return "the daily note of " + day.Format("2006-01-02") + " exists:\n" + out, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", toolError(p, err)
+	}
+	content := ""
+	if s.Template != "" {
+		content, err = v.template(s.Template, noteName(p), day)
+		if err != nil {
+			return "", err
+		}
+	}
+	pl := &plan{tool: "daily_note", files: []fileEdit{{path: p, after: []byte(content), afterText: content}}}
+	if _, err := v.applyPlan(env, pl); err != nil {
+		return "", err
+	}
+	from := "empty (no template is set in the Daily notes settings)"
+	if s.Template != "" {
+		from = "from the template " + s.Template
+	}
+	if strings.TrimSpace(content) == "" {
+		return fmt.Sprintf("created the daily note %s, %s; link to it as [[%s]]", p, from, noteName(p)), nil
+	}
+	return fmt.Sprintf("created the daily note %s, %s; link to it as [[%s]]:\n%s", p, from, noteName(p), content), nil
+}
+
+// template reads the template name (a note of the templates folder, or a
+// path from the vault root as the Daily notes settings give it) with its
+// variables filled in for the note title of day.
+func (v *Vault) template(name, title string, day time.Time) (string, error) {
+	ts := v.templateSettings()
+	candidates := []string{templatePath("", name), templatePath(ts.Folder, name)}
+	for _, c := range candidates {
+		p, err := v.clean(c)
+		if err != nil || p == "" {
+			continue
+		}
+		b, err := v.root.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		t := Decode(b)
+		return fillTemplate(t.Text, title, day, v.now(), ts), nil
+	}
+	where := "the vault root"
+	if ts.Folder != "" {
+		where = ts.Folder
+	}
+	return "", skills.Errorf("there is no template %q in %s (the folder of the Templates settings); call list_notes to see the templates, or leave template out", name, where)
+}
