@@ -307,7 +307,7 @@ func (e *Engine) runOne(ctx context.Context, stop <-chan struct{}, s *Suite, ev 
 	if e.Progress != nil {
 		e.Progress(Progress{Task: t.ID, Variant: v.Label(), Rep: j.rep, RunID: id})
 	}
-	events, stopped, err := e.follow(ctx, stop, id, s.Approvals == "deny")
+	events, stopped, err := e.follow(ctx, stop, id, s.Approvals == "deny", t.Answer)
 	if err != nil {
 		res.Error = err.Error()
 		return res, false, nil
@@ -343,10 +343,11 @@ func (e *Engine) runOne(ctx context.Context, stop <-chan struct{}, s *Suite, ev 
 }
 
 // follow watches run id to its end, answering its approvals (allowed once,
-// as hermes run --yes does, or denied) and questions (no one to answer),
+// as hermes run --yes does, or denied) and questions (with the task's
+// answer),
 // and stopping it at its next safe point once stop is closed; the end of
 // ctx cancels it. stopped says that it was asked to stop.
-func (e *Engine) follow(ctx context.Context, stop <-chan struct{}, id string, deny bool) (events []event.Event, stopped bool, err error) {
+func (e *Engine) follow(ctx context.Context, stop <-chan struct{}, id string, deny bool, reply string) (events []event.Event, stopped bool, err error) {
 	w, err := e.Runs.Watch(id, 0)
 	if err != nil {
 		return nil, false, err
@@ -356,7 +357,7 @@ func (e *Engine) follow(ctx context.Context, stop <-chan struct{}, id string, de
 	for {
 		batch, more := w.Next()
 		events = append(events, batch...)
-		e.answer(id, batch, answered, deny)
+		e.answer(id, batch, answered, deny, reply)
 		if more == nil {
 			return events, stopped, nil
 		}
@@ -374,7 +375,7 @@ func (e *Engine) follow(ctx context.Context, stop <-chan struct{}, id string, de
 	}
 }
 
-func (e *Engine) answer(id string, events []event.Event, answered map[string]bool, deny bool) {
+func (e *Engine) answer(id string, events []event.Event, answered map[string]bool, deny bool, reply string) {
 	for _, ev := range events {
 		switch ev.Type {
 		case event.ApprovalRequested:
@@ -394,7 +395,7 @@ func (e *Engine) answer(id string, events []event.Event, answered map[string]boo
 				continue
 			}
 			answered[d.QuestionID] = true
-			_ = e.Runs.Control(id, agent.Control{Kind: agent.ControlAnswer, QuestionID: d.QuestionID})
+			_ = e.Runs.Control(id, agent.Control{Kind: agent.ControlAnswer, QuestionID: d.QuestionID, Text: reply})
 		}
 	}
 }

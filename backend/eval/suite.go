@@ -51,14 +51,18 @@ type Defaults struct {
 // Task is one case: what a run is asked, the files it starts with, and the
 // checks every run of it must pass.
 type Task struct {
-	ID            string  `toml:"id"`
-	Task          string  `toml:"task"`
-	Workspace     string  `toml:"workspace"`
-	Vault         string  `toml:"vault"`
-	Instructions  string  `toml:"instructions"`
-	Strategy      string  `toml:"strategy"`
-	MaxIterations int     `toml:"max_iterations"`
-	Checks        []Check `toml:"check"`
+	ID            string `toml:"id"`
+	Task          string `toml:"task"`
+	Workspace     string `toml:"workspace"`
+	Vault         string `toml:"vault"`
+	Instructions  string `toml:"instructions"`
+	Strategy      string `toml:"strategy"`
+	MaxIterations int    `toml:"max_iterations"`
+	// Answer is what a person answers the run's questions with (the
+	// ask_user tool, a guessed value); "" leaves them unanswered, which
+	// tells the model that no one can answer.
+	Answer string  `toml:"answer"`
+	Checks []Check `toml:"check"`
 }
 
 // Variant is one way every task is run: a model, an endpoint, a strategy,
