@@ -25,7 +25,9 @@ type App struct {
 
 	mu   sync.Mutex
 	ctx  context.Context // the window's, once it started
-	stop func()          // ends the forwarding of live events
+	stop func()          // ends the forwarding to the window
+
+	watches watchState // the runs the window watches (watch.go)
 
 	notices noticeState
 }

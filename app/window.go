@@ -5,41 +5,36 @@ import (
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"hermes/backend/event"
 	"hermes/backend/host"
 	"hermes/backend/runner"
 )
 
-// The Wails events the UI listens to (docs/api.md).
+// The Wails events the UI listens to (docs/api.md); a run's events go out
+// on the watches the window asks for (watch.go).
 const (
-	eventsName = "hermes:events" // a batch of live events, []event.Event
 	runName    = "hermes:run"    // one run's changed summary
 	noticeName = "hermes:notice" // one notice, runner.Notice
 )
 
-// Startup starts forwarding live events and run changes to the window.
-// Wails calls it with the window's context.
+// Startup starts forwarding run changes and notices to the window, and
+// lets it watch runs. Wails calls it with the window's context.
 func (a *App) Startup(ctx context.Context) {
-	sub := a.runs.Bus().Subscribe(4096, nil)
+	emit := func(name string, data any) { runtime.EventsEmit(ctx, name, data) }
 	feed := a.runs.Feed()
 	fctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{}, 2)
+	done := make(chan struct{})
 	go func() {
-		forwardEvents(sub.C, batchEvery, func(b []event.Event) { runtime.EventsEmit(ctx, eventsName, b) })
-		done <- struct{}{}
+		forwardRuns(fctx, feed, func(s runner.Summary) { emit(runName, s) })
+		close(done)
 	}()
-	go func() {
-		forwardRuns(fctx, feed, func(s runner.Summary) { runtime.EventsEmit(ctx, runName, s) })
-		done <- struct{}{}
-	}()
-	a.startNotices(ctx, func(n runner.Notice) { runtime.EventsEmit(ctx, noticeName, n) })
+	a.startNotices(ctx, func(n runner.Notice) { emit(noticeName, n) })
+	a.watches.start(emit)
 	a.mu.Lock()
 	a.ctx = ctx
 	a.stop = func() {
-		a.runs.Bus().Unsubscribe(sub)
+		a.watches.stopAll()
 		cancel()
 		feed.Close()
-		<-done
 		<-done
 	}
 	a.mu.Unlock()
