@@ -36,6 +36,8 @@ type Config struct {
 	Telemetry Telemetry `toml:"telemetry"`
 	// Cluster shares the bot's state among replicas through NATS JetStream.
 	Cluster Cluster `toml:"cluster"`
+	// Desktop is what the window does on the desktop.
+	Desktop Desktop `toml:"desktop"`
 	// Eval configures hermes eval.
 	Eval Eval `toml:"eval"`
 }
@@ -128,6 +130,7 @@ func Default() Config {
 			MaxOutputTokens: DefaultMaxOutputTokens,
 			SendReasoning:   SendReasoningAuto,
 		},
+		Desktop: Desktop{Notify: true},
 	}
 }
 

@@ -177,6 +177,10 @@ func baseDocs() map[string]keyDoc {
 
 		"update": doc("How Hermes updates itself.", "Hermes 的自动更新。"),
 
+		"desktop": doc("What the desktop window does on your desktop; hermes serve and hermes bot ignore it.", "桌面窗口在你的桌面上做什么；hermes serve 和 hermes bot 忽略此节。"),
+		"desktop.notify": doc("Send a system notification, with the run's title, when a run waits for your approval or answer, or finishes, fails or is stopped by a guard, while the window is not in front; a click on it shows the run. Read at each notification: no restart needed.",
+			"窗口不在最前面时，若运行等待你的审批或回答，或已完成、失败、被护栏停止，就发送一条带运行标题的系统通知；点击它即显示该运行。每次通知时读取，无需重启。"),
+
 		"bot": doc("hermes bot: the chat-bot webhook server (WeCom first).", "hermes bot：聊天机器人回调服务（首先支持企业微信）。"),
 		"bot.platform": docShown(`The adapter: "wecom" (a self-built WeCom application), "wecom_bot" (a WeCom intelligent bot), "feishu" (a Feishu or Lark app's bot) or "webhook" (a generic JSON webhook signed with HMAC-SHA256).`,
 			`适配器："wecom"（企业微信自建应用）、"wecom_bot"（企业微信智能机器人）、"feishu"（飞书或 Lark 应用机器人）或 "webhook"（以 HMAC-SHA256 签名的通用 JSON 回调）。`, BotWeCom),
