@@ -71,13 +71,11 @@ func Build(ctx context.Context, home string, cfg config.Config, getenv func(stri
 	if err != nil {
 		return agent.Setup{}, err
 	}
-	tools := skills.NewRegistry()
 	environ := skills.NewEnviron(skills.SecretsOf(cfg, getenv))
 	environ.SetSandbox(skills.SandboxOf(cfg.Tools))
-	for _, t := range append(skills.FileTools(environ), skills.ReadArtifactTool()) {
-		if err := tools.Register(t); err != nil {
-			return agent.Setup{}, err
-		}
+	tools, err := everyRunsTools(environ)
+	if err != nil {
+		return agent.Setup{}, err
 	}
 	window := cfg.Model.ContextWindow
 	if window == 0 {
@@ -111,6 +109,20 @@ func Build(ctx context.Context, home string, cfg config.Config, getenv func(stri
 			RecentTurns: c.Recent(), CompressAt: c.CompressShare(), MemoryTokens: c.MemoryCap(), MemoryFade: c.FadeAfter(),
 		},
 	}, nil
+}
+
+// everyRunsTools is the registry of the tools a run has without a toolkit,
+// those of the built-in skill every run has (skills.SkillFiles), made with
+// environ (nil: Hermes's own). The toolkit's catalog offers them among its
+// own to the runs it is applied to.
+func everyRunsTools(environ *skills.Environ) (*skills.Registry, error) {
+	tools := skills.NewRegistry()
+	for _, t := range skills.Builtins(skills.With{Environ: environ}, skills.SkillFiles) {
+		if err := tools.Register(t); err != nil {
+			return nil, err
+		}
+	}
+	return tools, nil
 }
 
 // sandboxStatus says how a run's commands are confined under c.

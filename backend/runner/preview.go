@@ -8,7 +8,6 @@ import (
 	"hermes/backend/contextmgr"
 	"hermes/backend/i18n"
 	"hermes/backend/runlog"
-	"hermes/backend/skills"
 	"hermes/backend/store"
 )
 
@@ -54,11 +53,9 @@ func (m *Manager) ContextPreview(id string) (contextmgr.Preview, error) {
 // context limits as a run of model would get them, and the tools every run
 // has, whose schemas count against the window.
 func previewSetup(home string, cfg config.Config, model string) (agent.Setup, error) {
-	tools := skills.NewRegistry()
-	for _, t := range append(skills.FileTools(nil), skills.ReadArtifactTool()) {
-		if err := tools.Register(t); err != nil {
-			return agent.Setup{}, err
-		}
+	tools, err := everyRunsTools(nil)
+	if err != nil {
+		return agent.Setup{}, err
 	}
 	window := cfg.Model.ContextWindow
 	if window == 0 {

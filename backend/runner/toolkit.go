@@ -92,12 +92,11 @@ func OpenWatchedToolkit(ctx context.Context, home string, cfg config.Config, rul
 }
 
 func openToolkit(ctx context.Context, home string, cfg config.Config, rules skills.RuleStore, watch bool) (*Toolkit, error) {
-	v, vaultTools, err := openVault(home, cfg.Obsidian, watch)
+	v, err := openVault(home, cfg.Obsidian, watch)
 	if err != nil {
 		return nil, err
 	}
-	extra := append(vaultTools, skills.ReadArtifactTool())
-	catalog, policy, err := skills.Open(ctx, home, cfg, rules, extra...)
+	catalog, policy, err := skills.Open(ctx, home, cfg, rules, vaultOf(v))
 	if err != nil {
 		if v != nil {
 			v.Close()
@@ -187,7 +186,7 @@ func (k *Toolkit) Configure(ctx context.Context, cfg config.Config) error {
 	}
 	v, closeOld := k.vault, func() {}
 	if !reflect.DeepEqual(want.Obsidian, k.made.Obsidian) {
-		nv, _, err := openVault(k.home, cfg.Obsidian, k.watch)
+		nv, err := openVault(k.home, cfg.Obsidian, k.watch)
 		if err != nil {
 			return err
 		}
@@ -196,11 +195,7 @@ func (k *Toolkit) Configure(ctx context.Context, cfg config.Config) error {
 		}
 		v = nv
 	}
-	extra := []skills.Tool{skills.ReadArtifactTool()}
-	if v != nil {
-		extra = append(v.Tools(), extra...)
-	}
-	_, retire := k.Catalog.Reconfigure(ctx, skills.OptionsOf(k.home, cfg, k.Catalog.Environ(), extra...))
+	_, retire := k.Catalog.Reconfigure(ctx, skills.OptionsOf(k.home, cfg, k.Catalog.Environ(), vaultOf(v)))
 	k.vault, k.made = v, want
 	k.replaced(retire, closeOld)
 	return nil
@@ -283,10 +278,10 @@ func (m *Manager) holdTools(tools *skills.Registry) (release func()) {
 }
 
 // openVault checks the vault's folder and patterns now and opens it on the
-// first call of one of its tools.
-func openVault(home string, o config.Obsidian, watch bool) (*vault.Lazy, []skills.Tool, error) {
+// first call of one of its tools; nil when none is set.
+func openVault(home string, o config.Obsidian, watch bool) (*vault.Lazy, error) {
 	if o.Vault == "" {
-		return nil, nil, nil
+		return nil, nil
 	}
 	dir := o.Vault
 	if rest, ok := strings.CutPrefix(dir, "~/"); ok {
@@ -294,11 +289,16 @@ func openVault(home string, o config.Obsidian, watch bool) (*vault.Lazy, []skill
 			dir = filepath.Join(h, rest)
 		}
 	}
-	v, err := vault.Prepare(dir, vault.Options{Home: home, Exclude: o.Exclude, Watch: watch})
-	if err != nil {
-		return nil, nil, err
+	return vault.Prepare(dir, vault.Options{Home: home, Exclude: o.Exclude, Watch: watch})
+}
+
+// vaultOf is what the vault's tools are made with (skills.With.Vault): nil,
+// not a nil *vault.Lazy, when no vault is set.
+func vaultOf(v *vault.Lazy) any {
+	if v == nil {
+		return nil
 	}
-	return v, v.Tools(), nil
+	return v
 }
 
 // StoreRules keeps "always" rules in an open hermes.db.

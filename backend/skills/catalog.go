@@ -64,7 +64,9 @@ type Options struct {
 	Builtin fs.FS
 	// UserDir is HOME/skills; "" means none.
 	UserDir string
-	// GoTools implement the tools that builtin manifests name.
+	// GoTools implement the tools that builtin manifests name; a built-in
+	// skill also offers those registered for it (Register) that its
+	// manifest does not list.
 	GoTools []Tool
 	// MCP are the servers of [[tools.mcp]].
 	MCP []NamedMCP
@@ -376,6 +378,13 @@ func (b *build) tools(ctx context.Context, f found) (tools []Tool, notes []strin
 			case !ok:
 				notes = append(notes, i18n.T("skills.not_set_up", mt.Name))
 			case forPlatform(mt.Platforms, b.opts.GOOS):
+				tools = append(tools, t)
+			}
+		}
+		// A built-in skill offers every tool registered for it (Register),
+		// those its manifest does not list after those it does.
+		for _, t := range b.opts.GoTools {
+			if f.dir == "" && t.skill == m.Name && !slices.ContainsFunc(m.Tools, func(mt ManifestTool) bool { return mt.Name == t.Name }) {
 				tools = append(tools, t)
 			}
 		}

@@ -80,7 +80,7 @@ func TestOpen_ToolProcessesInheritNoSecret(t *testing.T) {
 	writeSkill(t, filepath.Join(home, "skills"), "envpass", map[string]string{"skill.json": manifest("envpass", ` "pass_env": ["GATEWAY_KEY"],`)})
 	t.Setenv(childRole, "command")
 
-	catalog, _, err := Open(t.Context(), home, cfg, nil)
+	catalog, _, err := Open(t.Context(), home, cfg, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,12 +10,13 @@ import (
 )
 
 // Open loads the skills of a home directory as hermes.toml's [tools] says:
-// the built-in skills, the user's own in HOME/skills, the MCP servers of
-// [[tools.mcp]]; and the policy of [tools] with the "always" rules that
-// rules remembers (nil: none survive the process). extra are Go tools that
-// built-in manifests name beyond the file tools and execute_command, such
-// as the vault's. Broken skills do not fail it: see Catalog.Problems.
-func Open(ctx context.Context, home string, cfg config.Config, rules RuleStore, extra ...Tool) (*Catalog, *RulePolicy, error) {
+// the built-in skills with their tools (Register), the user's own in
+// HOME/skills, the MCP servers of [[tools.mcp]]; and the policy of [tools]
+// with the "always" rules that rules remembers (nil: none survive the
+// process). vault is the Obsidian vault the obsidian skill's tools reach
+// (With.Vault), nil for none. Broken skills do not fail it: see
+// Catalog.Problems.
+func Open(ctx context.Context, home string, cfg config.Config, rules RuleStore, vault any) (*Catalog, *RulePolicy, error) {
 	t := cfg.Tools
 	policy, err := NewPolicy(PolicyFromConfig(t), rules)
 	if err != nil {
@@ -25,14 +26,14 @@ func Open(ctx context.Context, home string, cfg config.Config, rules RuleStore, 
 	// the values that environment holds.
 	environ := NewEnviron(SecretsOf(cfg, os.Getenv))
 	environ.SetSandbox(SandboxOf(t))
-	return Load(ctx, OptionsOf(home, cfg, environ, extra...)), policy, nil
+	return Load(ctx, OptionsOf(home, cfg, environ, vault)), policy, nil
 }
 
 // OptionsOf are the options of the catalog of a home as hermes.toml's
-// [tools] says, its processes started in environ; extra are Go tools
-// beyond the file tools and execute_command (Open's). Catalog.Reconfigure
-// takes them when hermes.toml changes.
-func OptionsOf(home string, cfg config.Config, environ *Environ, extra ...Tool) Options {
+// [tools] says, its processes started in environ, its built-in tools made
+// with vault as Open's. Catalog.Reconfigure takes them when hermes.toml
+// changes.
+func OptionsOf(home string, cfg config.Config, environ *Environ, vault any) Options {
 	t := cfg.Tools
 	var servers []NamedMCP
 	for _, s := range t.MCP {
@@ -40,11 +41,10 @@ func OptionsOf(home string, cfg config.Config, environ *Environ, extra ...Tool) 
 			Command: s.Command, Args: s.Args, Env: s.Env, PassEnv: s.PassEnv, Risk: Risk(s.Risk),
 		}, Asks: Asks{Network: s.Network, Writable: s.Writable}})
 	}
-	goTools := append(FileTools(environ), ExecuteCommand(t.Timeout(0), t.Output(), environ), ReadArtifactTool())
 	return Options{
 		Builtin:     builtin.FS(),
 		UserDir:     filepath.Join(home, "skills"),
-		GoTools:     append(goTools, extra...),
+		GoTools:     builtins(With{Environ: environ, Timeout: t.Timeout(0), OutputLimit: t.Output(), Vault: vault}),
 		MCP:         servers,
 		Enabled:     t.SkillOn,
 		Timeout:     t.Timeout(0),

@@ -4,8 +4,10 @@
 // a tool returns to the model, and the built-in file tools.
 //
 // A tool is a Tool value. Built-in tools are Go functions wrapped by Func,
-// whose parameter struct's tags give the schema; later, skills loaded from
-// manifests register Tool values of their own on the same Registry.
+// whose parameter struct's tags give the schema, each registered once with
+// Register (a .go file and its description in a .md beside it); skills
+// loaded from manifests register Tool values of their own on the same
+// Registry.
 package skills
 
 import (
@@ -109,6 +111,9 @@ type Tool struct {
 	// checked is the Parameters that Func built and checked, which Register
 	// need not parse again while they are unchanged.
 	checked json.RawMessage
+	// skill is the built-in skill that offers a tool made from Register's
+	// list; "" for any other.
+	skill string
 }
 
 // ReadOnly reports whether the tool only reads, so that several of its calls

@@ -2,6 +2,7 @@ package skills
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"io/fs"
 	"path"
@@ -22,17 +23,17 @@ type listFilesArgs struct {
 	Recursive bool   `json:"recursive" default:"false" description:"List the whole tree below the directory instead of its direct entries only."`
 }
 
+//go:embed list_files.md
+var listFilesMD string
+
+func init() {
+	Register(Builtin{Skill: SkillFiles, Make: func(w With) (Tool, bool) { return listFilesTool(w.Environ), true }})
+}
+
 func listFilesTool(environ *Environ) Tool {
-	return Func("list_files",
-		"List the files and directories in the workspace. Use it to find out what exists before reading or writing, "+
-			"and after a \"no such file\" error. Returns one entry per line, sorted by name: its path relative to the "+
-			"workspace root (usable as is by read_file and write_file), directories with a trailing slash, files with "+
-			"their size in bytes, symbolic links with their target. With recursive=true the whole tree is listed, each "+
-			"directory followed by its contents; .git and node_modules are shown but not expanded. At most 1000 entries "+
-			"are returned, with a note of how many were left out; list a subdirectory to see those.",
-		RiskRead, func(ctx context.Context, env Env, a listFilesArgs) (string, error) {
-			return listFiles(env, environ, a)
-		})
+	return Func("list_files", toolDescription(listFilesMD), RiskRead, func(ctx context.Context, env Env, a listFilesArgs) (string, error) {
+		return listFiles(env, environ, a)
+	})
 }
 
 func listFiles(env Env, environ *Environ, a listFilesArgs) (string, error) {

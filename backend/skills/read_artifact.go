@@ -2,6 +2,7 @@ package skills
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 
@@ -20,17 +21,16 @@ type readArtifactArgs struct {
 	Limit  int    `json:"limit" default:"4000" minimum:"1" maximum:"20000" description:"Most characters to return."`
 }
 
-// ReadArtifactTool lets the model read the part of a long tool result that
+//go:embed read_artifact.md
+var readArtifactMD string
+
+// read_artifact lets the model read the part of a long tool result that
 // it was not shown: the loop keeps every cut result whole as an artifact,
 // and the note where it cut names the artifact and the offset to read from.
-// Open registers it beside the other tools.
-func ReadArtifactTool() Tool {
-	return Func(ReadArtifactName,
-		"Read part of a tool result that was too long to show whole. A cut result says where it was cut, e.g. "+
-			"\"[... 12000 of 20000 characters cut here (characters 5333 to 17333); the whole output is saved as artifacts/RUN/CALL ...]\": "+
-			"call this tool with that ref and an offset (in characters) to read the missing part. "+
-			"When more follows, the answer ends with a line saying which offset to read next.",
-		RiskRead, readArtifact)
+func init() {
+	Register(Builtin{Skill: SkillFiles, Make: func(With) (Tool, bool) {
+		return Func(ReadArtifactName, toolDescription(readArtifactMD), RiskRead, readArtifact), true
+	}})
 }
 
 func readArtifact(_ context.Context, env Env, a readArtifactArgs) (string, error) {

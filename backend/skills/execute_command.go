@@ -2,6 +2,7 @@ package skills
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,23 +21,27 @@ type executeArgs struct {
 	OutsideSandbox bool `json:"outside_sandbox,omitempty" description:"Run this one command outside the sandbox, with all of the user's rights. Only when a result said the sandbox blocked something the task cannot do without; the user is asked to approve it every time."`
 }
 
-// ExecuteCommand returns the execute_command tool: a command line run by the
-// platform's shell (bash, or PowerShell on Windows) in the workspace, cut
-// off after timeout (0 = the run's tool timeout), with at most limit bytes
-// of its output kept, head and tail. The shell starts with environ's
-// environment, which leaves out the secrets Hermes holds (nil: Hermes's own),
-// in environ's OS sandbox.
-func ExecuteCommand(timeout time.Duration, limit int, environ *Environ) Tool {
+// ExecuteCommandName is the tool that runs a command line.
+const ExecuteCommandName = "execute_command"
+
+//go:embed execute_command.md
+var executeCommandMD string
+
+// execute_command runs a command line with the platform's shell (bash, or
+// PowerShell on Windows) in the workspace, cut off after With.Timeout (0 =
+// the run's tool timeout), with at most With.OutputLimit bytes of its
+// output kept, head and tail. The shell starts with the environment of
+// With.Environ, which leaves out the secrets Hermes holds (nil: Hermes's
+// own), in its OS sandbox.
+func init() {
+	Register(Builtin{Skill: "shell", Make: func(w With) (Tool, bool) {
+		return executeCommandTool(w.Timeout, w.OutputLimit, w.Environ), true
+	}})
+}
+
+func executeCommandTool(timeout time.Duration, limit int, environ *Environ) Tool {
 	shell, shellName := shellFor(runtime.GOOS)
-	t := Func("execute_command",
-		"Run a command line with "+shellName+" in the workspace and return its exit code and its output (stdout and "+
-			"stderr together). Use it to build, test, search or inspect things no other tool covers; prefer "+
-			"read_file, list_files and write_file for files. The command runs non-interactively: it cannot ask "+
-			"questions or read input, and it is stopped after its timeout. Long output keeps its beginning and its "+
-			"end with a note of what was cut, so ask for less (grep, head, a narrower path) when you need the middle. "+
-			"Commands usually run in a sandbox: they read the system and the user's files but not their credentials, "+
-			"write only in the workspace and $TMPDIR, reach no network, and any process they leave running is "+
-			"stopped when they end. A result says what the sandbox blocked.",
+	t := Func(ExecuteCommandName, strings.Replace(toolDescription(executeCommandMD), "{shell}", shellName, 1),
 		RiskExec, func(ctx context.Context, env Env, a executeArgs) (string, error) {
 			return execute(ctx, env, shell, a, limit, environ)
 		})

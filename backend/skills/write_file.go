@@ -2,6 +2,7 @@ package skills
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -16,15 +17,17 @@ type writeFileArgs struct {
 	Append  bool   `json:"append" default:"false" description:"Add content at the end of the file instead of replacing it."`
 }
 
+//go:embed write_file.md
+var writeFileMD string
+
+func init() {
+	Register(Builtin{Skill: SkillFiles, Make: func(w With) (Tool, bool) { return writeFileTool(w.Environ), true }})
+}
+
 func writeFileTool(environ *Environ) Tool {
-	return Func("write_file",
-		"Write a text file in the workspace: create it, replace it, or with append=true add to its end. Use it to save "+
-			"results the task asks for. Replacing overwrites the whole file, so to change part of an existing file, "+
-			"read_file it first and write back the complete new text. Missing parent directories are created, and the "+
-			"file is written atomically (it never holds half the new content). Returns the number of bytes written.",
-		RiskWrite, func(ctx context.Context, env Env, a writeFileArgs) (string, error) {
-			return writeFile(env, environ, a)
-		})
+	return Func("write_file", toolDescription(writeFileMD), RiskWrite, func(ctx context.Context, env Env, a writeFileArgs) (string, error) {
+		return writeFile(env, environ, a)
+	})
 }
 
 func writeFile(env Env, environ *Environ, a writeFileArgs) (string, error) {

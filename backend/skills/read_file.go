@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"io"
@@ -25,16 +26,17 @@ type readFileArgs struct {
 	LimitLines int    `json:"limit_lines" default:"2000" minimum:"1" maximum:"10000" description:"Most lines to return."`
 }
 
+//go:embed read_file.md
+var readFileMD string
+
+func init() {
+	Register(Builtin{Skill: SkillFiles, Make: func(w With) (Tool, bool) { return readFileTool(w.Environ), true }})
+}
+
 func readFileTool(environ *Environ) Tool {
-	return Func("read_file",
-		"Read a text file in the workspace. Use it to see a file's contents before answering about it or changing it. "+
-			"Returns the text exactly as stored, without line numbers. Up to 2000 lines (and about 100 KB) are returned "+
-			"at once; when a file is longer, a last line in brackets says which lines were shown and how many there are: "+
-			"read on with offset_line set to the next line, or read only the part you need with offset_line and "+
-			"limit_lines. Binary files (images, archives, executables) are refused.",
-		RiskRead, func(ctx context.Context, env Env, a readFileArgs) (string, error) {
-			return readFile(env, environ, a)
-		})
+	return Func("read_file", toolDescription(readFileMD), RiskRead, func(ctx context.Context, env Env, a readFileArgs) (string, error) {
+		return readFile(env, environ, a)
+	})
 }
 
 func readFile(env Env, environ *Environ, a readFileArgs) (string, error) {
