@@ -30,6 +30,7 @@ type App struct {
 	watches watchState // the runs the window watches (watch.go)
 
 	notices noticeState
+	desk    desktop // the desktop the window runs on (desktop.go)
 }
 
 // New returns the App over the home h opened: its runs are this process's
