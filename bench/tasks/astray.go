@@ -18,7 +18,7 @@ func wanderSummary() Task {
 		Prompt: "Summarise the notes in notes/ into SUMMARY.md, one line per note.",
 		Files: map[string]string{
 			"notes/alpha.md": "Alpha: ship the beta on Friday.\n", "notes/beta.md": "Beta: hire two engineers.\n",
-			"README.md": "# Workspace\n", "todo.txt": "water the plants\n", "src/main.go": "package main\n",
+			"README.md": "# Workspace\n", "todo.txt": "water the plants\n", "src/main.py": "print(\"hello\")\n",
 		},
 		Plan: []Step{
 			{Desc: "List the notes in notes/", Tools: []string{"list_files"}, Accept: "the notes are listed"},
