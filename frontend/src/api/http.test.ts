@@ -272,6 +272,14 @@ describe('createApi', () => {
             },
             Language: async () => 'zh-CN',
             StartRun: async () => ({ run_id: 'w1' }),
+            WatchRun: (watchId: string, runId: string, after: number) => {
+              calls.push(`WatchRun ${watchId} ${runId} ${after}`)
+              return Promise.resolve()
+            },
+            UnwatchRun: (watchId: string) => {
+              calls.push(`UnwatchRun ${watchId}`)
+              return Promise.resolve()
+            },
           },
         },
       },
@@ -285,14 +293,19 @@ describe('createApi', () => {
     const plain = await api.renameRun('x', 't').catch((e: unknown) => e)
     expect(plain).toBeInstanceOf(ApiError)
 
-    // Live events may come before the fetched ones; both reach the watcher.
+    // A watch hears its own run's events on its own name, then the end.
     const got: number[] = []
-    const stop = api.watchRun('r1', 1, { onEvents: (es) => got.push(...es.map((e) => e.seq)) })
-    listeners['hermes:events']([sampleEvents[5], { ...sampleEvents[6], run_id: 'other' }])
-    await new Promise((r) => setTimeout(r, 0))
-    expect(got).toEqual([6, 2, 3])
+    let ended = false
+    api.watchRun('r1', 1, { onEvents: (es) => got.push(...es.map((e) => e.seq)), onEnd: () => (ended = true) })
+    listeners['hermes:watch:1']({ events: sampleEvents.slice(1, 3) })
+    listeners['hermes:watch:1']({ end: true })
+    expect([got, ended]).toEqual([[2, 3], true])
+    expect(listeners['hermes:watch:1']).toBeUndefined()
+    const stop = api.watchRun('r1', 3, { onEvents: () => {} })
     stop()
-    expect(listeners['hermes:events']).toBeUndefined()
+    await new Promise((r) => setTimeout(r, 0))
+    expect(calls.filter((c) => /^(Un)?[wW]atchRun/.test(c))).toEqual(['WatchRun 1 r1 1', 'WatchRun 2 r1 3', 'UnwatchRun 2'])
+    expect(listeners['hermes:watch:2']).toBeUndefined()
   })
 
   it('uses HTTP on the page origin without bindings', async () => {

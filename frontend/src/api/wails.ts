@@ -44,6 +44,14 @@ export interface AppBindings {
   Notices?(): Promise<Notice[] | null>
   InstallUpdate?(): Promise<void>
   ClusterStatus?(): Promise<ClusterStatus>
+  WatchRun?(watchId: string, runId: string, after: number): Promise<void>
+  UnwatchRun?(watchId: string): Promise<void>
+}
+
+/** What one watch of a run sends on hermes:watch:ID: a batch of its events, then the end of its leg. */
+interface WatchMessage {
+  events?: HermesEvent[] | null
+  end?: boolean
 }
 
 /** The part of the Wails runtime the UI uses: events from Go. */
@@ -77,6 +85,10 @@ export function createWailsApi(win: WailsWindow): Api {
     if (!win.runtime) return () => {}
     return win.runtime.EventsOn(name, cb)
   }
+  // Each watch gets its own event name, so the page hears only the runs it
+  // watches. A reloaded page starts again from 1: its first watches replace
+  // those the page before left behind.
+  let watches = 0
   return {
     listRuns: () => call(async () => (await app().ListRuns()) ?? []),
     // The window pages as GET /api/runs does; an older window's binding lists
@@ -107,25 +119,31 @@ export function createWailsApi(win: WailsWindow): Api {
       }),
     settings: () => call(() => method('Settings')()),
     checkModel: (req) => call(() => method('CheckModel')(req)),
-    // Subscribe first, then fetch what is there: the fold drops the overlap
-    // by seq, so nothing falls between the two.
+    // Listen first, then ask: the window sends the events so far and the
+    // live ones on this watch's name, with no gap, then the end.
     watchRun(id, after, handlers) {
+      const watchId = String(++watches)
       let live = true
-      const off = on('hermes:events', (data) => {
-        const mine = (Array.isArray(data) ? (data as HermesEvent[]) : []).filter((e) => e.run_id === id && e.seq > after)
-        if (live && mine.length > 0) handlers.onEvents(mine)
+      const off = on(`hermes:watch:${watchId}`, (data) => {
+        const m = (data ?? {}) as WatchMessage
+        if (!live) return
+        if (m.events && m.events.length > 0) handlers.onEvents(m.events)
+        if (m.end) end()
       })
-      void call(async () => (await app().RunEvents(id)) ?? [])
-        .then((events) => {
-          const rest = events.filter((e) => e.seq > after)
-          if (live && rest.length > 0) handlers.onEvents(rest)
-        })
-        .catch(() => {
-          // The page that opened the run already reported why it cannot be read.
-        })
-      return () => {
+      const end = () => {
+        if (!live) return
         live = false
         off()
+        handlers.onEnd?.()
+      }
+      // A run the window cannot watch is over for this watch; the page that
+      // opened the run already reported why it cannot be read.
+      void call(() => method('WatchRun')(watchId, id, after)).catch(end)
+      return () => {
+        if (!live) return
+        live = false
+        off()
+        void call(() => method('UnwatchRun')(watchId)).catch(() => {})
       }
     },
     watchRuns(onRun) {
