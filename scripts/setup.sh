@@ -22,10 +22,13 @@ need npm "npm (it comes with Node)"
 # needs nsis for the Windows setup program and desktop-file-utils for the
 # Linux menu entry; its tests (scripts/test-release.sh) run the setup under
 # wine, build a DLL that Wine lacks with the MinGW compiler, and serve the
-# update feed with python3.
+# update feed with python3. The window's desktop checks
+# (scripts/smoke-desktop-os.sh, backend/notify's tests) start a session bus
+# with dbus-daemon and click and type in the window with xdotool.
 packages=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev
   xvfb xauth x11-utils imagemagick chromium chromium-driver fonts-wqy-microhei ripgrep time
-  nsis desktop-file-utils wine wine64 gcc-mingw-w64-x86-64 python3)
+  nsis desktop-file-utils wine wine64 gcc-mingw-w64-x86-64 python3
+  dbus-daemon xdotool)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
