@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"path"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -133,9 +132,6 @@ var listedTools = sync.OnceValue(func() map[string][]string {
 	}
 	return out
 })
-
-// toolDescription is a tool's description as its .md file holds it.
-func toolDescription(md string) string { return strings.TrimSuffix(md, "\n") }
 
 // builtinNamed makes the built-in tool name with w; it panics when there
 // is none, a mistake in the program.

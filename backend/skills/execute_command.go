@@ -41,7 +41,7 @@ func init() {
 
 func executeCommandTool(timeout time.Duration, limit int, environ *Environ) Tool {
 	shell, shellName := shellFor(runtime.GOOS)
-	t := Func(ExecuteCommandName, strings.Replace(toolDescription(executeCommandMD), "{shell}", shellName, 1),
+	t := Func(ExecuteCommandName, strings.Replace(executeCommandMD, "{shell}", shellName, 1),
 		RiskExec, func(ctx context.Context, env Env, a executeArgs) (string, error) {
 			return execute(ctx, env, shell, a, limit, environ)
 		})

@@ -28,6 +28,9 @@ import (
 // unknown fields are refused (additionalProperties false), which catches a
 // misspelt optional field that would otherwise be silently ignored.
 //
+// The description's final line breaks are left out, so that it may be a
+// tool's .md file as embedded (Builtin).
+//
 // Defaults are filled in before fn runs, so fn sees them even when the
 // arguments did not pass through Registry.Prepare. Func panics when P's tags
 // are malformed: that is a mistake in the program, seen at start-up.
@@ -55,7 +58,7 @@ func Func[P any](name, description string, risk Risk, fn func(ctx context.Contex
 	}
 	return Tool{
 		Name:        name,
-		Description: description,
+		Description: strings.TrimRight(description, "\n"),
 		Parameters:  params,
 		checked:     params,
 		Risk:        risk,

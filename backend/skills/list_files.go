@@ -31,7 +31,7 @@ func init() {
 }
 
 func listFilesTool(environ *Environ) Tool {
-	return Func("list_files", toolDescription(listFilesMD), RiskRead, func(ctx context.Context, env Env, a listFilesArgs) (string, error) {
+	return Func("list_files", listFilesMD, RiskRead, func(ctx context.Context, env Env, a listFilesArgs) (string, error) {
 		return listFiles(env, environ, a)
 	})
 }

@@ -38,7 +38,7 @@ func (b *build) addLoadSkill(c *Catalog) {
 		return
 	}
 	skills := slices.Clone(b.skills)
-	t := Func(LoadSkillTool, toolDescription(loadSkillMD)+"\n"+strings.Join(lines, "\n"), RiskRead, func(_ context.Context, env Env, a loadSkillArgs) (string, error) {
+	t := Func(LoadSkillTool, strings.TrimRight(loadSkillMD, "\n")+"\n"+strings.Join(lines, "\n"), RiskRead, func(_ context.Context, env Env, a loadSkillArgs) (string, error) {
 		return loadSkill(c, skills, env.RunID, a.Name)
 	})
 	if err := b.reg.Register(t); err != nil {

@@ -29,7 +29,7 @@ var readArtifactMD string
 // and the note where it cut names the artifact and the offset to read from.
 func init() {
 	Register(Builtin{Skill: SkillFiles, Make: func(With) (Tool, bool) {
-		return Func(ReadArtifactName, toolDescription(readArtifactMD), RiskRead, readArtifact), true
+		return Func(ReadArtifactName, readArtifactMD, RiskRead, readArtifact), true
 	}})
 }
 

@@ -34,7 +34,7 @@ func init() {
 }
 
 func readFileTool(environ *Environ) Tool {
-	return Func("read_file", toolDescription(readFileMD), RiskRead, func(ctx context.Context, env Env, a readFileArgs) (string, error) {
+	return Func("read_file", readFileMD, RiskRead, func(ctx context.Context, env Env, a readFileArgs) (string, error) {
 		return readFile(env, environ, a)
 	})
 }

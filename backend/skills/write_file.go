@@ -25,7 +25,7 @@ func init() {
 }
 
 func writeFileTool(environ *Environ) Tool {
-	return Func("write_file", toolDescription(writeFileMD), RiskWrite, func(ctx context.Context, env Env, a writeFileArgs) (string, error) {
+	return Func("write_file", writeFileMD, RiskWrite, func(ctx context.Context, env Env, a writeFileArgs) (string, error) {
 		return writeFile(env, environ, a)
 	})
 }
