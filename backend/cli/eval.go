@@ -151,7 +151,6 @@ func cmdEvalRun(ctx context.Context, env *Env, args []string) int {
 			case <-env.Interrupts:
 				presses++
 				if presses == 1 {
-					fmt.Fprintln(env.Stderr, i18n.T("cli.eval.stopping"))
 					close(stop)
 				} else {
 					cancel()
@@ -168,6 +167,7 @@ func cmdEvalRun(ctx context.Context, env *Env, args []string) int {
 		},
 		Dir: filepath.Join(home, "evals"), Parallel: f.parallel,
 		Progress: progressPrinter(env),
+		Stopping: func(int) { fmt.Fprintln(env.Stderr, i18n.T("cli.eval.stopping")) },
 	}
 	err = engine.Run(runCtx, stop, suite, ev)
 	close(finished)

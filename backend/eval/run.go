@@ -52,6 +52,12 @@ type Engine struct {
 	// Progress hears of each run as it starts and ends; it is called from
 	// the runs' goroutines, one call at a time.
 	Progress func(Progress)
+	// Stopping hears, once stop is closed, that the live runs were asked to
+	// stop at their next safe point, and how many there are.
+	Stopping func(live int)
+
+	mu   sync.Mutex
+	live map[string]bool
 }
 
 // Progress is one run of an eval starting (Result nil) or checked.
@@ -146,6 +152,9 @@ func (e *Engine) Run(ctx context.Context, stop <-chan struct{}, s *Suite, ev *Ev
 		close(queue)
 	}
 	stopped := false
+	e.mu.Lock()
+	e.live = map[string]bool{}
+	e.mu.Unlock()
 loop:
 	for {
 		var j job
@@ -205,6 +214,9 @@ loop:
 			}
 		}()
 	}
+	if stopped {
+		e.stopLive()
+	}
 	wg.Wait()
 	// Results that a resume replaced stand once, the newest.
 	ev.Results = dedupe(ev)
@@ -244,6 +256,23 @@ func dedupe(ev *Eval) []Result {
 		out = append(out, r)
 	}
 	return out
+}
+
+// stopLive asks every live run to stop at its next safe point, then says
+// so; a run started meanwhile is stopped by its follow.
+func (e *Engine) stopLive() {
+	e.mu.Lock()
+	ids := make([]string, 0, len(e.live))
+	for id := range e.live {
+		ids = append(ids, id)
+	}
+	e.mu.Unlock()
+	for _, id := range ids {
+		_ = e.Runs.Control(id, agent.Control{Kind: agent.ControlStop})
+	}
+	if e.Stopping != nil {
+		e.Stopping(len(ids))
+	}
 }
 
 // runOne makes the run's copies, starts it, follows it to its end and
@@ -299,6 +328,14 @@ func (e *Engine) runOne(ctx context.Context, stop <-chan struct{}, s *Suite, ev 
 		return res, false, nil
 	}
 	res.RunID = id
+	e.mu.Lock()
+	e.live[id] = true
+	e.mu.Unlock()
+	defer func() {
+		e.mu.Lock()
+		delete(e.live, id)
+		e.mu.Unlock()
+	}()
 	if err := SaveTag(e.Store, id, Tag{Eval: ev.ID, Task: t.ID, Variant: v.Label(), Rep: j.rep}); err != nil {
 		return nil, false, err
 	}
