@@ -5,7 +5,7 @@ import { pageDrawn } from './lib/drawn'
 import { createAppStore } from './store/app'
 import { createFrame } from './store/run'
 import { App } from './ui/App'
-import { StoreContext } from './ui/context'
+import { StoreContext } from './ui/appContext'
 import './styles.css'
 import './run.css'
 

@@ -2,7 +2,7 @@ import { memo, useMemo, useState } from 'react'
 import { axisTicks, budgetSeries, iterationTicks, layerOrder, type BudgetPoint } from '../lib/budget'
 import { formatTokens } from '../lib/format'
 import type { RunView } from '../lib/timeline'
-import { useAppState, useRunState, useT } from './context'
+import { useAppState, useRunState, useT } from './appContext'
 
 const H = 100
 

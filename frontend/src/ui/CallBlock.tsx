@@ -11,7 +11,7 @@ import { PinButton, type Pins } from './MessageView'
 import { JsonText } from './JsonTree'
 import { CopyButton } from './CopyButton'
 import { Highlight } from './Highlight'
-import { useAppState, useT } from './context'
+import { useAppState, useT } from './appContext'
 
 const previewChars = 600
 

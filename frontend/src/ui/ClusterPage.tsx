@@ -5,7 +5,7 @@ import type { Lang, Translate } from '../i18n/i18n'
 import { clusterTasks, replicaStale, sinceMs } from '../lib/cluster'
 import { formatDateTime, formatDuration } from '../lib/format'
 import type { LoadStatus } from '../store/runs'
-import { useAppState, useAppStore, useClusterState, useT } from './context'
+import { useAppState, useAppStore, useClusterState, useT } from './appContext'
 
 /** ClusterPage shows the bot replicas of [cluster] nats_url, the tasks each runs and the queue, read every few seconds while shown. */
 export function ClusterPage() {

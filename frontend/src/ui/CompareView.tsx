@@ -6,7 +6,7 @@ import { runHref } from '../lib/route'
 import { foldRun, type IterationView } from '../lib/timeline'
 import { TextDiffView } from './DiffView'
 import { MessageDiff } from './MessageView'
-import { useAppState, useAppStore, useRunState, useRunsState, useT } from './context'
+import { useAppState, useAppStore, useRunState, useRunsState, useT } from './appContext'
 
 /**
  * CompareView sets two iterations side by side: what the model was sent in

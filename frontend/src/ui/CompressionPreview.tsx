@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import { formatCount, formatPercent } from '../lib/format'
 import { PinButton, type Pins } from './MessageView'
-import { useAppState, useAppStore, useRunState, useT } from './context'
+import { useAppState, useAppStore, useRunState, useT } from './appContext'
 
 /**
  * CompressionPreview shows which messages the next compression will fold

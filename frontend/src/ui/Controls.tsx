@@ -1,6 +1,6 @@
 import { memo, useState } from 'react'
 import { Icon } from './Icon'
-import { useAppStore, useRunState, useT } from './context'
+import { useAppStore, useRunState, useT } from './appContext'
 
 export interface ControlsProps {
   /** What of the run the controls show, so a fold that changes none of it leaves them as they are. */

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { useT } from './context'
+import { useT } from './appContext'
 
 /** copyText puts text on the clipboard; a page the clipboard API refuses falls back to a hidden field. */
 export async function copyText(text: string): Promise<boolean> {

@@ -9,7 +9,7 @@ import { alwaysPattern, approvalChoices } from '../lib/sandbox'
 import type { CallView, PendingApproval, RunView } from '../lib/timeline'
 import { CopyButton } from './CopyButton'
 import { JsonText } from './JsonTree'
-import { useAppState, useAppStore, useT } from './context'
+import { useAppState, useAppStore, useT } from './appContext'
 
 export function Modal({ title, onClose, children, testId, wide }: { title: string; onClose: () => void; children: React.ReactNode; testId: string; wide?: boolean }) {
   useEffect(() => {

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react'
 import { diffText, type DiffOp } from '../lib/diff'
-import { useT } from './context'
+import { useT } from './appContext'
 import './compare.css'
 
 /** DiffView shows a line diff: removed lines in red, added in green, the rest plain. */

@@ -5,7 +5,7 @@ import { kindOf, summarizeEvent } from '../lib/events'
 import { formatClock } from '../lib/format'
 import { stageOf } from '../lib/plan'
 import { stageName } from './IterationCard'
-import { useAppState, useT } from './context'
+import { useAppState, useT } from './appContext'
 
 // A run can have tens of thousands of events; only the rows on screen are
 // rendered, and expanded rows are measured as they grow.

@@ -11,7 +11,7 @@ import type { IterationView } from '../lib/timeline'
 import { CompareView, ForkView } from './CompareView'
 import { CompressionPreview } from './CompressionPreview'
 import { CopyButton } from './CopyButton'
-import { useAppState, useRunState, useT } from './context'
+import { useAppState, useRunState, useT } from './appContext'
 import { MessageDiff, MessageView, type Pins } from './MessageView'
 
 /** Endpoint is where the run's requests went, for "copy as cURL": the model, the masked base URL and the tools. */

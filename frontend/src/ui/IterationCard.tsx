@@ -20,7 +20,7 @@ import { TextDiffView } from './DiffView'
 import { Icon } from './Icon'
 import { CompletionLine, PlanDiffView } from './PlanPanel'
 import type { Pins } from './MessageView'
-import { useRunState, useRunsState } from './context'
+import { useRunState, useRunsState } from './appContext'
 import { sourceNumber } from '../lib/compare'
 
 export interface CardProps {

@@ -1,7 +1,7 @@
 import { memo, useMemo, useState, type ReactNode } from 'react'
 import type { Translate } from '../i18n/i18n'
 import { lineCount, parseMarkdown, preview, type MdNode } from '../lib/markdown'
-import { useT } from './context'
+import { useT } from './appContext'
 
 /** Labels is what the drawn Markdown says in the person's language. */
 export interface MdLabels {

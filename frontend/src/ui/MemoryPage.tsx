@@ -3,7 +3,7 @@ import type { MemoryEntry } from '../api/types'
 import { formatDateTime } from '../lib/format'
 import { memoryKinds, memorySource, whyRecalled } from '../lib/memory'
 import { runHref } from '../lib/route'
-import { useAppState, useAppStore, useMemoryState, useT } from './context'
+import { useAppState, useAppStore, useMemoryState, useT } from './appContext'
 
 /** MemoryPage lists the long-term memory: what runs learnt, with search, pin and forget. */
 export function MemoryPage() {

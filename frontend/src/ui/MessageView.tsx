@@ -4,7 +4,7 @@ import type { Paired } from '../lib/diff'
 import { oneLine } from '../lib/format'
 import { CopyButton } from './CopyButton'
 import { TextDiffView } from './DiffView'
-import { useT } from './context'
+import { useT } from './appContext'
 
 // One message of a request as the inspector, the comparison of two runs and
 // the compression preview draw it, with its pin.

@@ -5,7 +5,7 @@ import { otherEndpoint } from '../lib/endpoint'
 import { runHref, runsHref } from '../lib/route'
 import { runSandbox } from '../lib/sandbox'
 import { toolsSummary } from '../lib/tools'
-import { useAppState, useAppStore, useT } from './context'
+import { useAppState, useAppStore, useT } from './appContext'
 
 function isLoopback(url: string): boolean {
   try {

@@ -1,7 +1,7 @@
 import type { Notice } from '../api/types'
 import { formatBytes } from '../lib/format'
 import { updateAction, updateNotes, updateProgress } from '../lib/notices'
-import { useAppState, useAppStore, useNoticesState, useT } from './context'
+import { useAppState, useAppStore, useNoticesState, useT } from './appContext'
 import { Markdown } from './Markdown'
 
 /**

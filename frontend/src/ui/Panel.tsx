@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { draggedHeight, openPanel, panelHeight, panelOpen, setOpenPanel, setPanelHeight, setPanelOpen, type PanelStorage } from '../lib/panels'
-import { useT } from './context'
+import { useT } from './appContext'
 
 function storage(): PanelStorage | null {
   try {

@@ -3,7 +3,7 @@ import type { CompletionCheckedData, PlanDiff, PlanStep } from '../api/types'
 import { openQuestion, requiredSteps, type PlanState, type QuestionView, type Revision } from '../lib/plan'
 import { formatPercent } from '../lib/format'
 import type { Lang } from '../i18n/i18n'
-import { useAppState, useAppStore, useT } from './context'
+import { useAppState, useAppStore, useT } from './appContext'
 import { Panel } from './Panel'
 
 /**

@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import { replayIteration } from '../lib/replay'
 import { Icon } from './Icon'
-import { useAppStore, useRunState, useT } from './context'
+import { useAppStore, useRunState, useT } from './appContext'
 
 const speeds = [2, 10, 50, 250]
 

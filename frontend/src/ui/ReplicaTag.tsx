@@ -1,7 +1,7 @@
 import type { RunSummary } from '../api/types'
 import type { Translate } from '../i18n/i18n'
 import { replicaOf } from '../lib/cluster'
-import { useT } from './context'
+import { useT } from './appContext'
 
 /** ReplicaTag names the hermes bot replica that runs a run of the cluster; nothing for this home's runs. */
 export function ReplicaTag({ run }: { run: Pick<RunSummary, 'replica'> }) {

@@ -1,6 +1,6 @@
 import { memo, useMemo, useRef, useState, type RefObject } from 'react'
 import { createSearchIndex, facets, filtered, flags, noFilters, search, snippet, step, type Filters, type Hit } from '../lib/search'
-import { useRunState, useT } from './context'
+import { useRunState, useT } from './appContext'
 
 // Hits listed at most; the counter still counts them all (up to the search's limit).
 const listed = 200

@@ -7,7 +7,7 @@ import { statusLabel } from '../lib/events'
 import { formatDateTime, formatTokens, oneLine } from '../lib/format'
 import { newRunHref, runHref } from '../lib/route'
 import { filterRuns, runLabel } from '../lib/runs'
-import { useAppState, useAppStore, useRunsState, useT } from './context'
+import { useAppState, useAppStore, useRunsState, useT } from './appContext'
 import { ReplicaTag } from './ReplicaTag'
 import { StatusBadge } from './StatusBadge'
 

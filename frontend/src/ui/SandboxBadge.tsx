@@ -1,7 +1,7 @@
 import { memo, useMemo } from 'react'
 import type { SandboxData } from '../api/types'
 import { runSandbox } from '../lib/sandbox'
-import { useT } from './context'
+import { useT } from './appContext'
 import { Icon } from './Icon'
 
 /**

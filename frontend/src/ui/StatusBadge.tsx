@@ -1,6 +1,6 @@
 import { statusLabel } from '../lib/events'
 import type { RunView } from '../lib/timeline'
-import { useAppState, useRunState, useT } from './context'
+import { useAppState, useRunState, useT } from './appContext'
 
 export function StatusBadge({ status }: { status: string }) {
   const lang = useAppState((s) => s.lang)

@@ -5,7 +5,7 @@ import type { CardHit } from '../lib/search'
 import type { CallView, IterationView } from '../lib/timeline'
 import { IterationCard } from './IterationCard'
 import type { Pins } from './MessageView'
-import { useAppState, useT } from './context'
+import { useAppState, useT } from './appContext'
 
 interface TimelineProps {
   iterations: IterationView[]

@@ -4,7 +4,7 @@ import type { HermesEvent } from '../api/types'
 import { formatCost, runCost } from '../lib/cost'
 import { formatMs, ticks, waterfall, type Span, type WaterfallRow } from '../lib/waterfall'
 import type { MessageKey } from '../i18n/messages'
-import { useT } from './context'
+import { useT } from './appContext'
 import './waterfall.css'
 
 const laneHeight = 14
