@@ -21,12 +21,10 @@ func Tools(v *Vault) []skills.Tool {
 // opener gives a tool its vault when it is called.
 type opener func() (*Vault, error)
 
+// tools are the vault's tools as registered (register), in the order the
+// obsidian skill offers them.
 func tools(get opener) []skills.Tool {
-	return []skills.Tool{
-		searchNotesTool(get), readNoteTool(get), listNotesTool(get), backlinksTool(get), listTagsTool(get),
-		getPropertiesTool(get), queryNotesTool(get), getLinksTool(get),
-		appendNoteTool(get), createNoteTool(get), editNoteTool(get), setPropertyTool(get), renameNoteTool(get), dailyNoteTool(get),
-	}
+	return skills.Builtins(skills.With{Vault: get}, skillName)
 }
 
 // toolError turns a failure on the vault path p into a sentence for the

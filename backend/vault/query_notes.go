@@ -2,9 +2,9 @@ package vault
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"maps"
-	"path"
 	"slices"
 	"strings"
 	"time"
@@ -24,20 +24,19 @@ type queryNotesArgs struct {
 	Limit         int            `json:"limit" default:"50" minimum:"1" maximum:"1000" description:"Most notes to return."`
 }
 
+//go:embed query_notes.md
+var queryNotesMD string
+
+func init() { register(queryNotesTool) }
+
 func queryNotesTool(get opener) skills.Tool {
-	return skills.Func("query_notes",
-		"Find the notes of the user's Obsidian vault that match every filter given: tag, folder, properties (values or "+
-			"conditions such as {\"priority\": {\"gte\": 2}}), links to a note, changed after a date, orphans (no note "+
-			"links to them), notes with unresolved links. Use it instead of search_notes when the question is about "+
-			"properties, tags, folders or links rather than words, like a Dataview query. Returns the notes, sorted, "+
-			"each with its tags and the properties asked about, and how many matched in all.",
-		skills.RiskRead, func(_ context.Context, _ skills.Env, a queryNotesArgs) (string, error) {
-			v, err := get()
-			if err != nil {
-				return "", err
-			}
-			return v.queryNotes(a)
-		})
+	return skills.Func("query_notes", queryNotesMD, skills.RiskRead, func(_ context.Context, _ skills.Env, a queryNotesArgs) (string, error) {
+		v, err := get()
+		if err != nil {
+			return "", err
+		}
+		return v.queryNotes(a)
+	})
 }
 
 func (v *Vault) queryNotes(a queryNotesArgs) (string, error) {
@@ -99,7 +98,7 @@ func (v *Vault) queryNotes(a queryNotesArgs) (string, error) {
 		}
 	}
 	if total > len(hits) {
-		fmt.Fprintf(&b, "\n%s more not shown; raise limit or add a filter.", plural(total-len(hits), "note", "notes"))
+		fmt.Fprintf(&b, "\n%s not shown; raise limit or add a filter.", plural(total-len(hits), "more note", "more notes"))
 	}
 	return b.String(), nil
 }
@@ -116,76 +115,4 @@ func parseWhen(s string) (time.Time, error) {
 		}
 	}
 	return time.Time{}, fmt.Errorf("not a date: %q", s)
-}
-
-type getLinksArgs struct {
-	Path string `json:"path" description:"The note: its path from the vault root, its name, or a wikilink such as [[Plan]]."`
-}
-
-func getLinksTool(get opener) skills.Tool {
-	return skills.Func("get_links",
-		"List the links going out of a note of the user's Obsidian vault ([[wikilinks]], embeds and Markdown links), "+
-			"each with the note it resolves to as Obsidian resolves it, or unresolved when no note has that name, and "+
-			"how many notes link back. Use it to follow a note's references or to find broken links; get_backlinks "+
-			"gives the links coming in, query_notes with orphan or unresolved the whole vault's.",
-		skills.RiskRead, func(_ context.Context, _ skills.Env, a getLinksArgs) (string, error) {
-			v, err := get()
-			if err != nil {
-				return "", err
-			}
-			return v.getLinks(a)
-		})
-}
-
-// OutLink is a link going out of a note, and where it leads.
-type OutLink struct {
-	Link
-	To       string // the note it resolves to; "" when unresolved
-	Resolved bool
-}
-
-// OutLinks lists the links of the note at p with what each resolves to.
-func (v *Vault) OutLinks(p string) []OutLink {
-	v.rlockAll()
-	defer v.mu.RUnlock()
-	n := v.notes[p]
-	if n == nil {
-		return nil
-	}
-	out := make([]OutLink, 0, len(n.Links))
-	for _, l := range n.Links {
-		to, ok := v.names.resolve(l.Target, p)
-		out = append(out, OutLink{Link: l, To: to, Resolved: ok})
-	}
-	return out
-}
-
-func (v *Vault) getLinks(a getLinksArgs) (string, error) {
-	p, _, err := v.findNote(a.Path)
-	if err != nil {
-		return "", err
-	}
-	links := v.OutLinks(p)
-	back := len(v.Backlinks(p))
-	if len(links) == 0 {
-		return fmt.Sprintf("%s links to no note; %s.", p, plural(back, "note links to it", "notes link to it")), nil
-	}
-	var b strings.Builder
-	unresolved := 0
-	for _, l := range links {
-		written := l.Target
-		if l.Heading != "" {
-			written += "#" + l.Heading
-		}
-		switch {
-		case l.Resolved:
-			fmt.Fprintf(&b, "\nline %d: [[%s]] → %s", l.Line, written, l.To)
-		case attachment(l.Target):
-			fmt.Fprintf(&b, "\nline %d: [[%s]] → an attachment (%s file)", l.Line, written, strings.TrimPrefix(path.Ext(l.Target), "."))
-		default:
-			unresolved++
-			fmt.Fprintf(&b, "\nline %d: [[%s]] → unresolved (no note is called %s; create_note would make it)", l.Line, written, l.Target)
-		}
-	}
-	return fmt.Sprintf("%s from %s, %d unresolved; %s:", plural(len(links), "link", "links"), p, unresolved, plural(back, "note links to it", "notes link to it")) + b.String(), nil
 }

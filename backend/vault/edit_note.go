@@ -2,6 +2,7 @@ package vault
 
 import (
 	"context"
+	_ "embed"
 	"strings"
 
 	"hermes/backend/skills"
@@ -15,28 +16,27 @@ type editNoteArgs struct {
 	Content string `json:"content" description:"The Markdown to add or to put instead."`
 }
 
+//go:embed edit_note.md
+var editNoteMD string
+
+func init() { register(editNoteTool) }
+
 func editNoteTool(get opener) skills.Tool {
-	return skills.Func("edit_note",
-		"Edit one section or block of a note in the user's Obsidian vault: add to its end or its start, or replace it, "+
-			"leaving the rest of the note byte for byte as it was. Give heading (a section) or block (^id). An unknown "+
-			"heading fails with the note's headings, so you can pick the right one. The note keeps its encoding and "+
-			"line endings, the write is atomic, and the previous content is kept with the run so the user can undo it. "+
-			"Returns what changed (sections, links, properties).",
-		skills.RiskWrite, func(_ context.Context, env skills.Env, a editNoteArgs) (string, error) {
-			v, err := get()
-			if err != nil {
-				return "", err
-			}
-			pl, err := v.planEditNote(a)
-			if err != nil {
-				return "", err
-			}
-			c, err := v.applyPlan(env, pl)
-			if err != nil {
-				return "", err
-			}
-			return "edited " + pl.files[0].path + ":" + c.summary(), nil
-		})
+	return skills.Func("edit_note", editNoteMD, skills.RiskWrite, func(_ context.Context, env skills.Env, a editNoteArgs) (string, error) {
+		v, err := get()
+		if err != nil {
+			return "", err
+		}
+		pl, err := v.planEditNote(a)
+		if err != nil {
+			return "", err
+		}
+		c, err := v.applyPlan(env, pl)
+		if err != nil {
+			return "", err
+		}
+		return "edited " + pl.files[0].path + ":" + c.summary(), nil
+	})
 }
 
 func (v *Vault) planEditNote(a editNoteArgs) (*plan, error) {

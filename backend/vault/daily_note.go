@@ -2,6 +2,7 @@ package vault
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -15,19 +16,19 @@ type dailyNoteArgs struct {
 	Date string `json:"date,omitempty" description:"The day: YYYY-MM-DD, or today, yesterday or tomorrow; today when left out."`
 }
 
+//go:embed daily_note.md
+var dailyNoteMD string
+
+func init() { register(dailyNoteTool) }
+
 func dailyNoteTool(get opener) skills.Tool {
-	return skills.Func("daily_note",
-		"Open the user's daily note for a day in their Obsidian vault (today when no date is given), as Obsidian's "+
-			"Daily notes plugin names it: the folder, the name's date format and the template set in the vault's "+
-			"settings. When that note does not exist yet it is created from the template ({{date}}, {{time}} and "+
-			"{{title}} filled in). Returns the note's path and its text; add to it with append_note or edit_note.",
-		skills.RiskWrite, func(_ context.Context, env skills.Env, a dailyNoteArgs) (string, error) {
-			v, err := get()
-			if err != nil {
-				return "", err
-			}
-			return v.dailyNote(env, a)
-		})
+	return skills.Func("daily_note", dailyNoteMD, skills.RiskWrite, func(_ context.Context, env skills.Env, a dailyNoteArgs) (string, error) {
+		v, err := get()
+		if err != nil {
+			return "", err
+		}
+		return v.dailyNote(env, a)
+	})
 }
 
 // day reads a daily note's date as the model gave it, in the local time

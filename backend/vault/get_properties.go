@@ -1,0 +1,54 @@
+package vault
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"strings"
+
+	"hermes/backend/skills"
+)
+
+type getPropertiesArgs struct {
+	Path string `json:"path" description:"The note: its path from the vault root, its name, or a wikilink such as [[Plan]]."`
+}
+
+//go:embed get_properties.md
+var getPropertiesMD string
+
+func init() { register(getPropertiesTool) }
+
+func getPropertiesTool(get opener) skills.Tool {
+	return skills.Func("get_properties", getPropertiesMD, skills.RiskRead, func(_ context.Context, _ skills.Env, a getPropertiesArgs) (string, error) {
+		v, err := get()
+		if err != nil {
+			return "", err
+		}
+		return v.getProperties(a)
+	})
+}
+
+func (v *Vault) getProperties(a getPropertiesArgs) (string, error) {
+	p, _, err := v.findNote(a.Path)
+	if err != nil {
+		return "", err
+	}
+	t, _, err := v.readText(p)
+	if err != nil {
+		return "", err
+	}
+	props := noteProperties(t.Text, v.propertyTypes())
+	if len(props) == 0 {
+		return fmt.Sprintf("%s has no properties (no YAML front matter); set_property adds them.", p), nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s of %s:", plural(len(props), "property", "properties"), p)
+	for _, pr := range props {
+		typ := pr.Type
+		if typ == "" {
+			typ = "empty"
+		}
+		fmt.Fprintf(&b, "\n%s (%s): %s", pr.Name, typ, showValue(pr.Value))
+	}
+	return b.String(), nil
+}
