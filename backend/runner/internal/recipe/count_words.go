@@ -1,0 +1,28 @@
+// Package recipe holds a tool added as docs/development.md's "Adding a
+// tool" says, this file and count_words.md and nothing else, and the test
+// that it is then offered wherever built-in tools are.
+package recipe
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"strings"
+
+	"hermes/backend/skills"
+)
+
+//go:embed count_words.md
+var countWordsMD string
+
+type countWordsArgs struct {
+	Text string `json:"text" description:"The text whose words to count."`
+}
+
+func init() {
+	skills.Register(skills.Builtin{Skill: skills.SkillFiles, Make: func(skills.With) (skills.Tool, bool) {
+		return skills.Func("count_words", countWordsMD, skills.RiskRead, func(_ context.Context, _ skills.Env, a countWordsArgs) (string, error) {
+			return fmt.Sprintf("%d words", len(strings.Fields(a.Text))), nil
+		}), true
+	}})
+}
