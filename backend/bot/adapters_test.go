@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"hermes/backend/bot"
 	"hermes/backend/config"
 	"hermes/backend/event"
+	"hermes/backend/webhook"
 	"hermes/backend/wecom"
 	"hermes/backend/wecom/wecomtest"
 )
@@ -104,16 +104,16 @@ func TestBot_WeComIntelligentBotStreams(t *testing.T) {
 func TestBot_GenericWebhook(t *testing.T) {
 	model := echoModel(t)
 	type received struct {
-		reply bot.WebhookReply
+		reply webhook.Reply
 		ok    bool
 	}
 	replies := make(chan received, 4)
 	bridge := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		var rep bot.WebhookReply
+		var rep webhook.Reply
 		json.Unmarshal(body, &rep)
-		sig := bot.SignWebhook(testToken, r.Header.Get(bot.HeaderTimestamp), r.Header.Get(bot.HeaderNonce), body)
-		replies <- received{rep, sig == r.Header.Get(bot.HeaderSignature)}
+		sig := webhook.Sign(testToken, r.Header.Get(webhook.HeaderTimestamp), r.Header.Get(webhook.HeaderNonce), body)
+		replies <- received{rep, sig == r.Header.Get(webhook.HeaderSignature)}
 	}))
 	t.Cleanup(bridge.Close)
 	cfg := config.Bot{Platform: config.BotWebhook, WebhookSecret: testToken, ReplyURL: bridge.URL}
@@ -124,9 +124,9 @@ func TestBot_GenericWebhook(t *testing.T) {
 		rand.Read(nonce)
 		n, stamp := hex.EncodeToString(nonce), strconv.FormatInt(ts.Unix(), 10)
 		req, _ := http.NewRequest(http.MethodPost, h.srv.URL+"/callback", strings.NewReader(body))
-		req.Header.Set(bot.HeaderTimestamp, stamp)
-		req.Header.Set(bot.HeaderNonce, n)
-		req.Header.Set(bot.HeaderSignature, bot.SignWebhook(secret, stamp, n, []byte(body)))
+		req.Header.Set(webhook.HeaderTimestamp, stamp)
+		req.Header.Set(webhook.HeaderNonce, n)
+		req.Header.Set(webhook.HeaderSignature, webhook.Sign(secret, stamp, n, []byte(body)))
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)

@@ -1,10 +1,10 @@
 // Package bot is `hermes bot`: a webhook server that lets people give tasks
-// to the agent from a company chat. A Platform turns its callbacks into
-// messages and carries the replies back — WeCom's self-built application
-// (signed, encrypted XML) and intelligent bot (the same crypto over JSON,
-// replies streamed), both in backend/wecom, and a generic JSON webhook
-// signed with HMAC-SHA256; each user has a session of their own that runs
-// one task at a time.
+// to the agent from a company chat. A chat platform (chat.Platform, each in
+// its own package: WeCom's self-built application and intelligent bot in
+// backend/wecom, Feishu's app in backend/feishu, the generic JSON webhook
+// in backend/webhook) turns its callbacks into messages for the bot, its
+// chat.Inbox, and carries the replies back; each user has a session of
+// their own that runs one task at a time.
 //
 // A callback is answered as soon as it is checked and queued; the run goes
 // on afterwards and its answer is sent when it ends. Runs are started
@@ -28,34 +28,14 @@ import (
 	"time"
 
 	"hermes/backend/agent"
+	"hermes/backend/chat"
 	"hermes/backend/config"
-	"hermes/backend/feishu"
 	"hermes/backend/i18n"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
 	"hermes/backend/skills"
 	"hermes/backend/store"
-	"hermes/backend/wecom"
 )
-
-// Message is one text from a user, as an adapter hands it to the bot.
-type Message struct {
-	ID   string // the platform's message id, for de-duplication; "" when it has none
-	User string // the sender, as the callback names them
-	Text string
-}
-
-// Replier carries the bot's words back to the sender of one message. Final
-// marks the end of what the bot has to say about that message (a run's
-// answer, a command's reply); adapters that stream a reply close it then.
-type Replier interface {
-	Reply(ctx context.Context, text string, final bool) error
-}
-
-// Drafter is a Replier that can show a run's text while the model writes it.
-type Drafter interface {
-	Draft(text string)
-}
 
 // Options configure a Bot.
 type Options struct {
@@ -72,9 +52,10 @@ type Options struct {
 	Store *store.Store
 	// Config is the [bot] section with its environment references resolved.
 	Config config.Bot
-	// HTTP is the client for the WeCom API and the webhook's replies.
+	// HTTP is the client for the platform's API and replies.
 	HTTP *http.Client
-	// APIBackoff overrides the WeCom API's backoff between retries (tests).
+	// APIBackoff overrides the platform API's backoff between retries
+	// (tests).
 	APIBackoff func(n int) time.Duration
 	Log        *slog.Logger
 	Now        func() time.Time
@@ -97,10 +78,8 @@ type Bot struct {
 	secrets  *runlog.Redactor // [bot]'s own, for every reply; see scrub
 	log      *slog.Logger
 	now      func() time.Time
-	api      *wecom.API  // nil but for the WeCom application
-	lark     *feishu.API // nil but for Feishu
 	seen     *dedup
-	platform Platform
+	platform chat.Adapter // [bot] platform's
 	wsRoot   string
 	runs     *runner.Manager
 
@@ -125,7 +104,8 @@ type Bot struct {
 	sends    sync.WaitGroup
 }
 
-// New builds the bot of cfg.Platform with its adapter.
+// New builds the bot of cfg.Platform with its adapter (chat.Lookup: the
+// platforms backend/platforms links).
 func New(o Options) (*Bot, error) {
 	if o.Runs == nil || o.Store == nil || o.Setup.Model == nil || o.Setup.Tools == nil {
 		return nil, ErrSetup
@@ -164,24 +144,7 @@ func New(o Options) (*Bot, error) {
 	b.live.setup = unattended(o.Setup, o.Config.AllowTools, b.wsRoot)
 	b.sendCtx, b.cancelOut = context.WithCancel(context.Background())
 
-	switch name := o.Config.PlatformName(); name {
-	case config.BotWeCom:
-		api := wecom.APIOptions{
-			Base: o.Config.API(), CorpID: o.Config.CorpID, Secret: o.Config.Secret, AgentID: o.Config.AgentID,
-			Rate: o.Config.APIRate(), UserRate: o.Config.UserRate(), Cache: o.Store, HTTP: o.HTTP,
-			Backoff: o.APIBackoff, Now: o.Now,
-		}
-		o.Shared.wecomShared(&api)
-		b.api = wecom.NewAPI(api)
-		b.platform, err = wecom.NewApp(b.wecomCallback(), o.Config.CorpID, b.api, wecomInbox{b, name})
-	case config.BotWeComBot:
-		b.platform, err = wecom.NewIntelligentBot(b.wecomCallback(), wecomInbox{b, name})
-	case config.BotWebhook:
-		b.platform = newWebhook(b, o.HTTP)
-	case config.BotFeishu:
-		b.platform = b.newFeishu(o)
-	}
-	if err != nil {
+	if b.platform, err = b.newPlatform(o); err != nil {
 		return nil, err
 	}
 	if o.Shared != nil {
@@ -193,9 +156,10 @@ func New(o Options) (*Bot, error) {
 	return b, nil
 }
 
-// botSecrets are the secrets of a [bot] section.
+// botSecrets are the secrets of a [bot] section, its platform's own keys'
+// too, as written there (its environment references resolved).
 func botSecrets(c config.Bot) []string {
-	return []string{c.WebhookSecret, c.EncodingAESKey, c.Secret, c.AppSecret, c.VerificationToken, c.EncryptKey}
+	return config.Config{Bot: c}.Secrets(func(string) string { return "" })
 }
 
 // scrub is text as it may leave the process: the secrets that run (the
@@ -219,9 +183,10 @@ func unattended(s agent.Setup, allow []string, wsRoot string) agent.Setup {
 	return s
 }
 
-// API is the WeCom API client of a self-built application's bot, nil for
-// the other platforms.
-func (b *Bot) API() *wecom.API { return b.api }
+// Platform is the adapter of the platform the bot serves ([bot]
+// platform): a chat.Checker checks its credentials before the bot takes a
+// callback.
+func (b *Bot) Platform() chat.Adapter { return b.platform }
 
 // Handler serves the callback at the configured path, and GET /healthz.
 func (b *Bot) Handler() http.Handler {
@@ -236,7 +201,7 @@ func (b *Bot) Handler() http.Handler {
 // Deliver queues a message for its sender's session and returns at once. A
 // message whose id was seen before (a platform's resend) is dropped and
 // reports false.
-func (b *Bot) Deliver(platform string, m Message, r Replier) (bool, error) {
+func (b *Bot) Deliver(platform string, m chat.Message, r chat.Replier) (bool, error) {
 	if b.isClosed() {
 		return false, ErrClosed
 	}
@@ -336,7 +301,7 @@ func waitFor(ctx context.Context, wg *sync.WaitGroup) error {
 
 // notice answers a message the bot cannot act on (a picture, say) with the
 // message key, once per message id, without touching a running task.
-func (b *Bot) notice(platform string, m Message, r Replier, key string) error {
+func (b *Bot) notice(platform string, m chat.Message, r chat.Replier, key string) error {
 	if b.isClosed() {
 		return ErrClosed
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"hermes/backend/config"
 	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/wecom"
@@ -14,18 +13,19 @@ import (
 // longer leaves the run known by the user id alone.
 const contactsWait = 10 * time.Second
 
-// person looks up who the session's user is in the WeCom contacts (a
-// self-built application only; ok is false for the other platforms). It
+// person looks up who the session's user is in the company's contacts (a
+// platform that is a directory: WeCom's self-built application; ok is false
+// for the others). It
 // never fails a message: whatever goes wrong is logged, and the person is
 // then known by id alone.
 func (s *session) person() (p wecom.Person, ok bool) {
-	api := s.b.api
-	if api == nil || s.platform != config.BotWeCom {
+	dir, ok := s.b.platform.(directory)
+	if !ok || s.platform != s.b.current().cfg.PlatformName() {
 		return wecom.Person{}, false
 	}
 	ctx, cancel := context.WithTimeout(s.b.sendCtx, contactsWait)
 	defer cancel()
-	p, err := api.Person(ctx, s.user)
+	p, err := dir.Person(ctx, s.user)
 	if err != nil {
 		s.b.log.Warn("contacts lookup", "session", s.key, "err", s.b.scrub(err.Error(), nil))
 	}

@@ -9,6 +9,7 @@ import (
 
 	"hermes/backend/event"
 	"hermes/backend/runner"
+	"hermes/backend/wecom"
 	"hermes/backend/wecom/wecomtest"
 )
 
@@ -55,6 +56,10 @@ func askedBy(t *testing.T, h *harness, task string) *event.Asker {
 	return d.AskedBy
 }
 
+// waitRefreshes waits for the contacts lookups the application's API
+// client refreshes behind the answers it gave.
+func waitRefreshes(h *harness) { h.bot.Platform().(*wecom.App).API().WaitRefreshes() }
+
 func ask(t *testing.T, h *harness, wecom *wecomtest.Server, from, user, msgID, task string) {
 	t.Helper()
 	h.send(from, msgID, task)
@@ -89,7 +94,7 @@ func TestBot_ContactsNameAndDepartmentCachedADay(t *testing.T) {
 	if got := askedBy(t, h, "the day after"); got == nil || got.Name != "张三" {
 		t.Fatalf("asked by %+v, want the cached name while it is refreshed", got)
 	}
-	h.bot.API().WaitRefreshes()
+	waitRefreshes(h)
 	ask(t, h, wecom, "woOPEN-zhang", "zhangsan", "m4", "once refreshed")
 	if got := askedBy(t, h, "once refreshed"); got == nil || got.Name != "张三丰" || got.Departments[0] != "后端组" {
 		t.Fatalf("asked by %+v, want the refreshed name", got)

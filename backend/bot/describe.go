@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"hermes/backend/chat"
 	"hermes/backend/i18n"
 )
 
@@ -61,10 +62,10 @@ func preview(s string, n int) string {
 // what a replica acknowledges with the answer): an adapter whose replier
 // is the user's rather than the message's (one pointer per user) answers
 // once. Repliers are pointers, so comparing them never panics.
-func unique(rs []Replier) []Replier {
-	var out []Replier
+func unique(rs []chat.Replier) []chat.Replier {
+	var out []chat.Replier
 	for _, r := range rs {
-		if i := slices.IndexFunc(out, func(o Replier) bool { return sameSender(o, r) }); i >= 0 {
+		if i := slices.IndexFunc(out, func(o chat.Replier) bool { return sameSender(o, r) }); i >= 0 {
 			out[i] = merge(out[i], r)
 			continue
 		}

@@ -23,10 +23,12 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
+	_ "hermes/backend/platforms" // the platforms hermes bot serves
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
 	"hermes/backend/skills"
 	"hermes/backend/store"
+	"hermes/backend/webhook"
 	"hermes/backend/wecom/wecomtest"
 )
 
@@ -233,9 +235,9 @@ func newBridge(t *testing.T) *bridge {
 	br := &bridge{t: t, replies: map[string][]string{}, changed: make(chan struct{})}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		var rep bot.WebhookReply
+		var rep webhook.Reply
 		if err := json.Unmarshal(body, &rep); err != nil ||
-			bot.SignWebhook(testToken, r.Header.Get(bot.HeaderTimestamp), r.Header.Get(bot.HeaderNonce), body) != r.Header.Get(bot.HeaderSignature) {
+			webhook.Sign(testToken, r.Header.Get(webhook.HeaderTimestamp), r.Header.Get(webhook.HeaderNonce), body) != r.Header.Get(webhook.HeaderSignature) {
 			t.Errorf("bridge: a reply that is not signed JSON: %s", body)
 			w.WriteHeader(http.StatusBadRequest)
 			return
@@ -282,12 +284,12 @@ func (br *bridge) wait(user, want string) []string {
 // test unless it is accepted.
 func (h *harness) post(user, msgID, text string) {
 	h.t.Helper()
-	body, _ := json.Marshal(bot.WebhookMessage{MessageID: msgID, User: user, Text: text})
+	body, _ := json.Marshal(webhook.Message{MessageID: msgID, User: user, Text: text})
 	ts, nonce := strconv.FormatInt(time.Now().Unix(), 10), wecomtest.Nonce()
 	req, _ := http.NewRequest(http.MethodPost, h.srv.URL+"/callback", bytes.NewReader(body))
-	req.Header.Set(bot.HeaderTimestamp, ts)
-	req.Header.Set(bot.HeaderNonce, nonce)
-	req.Header.Set(bot.HeaderSignature, bot.SignWebhook(testToken, ts, nonce, body))
+	req.Header.Set(webhook.HeaderTimestamp, ts)
+	req.Header.Set(webhook.HeaderNonce, nonce)
+	req.Header.Set(webhook.HeaderSignature, webhook.Sign(testToken, ts, nonce, body))
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		h.t.Fatal(err)

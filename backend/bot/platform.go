@@ -1,61 +1,78 @@
 package bot
 
 import (
+	"context"
 	"net/http"
+	"strings"
 
+	"hermes/backend/chat"
+	"hermes/backend/config"
+	"hermes/backend/i18n"
 	"hermes/backend/wecom"
 )
 
-// Platform is a chat platform as the bot meets it; New makes the one [bot]
-// platform names. Its ServeHTTP serves the callback path: it verifies each
-// callback (signature, timestamp, nonce), decodes it (decrypting what the
-// platform encrypts) and hands the messages to the bot (Deliver, notice)
-// with a Replier for their sender, before it answers the callback. Its
-// Repliers carry the replies back within the platform's limits (the size of
-// one message, the API's rates), and are Drafters too where the platform
-// can show a reply being written. WeCom's two adapters (backend/wecom),
-// Feishu's (backend/feishu, feishu.go) and the generic webhook are
-// Platforms; another is one more case in New, and the sessions, runs and
-// commands stay as they are.
-type Platform interface {
-	http.Handler
+// newPlatform builds the adapter of the platform [bot] names, registered
+// by its package (chat.Register), with the bot as its Inbox.
+func (b *Bot) newPlatform(o Options) (chat.Adapter, error) {
+	name := o.Config.PlatformName()
+	p, ok := chat.Lookup(name)
+	if !ok {
+		return nil, i18n.Wrap(config.ErrInvalid, "config.bot.platform", name, `"`+strings.Join(chat.Names(), `", "`)+`"`)
+	}
+	env := chat.Env{
+		Config: o.Config, Inbox: inbox{b, name}, HTTP: o.HTTP, Backoff: o.APIBackoff, Now: o.Now, Cache: o.Store,
+		BodyLimit: func() int { return b.current().cfg.BodyLimit() },
+	}
+	if o.Shared != nil {
+		env.Shared = o.Shared.Platform
+	}
+	return p.New(env)
 }
 
-var (
-	_ Platform = (*wecom.App)(nil)
-	_ Platform = (*wecom.IntelligentBot)(nil)
-	_ Platform = (*webhook)(nil)
-)
-
-// wecomInbox is the bot as WeCom's adapters hand it messages: those of
-// platform (config.BotWeCom or config.BotWeComBot).
-type wecomInbox struct {
+// inbox is the bot as a platform's adapter hands it messages: those of
+// platform.
+type inbox struct {
 	b        *Bot
 	platform string
 }
 
-var _ wecom.Inbox = wecomInbox{}
-
-func (in wecomInbox) Deliver(m wecom.Message, r wecom.Replier) error {
-	_, err := in.b.Deliver(in.platform, Message(m), r)
+func (in inbox) Deliver(m chat.Message, r chat.Replier) error {
+	_, err := in.b.Deliver(in.platform, m, r)
 	return err
 }
 
 // Unsupported answers that only text is understood.
-func (in wecomInbox) Unsupported(m wecom.Message, r wecom.Replier) error {
-	return in.b.notice(in.platform, Message(m), r, "bot.not_text")
+func (in inbox) Unsupported(m chat.Message, r chat.Replier) error {
+	return in.b.notice(in.platform, m, r, "bot.not_text")
 }
 
-func (in wecomInbox) Refuse(w http.ResponseWriter, r *http.Request, err error) {
+func (in inbox) Refuse(w http.ResponseWriter, r *http.Request, err error) {
 	in.b.refuse(w, r, err)
 }
 
-// wecomCallback is what WeCom's adapters check callbacks with: the [bot]
-// section's token and key, and its body limit as it stands at each one.
-func (b *Bot) wecomCallback() wecom.Callback {
-	cfg := b.current().cfg
-	return wecom.Callback{
-		Token: cfg.WebhookSecret, EncodingAESKey: cfg.EncodingAESKey,
-		BodyLimit: func() int { return b.current().cfg.BodyLimit() }, Now: b.now,
+// replierOf is the replier of a user of platform on this replica, for a
+// message whose reply goes to (its replier's Address), nil where replies
+// can only go back through the callback that brought the message.
+func (b *Bot) replierOf(platform, user, to string) chat.Replier {
+	p, ok := b.platform.(chat.Replicated)
+	if !ok || platform != b.current().cfg.PlatformName() {
+		return nil
 	}
+	return p.ReplierTo(user, to)
+}
+
+// addressOf is where r replies, as a task carries it to another replica;
+// "" for the platforms that reply to a user wherever the message came from.
+func addressOf(r chat.Replier) string {
+	if a, ok := r.(chat.Addressed); ok {
+		return a.Address()
+	}
+	return ""
+}
+
+// directory is an adapter that can say who a user is from the company's
+// contacts (WeCom's application), for [bot] allow_departments and a run's
+// record of who asked.
+type directory interface {
+	Person(ctx context.Context, user string) (wecom.Person, error)
 }

@@ -22,7 +22,8 @@ func (b *Bot) current() live {
 }
 
 // restartKeys are the [bot] settings that the server, the crypto and the
-// WeCom client are built from, so that a change needs a restart.
+// platform's API client are built from, so that a change needs a restart;
+// a platform's own keys (BotPlatform.Keys) are all of them such.
 var restartKeys = []struct {
 	key string
 	get func(config.Bot) any
@@ -35,10 +36,6 @@ var restartKeys = []struct {
 	{"corp_id", func(b config.Bot) any { return b.CorpID }},
 	{"secret", func(b config.Bot) any { return b.Secret }},
 	{"agent_id", func(b config.Bot) any { return b.AgentID }},
-	{"app_id", func(b config.Bot) any { return b.AppID }},
-	{"app_secret", func(b config.Bot) any { return b.AppSecret }},
-	{"verification_token", func(b config.Bot) any { return b.VerificationToken }},
-	{"encrypt_key", func(b config.Bot) any { return b.EncryptKey }},
 	{"api_base", func(b config.Bot) any { return b.API() }},
 	{"reply_url", func(b config.Bot) any { return b.ReplyURL }},
 	{"rate_limit", func(b config.Bot) any { return b.APIRate() }},
@@ -67,6 +64,7 @@ func (b *Bot) Reconfigure(cfg config.Bot) (needRestart []string, err error) {
 			needRestart = append(needRestart, k.key)
 		}
 	}
+	needRestart = append(needRestart, old.ChangedKeys(cfg)...)
 	next := old
 	next.AllowTools, next.History, next.RunTimeout, next.MaxBody = cfg.AllowTools, cfg.History, cfg.RunTimeout, cfg.MaxBody
 	b.live.cfg = next

@@ -108,7 +108,7 @@ func TestReplica_CopyFailureDoesNotStopTheRun(t *testing.T) {
 		Runs:  runner.New(runner.Options{Home: home, Store: st, Bus: event.NewBus()}),
 		Store: st, Config: cfg, APIBackoff: noBackoff,
 		Log:    slog.New(heard{Handler: slog.NewTextHandler(logs, nil), listen: "not copied", told: refused}),
-		Shared: clustertest.Shared(cl, cfg),
+		Shared: bot.SharedBy(cl),
 	})
 	if err != nil {
 		t.Fatal(err)

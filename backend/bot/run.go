@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"hermes/backend/agent"
+	"hermes/backend/chat"
 	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/runlog"
@@ -25,11 +26,11 @@ type liveRun struct {
 	redact     *runlog.Redactor // the run's, from its setup
 
 	mu        sync.Mutex
-	id        string      // the run's, from its first event
-	limit     *time.Timer // stops the run after [bot] run_timeout
-	answerTo  []Replier   // the senders of the task and of the instructions it took
-	pending   []inbound   // injected messages the run has not taken yet
-	next      []inbound   // messages that came too late for the run: the next run's task
+	id        string         // the run's, from its first event
+	limit     *time.Timer    // stops the run after [bot] run_timeout
+	answerTo  []chat.Replier // the senders of the task and of the instructions it took
+	pending   []inbound      // injected messages the run has not taken yet
+	next      []inbound      // messages that came too late for the run: the next run's task
 	iteration int
 	tokens    int
 	started   int // tool calls that started, over every leg of the run
@@ -225,7 +226,7 @@ func (lr *liveRun) follow(e event.Event, posts *[]outbound) {
 func (lr *liveRun) showDraft() {
 	text := lr.s.b.scrub(settled(lr.draft.String()), lr.redact)
 	for _, r := range unique(lr.answerTo) {
-		if dr, ok := r.(Drafter); ok {
+		if dr, ok := r.(chat.Drafter); ok {
 			dr.Draft(text)
 		}
 	}
@@ -297,10 +298,10 @@ func statusWords(status, errText string, lang i18n.Lang) string {
 // fanout replies to the senders of several messages at once: those whose
 // instructions a run ended too soon to take, now the task of a run of
 // their own.
-type fanout struct{ rs []Replier }
+type fanout struct{ rs []chat.Replier }
 
 // replierFor is one replier for all of rs.
-func replierFor(rs []Replier) Replier {
+func replierFor(rs []chat.Replier) chat.Replier {
 	rs = unique(rs)
 	if len(rs) == 1 {
 		return rs[0]
@@ -318,7 +319,7 @@ func (f *fanout) Reply(ctx context.Context, text string, final bool) error {
 
 func (f *fanout) Draft(text string) {
 	for _, r := range f.rs {
-		if d, ok := r.(Drafter); ok {
+		if d, ok := r.(chat.Drafter); ok {
 			d.Draft(text)
 		}
 	}

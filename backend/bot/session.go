@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"hermes/backend/agent"
+	"hermes/backend/chat"
 	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/runlog"
@@ -39,12 +40,12 @@ const recordVersion = 1
 const maxRunsKept = 100
 
 type inbound struct {
-	msg Message
-	r   Replier
+	msg chat.Message
+	r   chat.Replier
 }
 
 type outbound struct {
-	r      Replier
+	r      chat.Replier
 	text   string
 	final  bool
 	redact *runlog.Redactor // of the run the text is about; nil for none
@@ -138,7 +139,7 @@ func (s *session) send() {
 	}
 }
 
-func (s *session) say(r Replier, lang i18n.Lang, key string, args ...any) {
+func (s *session) say(r chat.Replier, lang i18n.Lang, key string, args ...any) {
 	s.post(outbound{r: r, text: i18n.In(lang, key, args...), final: true})
 }
 
@@ -327,7 +328,7 @@ func (s *session) startedBefore(id string) int {
 
 // notStarted tells the sender of a task that did not start (resume: of
 // that run) why, and what to do.
-func (s *session) notStarted(r Replier, lang i18n.Lang, err error, redact *runlog.Redactor, resume string) {
+func (s *session) notStarted(r chat.Replier, lang i18n.Lang, err error, redact *runlog.Redactor, resume string) {
 	s.b.log.Error("run not started", "session", s.key, "resume", resume, "err", s.b.scrub(err.Error(), redact))
 	var text string
 	switch {
@@ -404,7 +405,7 @@ func (s *session) newLive(in inbound, task string, setup agent.Setup) *liveRun {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return &liveRun{
-		s: s, task: task, lang: s.lang, redact: setup.Redactor, answerTo: []Replier{in.r},
+		s: s, task: task, lang: s.lang, redact: setup.Redactor, answerTo: []chat.Replier{in.r},
 		generation: s.rec.Generation, asked: map[string]asked{},
 	}
 }
@@ -494,12 +495,12 @@ func (s *session) finished(lr *liveRun, res agent.Result) {
 			s.post(outbound{r: in.r, text: i18n.In(langOf(in.msg.Text, lang), "bot.carried")})
 		}
 		texts := make([]string, len(left))
-		rs := make([]Replier, len(left))
+		rs := make([]chat.Replier, len(left))
 		for i, in := range left {
 			texts[i], rs[i] = in.msg.Text, in.r
 		}
 		// Ahead of whatever is queued: these came first.
-		next := inbound{msg: Message{User: s.user, Text: strings.Join(texts, "\n")}, r: replierFor(rs)}
+		next := inbound{msg: chat.Message{User: s.user, Text: strings.Join(texts, "\n")}, r: replierFor(rs)}
 		s.mu.Lock()
 		s.inbox = append([]inbound{next}, s.inbox...)
 		s.wake()

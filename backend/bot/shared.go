@@ -8,10 +8,10 @@ import (
 	"sync"
 	"time"
 
+	"hermes/backend/chat"
 	"hermes/backend/chatapi"
-	"hermes/backend/config"
+	"hermes/backend/cluster"
 	"hermes/backend/i18n"
-	"hermes/backend/wecom"
 )
 
 func init() { i18n.Register(sharedMessages) }
@@ -26,9 +26,9 @@ func sharedMessages() map[string]i18n.Msg {
 }
 
 // Shared is what the bot's replicas share when several serve one callback
-// URL ([cluster], backend/cluster fills it); a Bot without it keeps all of
-// it in its home's hermes.db. Platforms "wecom" and "webhook" can run as
-// replicas: their replies can be sent from any replica.
+// URL ([cluster]; backend/cluster fills it); a Bot without it keeps all of
+// it in its home's hermes.db. A platform runs as replicas when its replies
+// can go out from any replica (chat.Replicated).
 type Shared struct {
 	Seen     Dedupe
 	Sessions SessionStore
@@ -36,21 +36,24 @@ type Shared struct {
 	// Runs keeps a copy of each run of a task, so that the replica taking
 	// the task over resumes the run; nil: it starts the task again.
 	Runs RunCopies
-	// WeCom's access token, per-user send limit and user-id conversions.
-	Token     wecom.SharedToken
-	UserLimit wecom.SharedLimit
-	UserIDs   wecom.UserIDCache
-	// Rate is the company's per-second limit of API calls ([bot]
-	// rate_limit), held across the replicas.
-	Rate chatapi.Limit
 	// Memory keeps the users' long-term memories for every replica.
 	Memory SharedMemory
-	// Streams keeps the WeCom intelligent bot's stream replies, which
-	// WeCom asks any replica for.
-	Streams wecom.SharedStreams
 	// Steer carries a user's /stop, /pause, /resume and /pin to the
 	// replica where the user's run is live.
 	Steer Steering
+	// Platform is what the platform's API client and callbacks share: its
+	// access token, its rates, its lookups and its streamed replies.
+	Platform chat.Shared
+}
+
+// SharedBy is what a replica shares with the others through cl: the
+// message ids seen, the sessions, the task queue, the copies of runs, the
+// users' memories, the steering of live runs, and what its platform shares.
+func SharedBy(cl *cluster.Cluster) *Shared {
+	return &Shared{
+		Seen: cl.Seen(), Sessions: cl.Sessions(), Tasks: cl.Tasks(), Runs: cl.Runs(),
+		Memory: cl.Memories(), Steer: cl.Steering(), Platform: cl.Platform(),
+	}
 }
 
 // Dedupe remembers the message ids seen by every replica.
@@ -120,7 +123,8 @@ type task struct {
 // share makes the bot a replica: it checks that the platform's replies can
 // go out from any replica and starts taking tasks.
 func (b *Bot) share(sh *Shared) error {
-	if name := b.current().cfg.PlatformName(); !b.shareReplies(sh) {
+	if _, ok := b.platform.(chat.Replicated); !ok {
+		name := b.current().cfg.PlatformName()
 		return i18n.Wrap(ErrClusterPlatform, "bot.cluster_platform", name)
 	}
 	b.shared, b.sessionStore = sh, sh.Sessions
@@ -143,32 +147,6 @@ func (b *Bot) share(sh *Shared) error {
 	return nil
 }
 
-// wecomShared gives WeCom's API client what the replicas share.
-func (sh *Shared) wecomShared(o *wecom.APIOptions) {
-	if sh != nil {
-		o.Token, o.UserLimit, o.Cache, o.RateLimit = sh.Token, sh.UserLimit, sh.UserIDs, sh.Rate
-	}
-}
-
-// replierOf is the replier of a user of platform on this replica, for a
-// message whose reply goes to, nil where replies can only go back through
-// the callback that brought the message.
-func (b *Bot) replierOf(platform, user, to string) Replier {
-	switch p := b.platform.(type) {
-	case *wecom.App:
-		if platform == config.BotWeCom {
-			return p.ReplierFor(user)
-		}
-	case *webhook:
-		if platform == config.BotWebhook {
-			return p.replier(user)
-		}
-	default:
-		return b.replierTo(platform, to)
-	}
-	return nil
-}
-
 // first reports whether a message id arrives for the first time, in this
 // process or, for a replica, in the cluster.
 func (b *Bot) first(key string) (bool, error) {
@@ -181,7 +159,7 @@ func (b *Bot) first(key string) (bool, error) {
 // queue hands a message to the cluster's task queue, once per message id:
 // the publish is the one write that takes the id, so a replica killed
 // mid-callback leaves the message either queued or not taken at all.
-func (b *Bot) queue(platform string, m Message, r Replier) (bool, error) {
+func (b *Bot) queue(platform string, m chat.Message, r chat.Replier) (bool, error) {
 	id := ""
 	if m.ID != "" {
 		id = platform + "/" + m.ID
@@ -210,7 +188,7 @@ func (b *Bot) take(data []byte, check func() error, settle func(bool) error) {
 		settle(false) // another replica's
 		return
 	}
-	m := Message{ID: t.ID, User: t.User, Text: t.Text}
+	m := chat.Message{ID: t.ID, User: t.User, Text: t.Text}
 	b.session(t.Platform, t.User).enqueue(inbound{msg: m, r: &leased{b: b, inner: r, tasks: []lease{{check, settle}}}})
 }
 
@@ -230,7 +208,7 @@ type lease struct {
 // by the replica that runs it.
 type leased struct {
 	b     *Bot
-	inner Replier
+	inner chat.Replier
 	tasks []lease
 
 	once sync.Once
@@ -310,14 +288,14 @@ func (l *leased) commit() error {
 
 // Draft shows the model's text where the inner replier can.
 func (l *leased) Draft(text string) {
-	if d, ok := l.inner.(Drafter); ok {
+	if d, ok := l.inner.(chat.Drafter); ok {
 		d.Draft(text)
 	}
 }
 
 // release hands the messages of r back to the queue, for a replica that
 // is not shutting down, and reports whether r was one to hand back.
-func release(r Replier) bool {
+func release(r chat.Replier) bool {
 	l, ok := r.(*leased)
 	if ok {
 		for _, t := range l.tasks {
@@ -328,7 +306,7 @@ func release(r Replier) bool {
 }
 
 // sameSender reports whether a and b reply to the same sender.
-func sameSender(a, b Replier) bool {
+func sameSender(a, b chat.Replier) bool {
 	la, aok := a.(*leased)
 	lb, bok := b.(*leased)
 	switch {
@@ -342,7 +320,7 @@ func sameSender(a, b Replier) bool {
 
 // merge is one replier for a and b, sameSender: leased messages are
 // acknowledged together.
-func merge(a, b Replier) Replier {
+func merge(a, b chat.Replier) chat.Replier {
 	la, aok := a.(*leased)
 	lb, bok := b.(*leased)
 	if !aok || !bok || la == lb {

@@ -81,7 +81,7 @@ func startSteerReplica(t *testing.T, url string, model *llmtest.Server, cfg conf
 		}
 	}
 	r := &steerReplica{tasks: &stoppable{q: cl.Tasks()}, bus: event.NewBus()}
-	shared := clustertest.Shared(cl, cfg)
+	shared := bot.SharedBy(cl)
 	shared.Tasks = r.tasks
 	logs := &syncBuffer{}
 	setup := agent.Setup{

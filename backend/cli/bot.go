@@ -13,19 +13,17 @@ import (
 
 	"hermes/backend/agent"
 	"hermes/backend/bot"
+	"hermes/backend/chat"
 	"hermes/backend/cluster"
 	"hermes/backend/config"
+	"hermes/backend/homelock"
 	"hermes/backend/host"
 	"hermes/backend/i18n"
-	"hermes/backend/remote"
+	_ "hermes/backend/platforms" // the chat platforms [bot] may name
 	"hermes/backend/runner"
 )
 
 func init() { register(command{"bot", "cli.cmd.bot", cmdBot}) }
-
-// botGrace is how long running tasks get to reach a safe point when the bot
-// stops; a second Ctrl-C cuts them short at once.
-const botGrace = 30 * time.Second
 
 // cmdBot serves the chat-bot callback of [bot] until ctx is cancelled or
 // Ctrl-C is pressed.
@@ -89,7 +87,7 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 		},
 		Warn: func(err error) { log.Warn(err.Error()) },
 	})
-	var owned *remote.OwnedError
+	var owned *homelock.OwnedError
 	if errors.As(err, &owned) {
 		return fail(env, i18n.Wrap(err, "cli.bot.home_owned", owned.Owner.Mode, owned.Owner.PID, dir))
 	}
@@ -116,39 +114,20 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 	}
 	// [cluster]: one replica of several sharing NATS JetStream; its
 	// connection outlives the bot's shutdown.
-	var shared *bot.Shared
-	if cfg.Cluster.Enabled() {
-		host, _ := os.Hostname()
-		cl, err := cluster.Open(ctx, cluster.Options{Config: cfg.Cluster, Name: fmt.Sprintf("hermes-bot %s/%d", host, os.Getpid()), Version: env.Version})
-		if err != nil {
-			return fail(env, err)
-		}
-		defer cl.Close()
-		// The window and `hermes serve` attached to the cluster show and
-		// steer this replica's runs.
-		stopRuns, err := cl.ServeRuns(manager)
-		if err != nil {
-			return fail(env, err)
-		}
-		defer stopRuns()
-		shared = &bot.Shared{
-			Seen: cl.Seen(), Sessions: cl.Sessions(), Tasks: cl.Tasks(), Runs: cl.Runs(),
-			Token: cl.Token(cluster.AppOf(b)), UserLimit: cl.Limits(), UserIDs: cl.UserIDs(),
-			Rate: cl.Rate(cluster.AppOf(b), b.APIRate()), Memory: cl.Memories(), Streams: cl.Streams(), Steer: cl.Steering(),
-		}
+	shared, leave, err := joinCluster(ctx, env, cfg, manager)
+	if err != nil {
+		return fail(env, err)
 	}
+	defer leave()
 	bt, err := bot.New(bot.Options{Setup: setup, Runs: manager, Store: h.Store(), Config: b, Log: log, Shared: shared})
 	if err != nil {
 		return fail(env, err)
 	}
-	if api := bt.API(); api != nil {
-		if err := api.Check(ctx); err != nil {
-			return fail(env, i18n.Wrap(err, "cli.bot.wecom_refused", err))
-		}
-	}
-	if api := bt.FeishuAPI(); api != nil {
-		if err := api.Check(ctx); err != nil {
-			return fail(env, i18n.Wrap(err, "cli.bot.feishu_refused", err))
+	// A platform's credentials are checked before it takes a callback, so
+	// that a wrong one is told now and not at the first reply.
+	if c, ok := bt.Platform().(chat.Checker); ok {
+		if err := c.Check(ctx); err != nil {
+			return fail(env, err)
 		}
 	}
 	running.Store(&botRunning{bot: bt, kit: kit, started: b})
@@ -166,7 +145,7 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 	case err := <-served:
 		bt.Shutdown(ctx)
 		return fail(env, i18n.Wrap(err, "cli.bot.failed", err))
-	case err := <-h.Failed():
+	case err := <-h.APIStopped():
 		srv.Close()
 		bt.Shutdown(ctx)
 		return fail(env, i18n.Wrap(err, "cli.bot.failed", err))
@@ -174,29 +153,50 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 	case <-env.Interrupts:
 	}
 	fmt.Fprintln(env.Stderr, i18n.T("cli.bot.stopping"))
-	graceCtx, cancel := context.WithTimeout(context.Background(), botGrace)
+	grace, cancel := context.WithTimeout(context.Background(), host.StopGrace)
 	defer cancel()
 	go func() {
 		select {
 		case <-env.Interrupts:
 			cancel()
-		case <-graceCtx.Done():
+		case <-grace.Done():
 		}
 	}()
 	// No new callbacks; those being answered finish first.
-	if err := srv.Shutdown(graceCtx); err != nil {
+	if err := srv.Shutdown(grace); err != nil {
 		srv.Close()
 	}
 	code := ExitOK
-	if err := bt.Shutdown(graceCtx); err != nil {
+	if err := bt.Shutdown(grace); err != nil {
 		fmt.Fprintln(env.Stderr, i18n.T("cli.bot.cut_short", err))
 		code = ExitStopped
 	}
 	// Attached windows see the runs end before the API goes.
 	closeHost = false
-	_ = h.Close(graceCtx)
+	_ = h.Close(grace)
 	fmt.Fprintln(env.Stdout, i18n.T("cli.bot.stopped"))
 	return code
+}
+
+// joinCluster makes the bot one replica of the cluster [cluster] names,
+// nil without one: its state is then shared (bot.SharedBy), and the
+// window and `hermes serve` attached to the cluster show and steer the
+// runs of manager. leave closes the connection.
+func joinCluster(ctx context.Context, env *Env, cfg config.Config, manager *runner.Manager) (_ *bot.Shared, leave func(), _ error) {
+	if !cfg.Cluster.Enabled() {
+		return nil, func() {}, nil
+	}
+	machine, _ := os.Hostname()
+	cl, err := cluster.Open(ctx, cluster.Options{Config: cfg.Cluster, Name: fmt.Sprintf("hermes-bot %s/%d", machine, os.Getpid()), Version: env.Version})
+	if err != nil {
+		return nil, nil, err
+	}
+	stopRuns, err := cl.ServeRuns(manager)
+	if err != nil {
+		cl.Close()
+		return nil, nil, err
+	}
+	return bot.SharedBy(cl), func() { stopRuns(); cl.Close() }, nil
 }
 
 // botRunning is what an edit of hermes.toml reconfigures once the bot has

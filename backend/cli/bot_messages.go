@@ -13,14 +13,6 @@ func botMessages() map[string]i18n.Msg {
 		},
 		"cli.bot.flag.listen": {EN: "address to listen on, over [bot] listen (default 127.0.0.1:8700)", ZH: "监听地址，覆盖 [bot] listen（默认 127.0.0.1:8700）"},
 		"cli.bot.extra_args":  {EN: "hermes bot takes no arguments, got %q; the settings are under [bot] in hermes.toml", ZH: "hermes bot 不接受参数，收到 %q；设置请写在 hermes.toml 的 [bot] 中"},
-		"cli.bot.wecom_refused": {
-			EN: "WeCom did not give an access token: %v; check [bot] corp_id and secret (the application's Secret, from the WeCom admin console) and api_base",
-			ZH: "企业微信没有返回 access token：%v；请检查 [bot] 的 corp_id 和 secret（企业微信管理后台中该应用的 Secret）以及 api_base",
-		},
-		"cli.bot.feishu_refused": {
-			EN: "Feishu did not give a tenant access token: %v; check [bot] app_id and app_secret (the app's Credentials & Basic Info page in the developer console) and api_base (https://open.larksuite.com for Lark)",
-			ZH: "飞书没有返回 tenant access token：%v；请检查 [bot] 的 app_id 和 app_secret（开发者后台中应用的“凭证与基础信息”页面）以及 api_base（Lark 国际版为 https://open.larksuite.com）",
-		},
 		"cli.bot.listen_failed": {
 			EN: "could not listen on %s (%v); choose another address with --listen or [bot] listen",
 			ZH: "无法监听 %s（%v）；请用 --listen 或 [bot] listen 换一个地址",

@@ -1,16 +1,19 @@
 package cluster
 
 import (
-	"fmt"
-
-	"hermes/backend/config"
+	"hermes/backend/chat"
+	"hermes/backend/chatapi"
 )
 
-// AppOf names the platform's app that the bot of b answers for: the
-// replicas of one app share its access token and its rate limit.
-func AppOf(b config.Bot) string {
-	if b.PlatformName() == config.BotFeishu {
-		return "feishu/" + b.AppID
-	}
-	return fmt.Sprintf("%s/%d", b.CorpID, b.AgentID)
-}
+// Platform is what the cluster keeps for a chat platform (chat.Shared):
+// each app's access token and rate, per-key limits, user-id conversions
+// and streamed replies, each named by the platform.
+func (cl *Cluster) Platform() chat.Shared { return platformShare{cl} }
+
+type platformShare struct{ cl *Cluster }
+
+func (p platformShare) Token(app string) chatapi.SharedToken { return p.cl.Token(app) }
+func (p platformShare) Rate(app string, n int) chatapi.Limit { return p.cl.Rate(app, n) }
+func (p platformShare) Limits() chatapi.SharedLimits         { return p.cl.Limits() }
+func (p platformShare) Cache() chatapi.UserIDCache           { return p.cl.UserIDs() }
+func (p platformShare) Streams() chat.Streams                { return p.cl.Streams() }

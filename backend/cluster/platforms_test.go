@@ -17,6 +17,7 @@ import (
 
 	"hermes/backend/cluster/clustertest"
 	"hermes/backend/config"
+	"hermes/backend/feishu"
 	"hermes/backend/feishu/feishutest"
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/wecom"
@@ -42,10 +43,8 @@ func TestReplicas_FeishuAnsweredOnceByAnyReplica(t *testing.T) {
 	lark := feishutest.NewServer(t, appID, appSecret, 0)
 	model, asked := countingModel(t)
 	srv := clustertest.Start(t)
-	cfg := config.Bot{
-		Platform: config.BotFeishu, AppID: appID, AppSecret: appSecret, VerificationToken: verify, EncryptKey: encrypt,
-		APIBase: lark.URL,
-	}
+	cfg := config.WithBotKeys(config.Bot{Platform: feishu.Name, APIBase: lark.URL},
+		feishu.Keys{AppID: appID, AppSecret: appSecret, VerificationToken: verify, EncryptKey: encrypt})
 	var rs [2]*clustertest.Replica
 	for i, name := range []string{"replica-0", "replica-1"} {
 		rs[i] = clustertest.StartReplica(t, clustertest.ReplicaOptions{

@@ -12,6 +12,7 @@ import (
 
 	"hermes/backend/agent"
 	"hermes/backend/bot"
+	"hermes/backend/chat"
 	"hermes/backend/cluster"
 	"hermes/backend/cluster/clustertest"
 	"hermes/backend/config"
@@ -158,6 +159,11 @@ func TestReplicas_DeadReplicasTaskIsTakenOver(t *testing.T) {
 	}
 }
 
+// withoutStreams is a cluster that keeps no streamed replies.
+type withoutStreams struct{ chat.Shared }
+
+func (withoutStreams) Streams() chat.Streams { return nil }
+
 // TestReplicas_PlatformWithoutRepliesAnywhereRefused: the intelligent bot
 // replies through streams; without them shared it cannot run as a
 // replica, and New says so, in the user's terms.
@@ -175,8 +181,8 @@ func TestReplicas_PlatformWithoutRepliesAnywhereRefused(t *testing.T) {
 	defer st.Close()
 	model := llmtest.NewFuncServer(t, func(llmtest.Request) llmtest.Step { return llmtest.Step{Content: "x"} })
 	cfg := config.Bot{Platform: config.BotWeComBot, WebhookSecret: clustertest.Token, EncodingAESKey: clustertest.AESKey}
-	unshared := clustertest.Shared(cl, cfg)
-	unshared.Streams = nil
+	unshared := bot.SharedBy(cl)
+	unshared.Platform = withoutStreams{unshared.Platform}
 	_, err = bot.New(bot.Options{
 		Setup: agent.Setup{Home: t.TempDir(), Model: llm.New(llm.Config{BaseURL: model.URL, Model: "m"}), Tools: skills.NewRegistry()},
 		Runs:  runner.New(runner.Options{Home: t.TempDir(), Store: st, Bus: event.NewBus()}), Store: st, Config: cfg,

@@ -17,7 +17,7 @@ const (
 )
 
 // Streams are the intelligent bot's stream replies as the replicas share
-// them (wecom.SharedStreams).
+// them (chat.Streams).
 type Streams struct{ cl *Cluster }
 
 // Streams returns the shared stream replies.

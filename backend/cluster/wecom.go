@@ -17,8 +17,8 @@ import (
 // longer than that.
 const lockFor = 30 * time.Second
 
-// Token is WeCom's access token of one application, shared by the
-// replicas (wecom.SharedToken).
+// Token is the access token of one application of a chat platform, shared
+// by the replicas (chatapi.SharedToken).
 type Token struct {
 	cl                  *Cluster
 	prefix, token, lock string
@@ -110,7 +110,7 @@ func (t *Token) Drop(token string) {
 }
 
 // UserIDs keeps WeCom's user-id conversions for every replica
-// (wecom.UserIDCache), so each id is converted once for the cluster.
+// (chatapi.UserIDCache), so each id is converted once for the cluster.
 type UserIDs struct{ cl *Cluster }
 
 // UserIDs returns the shared conversions.
@@ -139,7 +139,7 @@ func (u *UserIDs) CacheUserID(key, userID string) error {
 }
 
 // Limits holds per-key call limits across the replicas
-// (wecom.SharedLimit): a key's places are a list in one bucket entry,
+// (chatapi.SharedLimits): a key's places are a list in one bucket entry,
 // changed by revision.
 type Limits struct{ cl *Cluster }
 

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -11,13 +12,16 @@ import (
 
 // Bot configures `hermes bot`, the chat-bot webhook server. Empty settings
 // take the defaults of the accessors below. Every secret (Token, AES key,
-// corp secret, Feishu's app secret, verification token and encrypt key) may
-// be given instead as an environment reference (webhook_secret_env,
-// encoding_aes_key_env, secret_env, app_secret_env…).
+// corp secret) may be given instead as an environment reference
+// (webhook_secret_env, encoding_aes_key_env, secret_env…). A platform may
+// have keys of its own in [bot] besides these (BotPlatform.Keys, as
+// Feishu's app_id does), held in Sections.
 type Bot struct {
-	// Platform is the adapter: "wecom" (a self-built WeCom application's
-	// callback, the default), "wecom_bot" (a WeCom intelligent bot) or
-	// "webhook" (a generic JSON webhook signed with HMAC-SHA256).
+	// Platform is the adapter, one of those registered
+	// (RegisterBotPlatform): "wecom" (a self-built WeCom application's
+	// callback, the default), "wecom_bot" (a WeCom intelligent bot),
+	// "feishu" or "webhook" (a generic JSON webhook signed with
+	// HMAC-SHA256).
 	Platform string `toml:"platform"`
 	// Listen is the address the callback server listens on.
 	Listen string `toml:"listen"`
@@ -36,19 +40,8 @@ type Bot struct {
 	Secret    string `toml:"secret"`
 	SecretEnv string `toml:"secret_env"`
 	AgentID   int    `toml:"agent_id"`
-	// AppID, AppSecret, VerificationToken and EncryptKey are a Feishu (or
-	// Lark) app's: its credentials, and its event subscription's token and
-	// key (an empty EncryptKey: events arrive unencrypted and unsigned).
-	AppID                string `toml:"app_id"`
-	AppIDEnv             string `toml:"app_id_env"`
-	AppSecret            string `toml:"app_secret"`
-	AppSecretEnv         string `toml:"app_secret_env"`
-	VerificationToken    string `toml:"verification_token"`
-	VerificationTokenEnv string `toml:"verification_token_env"`
-	EncryptKey           string `toml:"encrypt_key"`
-	EncryptKeyEnv        string `toml:"encrypt_key_env"`
-	// APIBase is the platform API's address (WeCom's, or Feishu's for
-	// platform "feishu"); tests point it at a local server.
+	// APIBase is the platform API's address (WeCom's, or the platform's
+	// BotPlatform.APIBase); tests point it at a local server.
 	APIBase string `toml:"api_base"`
 	// ReplyURL is where the generic webhook posts its replies.
 	ReplyURL string `toml:"reply_url"`
@@ -73,6 +66,10 @@ type Bot struct {
 	History int `toml:"history"`
 	// RunTimeout bounds one run; after it the run is stopped at a safe point.
 	RunTimeout Duration `toml:"run_timeout"`
+
+	// Sections are the registered platforms' own keys ([bot] too in the
+	// file; BotPlatform.Keys, BotKeys).
+	Sections BotSections `toml:"-"`
 }
 
 // The bot's platforms.
@@ -80,7 +77,6 @@ const (
 	BotWeCom    = "wecom"
 	BotWeComBot = "wecom_bot"
 	BotWebhook  = "webhook"
-	BotFeishu   = "feishu"
 )
 
 // Defaults of the [bot] section.
@@ -112,12 +108,12 @@ func (b Bot) ListenAddr() string { return orDefault(b.Listen, DefaultBotListen) 
 // CallbackPath is the URL path of the callback.
 func (b Bot) CallbackPath() string { return orDefault(b.Path, DefaultBotPath) }
 
-// API is the platform API's base URL, without a trailing slash: WeCom's,
-// or Feishu's for platform "feishu".
+// API is the platform API's base URL, without a trailing slash: api_base,
+// else the platform's default (BotPlatform.APIBase), else WeCom's.
 func (b Bot) API() string {
 	def := DefaultBotAPIBase
-	if b.PlatformName() == BotFeishu {
-		def = DefaultFeishuAPIBase
+	if p, ok := botPlatform(b.PlatformName()); ok && p.APIBase != "" {
+		def = p.APIBase
 	}
 	return strings.TrimRight(orDefault(b.APIBase, def), "/")
 }
@@ -141,10 +137,10 @@ func (b Bot) RunLimit() time.Duration { return orDefault(b.RunTimeout.Duration, 
 // bot starts, that what it needs is there.
 func (b Bot) validate() error {
 	var errs []error
-	switch b.PlatformName() {
-	case BotWeCom, BotWeComBot, BotWebhook, BotFeishu:
-	default:
-		errs = append(errs, i18n.Wrap(ErrInvalid, "config.bot.platform", b.Platform))
+	// A program that links no platform (a test of another package) cannot
+	// tell a good name; hermes links them all (backend/platforms).
+	if names := BotPlatformNames(); len(names) > 0 && !slices.Contains(names, b.PlatformName()) {
+		errs = append(errs, i18n.Wrap(ErrInvalid, "config.bot.platform", b.Platform, `"`+strings.Join(names, `", "`)+`"`))
 	}
 	for _, v := range []struct {
 		key string
@@ -179,29 +175,18 @@ func (b Bot) validate() error {
 // Ready reports every setting the chosen platform needs and lacks, once
 // environment references are resolved (Config.ResolveEnv).
 func (b Bot) Ready() error {
-	var errs []error
-	need := func(key, value string) {
-		if value == "" {
-			errs = append(errs, i18n.Wrap(ErrInvalid, "config.bot.missing", key, b.PlatformName()))
-		}
+	if p, ok := botPlatform(b.PlatformName()); ok && p.Ready != nil {
+		return errors.Join(p.Ready(b)...)
 	}
-	switch b.PlatformName() {
-	case BotWeCom:
-		need("webhook_secret", b.WebhookSecret)
-		need("encoding_aes_key", b.EncodingAESKey)
-		need("corp_id", b.CorpID)
-		need("secret", b.Secret)
-		if b.AgentID <= 0 {
-			errs = append(errs, i18n.Wrap(ErrInvalid, "config.bot.missing", "agent_id", b.PlatformName()))
-		}
-	case BotWeComBot:
-		need("webhook_secret", b.WebhookSecret)
-		need("encoding_aes_key", b.EncodingAESKey)
-	case BotWebhook:
-		need("webhook_secret", b.WebhookSecret)
-		need("reply_url", b.ReplyURL)
-	case BotFeishu:
-		errs = append(errs, b.feishuReady()...)
+	return nil
+}
+
+// Warnings are what [bot] lets the bot start with but leaves open, once
+// environment references are resolved (Config.ResolveEnv), as its platform
+// says.
+func (b Bot) Warnings() []error {
+	if p, ok := botPlatform(b.PlatformName()); ok && p.Warnings != nil {
+		return p.Warnings(b)
 	}
-	return errors.Join(errs...)
+	return nil
 }

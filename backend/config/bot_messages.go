@@ -7,8 +7,8 @@ func init() { i18n.Register(botMessages) }
 func botMessages() map[string]i18n.Msg {
 	return map[string]i18n.Msg{
 		"config.bot.platform": {
-			EN: `[bot] platform is %q but must be "wecom", "wecom_bot", "feishu" or "webhook"; change it in hermes.toml`,
-			ZH: `[bot] platform 为 %q，但只能是 "wecom"、"wecom_bot"、"feishu" 或 "webhook"；请在 hermes.toml 中修改`,
+			EN: `[bot] platform is %q but must be one of %s; change it in hermes.toml`,
+			ZH: `[bot] platform 为 %q，但只能是 %s 之一；请在 hermes.toml 中修改`,
 		},
 		"config.bot.aes_key": {
 			EN: "[bot] encoding_aes_key has %d characters but must have 43; copy the EncodingAESKey again from the WeCom admin console (the app's API receiving settings)",

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"maps"
 	"sync"
 
 	"hermes/backend/i18n"
@@ -36,6 +37,7 @@ var allDocs = sync.OnceValue(func() map[string]keyDoc {
 	for k, d := range docs {
 		all[k] = d
 	}
+	maps.Copy(all, botDocs())
 	return all
 })
 
@@ -191,20 +193,10 @@ func baseDocs() map[string]keyDoc {
 		"bot.encoding_aes_key":   doc("WeCom's 43-character EncodingAESKey.", "企业微信的 43 位 EncodingAESKey。"),
 		"bot.encoding_aes_key_env": doc("The environment variable that holds encoding_aes_key.",
 			"保存 encoding_aes_key 的环境变量名。"),
-		"bot.corp_id":        doc("The WeCom company id (CorpID).", "企业微信的企业 ID（CorpID）。"),
-		"bot.secret":         doc("The self-built application's Secret.", "自建应用的 Secret。"),
-		"bot.secret_env":     doc("The environment variable that holds secret.", "保存 secret 的环境变量名。"),
-		"bot.agent_id":       doc("The self-built application's AgentId.", "自建应用的 AgentId。"),
-		"bot.app_id":         doc(`A Feishu or Lark app's App ID (platform "feishu").`, `飞书或 Lark 应用的 App ID（平台 "feishu"）。`),
-		"bot.app_id_env":     doc("The environment variable that holds app_id.", "保存 app_id 的环境变量名。"),
-		"bot.app_secret":     doc(`The Feishu app's App Secret (platform "feishu").`, `飞书应用的 App Secret（平台 "feishu"）。`),
-		"bot.app_secret_env": doc("The environment variable that holds app_secret.", "保存 app_secret 的环境变量名。"),
-		"bot.verification_token": doc(`The Verification Token of the Feishu app's event subscription; every event must carry it.`,
-			`飞书应用事件订阅的 Verification Token；每个事件都必须带有它。`),
-		"bot.verification_token_env": doc("The environment variable that holds verification_token.", "保存 verification_token 的环境变量名。"),
-		"bot.encrypt_key": doc(`The Encrypt Key of the Feishu app's event subscription: events are then encrypted and signed (X-Lark-Signature), and unsigned ones refused. Recommended: without it events come unsigned, and anyone who learns the verification token can send the bot events (hermes bot and hermes config check warn of it).`,
-			`飞书应用事件订阅的 Encrypt Key：设置后事件加密并带签名（X-Lark-Signature），未签名的事件被拒绝。建议设置：不设置时事件不带签名，任何得知 Verification Token 的人都能向机器人发送事件（hermes bot 和 hermes config check 会发出警告）。`),
-		"bot.encrypt_key_env": doc("The environment variable that holds encrypt_key.", "保存 encrypt_key 的环境变量名。"),
+		"bot.corp_id":    doc("The WeCom company id (CorpID).", "企业微信的企业 ID（CorpID）。"),
+		"bot.secret":     doc("The self-built application's Secret.", "自建应用的 Secret。"),
+		"bot.secret_env": doc("The environment variable that holds secret.", "保存 secret 的环境变量名。"),
+		"bot.agent_id":   doc("The self-built application's AgentId.", "自建应用的 AgentId。"),
 		"bot.api_base": docShown(`The platform API's address: WeCom's, or for platform "feishu" https://open.feishu.cn (Lark: https://open.larksuite.com).`,
 			`平台 API 的地址：企业微信的；平台 "feishu" 时为 https://open.feishu.cn（Lark 国际版：https://open.larksuite.com）。`, DefaultBotAPIBase),
 		"bot.reply_url":  doc("Where the generic webhook posts its replies.", "通用回调发送回复的地址。"),

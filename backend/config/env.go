@@ -24,6 +24,7 @@ const envSuffix = "_env"
 // ResolveEnv returns c with every X_env reference replaced by the value of
 // the variable it names, read through getenv.
 func (c Config) ResolveEnv(getenv func(string) string) Config {
+	c.Bot.Sections = c.Bot.Sections.clone() // written below, and shared with the caller's
 	eachEnvRef(reflect.ValueOf(&c).Elem(), "", func(_ string, ref, target reflect.Value) {
 		if name := ref.String(); name != "" {
 			target.SetString(getenv(name))
@@ -78,6 +79,10 @@ func walkEnvRefs(v reflect.Value, path []string, fn func(key string, ref, target
 		case !f.envRef:
 			walkEnvRefs(field, append(path, f.name, "."), fn)
 		}
+	}
+	// A platform's own keys are [bot]'s too.
+	for _, s := range sectionsOf(v) {
+		walkEnvRefs(s, path, fn)
 	}
 }
 

@@ -79,7 +79,7 @@ func parse(path string, raw []byte) (Config, *document, error) {
 		}
 		decodable = string(b)
 	}
-	md, err := decode(decodable, &cfg)
+	md, err := decodeConfig(decodable, &cfg)
 	if err != nil {
 		// checkTypes admits only values the decoder takes; this is a guard
 		// against the two disagreeing, not an expected path.

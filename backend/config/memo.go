@@ -66,6 +66,14 @@ func deepCopy(dst, src reflect.Value) {
 			m.SetMapIndex(it.Key(), v)
 		}
 		dst.Set(m)
+	case reflect.Interface:
+		// A platform's section (BotSections): a pointer to its keys.
+		if src.IsNil() {
+			return
+		}
+		v := reflect.New(src.Elem().Type()).Elem()
+		deepCopy(v, src.Elem())
+		dst.Set(v)
 	case reflect.Pointer:
 		if src.IsNil() {
 			return

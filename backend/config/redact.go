@@ -71,6 +71,14 @@ func redact(v reflect.Value) {
 				redact(f)
 			}
 		}
+		if v.Type() == reflect.TypeFor[Bot]() {
+			// The sections are shared with the caller's Config: copy before writing.
+			sections := v.Addr().Interface().(*Bot)
+			sections.Sections = sections.Sections.clone()
+			for _, s := range sectionsOf(v) {
+				redact(s)
+			}
+		}
 	}
 }
 

@@ -54,6 +54,16 @@ func layout(v reflect.Value, key string) *node {
 			n.settings = append(n.settings, setting{full, name, fv})
 		}
 	}
+	if b, ok := v.Interface().(Bot); ok {
+		// The registered platforms' own keys, after those all share.
+		b.eachSection(func(t reflect.Type, sv reflect.Value) {
+			for i := range t.NumField() {
+				if name := tagName(t.Field(i)); name != "" {
+					n.settings = append(n.settings, setting{joinKey(key, name), name, sv.Field(i)})
+				}
+			}
+		})
+	}
 	return n
 }
 

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -102,6 +103,12 @@ func schemaOf(t reflect.Type) schema {
 			continue
 		}
 		s[name] = fieldOf(f.Type)
+	}
+	if t == reflect.TypeFor[Bot]() {
+		// The registered platforms' own keys are [bot]'s.
+		for _, k := range botKeyTypes() {
+			maps.Copy(s, schemaOf(k))
+		}
 	}
 	return s
 }

@@ -134,6 +134,9 @@ func eachSecret(v reflect.Value, add func(string)) {
 				eachSecret(f, add)
 			}
 		}
+		for _, s := range sectionsOf(v) {
+			eachSecret(s, add)
+		}
 	}
 }
 

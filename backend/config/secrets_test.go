@@ -49,7 +49,8 @@ func TestSecrets_AResolvedConfig(t *testing.T) {
 }
 
 // TestSecrets_EverySection: the secrets of every section are listed —
-// [bot]'s for WeCom and Feishu, [cluster]'s token, [telemetry]'s headers
+// [bot]'s (a platform's own keys': backend/feishu's test), [cluster]'s
+// token, [telemetry]'s headers
 // (and the credentials after a header's scheme) — and those a URL holds: its
 // password, and a query parameter named as a secret (?api-key=, ?key=,
 // ?access_token=) in base_url, OPENAI_BASE_URL, reply_url or otlp_endpoint.
@@ -57,23 +58,23 @@ func TestSecrets_EverySection(t *testing.T) {
 	c := Default()
 	c.Model.BaseURL = "https://gw.example/v1?api-version=2024-06-01&api-key=gw-key-in-the-url"
 	c.Model.Endpoints = []Endpoint{{BaseURL: "https://user:endpoint-password@b.example/v1"}}
-	c.Bot = Bot{Platform: BotFeishu, AppID: "cli_a1b2", AppSecret: "feishu-app-secret", VerificationTokenEnv: "FEISHU_TOKEN",
-		EncryptKey: "feishu-encrypt-key", ReplyURL: "https://hook.example/send?key=robot-key-0123&debug=verbose-mode"}
+	c.Bot = Bot{Platform: BotWeCom, CorpID: "ww_a1b2", Secret: "wecom-app-secret", WebhookSecretEnv: "WECOM_TOKEN",
+		EncodingAESKey: "wecom-aes-key", ReplyURL: "https://hook.example/send?key=robot-key-0123&debug=verbose-mode"}
 	c.Cluster = Cluster{NATSURL: "nats://n1:4222", NATSTokenEnv: "NATS_TOKEN"}
 	c.Telemetry = Telemetry{OTLPEndpoint: "https://otel:collector-password@otel.example", HeadersEnv: map[string]string{"Authorization": "OTLP_AUTH"}}
 	env := map[string]string{
-		"FEISHU_TOKEN": "feishu-verification-token", "NATS_TOKEN": "nats-cluster-token",
+		"WECOM_TOKEN": "wecom-callback-token", "NATS_TOKEN": "nats-cluster-token",
 		"OTLP_AUTH": "Basic b3RscDpzZWNyZXQtY3JlZHM=", "OPENAI_BASE_URL": "https://env.example/v1?access_token=env-url-token",
 	}
 	got := c.Secrets(func(k string) string { return env[k] })
-	for _, want := range []string{"gw-key-in-the-url", "endpoint-password", "feishu-app-secret", "feishu-verification-token",
-		"feishu-encrypt-key", "robot-key-0123", "nats-cluster-token", "collector-password",
+	for _, want := range []string{"gw-key-in-the-url", "endpoint-password", "wecom-app-secret", "wecom-callback-token",
+		"wecom-aes-key", "robot-key-0123", "nats-cluster-token", "collector-password",
 		"Basic b3RscDpzZWNyZXQtY3JlZHM=", "b3RscDpzZWNyZXQtY3JlZHM=", "env-url-token"} {
 		if !slices.Contains(got, want) {
 			t.Errorf("Secrets lacks %q: %q", want, got)
 		}
 	}
-	for _, not := range []string{"2024-06-01", "verbose-mode", "cli_a1b2", "Basic"} {
+	for _, not := range []string{"2024-06-01", "verbose-mode", "ww_a1b2", "Basic"} {
 		if slices.Contains(got, not) {
 			t.Errorf("Secrets holds %q, which is no secret", not)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"hermes/backend/callback"
+	"hermes/backend/chat"
 )
 
 // Headers of a signed event.
@@ -74,7 +75,7 @@ type messageEvent struct {
 // chats or with an @mention in groups; replies go through the API.
 type Adapter struct {
 	cb    Callback
-	in    Inbox
+	in    chat.Inbox
 	api   *API
 	crypt *Crypter // nil without an encrypt key
 	guard *callback.Guard
@@ -82,7 +83,7 @@ type Adapter struct {
 
 // NewAdapter returns the adapter that hands messages to in and replies
 // through api.
-func NewAdapter(cb Callback, api *API, in Inbox) *Adapter {
+func NewAdapter(cb Callback, api *API, in chat.Inbox) *Adapter {
 	a := &Adapter{cb: cb, in: in, api: api, guard: callback.NewGuard(cb.Now)}
 	if cb.EncryptKey != "" {
 		a.crypt = NewCrypter(cb.EncryptKey)
@@ -240,7 +241,7 @@ func (a *Adapter) message(eventID string, raw json.RawMessage) error {
 		// One session per person per group, apart from their p2p chat.
 		user = sender + "@" + m.ChatID
 	}
-	msg := Message{ID: eventID, User: user}
+	msg := chat.Message{ID: eventID, User: user}
 	r := &replier{api: a.api, messageID: m.MessageID, chatID: m.ChatID}
 	text, ok, err := textOf(m.MessageType, m.Content)
 	if err != nil {

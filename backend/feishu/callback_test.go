@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"hermes/backend/callback"
+	"hermes/backend/chat"
 	"hermes/backend/feishu"
 	"hermes/backend/feishu/feishutest"
 )
@@ -28,12 +29,12 @@ const (
 // refuses as hermes bot does (403 for a signature, 400 for a malformed body).
 type inbox struct {
 	mu          sync.Mutex
-	delivered   []feishu.Message
-	unsupported []feishu.Message
-	repliers    []feishu.Replier
+	delivered   []chat.Message
+	unsupported []chat.Message
+	repliers    []chat.Replier
 }
 
-func (in *inbox) Deliver(m feishu.Message, r feishu.Replier) error {
+func (in *inbox) Deliver(m chat.Message, r chat.Replier) error {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	in.delivered = append(in.delivered, m)
@@ -41,7 +42,7 @@ func (in *inbox) Deliver(m feishu.Message, r feishu.Replier) error {
 	return nil
 }
 
-func (in *inbox) Unsupported(m feishu.Message, r feishu.Replier) error {
+func (in *inbox) Unsupported(m chat.Message, r chat.Replier) error {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	in.unsupported = append(in.unsupported, m)
@@ -59,10 +60,10 @@ func (in *inbox) Refuse(w http.ResponseWriter, _ *http.Request, err error) {
 	http.Error(w, http.StatusText(status), status)
 }
 
-func (in *inbox) messages() []feishu.Message {
+func (in *inbox) messages() []chat.Message {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	return append([]feishu.Message(nil), in.delivered...)
+	return append([]chat.Message(nil), in.delivered...)
 }
 
 // adapter serves an adapter with key on loopback and returns its sender.
@@ -116,7 +117,7 @@ func TestAdapter_TextMessages(t *testing.T) {
 		t.Fatalf("group with a mention: %d", s)
 	}
 	got := in.messages()
-	want := []feishu.Message{{ID: "ev1", User: "ou_zhang", Text: "say hello"}, {ID: "ev3", User: "ou_li@oc_team", Text: "/停止"}}
+	want := []chat.Message{{ID: "ev1", User: "ou_zhang", Text: "say hello"}, {ID: "ev3", User: "ou_li@oc_team", Text: "/停止"}}
 	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 		t.Fatalf("delivered %+v, want %+v", got, want)
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"strings"
 
+	"hermes/backend/chat"
 	"hermes/backend/chatapi"
 )
 
@@ -103,7 +104,7 @@ func (r *replier) Address() string {
 
 // ReplierTo is the replier of the message at addr (a replier's Address),
 // nil for an address it cannot read.
-func (a *API) ReplierTo(addr string) Replier {
+func (a *API) ReplierTo(addr string) chat.Replier {
 	var at address
 	if json.Unmarshal([]byte(addr), &at) != nil || at.MessageID == "" {
 		return nil

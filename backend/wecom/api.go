@@ -41,12 +41,6 @@ func (e *APIError) Error() string {
 
 func (e *APIError) Unwrap() error { return ErrAPI }
 
-// UserIDCache keeps user-id conversions across restarts; *store.Store is one.
-type UserIDCache interface {
-	CachedUserID(key string) (string, bool, error)
-	CacheUserID(key, userID string) error
-}
-
 // APIOptions configure an API client.
 type APIOptions struct {
 	Base    string // such as https://qyapi.weixin.qq.com
@@ -56,12 +50,12 @@ type APIOptions struct {
 	// Rate is how many calls may start in any one second; UserRate how many
 	// messages one user may be sent in any one minute.
 	Rate, UserRate int
-	Cache          UserIDCache
+	Cache          chatapi.UserIDCache
 	// Token and UserLimit, when set, are shared with the bot's other
 	// replicas (backend/cluster): one replica fetches the token and the
 	// others read it, and a user's limit holds whichever replica sends.
 	Token     SharedToken
-	UserLimit SharedLimit
+	UserLimit chatapi.SharedLimits
 	// RateLimit, when set, is the company's per-second limit shared with
 	// the bot's other replicas, in place of Rate counted here alone.
 	RateLimit chatapi.Limit

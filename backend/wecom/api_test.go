@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"hermes/backend/chatapi"
 	"hermes/backend/store"
 	"hermes/backend/wecom"
 	"hermes/backend/wecom/wecomtest"
@@ -35,7 +36,7 @@ func openStore(t *testing.T, path string) *store.Store {
 	return s
 }
 
-func newAPI(srv *wecomtest.Server, cache wecom.UserIDCache, rate int) *wecom.API {
+func newAPI(srv *wecomtest.Server, cache chatapi.UserIDCache, rate int) *wecom.API {
 	return wecom.NewAPI(wecom.APIOptions{
 		Base: srv.URL, CorpID: testCorpID, Secret: testSecret, AgentID: 1000002,
 		Rate: rate, UserRate: 1000, Cache: cache, Backoff: noBackoff,

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"hermes/backend/callback"
+	"hermes/backend/chat"
 	"hermes/backend/chatapi"
 )
 
@@ -42,7 +43,7 @@ func parseAppXML(data []byte, v any) error {
 // verification by GET, messages by POST, replies through message/send.
 type App struct {
 	cb    Callback
-	in    Inbox
+	in    chat.Inbox
 	api   *API
 	crypt *Crypter
 	guard *callback.Guard
@@ -53,7 +54,7 @@ type App struct {
 
 // NewApp returns the adapter of the application of corpID, which hands
 // messages to in and replies through api.
-func NewApp(cb Callback, corpID string, api *API, in Inbox) (*App, error) {
+func NewApp(cb Callback, corpID string, api *API, in chat.Inbox) (*App, error) {
 	c, err := NewCrypter(cb.Token, cb.EncodingAESKey, corpID)
 	if err != nil {
 		return nil, err
@@ -106,7 +107,7 @@ func (a *App) receive(w http.ResponseWriter, r *http.Request) error {
 	if m.FromUserName == "" {
 		return fmt.Errorf("%w: no FromUserName", callback.ErrMalformed)
 	}
-	msg := Message{ID: m.MsgID, User: m.FromUserName, Text: m.Content}
+	msg := chat.Message{ID: m.MsgID, User: m.FromUserName, Text: m.Content}
 	switch m.MsgType {
 	case "text":
 		err = a.in.Deliver(msg, a.replier(m.FromUserName))

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"hermes/backend/chatapi"
 	"hermes/backend/wecom"
 	"hermes/backend/wecom/wecomtest"
 )
@@ -41,7 +42,7 @@ func company(srv *wecomtest.Server) {
 	srv.AddUser("lisi", "李四", 4, 2)
 }
 
-func contactsAPI(srv *wecomtest.Server, cache wecom.UserIDCache, c *clock) *wecom.API {
+func contactsAPI(srv *wecomtest.Server, cache chatapi.UserIDCache, c *clock) *wecom.API {
 	return wecom.NewAPI(wecom.APIOptions{
 		Base: srv.URL, CorpID: testCorpID, Secret: testSecret, AgentID: 1000002,
 		Rate: 1000, UserRate: 1000, Cache: cache, Backoff: noBackoff, Now: c.now,

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"hermes/backend/callback"
+	"hermes/backend/chat"
 	"hermes/backend/chatapi"
 )
 
@@ -45,7 +46,7 @@ type botMessage struct {
 // the stream's content until it is finished.
 type IntelligentBot struct {
 	cb    Callback
-	in    Inbox
+	in    chat.Inbox
 	crypt *Crypter
 	guard *callback.Guard
 
@@ -54,12 +55,12 @@ type IntelligentBot struct {
 	byMsg   map[string]string  // message id -> stream id, to answer a resend
 	// shared, when set, keeps the streams for the bot's replicas
 	// (shared_streams.go): WeCom may ask any of them for more.
-	shared SharedStreams
+	shared chat.Streams
 }
 
 // NewIntelligentBot returns the adapter of an intelligent bot, which hands
 // messages to in.
-func NewIntelligentBot(cb Callback, in Inbox) (*IntelligentBot, error) {
+func NewIntelligentBot(cb Callback, in chat.Inbox) (*IntelligentBot, error) {
 	c, err := NewCrypter(cb.Token, cb.EncodingAESKey, "")
 	if err != nil {
 		return nil, err
@@ -128,7 +129,7 @@ func (a *IntelligentBot) receive(w http.ResponseWriter, r *http.Request) ([]byte
 		id, st, fresh := a.open(m.MsgID)
 		if fresh {
 			text := strings.TrimSpace(mention().ReplaceAllString(strings.TrimSpace(m.Text.Content), ""))
-			if err := a.in.Deliver(Message{ID: m.MsgID, User: m.From.UserID, Text: text}, a.replierOf(id, st)); err != nil {
+			if err := a.in.Deliver(chat.Message{ID: m.MsgID, User: m.From.UserID, Text: text}, a.replierOf(id, st)); err != nil {
 				return nil, err
 			}
 		}

@@ -8,18 +8,9 @@ import (
 	"encoding/json"
 	"sync"
 	"time"
-)
 
-// SharedStreams keeps the intelligent bot's stream replies for the
-// replicas of a clustered bot (backend/cluster is one): the replica that
-// runs a message's task writes its stream, and WeCom asks whichever
-// replica its load balancer picks for more of it.
-type SharedStreams interface {
-	// Load returns the stream stored under id, nil when there is none.
-	Load(id string) ([]byte, error)
-	// Store replaces the stream stored under id.
-	Store(id string, data []byte) error
-}
+	"hermes/backend/chat"
+)
 
 // draftEvery spaces the stores of a shared stream's draft: WeCom asks for
 // more about once a second, so storing each chunk the model writes would
@@ -28,7 +19,7 @@ const draftEvery = time.Second
 
 // Share makes the bot keep its streams in s, for the bot's replicas; call
 // it before the bot serves callbacks.
-func (a *IntelligentBot) Share(s SharedStreams) { a.shared = s }
+func (a *IntelligentBot) Share(s chat.Streams) { a.shared = s }
 
 // newStreamID is the id of the stream that answers message msgID. Shared,
 // it is the same on every replica, so a resend of the message to another
@@ -45,7 +36,7 @@ func (a *IntelligentBot) newStreamID(msgID string) string {
 
 // replierOf is the replier handed on with a message answered by stream
 // id, st in this process.
-func (a *IntelligentBot) replierOf(id string, st *stream) Replier {
+func (a *IntelligentBot) replierOf(id string, st *stream) chat.Replier {
 	if a.shared == nil {
 		return st
 	}
@@ -77,7 +68,7 @@ func (a *IntelligentBot) find(id string) *stream {
 // ReplierTo is the replier of the message answered by stream addr (a
 // replier's Address), for the replica that runs the message's task; nil
 // unless the streams are shared.
-func (a *IntelligentBot) ReplierTo(addr string) Replier {
+func (a *IntelligentBot) ReplierTo(_, addr string) chat.Replier {
 	if a.shared == nil || addr == "" {
 		return nil
 	}

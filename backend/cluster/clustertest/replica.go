@@ -16,6 +16,7 @@ import (
 	"hermes/backend/config"
 	"hermes/backend/event"
 	"hermes/backend/llm"
+	_ "hermes/backend/platforms" // the platforms hermes bot serves
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
 	"hermes/backend/skills"
@@ -106,7 +107,7 @@ func StartReplica(tb testing.TB, o ReplicaOptions) *Replica {
 		Setup: setup, Runs: runs, Store: st, Config: o.Bot,
 		APIBackoff: func(int) time.Duration { return 0 },
 		Log:        slog.New(slog.NewTextHandler(r.logs, nil)),
-		Shared:     Shared(cl, o.Bot),
+		Shared:     bot.SharedBy(cl),
 	})
 	if err != nil {
 		cl.Close()
@@ -120,17 +121,6 @@ func StartReplica(tb testing.TB, o ReplicaOptions) *Replica {
 	}
 	tb.Cleanup(r.Close)
 	return r
-}
-
-// Shared is what a replica of the bot of b shares through cl; `hermes bot`
-// makes the same.
-func Shared(cl *cluster.Cluster, b config.Bot) *bot.Shared {
-	app := cluster.AppOf(b)
-	return &bot.Shared{
-		Seen: cl.Seen(), Sessions: cl.Sessions(), Tasks: cl.Tasks(), Runs: cl.Runs(),
-		Token: cl.Token(app), UserLimit: cl.Limits(), UserIDs: cl.UserIDs(), Rate: cl.Rate(app, b.APIRate()),
-		Memory: cl.Memories(), Streams: cl.Streams(), Steer: cl.Steering(),
-	}
 }
 
 // Die cuts the replica off from NATS without a word: the tasks it holds go

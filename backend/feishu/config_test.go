@@ -1,4 +1,4 @@
-package config
+package feishu_test
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"hermes/backend/config"
+	"hermes/backend/feishu"
 	"hermes/backend/i18n"
 )
 
@@ -23,24 +25,27 @@ encrypt_key_env = "FEISHU_ENCRYPT_KEY"
 	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := Load(path)
+	cfg, err := config.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	env := map[string]string{"FEISHU_APP_SECRET": "app-secret-77f1", "FEISHU_ENCRYPT_KEY": "encrypt-key-5d2a"}
 	getenv := func(k string) string { return env[k] }
 	b := cfg.ResolveEnv(getenv).Bot
-	if b.AppSecret != "app-secret-77f1" || b.EncryptKey != "encrypt-key-5d2a" {
-		t.Fatalf("secrets not resolved from the environment: %+v", b)
+	if k := config.BotKeys[feishu.Keys](b); k.AppID != "cli_a1b2c3d4e5f6" || k.AppSecret != "app-secret-77f1" || k.EncryptKey != "encrypt-key-5d2a" {
+		t.Fatalf("keys not read, or secrets not resolved from the environment: %+v", k)
+	}
+	if k := config.BotKeys[feishu.Keys](cfg.Bot); k.AppSecret != "" {
+		t.Fatal("ResolveEnv changed the config it was called on")
 	}
 	if err := errors.Join(cfg.Validate(), b.Ready()); err != nil {
 		t.Fatalf("a complete feishu section: %v", err)
 	}
-	if b.API() != DefaultFeishuAPIBase {
-		t.Fatalf("feishu's api_base defaults to %q, want %q", b.API(), DefaultFeishuAPIBase)
+	if b.API() != feishu.DefaultAPIBase {
+		t.Fatalf("feishu's api_base defaults to %q, want %q", b.API(), feishu.DefaultAPIBase)
 	}
-	b.APIBase = LarkAPIBase + "/"
-	if b.API() != LarkAPIBase {
+	b.APIBase = feishu.LarkAPIBase + "/"
+	if b.API() != feishu.LarkAPIBase {
 		t.Fatalf("lark's api_base reads %q", b.API())
 	}
 	secrets := cfg.Secrets(getenv)
@@ -49,15 +54,17 @@ encrypt_key_env = "FEISHU_ENCRYPT_KEY"
 			t.Errorf("Secrets lacks %q: %q", s, secrets)
 		}
 	}
-	shown := cfg.Redacted().Bot
-	if shown.VerificationToken == "verify-token-3c9e" {
-		t.Error("Redacted shows the verification token")
+	if k := config.BotKeys[feishu.Keys](cfg.Redacted().Bot); k.VerificationToken == "verify-token-3c9e" || k.AppID != "cli_a1b2c3d4e5f6" {
+		t.Errorf("Redacted shows the verification token, or hides the app id: %+v", k)
+	}
+	if k := config.BotKeys[feishu.Keys](cfg.Bot); k.VerificationToken != "verify-token-3c9e" {
+		t.Error("Redacted changed the config it was called on")
 	}
 }
 
 func TestBot_FeishuSaysWhatToSet(t *testing.T) {
-	b := Bot{Platform: BotFeishu, AppID: "cli_x"}
-	if err := b.validate(); err != nil {
+	b := config.WithBotKeys(config.Bot{Platform: feishu.Name}, feishu.Keys{AppID: "cli_x"})
+	if err := (config.Config{Bot: b}).Validate(); err != nil && strings.Contains(err.Error(), "platform") {
 		t.Fatalf("feishu is a platform: %v", err)
 	}
 	for _, lang := range []i18n.Lang{i18n.EN, i18n.ZH} {
@@ -66,7 +73,7 @@ func TestBot_FeishuSaysWhatToSet(t *testing.T) {
 			i18n.SetLang(lang)
 			defer i18n.SetLang(old)
 			err := b.Ready()
-			if !errors.Is(err, ErrInvalid) {
+			if !errors.Is(err, config.ErrInvalid) {
 				t.Fatalf("Ready: %v", err)
 			}
 			msg := err.Error()

@@ -1,4 +1,8 @@
-package bot
+// Package webhook is the generic chat platform of hermes bot ([bot]
+// platform "webhook"): a bridge posts each message as JSON signed with
+// HMAC-SHA256, and the bot posts its replies, signed the same way, to
+// reply_url. It bridges chat platforms Hermes has no package for.
+package webhook
 
 import (
 	"bytes"
@@ -19,9 +23,24 @@ import (
 	"time"
 
 	"hermes/backend/callback"
+	"hermes/backend/chat"
 	"hermes/backend/chatapi"
 	"hermes/backend/config"
 )
+
+// Name is the platform's name, as [bot] platform picks it.
+const Name = config.BotWebhook
+
+func init() {
+	chat.Register(chat.Platform{
+		Config: config.BotPlatform{Name: Name, Ready: ready},
+		New:    func(env chat.Env) (chat.Adapter, error) { return newWebhook(env), nil },
+	})
+}
+
+func ready(b config.Bot) []error {
+	return []error{b.Missing("webhook_secret", b.WebhookSecret), b.Missing("reply_url", b.ReplyURL)}
+}
 
 // The generic webhook's headers. The signature is
 // "sha256=" + hex(HMAC-SHA256(secret, timestamp + "\n" + nonce + "\n" + body)),
@@ -33,43 +52,52 @@ const (
 	HeaderSignature = "X-Hermes-Signature"
 )
 
-// WebhookMessage is the JSON a bridge posts to the generic webhook.
-type WebhookMessage struct {
+// Message is the JSON a bridge posts to the webhook.
+type Message struct {
 	MessageID string `json:"message_id"`
 	User      string `json:"user"`
 	Text      string `json:"text"`
 }
 
-// WebhookReply is the JSON the bot posts to reply_url. Final marks the end
-// of what the bot has to say about a message (a task's answer).
-type WebhookReply struct {
+// Reply is the JSON the bot posts to reply_url. Final marks the end of
+// what the bot has to say about a message (a task's answer).
+type Reply struct {
 	User  string `json:"user"`
 	Text  string `json:"text"`
 	Final bool   `json:"final"`
 }
 
-// SignWebhook is the signature of body sent at timestamp with nonce.
-func SignWebhook(secret, timestamp, nonce string, body []byte) string {
+// Sign is the signature of body sent at timestamp with nonce.
+func Sign(secret, timestamp, nonce string, body []byte) string {
 	m := hmac.New(sha256.New, []byte(secret))
 	fmt.Fprintf(m, "%s\n%s\n", timestamp, nonce)
 	m.Write(body)
 	return "sha256=" + hex.EncodeToString(m.Sum(nil))
 }
 
-// webhook is the generic adapter, for bridging other chat platforms.
+// webhook is the adapter.
 type webhook struct {
-	b      *Bot
-	secret string
-	guard  *callback.Guard
-	client *http.Client
+	env      chat.Env
+	secret   string
+	replyURL string
+	guard    *callback.Guard
 
 	mu       sync.Mutex
 	repliers map[string]*webhookReplier
 }
 
-func newWebhook(b *Bot, client *http.Client) *webhook {
-	return &webhook{b: b, secret: b.current().cfg.WebhookSecret, guard: callback.NewGuard(b.now), client: client, repliers: map[string]*webhookReplier{}}
+func newWebhook(env chat.Env) *webhook {
+	return &webhook{
+		env: env, secret: env.Config.WebhookSecret, replyURL: env.Config.ReplyURL,
+		guard: callback.NewGuard(env.Now), repliers: map[string]*webhookReplier{},
+	}
 }
+
+// ReplierTo is the replier of user, wherever their message came: a
+// clustered bot answers on one replica a message another one received.
+func (h *webhook) ReplierTo(user, _ string) chat.Replier { return h.replier(user) }
+
+var _ chat.Replicated = (*webhook)(nil)
 
 func (h *webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
@@ -78,14 +106,14 @@ func (h *webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := h.receive(w, r); err != nil {
-		h.b.refuse(w, r, err)
+		h.env.Inbox.Refuse(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusAccepted)
 }
 
 func (h *webhook) receive(w http.ResponseWriter, r *http.Request) error {
-	body, err := callback.ReadBody(w, r, h.b.current().cfg.BodyLimit())
+	body, err := callback.ReadBody(w, r, h.env.BodyLimit())
 	if err != nil {
 		return err
 	}
@@ -93,21 +121,20 @@ func (h *webhook) receive(w http.ResponseWriter, r *http.Request) error {
 	if ts == "" || nonce == "" || sig == "" {
 		return fmt.Errorf("%w: %s, %s and %s are required", callback.ErrMalformed, HeaderTimestamp, HeaderNonce, HeaderSignature)
 	}
-	if !hmac.Equal([]byte(sig), []byte(SignWebhook(h.secret, ts, nonce, body))) {
+	if !hmac.Equal([]byte(sig), []byte(Sign(h.secret, ts, nonce, body))) {
 		return callback.ErrSignature
 	}
 	if err := h.guard.Check(ts, nonce); err != nil {
 		return err
 	}
-	var m WebhookMessage
+	var m Message
 	if err := json.Unmarshal(body, &m); err != nil {
 		return fmt.Errorf("%w: JSON: %v", callback.ErrMalformed, err)
 	}
 	if m.User == "" || strings.TrimSpace(m.Text) == "" {
 		return fmt.Errorf("%w: user and text are required", callback.ErrMalformed)
 	}
-	_, err = h.b.Deliver(config.BotWebhook, Message{ID: m.MessageID, User: m.User, Text: m.Text}, h.replier(m.User))
-	return err
+	return h.env.Inbox.Deliver(chat.Message{ID: m.MessageID, User: m.User, Text: m.Text}, h.replier(m.User))
 }
 
 func (h *webhook) replier(user string) *webhookReplier {
@@ -135,7 +162,7 @@ const replyAttempts = 4
 func (*webhookReplier) CommitsOnSend() {}
 
 func (r *webhookReplier) Reply(ctx context.Context, text string, final bool) error {
-	body, err := json.Marshal(WebhookReply{User: r.user, Text: text, Final: final})
+	body, err := json.Marshal(Reply{User: r.user, Text: text, Final: final})
 	if err != nil {
 		return err
 	}
@@ -164,16 +191,16 @@ func (r *webhookReplier) post(ctx context.Context, body []byte) (retry bool, err
 	raw := make([]byte, 12)
 	rand.Read(raw)
 	nonce := hex.EncodeToString(raw)
-	ts := strconv.FormatInt(r.h.b.now().Unix(), 10)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.h.b.current().cfg.ReplyURL, bytes.NewReader(body))
+	ts := strconv.FormatInt(r.h.env.Now().Unix(), 10)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.h.replyURL, bytes.NewReader(body))
 	if err != nil {
 		return false, fmt.Errorf("reply to %s: %w", r.user, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set(HeaderTimestamp, ts)
 	req.Header.Set(HeaderNonce, nonce)
-	req.Header.Set(HeaderSignature, SignWebhook(r.h.secret, ts, nonce, body))
-	resp, err := r.h.client.Do(req)
+	req.Header.Set(HeaderSignature, Sign(r.h.secret, ts, nonce, body))
+	resp, err := r.h.env.HTTP.Do(req)
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {

@@ -1,0 +1,276 @@
+package config
+
+import (
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"sync"
+
+	"github.com/BurntSushi/toml"
+
+	"hermes/backend/i18n"
+)
+
+// BotPlatform is a chat platform as [bot] knows it. A platform's package
+// registers it (chat.Register, which calls RegisterBotPlatform) so that
+// [bot] platform may name it, its own keys are read, checked and
+// documented with the others of [bot], and the bot's start says what it
+// lacks.
+type BotPlatform struct {
+	// Name is the value of [bot] platform that picks the platform.
+	Name string
+	// Keys, when set, is the zero value of a struct whose fields (with toml
+	// tags, as Config's) are the platform's own keys of [bot]: a file
+	// writes them in [bot] beside the others, and BotKeys reads them back.
+	// A key X_env beside a string X is its environment reference, and a
+	// key named as a secret is one (Secrets, Redacted), as everywhere.
+	// Two platforms may share one Keys type.
+	Keys any
+	// Docs documents each key of Keys, by its name, in both languages
+	// (`hermes config init`, docs/config.md; a test fails on a key
+	// without).
+	Docs map[string]Doc
+	// APIBase is the default of [bot] api_base for the platform.
+	APIBase string
+	// Ready reports every setting the platform needs and lacks in b, its
+	// environment references resolved (Bot.Ready); Missing says so of one.
+	Ready func(b Bot) []error
+	// Warnings are what b lets the platform start with but leaves open
+	// (Bot.Warnings).
+	Warnings func(b Bot) []error
+}
+
+// Doc says what a key does, in both languages. Shown is written as its
+// value where the zero value means a default ("0 means 65536").
+type Doc struct {
+	EN, ZH string
+	Shown  any
+}
+
+var botPlatforms struct {
+	sync.Mutex
+	byName map[string]BotPlatform
+	keys   []reflect.Type // the Keys types, in the order registered
+}
+
+// RegisterBotPlatform adds p to the platforms [bot] platform may name. It
+// is called from an init, before any config is read: a name registered
+// twice, or a key that [bot] or another platform has already, panics.
+func RegisterBotPlatform(p BotPlatform) {
+	botPlatforms.Lock()
+	defer botPlatforms.Unlock()
+	if _, ok := botPlatforms.byName[p.Name]; ok || p.Name == "" {
+		panic(fmt.Sprintf("config: bot platform %q registered twice or without a name", p.Name))
+	}
+	if botPlatforms.byName == nil {
+		botPlatforms.byName = map[string]BotPlatform{}
+	}
+	botPlatforms.byName[p.Name] = p
+	if p.Keys == nil {
+		return
+	}
+	t := reflect.TypeOf(p.Keys)
+	if t.Kind() != reflect.Struct {
+		panic(fmt.Sprintf("config: bot platform %q: Keys is a %s, not a struct", p.Name, t))
+	}
+	if slices.Contains(botPlatforms.keys, t) {
+		return
+	}
+	taken := map[string]bool{}
+	for _, k := range append([]reflect.Type{reflect.TypeFor[Bot]()}, botPlatforms.keys...) {
+		for _, f := range tomlFields(k) {
+			taken[f.name] = true
+		}
+	}
+	for _, f := range tomlFields(t) {
+		if taken[f.name] {
+			panic(fmt.Sprintf("config: bot platform %q: [bot] %s is another's key", p.Name, f.name))
+		}
+		if d := p.Docs[f.name]; d.EN == "" || d.ZH == "" {
+			panic(fmt.Sprintf("config: bot platform %q: [bot] %s has no documentation in both languages", p.Name, f.name))
+		}
+	}
+	botPlatforms.keys = append(botPlatforms.keys, t)
+}
+
+// botPlatform is the platform registered as name.
+func botPlatform(name string) (BotPlatform, bool) {
+	botPlatforms.Lock()
+	defer botPlatforms.Unlock()
+	p, ok := botPlatforms.byName[name]
+	return p, ok
+}
+
+// BotPlatformNames are the platforms registered, sorted.
+func BotPlatformNames() []string {
+	botPlatforms.Lock()
+	defer botPlatforms.Unlock()
+	return slices.Sorted(maps.Keys(botPlatforms.byName))
+}
+
+// botKeyTypes are the registered platforms' Keys types.
+func botKeyTypes() []reflect.Type {
+	botPlatforms.Lock()
+	defer botPlatforms.Unlock()
+	return slices.Clone(botPlatforms.keys)
+}
+
+// botDocs are the registered platforms' keys' documentation, by dotted key.
+func botDocs() map[string]keyDoc {
+	botPlatforms.Lock()
+	defer botPlatforms.Unlock()
+	out := map[string]keyDoc{}
+	for _, p := range botPlatforms.byName {
+		for k, d := range p.Docs {
+			out["bot."+k] = keyDoc{Msg: i18n.Msg{EN: d.EN, ZH: d.ZH}, Shown: d.Shown}
+		}
+	}
+	return out
+}
+
+// BotSections hold the registered platforms' own keys of [bot], by the
+// name of their Keys type; a section the file leaves at its zero value is
+// not held. Read them with BotKeys.
+type BotSections map[string]any
+
+func sectionName(t reflect.Type) string { return t.PkgPath() + "." + t.Name() }
+
+// BotKeys is the platform's own keys of b, of the type its BotPlatform.Keys
+// is (the zero value when [bot] gives none of them).
+func BotKeys[T any](b Bot) T {
+	var zero T
+	if v, ok := b.Sections[sectionName(reflect.TypeFor[T]())].(*T); ok {
+		return *v
+	}
+	return zero
+}
+
+// WithBotKeys is b with keys as its platform's own keys of that type, as
+// a file that wrote them would give (tests, and a change made in code).
+func WithBotKeys[T any](b Bot, keys T) Bot {
+	out := maps.Clone(b.Sections)
+	if out == nil {
+		out = BotSections{}
+	}
+	name := sectionName(reflect.TypeFor[T]())
+	if reflect.ValueOf(keys).IsZero() {
+		delete(out, name)
+	} else {
+		out[name] = &keys
+	}
+	if len(out) == 0 {
+		out = nil
+	}
+	b.Sections = out
+	return b
+}
+
+// sections calls fn with each registered Keys type and b's value of it
+// (addressable; the zero value when b holds none), in the order
+// registered.
+func (b Bot) eachSection(fn func(t reflect.Type, v reflect.Value)) {
+	for _, t := range botKeyTypes() {
+		if p, ok := b.Sections[sectionName(t)]; ok {
+			fn(t, reflect.ValueOf(p).Elem())
+		} else {
+			fn(t, reflect.New(t).Elem())
+		}
+	}
+}
+
+// Missing is the error that says [bot] key is not set though platform
+// needs it, or nil when value is set; for a BotPlatform's Ready.
+func (b Bot) Missing(key, value string) error {
+	if value != "" {
+		return nil
+	}
+	return i18n.Wrap(ErrInvalid, "config.bot.missing", key, b.PlatformName())
+}
+
+// withBotTable is what a config is decoded into: [bot] is taken whole,
+// shallower than Config's, so that its keys are read once into Bot and
+// once into each platform's Keys, and a key none of them has stays
+// undecoded. The file is parsed once either way.
+type withBotTable struct {
+	Config
+	Bot toml.Primitive `toml:"bot"`
+}
+
+// decodeConfig decodes src into cfg, the registered platforms' keys of
+// [bot] into cfg.Bot.Sections.
+func decodeConfig(src string, cfg *Config) (toml.MetaData, error) {
+	w := withBotTable{Config: *cfg}
+	md, err := decode(src, &w)
+	if err != nil {
+		return md, err
+	}
+	*cfg = w.Config
+	if !md.IsDefined("bot") {
+		return md, nil
+	}
+	if err := md.PrimitiveDecode(w.Bot, &cfg.Bot); err != nil {
+		return md, err
+	}
+	for _, t := range botKeyTypes() {
+		v := reflect.New(t)
+		if err := md.PrimitiveDecode(w.Bot, v.Interface()); err != nil {
+			return md, err
+		}
+		if !v.Elem().IsZero() {
+			if cfg.Bot.Sections == nil {
+				cfg.Bot.Sections = BotSections{}
+			}
+			cfg.Bot.Sections[sectionName(t)] = v.Interface()
+		}
+	}
+	return md, nil
+}
+
+// sectionsOf are the sections held by struct v's BotSections field, if it
+// has one (Bot), in a fixed order: the walks of a config's keys (its
+// environment references, its secrets) take them as keys of the struct's
+// own table.
+func sectionsOf(v reflect.Value) []reflect.Value {
+	if v.Type() != reflect.TypeFor[Bot]() {
+		return nil
+	}
+	sections := v.Interface().(Bot).Sections
+	out := make([]reflect.Value, 0, len(sections))
+	for _, name := range slices.Sorted(maps.Keys(sections)) {
+		out = append(out, reflect.ValueOf(sections[name]).Elem())
+	}
+	return out
+}
+
+// clone is a copy of s whose sections are copies too.
+func (s BotSections) clone() BotSections {
+	if s == nil {
+		return nil
+	}
+	out := make(BotSections, len(s))
+	for name, p := range s {
+		v := reflect.New(reflect.TypeOf(p).Elem())
+		deepCopy(v.Elem(), reflect.ValueOf(p).Elem())
+		out[name] = v.Interface()
+	}
+	return out
+}
+
+// ChangedKeys are the platforms' own keys of [bot] (BotPlatform.Keys)
+// whose values differ between b and next.
+func (b Bot) ChangedKeys(next Bot) []string {
+	var before []reflect.Value
+	b.eachSection(func(_ reflect.Type, v reflect.Value) { before = append(before, v) })
+	var out []string
+	i := 0
+	next.eachSection(func(t reflect.Type, v reflect.Value) {
+		for _, f := range tomlFields(t) {
+			if !reflect.DeepEqual(before[i].Field(f.index).Interface(), v.Field(f.index).Interface()) {
+				out = append(out, f.name)
+			}
+		}
+		i++
+	})
+	return out
+}
