@@ -168,6 +168,9 @@ func cmdEvalRun(ctx context.Context, env *Env, args []string) int {
 		Dir: filepath.Join(home, "evals"), Parallel: f.parallel,
 		Progress: progressPrinter(env),
 		Stopping: func(int) { fmt.Fprintln(env.Stderr, i18n.T("cli.eval.stopping")) },
+		RateLimited: func(task, variant string, wait time.Duration, parallel int) {
+			fmt.Fprintln(env.Stderr, i18n.T("cli.eval.rate_limited", task, variant, wait, parallel))
+		},
 	}
 	err = engine.Run(runCtx, stop, suite, ev)
 	close(finished)

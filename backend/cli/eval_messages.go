@@ -38,6 +38,10 @@ func evalMessages() map[string]i18n.Msg {
 			EN: "Stopping: no new runs; the live ones stop at their next safe point (Ctrl-C again cancels them)",
 			ZH: "正在停止：不再开始新运行；进行中的运行会在下一个安全点停止（再按 Ctrl-C 立即取消）",
 		},
+		"cli.eval.rate_limited": {
+			EN: "      the provider's rate limit failed %s · %s: it starts again in %s, with at most %d runs at once from now",
+			ZH: "      服务商限流导致 %s · %s 失败：%s 后重新开始，此后最多同时 %d 个运行",
+		},
 		"cli.eval.resume_hint":     {EN: "runs are missing; finish them with: hermes eval run --resume %s", ZH: "还有运行未完成；可用以下命令补完：hermes eval run --resume %s"},
 		"cli.eval.pass":            {EN: "pass", ZH: "通过"},
 		"cli.eval.fail":            {EN: "FAIL", ZH: "失败"},

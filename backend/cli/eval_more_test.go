@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"hermes/backend/cli"
@@ -152,5 +153,35 @@ func TestRunsLabel(t *testing.T) {
 	}
 	if l := runHermes(t, "runs", "label", "--home", home, bad, "great"); l.code != cli.ExitUsage {
 		t.Errorf("label great: exit %d", l.code)
+	}
+}
+
+// TestEval_RateLimitedRunStartsAgain: a run that the provider's rate limit
+// failed (HTTP 429 past the client's retries) is started again, and is a
+// result, not an error; the eval runs fewer at once from then.
+func TestEval_RateLimitedRunStartsAgain(t *testing.T) {
+	var limited atomic.Int64
+	srv := llmtest.NewFuncServer(t, func(req llmtest.Request) llmtest.Step {
+		if limited.Add(1) == 1 {
+			return llmtest.Step{Status: 429, RetryAfter: "0", Content: "slow down"}
+		}
+		return llmtest.Step{Content: "Done."}
+	})
+	home, dir := t.TempDir(), t.TempDir()
+	cfg := fmt.Sprintf("[model]\nbase_url = %q\nmax_retries = 0\n\n[agent]\nstrategy = \"react\"\nroute = false\n", srv.URL)
+	if err := os.WriteFile(filepath.Join(home, "hermes.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	suite := writeSuite(t, dir, "r.toml", "name = \"r\"\n[[task]]\nid = \"done\"\ntask = \"say done\"\n  [[task.check]]\n  answer_matches = \"Done\"\n")
+	out := runHermes(t, "eval", "run", "--home", home, "--base-url", srv.URL, "--parallel", "4", "--json", suite)
+	if out.code != cli.ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", out.code, out.stdout, out.stderr)
+	}
+	if !strings.Contains(out.stderr, "rate limit failed done · default: it starts again in 1s, with at most 2 runs at once") {
+		t.Errorf("the rate limit is not told:\n%s", out.stderr)
+	}
+	ev := decodeEval(t, out)
+	if len(ev.Results) != 1 || !ev.Results[0].Pass || ev.Results[0].Error != "" {
+		t.Errorf("results = %+v", ev.Results)
 	}
 }

@@ -52,6 +52,9 @@ type Engine struct {
 	// Progress hears of each run as it starts and ends; it is called from
 	// the runs' goroutines, one call at a time.
 	Progress func(Progress)
+	// RateLimited hears that a provider's rate limit failed a run, which
+	// starts again after wait, with at most parallel runs at once from now.
+	RateLimited func(task, variant string, wait time.Duration, parallel int)
 	// Stopping hears, once stop is closed, that the live runs were asked to
 	// stop at their next safe point, and how many there are.
 	Stopping func(live int)
@@ -80,8 +83,9 @@ type job struct {
 // is started again before it counts as an error.
 const rateRetries = 3
 
-// rateBackoff is the first wait after a rate-limited run, doubled each time.
-var rateBackoff = 2 * time.Second
+// rateBackoff is the first wait after a rate-limited run, doubled each
+// time: the client's own retries waited as the provider's Retry-After said.
+var rateBackoff = time.Second
 
 // Missing is how many runs of ev are not yet checked (an error counts as
 // missing, so a resume tries it again).
@@ -181,9 +185,14 @@ loop:
 			r, again, err := e.runOne(ctx, stop, s, ev, j)
 			slots.release()
 			if again && j.tries < rateRetries {
-				slots.shrink()
+				n := slots.shrink()
 				j.tries++
 				wait := rateBackoff << (j.tries - 1)
+				if e.RateLimited != nil {
+					mu.Lock()
+					e.RateLimited(j.task.ID, j.variant.Label(), wait, n)
+					mu.Unlock()
+				}
 				select {
 				case <-time.After(wait):
 				case <-stop:
@@ -569,8 +578,9 @@ func (l *limiter) release() {
 	}
 }
 
-func (l *limiter) shrink() {
+func (l *limiter) shrink() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.limit = max(l.limit/2, 1)
+	return l.limit
 }
