@@ -64,12 +64,18 @@ func Register(b Builtin) {
 
 // builtins makes every registered tool that w has what it needs for, in
 // the order registered, each marked with its skill.
-func builtins(w With) []Tool {
+func builtins(w With) []Tool { return builtinsOf(w, "") }
+
+// builtinsOf is builtins of one skill ("": of every skill).
+func builtinsOf(w With, skill string) []Tool {
 	registered.mu.Lock()
 	list := slices.Clone(registered.tools)
 	registered.mu.Unlock()
 	var out []Tool
 	for _, b := range list {
+		if skill != "" && b.Skill != skill {
+			continue
+		}
 		if t, ok := b.Make(w); ok {
 			t.skill = b.Skill
 			out = append(out, t)
@@ -82,13 +88,7 @@ func builtins(w With) []Tool {
 // catalog offers them: those its skill.json lists, as listed, then the
 // others as registered.
 func Builtins(w With, skill string) []Tool {
-	var of []Tool
-	for _, t := range builtins(w) {
-		if t.skill == skill {
-			of = append(of, t)
-		}
-	}
-	return inSkillOrder(of, listedTools()[skill])
+	return inSkillOrder(builtinsOf(w, skill), listedTools()[skill])
 }
 
 // inSkillOrder puts tools in the order of listed, then the rest as they
