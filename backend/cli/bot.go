@@ -145,7 +145,7 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 	case err := <-served:
 		bt.Shutdown(ctx)
 		return fail(env, i18n.Wrap(err, "cli.bot.failed", err))
-	case err := <-h.APIStopped():
+	case err := <-h.Failed():
 		srv.Close()
 		bt.Shutdown(ctx)
 		return fail(env, i18n.Wrap(err, "cli.bot.failed", err))
