@@ -52,43 +52,55 @@ func (v *Vault) day(s string) (time.Time, error) {
 }
 
 func (v *Vault) dailyNote(env skills.Env, a dailyNoteArgs) (string, error) {
-	day, err := v.day(a.Date)
+	pl, p, day, err := v.planDaily(a)
 	if err != nil {
 		return "", err
 	}
-	s := v.dailySettings()
-	p, err := v.clean(s.path(day))
-	if err != nil {
-		return "", skills.Errorf("the daily notes' folder or format in the vault's settings (%q, %q) makes a path that cannot be used: %v; tell the user", s.Folder, s.Format, err)
-	}
-	if _, err := v.root.Lstat(p); err == nil {
+	if pl == nil {
 		out, err := v.readNote(readNoteArgs{Note: p})
 		if err != nil {
 			return "", err
 		}
 		return "the daily note of " + day.Format("2006-01-02") + " exists:\n" + out, nil
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return "", toolError(p, err)
 	}
-	content := ""
-	if s.Template != "" {
-		content, err = v.template(s.Template, noteName(p), day)
-		if err != nil {
-			return "", err
-		}
-	}
-	pl := &plan{tool: "daily_note", files: []fileEdit{{path: p, after: []byte(content), afterText: content}}}
 	if _, err := v.applyPlan(env, pl); err != nil {
 		return "", err
 	}
 	from := "empty (no template is set in the Daily notes settings)"
-	if s.Template != "" {
-		from = "from the template " + s.Template
+	if t := v.dailySettings().Template; t != "" {
+		from = "from the template " + t
 	}
+	content := pl.files[0].afterText
 	if strings.TrimSpace(content) == "" {
 		return fmt.Sprintf("created the daily note %s, %s; link to it as [[%s]]", p, from, noteName(p)), nil
 	}
 	return fmt.Sprintf("created the daily note %s, %s; link to it as [[%s]]:\n%s", p, from, noteName(p), content), nil
+}
+
+// planDaily plans the creation of the daily note of a day; the plan is nil
+// when the note exists.
+func (v *Vault) planDaily(a dailyNoteArgs) (pl *plan, p string, day time.Time, err error) {
+	day, err = v.day(a.Date)
+	if err != nil {
+		return nil, "", day, err
+	}
+	s := v.dailySettings()
+	p, err = v.clean(s.path(day))
+	if err != nil {
+		return nil, "", day, skills.Errorf("the daily notes' folder or format in the vault's settings (%q, %q) makes a path that cannot be used: %v; tell the user", s.Folder, s.Format, err)
+	}
+	if _, err := v.root.Lstat(p); err == nil {
+		return nil, p, day, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, "", day, toolError(p, err)
+	}
+	content := ""
+	if s.Template != "" {
+		if content, err = v.template(s.Template, noteName(p), day); err != nil {
+			return nil, "", day, err
+		}
+	}
+	return &plan{tool: "daily_note", files: []fileEdit{{path: p, after: []byte(content), afterText: content}}}, p, day, nil
 }
 
 // template reads the template name (a note of the templates folder, or a

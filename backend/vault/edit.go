@@ -44,6 +44,14 @@ type fileEdit struct {
 type Change struct {
 	Tool  string       `json:"tool"`
 	Notes []NoteChange `json:"notes"`
+	// Folder is a folder moved whole, attachments and all.
+	Folder *FolderMove `json:"folder,omitempty"`
+}
+
+// FolderMove is a folder renamed.
+type FolderMove struct {
+	From string `json:"from"`
+	To   string `json:"to"`
 }
 
 // NoteChange is what an edit does to one note.
@@ -93,6 +101,9 @@ type Hunk struct {
 // change describes p, each note's hunks, properties, links and sections.
 func (p *plan) change() *Change {
 	c := &Change{Tool: p.tool}
+	if p.dir[0] != "" {
+		c.Folder = &FolderMove{From: p.dir[0], To: p.dir[1]}
+	}
 	for _, f := range p.files {
 		sum := sha256.Sum256(f.after)
 		nc := NoteChange{Path: f.path, NewPath: f.newPath, Created: f.before == nil, AfterSHA256: hex.EncodeToString(sum[:])}

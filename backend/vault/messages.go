@@ -10,6 +10,22 @@ func vaultMessages() map[string]i18n.Msg {
 			EN: "the vault %s does not exist or is not a folder; set [obsidian] vault in hermes.toml, or --vault, to the folder of your Obsidian vault",
 			ZH: "笔记库 %s 不存在或不是文件夹；请把 hermes.toml 的 [obsidian] vault 或 --vault 设为你的 Obsidian 笔记库所在的文件夹",
 		},
+		"vault.undo_changed": {
+			EN: "%s changed after the edit, so Undo would lose that change and is refused; open the note in Obsidian and undo by hand",
+			ZH: "%s 在这次修改之后又被改动过，撤销会丢失那次改动，因此已拒绝；请在 Obsidian 中打开这篇笔记手动撤销",
+		},
+		"vault.undo_no_copy": {
+			EN: "the copy of %s kept before the edit is gone (%v), so it cannot be undone; open the note in Obsidian and undo by hand",
+			ZH: "修改前保留的 %s 副本已不存在（%v），无法撤销；请在 Obsidian 中打开这篇笔记手动撤销",
+		},
+		"vault.undo_taken": {
+			EN: "%s exists again, so the rename cannot be undone without replacing it; rename or move that note first, then Undo",
+			ZH: "%s 又已存在，撤销重命名会覆盖它；请先重命名或移走那篇笔记，再撤销",
+		},
+		"vault.undo_failed": {
+			EN: "could not undo the edit of %s (%v); the notes undone so far stay undone, try Undo again",
+			ZH: "无法撤销对 %s 的修改（%v）；已撤销的笔记保持撤销状态，请再试一次撤销",
+		},
 		"vault.bad_exclude": {
 			EN: "the exclude pattern %q is malformed; fix [obsidian] exclude in hermes.toml (patterns such as \"Archive\" or \"*.excalidraw.md\")",
 			ZH: "排除规则 %q 格式有误；请修改 hermes.toml 的 [obsidian] exclude（例如 \"Archive\" 或 \"*.excalidraw.md\"）",

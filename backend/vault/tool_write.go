@@ -55,29 +55,51 @@ func createNoteTool(get opener) skills.Tool {
 }
 
 func (v *Vault) appendNote(env skills.Env, a appendNoteArgs) (string, error) {
-	p, _, err := v.findNote(a.Note)
+	pl, add, where, err := v.planAppend(a)
 	if err != nil {
 		return "", err
 	}
+	// The note keeps its permissions; Obsidian, a sync client or a crash
+	// sees the old note or the new one, never half.
+	c, err := v.applyPlan(env, pl)
+	if err != nil {
+		return "", err
+	}
+	undo := ""
+	if ref := c.Notes[0].BeforeRef; ref != "" {
+		undo = "; its previous content is kept in " + ref
+	}
+	f := pl.files[0]
+	t := Decode(f.after)
+	return fmt.Sprintf("appended %d characters to %s at %s (now %d bytes, %s%s)%s",
+		len([]rune(add)), f.path, where, len(f.after), t.Encoding, lineEndings(t.CRLF), undo), nil
+}
+
+// planAppend plans append_note; it returns the text added and where.
+func (v *Vault) planAppend(a appendNoteArgs) (pl *plan, add, where string, err error) {
+	p, _, err := v.findNote(a.Note)
+	if err != nil {
+		return nil, "", "", err
+	}
 	if !isNote(p) {
-		return "", skills.Errorf("%s is not a Markdown note; append_note only changes .md notes", p)
+		return nil, "", "", skills.Errorf("%s is not a Markdown note; append_note only changes .md notes", p)
 	}
 	t, before, err := v.readText(p)
 	if err != nil {
-		return "", err
+		return nil, "", "", err
 	}
 	if t.Encoding == Unknown {
-		return "", toolError(p, ErrUnknownEncoding)
+		return nil, "", "", toolError(p, ErrUnknownEncoding)
 	}
-	add := strings.ReplaceAll(a.Content, "\r\n", "\n")
+	add = strings.ReplaceAll(a.Content, "\r\n", "\n")
 	if !strings.HasSuffix(add, "\n") {
 		add += "\n"
 	}
-	where := "the end"
+	where = "the end"
 	if a.Heading != "" {
 		t.Text, err = insertInSection(p, t.Text, a.Heading, add)
 		if err != nil {
-			return "", err
+			return nil, "", "", err
 		}
 		where = fmt.Sprintf("the end of section %q", a.Heading)
 	} else {
@@ -88,22 +110,11 @@ func (v *Vault) appendNote(env skills.Env, a appendNoteArgs) (string, error) {
 	}
 	data, err := t.Encode()
 	if err != nil {
-		return "", toolError(p, err)
+		return nil, "", "", toolError(p, err)
 	}
-	// The note keeps its permissions; Obsidian, a sync client or a crash
-	// sees the old note or the new one, never half.
-	c, err := v.applyPlan(env, &plan{tool: "append_note", files: []fileEdit{{
+	return &plan{tool: "append_note", files: []fileEdit{{
 		path: p, before: before, after: data, beforeText: Decode(before).Text, afterText: t.Text,
-	}}})
-	if err != nil {
-		return "", err
-	}
-	undo := ""
-	if ref := c.Notes[0].BeforeRef; ref != "" {
-		undo = "; its previous content is kept in " + ref
-	}
-	return fmt.Sprintf("appended %d characters to %s at %s (now %d bytes, %s%s)%s",
-		len([]rune(add)), p, where, len(data), t.Encoding, lineEndings(t.CRLF), undo), nil
+	}}}, add, where, nil
 }
 
 // insertInSection adds add at the end of the section under heading.
@@ -139,38 +150,48 @@ func lineEndings(crlf bool) string {
 }
 
 func (v *Vault) createNote(env skills.Env, a createNoteArgs) (string, error) {
+	pl, err := v.planCreate(a)
+	if err != nil {
+		return "", err
+	}
+	// Created only if the name is still free: a note that appeared since
+	// the check is not replaced.
+	if _, err := v.applyPlan(env, pl); err != nil {
+		return "", err
+	}
+	f := pl.files[0]
+	return fmt.Sprintf("created %s (%d bytes); link to it as [[%s]]; to undo, delete it", f.path, len(f.after), noteName(f.path)), nil
+}
+
+// planCreate plans create_note.
+func (v *Vault) planCreate(a createNoteArgs) (*plan, error) {
 	p, err := v.clean(a.Path)
 	if err != nil {
-		return "", toolError(a.Path, err)
+		return nil, toolError(a.Path, err)
 	}
 	if p == "" {
-		return "", skills.Errorf("give the new note a path such as Projects/Plan.md")
+		return nil, skills.Errorf("give the new note a path such as Projects/Plan.md")
 	}
 	if i := strings.IndexAny(path.Base(p), `[]#^|:*?"<>`); i >= 0 {
-		return "", skills.Errorf("%q cannot be a note name: %q breaks Obsidian links or is not allowed in file names; choose a name without [ ] # ^ | : * ? \" < >", a.Path, path.Base(p)[i:i+1])
+		return nil, skills.Errorf("%q cannot be a note name: %q breaks Obsidian links or is not allowed in file names; choose a name without [ ] # ^ | : * ? \" < >", a.Path, path.Base(p)[i:i+1])
 	}
 	if path.Ext(p) == "" {
 		p += ".md"
 	}
 	if !isNote(p) {
-		return "", skills.Errorf("%q is not a Markdown note: create_note only creates Markdown notes, whose names end in .md, and no other kind of file; give a path such as %q", a.Path, p+".md")
+		return nil, skills.Errorf("%q is not a Markdown note: create_note only creates Markdown notes, whose names end in .md, and no other kind of file; give a path such as %q", a.Path, p+".md")
 	}
 	if _, err := v.root.Lstat(p); err == nil {
-		return "", skills.Errorf("%s already exists and create_note never replaces a note; choose another name, or use append_note to add to it", p)
+		return nil, skills.Errorf("%s already exists and create_note never replaces a note; choose another name, or use append_note to add to it", p)
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return "", toolError(p, err)
-	}
-	if dir := path.Dir(p); dir != "." {
-		if err := v.root.MkdirAll(dir, 0o755); err != nil {
-			return "", toolError(dir, err)
-		}
+		return nil, toolError(p, err)
 	}
 	content := strings.ReplaceAll(a.Content, "\r\n", "\n")
 	if a.Template != "" {
 		now := v.now()
 		text, err := v.template(a.Template, noteName(p), now)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		if content != "" && text != "" && !strings.HasSuffix(text, "\n") {
 			text += "\n"
@@ -180,10 +201,5 @@ func (v *Vault) createNote(env skills.Env, a createNoteArgs) (string, error) {
 	if content != "" && !strings.HasSuffix(content, "\n") {
 		content += "\n"
 	}
-	// Created only if the name is still free: a note that appeared since
-	// the check above is not replaced.
-	if _, err := v.applyPlan(env, &plan{tool: "create_note", files: []fileEdit{{path: p, after: []byte(content), afterText: content}}}); err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("created %s (%d bytes); link to it as [[%s]]; to undo, delete it", p, len(content), noteName(p)), nil
+	return &plan{tool: "create_note", files: []fileEdit{{path: p, after: []byte(content), afterText: content}}}, nil
 }
