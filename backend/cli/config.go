@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/BurntSushi/toml"
-
 	"hermes/backend/config"
 	"hermes/backend/i18n"
 )
@@ -108,7 +106,7 @@ func configShow(env *Env, path string) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	out, err := toml.Marshal(cfg.Redacted())
+	out, err := config.Marshal(cfg.Redacted())
 	if err != nil {
 		return fail(env, fmt.Errorf("show config %s: %w", path, err))
 	}

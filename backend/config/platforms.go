@@ -274,3 +274,43 @@ func (b Bot) ChangedKeys(next Bot) []string {
 	})
 	return out
 }
+
+// Marshal writes c as TOML, as a hermes.toml would give it: the
+// platforms' own keys in [bot] with the others (`hermes config show`).
+func Marshal(c Config) ([]byte, error) {
+	// A type like Config whose Bot holds the sections' fields too.
+	var botFields []reflect.StructField
+	var botValues []reflect.Value
+	bv := reflect.ValueOf(c.Bot)
+	for i := range bv.NumField() {
+		if f := bv.Type().Field(i); tagName(f) != "" {
+			botFields, botValues = append(botFields, f), append(botValues, bv.Field(i))
+		}
+	}
+	for _, s := range sectionsOf(bv) {
+		for i := range s.NumField() {
+			if f := s.Type().Field(i); tagName(f) != "" {
+				botFields, botValues = append(botFields, f), append(botValues, s.Field(i))
+			}
+		}
+	}
+	cv := reflect.ValueOf(c)
+	fields := make([]reflect.StructField, cv.NumField())
+	for i := range fields {
+		fields[i] = cv.Type().Field(i)
+		if fields[i].Type == reflect.TypeFor[Bot]() {
+			fields[i].Type = reflect.StructOf(botFields)
+		}
+	}
+	out := reflect.New(reflect.StructOf(fields)).Elem()
+	for i := range fields {
+		if fields[i].Name != "Bot" {
+			out.Field(i).Set(cv.Field(i))
+			continue
+		}
+		for j, v := range botValues {
+			out.Field(i).Field(j).Set(v)
+		}
+	}
+	return toml.Marshal(out.Interface())
+}
