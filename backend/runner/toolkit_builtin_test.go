@@ -1,0 +1,62 @@
+package runner
+
+import (
+	"io/fs"
+	"path"
+	"slices"
+	"testing"
+
+	"hermes/backend/config"
+	"hermes/backend/skills"
+	"hermes/backend/vault"
+	builtin "hermes/skills"
+)
+
+// TestToolkit_BuiltinManifestsNameRegisteredTools: a built-in skill.json
+// lists only tools registered for its skill (skills.Register), the vault's
+// included, so that it orders tools and never adds one; and a toolkit with
+// a vault loads every built-in skill whole.
+func TestToolkit_BuiltinManifestsNameRegisteredTools(t *testing.T) {
+	v, err := vault.Prepare(t.TempDir(), vault.Options{Home: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	fsys := builtin.FS()
+	dirs, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		data, err := fs.ReadFile(fsys, path.Join(d.Name(), "skill.json"))
+		if err != nil {
+			continue
+		}
+		m, err := skills.ParseManifest(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var registered []string
+		for _, tool := range skills.Builtins(skills.With{Vault: v}, m.Name) {
+			registered = append(registered, tool.Name)
+		}
+		for _, mt := range m.Tools {
+			if !slices.Contains(registered, mt.Name) {
+				t.Errorf("skills/%s/skill.json lists %s, which is not registered for %s (it has %v)", d.Name(), mt.Name, m.Name, registered)
+			}
+		}
+	}
+
+	cfg := config.Default()
+	cfg.Obsidian.Vault = v.Dir()
+	kit, err := OpenToolkit(t.Context(), t.TempDir(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kit.Close()
+	for _, s := range kit.Catalog.Skills() {
+		if s.Source == "builtin" && (s.Status != skills.StatusLoaded || s.Problem != nil) {
+			t.Errorf("built-in skill %s: %s %v", s.Name, s.Status, s.Problem)
+		}
+	}
+}
