@@ -88,7 +88,7 @@ describe('runs page', () => {
     await page.getByTestId('event-list').evaluate((el) => el.scrollTo(0, 0))
 
     await rows.nth(1).locator('button').click()
-    const json = JSON.parse((await page.getByTestId('event-json').textContent()) ?? '')
+    const json: unknown = JSON.parse((await page.getByTestId('event-json').textContent()) ?? '')
     expect(json).toMatchObject({ v: 1, run_id: want.run_id, seq: 2, type: 'iteration.started', iteration: 1 })
     await shot(page, 'run-en.png')
 

@@ -156,11 +156,11 @@ describe('search inside a run', () => {
       "  -H 'Content-Type: application/json' \\",
       '  -H "Authorization: Bearer $OPENAI_API_KEY" \\',
     ])
-    const body = JSON.parse(cmd.slice(cmd.indexOf("<<'JSON'\n") + 9, cmd.lastIndexOf('\nJSON\n')))
+    const body = JSON.parse(cmd.slice(cmd.indexOf("<<'JSON'\n") + 9, cmd.lastIndexOf('\nJSON\n'))) as { model: string; messages: { role: string }[]; tools: { function: { name: string } }[] }
     expect(Object.keys(body)).toEqual(['model', 'messages', 'tools'])
     expect(body.model).toBe('deepseek-reasoner')
-    expect(body.messages.map((m: { role: string }) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool'])
-    expect(body.tools.map((x: { function: { name: string } }) => x.function.name)).toEqual(['list_files', 'read_file'])
+    expect(body.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool'])
+    expect(body.tools.map((x) => x.function.name)).toEqual(['list_files', 'read_file'])
     expect(cmd).not.toMatch(/Bearer (?!\$OPENAI_API_KEY)/)
 
     // Every prompt message copies on its own.

@@ -54,7 +54,7 @@ export function createHttpApi(base: string, fetchFn: FetchFn, opts: HttpOptions 
     },
     runEvents: async (id) => (await json<HermesEvent[] | null>('GET', `${run(id)}/events`)) ?? [],
     // A browser follows its own language; the server has no say.
-    language: async () => '',
+    language: () => Promise.resolve(''),
     startRun: async (req) => (await json<{ run_id: string }>('POST', '/api/runs', req)).run_id,
     control: async (id, req) => void (await request('POST', `${run(id)}/control`, req)),
     approve: async (id, approvalId, answer) =>

@@ -6,7 +6,7 @@ import { createWailsApi, wailsBindings, type WailsWindow } from './wails'
 // they make and its errors, so api.ts imports neither.
 
 /** createApi picks the transport of the place the UI runs in. */
-export function createApi(win: WailsWindow & { location: Location } = window as WailsWindow & Window): Api {
+export function createApi(win: WailsWindow & { location: Location } = window): Api {
   if (wailsBindings(win)) return createWailsApi(win)
   return createHttpApi(win.location.origin, (input, init) => fetch(input, init))
 }

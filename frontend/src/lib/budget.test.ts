@@ -64,7 +64,7 @@ describe('the chart and the card of the recorded sample', () => {
     const view = foldRun(events)
     const first = budgetSeries(view)[0]
     expect([first.iteration, first.total, first.layers.tool_schemas, first.provider]).toEqual([1, 848, 653, 872])
-    expect(Math.abs(first.total - first.provider!) / first.provider!).toBeLessThan(0.1)
+    expect(Math.abs(first.total - first.provider) / first.provider).toBeLessThan(0.1)
     expect(first.provider).toBe(view.iterations.find((it) => it.n === 1)?.tokensIn)
   })
 })

@@ -4,7 +4,7 @@ import { messagesOf, rebuildContexts } from './context'
 import { sampleEvents } from './fixture'
 
 // The body of a here-document: what curl reads on its standard input.
-const bodyOf = (cmd: string) => JSON.parse(cmd.slice(cmd.indexOf("<<'JSON'\n") + 9, cmd.lastIndexOf('\nJSON\n')))
+const bodyOf = (cmd: string): unknown => JSON.parse(cmd.slice(cmd.indexOf("<<'JSON'\n") + 9, cmd.lastIndexOf('\nJSON\n')))
 
 describe('copy as cURL', () => {
   const ctx = rebuildContexts(sampleEvents).get(2)!

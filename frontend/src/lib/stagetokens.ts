@@ -27,10 +27,10 @@ export function usageTotal(u: Usage | undefined): number {
   return u?.total_tokens || (u?.prompt_tokens ?? 0) + (u?.completion_tokens ?? 0)
 }
 
-export function addStageTokens(acc: Readonly<Record<string, number>>, e: HermesEvent): Record<string, number> {
+export function addStageTokens(acc: Readonly<Record<string, number>>, e: HermesEvent): Readonly<Record<string, number>> {
   if (e.type === 'run.finished') {
     const st = obj<RunFinishedData>(e.data).totals?.stage_tokens
-    return st && Object.keys(st).length > 0 ? { ...st } : (acc as Record<string, number>)
+    return st && Object.keys(st).length > 0 ? { ...st } : acc
   }
   let stage: string | undefined = stageOfEvent[e.type]
   if (e.type === 'model.decided') {
@@ -38,7 +38,7 @@ export function addStageTokens(acc: Readonly<Record<string, number>>, e: HermesE
     stage = d.spent || (d.stage === 'intake' ? 'answer' : 'decide')
   }
   const n = stage ? usageTotal(obj<{ usage?: Usage }>(e.data).usage) : 0
-  if (!stage || n <= 0) return acc as Record<string, number>
+  if (!stage || n <= 0) return acc
   return { ...acc, [stage]: (acc[stage] ?? 0) + n }
 }
 

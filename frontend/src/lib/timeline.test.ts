@@ -50,8 +50,9 @@ describe('foldRun', () => {
     expect(one).toMatchObject({ tokensIn: 900, tokensOut: 20, streamed: 'Let me read it.', thought: 'Let me read it.', failedCalls: 1, guards: 1, latencyMs: 300 })
     expect(one.context).toMatchObject({ tokens: 900, window: 128000, full: true, layers: { system: 300, tool_schemas: 500, task_anchor: 100 } })
     expect(one.calls).toEqual([
-      expect.objectContaining({ id: 'c1', name: 'read_file', status: 'failed', attempts: 1, durationMs: 3, error: expect.stringContaining('no such file') }),
+      expect.objectContaining({ id: 'c1', name: 'read_file', status: 'failed', attempts: 1, durationMs: 3 }),
     ])
+    expect(one.calls[0].error).toContain('no such file')
     expect(one.items.map((x) => (x.kind === 'mark' ? x.mark.kind : x.kind))).toEqual(['model', 'call', 'guard'])
     expect(two).toMatchObject({ thought: 'It is missing.', answer: 'There is no README.md.', calls: [] })
     expect(two.items.map((x) => (x.kind === 'mark' ? x.mark.kind : x.kind))).toEqual(['model', 'finished'])
@@ -62,7 +63,7 @@ describe('foldRun', () => {
     ['shuffled', shuffled(sampleEvents, 7)],
     ['with repeats', shuffled(sampleEvents.concat(sampleEvents.slice(3, 8)), 3)],
   ])('is the same whatever the order and however often events repeat (%s)', (_, events) => {
-    expect(foldRun(events as HermesEvent[])).toEqual(view)
+    expect(foldRun(events)).toEqual(view)
   })
 
   it('draws live, event by event or in batches, what the replay draws', () => {

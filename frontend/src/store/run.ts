@@ -96,17 +96,17 @@ export function createFrame(drawn: Drawn = createDrawn(), now: () => number = ()
   // calls the other off: a timer left to fire for nothing is a task more at
   // every fold. late runs when the timer wins.
   const atFrame = (fn: () => void, ms: number, late?: () => void) => {
-    let timer: ReturnType<typeof setTimeout> | undefined
+    // Neither callback runs before both are set: each calls the other off.
+    const timer = setTimeout(() => {
+      cancelAnimationFrame(frame)
+      late?.()
+      fold(fn)
+    }, ms)
     const frame = requestAnimationFrame(() => {
       lastFrame = now()
       clearTimeout(timer)
       fold(fn)
     })
-    timer = setTimeout(() => {
-      cancelAnimationFrame(frame)
-      late?.()
-      fold(fn)
-    }, ms)
   }
   // One frame is asked for at a time, to learn whether the page is drawn:
   // one that has not come within a frame's time says it is not, and so

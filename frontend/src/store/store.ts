@@ -3,10 +3,12 @@
  * mutated, so React can read it with useSyncExternalStore and tests can read
  * it without a DOM.
  */
+// Its functions are properties, not methods: none uses this, and
+// useSyncExternalStore is handed store.subscribe on its own.
 export interface Store<S> {
-  get(): S
-  set(update: Partial<S> | ((s: S) => Partial<S>)): void
-  subscribe(listener: () => void): () => void
+  get: () => S
+  set: (update: Partial<S> | ((s: S) => Partial<S>)) => void
+  subscribe: (listener: () => void) => () => void
 }
 
 export function createStore<S extends object>(initial: S): Store<S> {

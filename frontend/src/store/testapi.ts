@@ -27,7 +27,7 @@ export interface TestApi {
   hold(method: keyof Api): void
   release(method: keyof Api): Promise<void>
   /** fail makes the next call of method reject with err. */
-  fail(method: keyof Api, err: unknown): void
+  fail(method: keyof Api, err: Error): void
   /** push delivers events to the live watchers of their run. */
   push(events: HermesEvent[]): void
 }
@@ -50,7 +50,7 @@ export function testApi(data: TestData = {}): TestApi {
   const runListeners: ((r: RunSummary) => void)[] = []
   const held = new Map<string, (() => void)[]>()
   const holding = new Set<string>()
-  const failures = new Map<string, unknown>()
+  const failures = new Map<string, Error>()
   const flush = () => new Promise((r) => setTimeout(r, 0))
 
   const answer = <T>(method: string, args: unknown[], value: () => T): Promise<T> => {
@@ -61,7 +61,7 @@ export function testApi(data: TestData = {}): TestApi {
     if (!holding.has(method)) return settle()
     return new Promise<T>((resolve, reject) => {
       const list = held.get(method) ?? []
-      list.push(() => settle().then(resolve, reject))
+      list.push(() => void settle().then(resolve, reject))
       held.set(method, list)
     })
   }

@@ -30,7 +30,7 @@ export interface ClusterViewProps {
   cluster: ClusterStatus
   /** now is when the status was read, for "seen … ago". */
   now: number
-  onReload(): void
+  onReload: () => void
 }
 
 /** ClusterView draws what ClusterPage read. */

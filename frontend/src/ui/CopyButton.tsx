@@ -39,9 +39,10 @@ export function CopyButton({ text, label, title, testId }: { text: string | (() 
       title={title ?? label ?? t('copy.copy')}
       data-testid={testId}
       data-state={state}
-      onClick={async (e) => {
+      onClick={(e) => {
         e.stopPropagation()
-        setState((await copyText(typeof text === 'function' ? text() : text)) ? 'done' : 'failed')
+        // copyText does not reject: it says whether the text was copied.
+        void copyText(typeof text === 'function' ? text() : text).then((ok) => setState(ok ? 'done' : 'failed'))
       }}
     >
       {state === 'done' ? t('copy.copied') : state === 'failed' ? t('copy.failed') : (label ?? t('copy.copy'))}

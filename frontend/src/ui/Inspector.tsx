@@ -103,6 +103,7 @@ const Messages = memo(function Messages({ ctx, pins, endpoint }: { ctx: RequestC
   // within a screen of the inspector's view.
   const [asked, setAsked] = useState(messageSlice)
   const shown = shownMessages(messages.length, asked)
+  const hasMore = shown < messages.length
   const more = useRef<HTMLLIElement>(null)
   useEffect(() => {
     const el = more.current
@@ -113,7 +114,7 @@ const Messages = memo(function Messages({ ctx, pins, endpoint }: { ctx: RequestC
     // Observed anew after each slice: the end still in reach asks for the next.
     io.observe(el)
     return () => io.disconnect()
-  }, [shown, shown < messages.length])
+  }, [shown, hasMore])
   return (
     <ol className="messages" data-testid="messages">
       <li className="muted messages-head">

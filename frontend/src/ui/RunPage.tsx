@@ -158,7 +158,8 @@ export function RunPage({ runId }: { runId: string }) {
       const isLive = s.watching && s.view.status === 'running' && !s.replay
       switch (action) {
         case 'toggle_pause':
-          if (s.replay) s.replay.playing ? run.pauseReplay() : run.play()
+          if (s.replay?.playing) run.pauseReplay()
+          else if (s.replay) run.play()
           else if (isLive) void (s.view.paused ? run.resume() : run.pause())
           break
         case 'next_iteration':
@@ -179,13 +180,16 @@ export function RunPage({ runId }: { runId: string }) {
           else if (!isLive) run.startReplay()
           break
         case 'replay_play':
-          if (s.replay) s.replay.playing ? run.pauseReplay() : run.play()
+          if (s.replay?.playing) run.pauseReplay()
+          else if (s.replay) run.play()
           break
         case 'replay_next':
-          if (s.replay) e.shiftKey ? run.stepIteration(1) : run.stepEvent(1)
+          if (s.replay && e.shiftKey) run.stepIteration(1)
+          else if (s.replay) run.stepEvent(1)
           break
         case 'replay_prev':
-          if (s.replay) e.shiftKey ? run.stepIteration(-1) : run.stepEvent(-1)
+          if (s.replay && e.shiftKey) run.stepIteration(-1)
+          else if (s.replay) run.stepEvent(-1)
           break
         case 'search':
           closeSheet()

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import { Icon } from './Icon'
 import { runStatuses, type RunSummary } from '../api/types'
 import { askedBy } from '../lib/askedby'
-import { formatCost, type Priced } from '../lib/cost'
+import { formatCost } from '../lib/cost'
 import { statusLabel } from '../lib/events'
 import { formatDateTime, formatTokens, oneLine } from '../lib/format'
 import { newRunHref, runHref } from '../lib/route'
@@ -190,8 +190,8 @@ function RunRow({ run: r }: { run: RunSummary }) {
         {formatTokens(r.tokens, lang)}
       </td>
       {/* The cost the run's events priced (backend/price); "—" when its model has no price. */}
-      <td className="num nowrap" data-testid="run-cost" title={(r as Priced).cost === undefined ? t('cost.none') : undefined}>
-        {formatCost(r as Priced)}
+      <td className="num nowrap" data-testid="run-cost" title={r.cost === undefined ? t('cost.none') : undefined}>
+        {formatCost(r)}
       </td>
       <td className="col-actions nowrap" onClick={stop}>
         {!r.sample && renaming === null && !confirming && (
