@@ -14,6 +14,7 @@ import (
 	"hermes/backend/eval"
 	"hermes/backend/host"
 	"hermes/backend/i18n"
+	"hermes/backend/llm"
 	"hermes/backend/remote"
 	"hermes/backend/store"
 )
@@ -202,6 +203,18 @@ func prepareEval(env *Env, st *store.Store, f evalRunFlags, rest []string) (*eva
 		if f.baseline != "" {
 			ev.Baseline = f.baseline
 		}
+		// A base URL that held a secret was kept masked: the one given
+		// again takes its place.
+		for i, v := range ev.Variants {
+			if !v.HidesSecret() {
+				continue
+			}
+			if f.baseURL == "" || llm.RedactURL(f.baseURL) != v.BaseURL {
+				fmt.Fprintln(env.Stderr, i18n.T("cli.eval.resume_base_url", v.Label(), v.BaseURL))
+				return nil, nil, ExitUsage
+			}
+			ev.Variants[i].BaseURL = f.baseURL
+		}
 		ev.State = eval.StateRunning
 		return ev, suite, ExitOK
 	}
@@ -300,7 +313,7 @@ func reportEval(env *Env, ev *eval.Eval, base *eval.Eval, f evalRunFlags) int {
 		}
 	}
 	if f.json {
-		writeJSON(env, evalView{Eval: ev, Cells: cells})
+		writeJSON(env, evalView{Eval: ev.Redacted(), Cells: cells})
 	} else {
 		printEvalTable(env, ev, cells)
 	}

@@ -42,6 +42,10 @@ func evalMessages() map[string]i18n.Msg {
 			EN: "      the provider's rate limit failed %s · %s: it starts again in %s, with at most %d runs at once from now",
 			ZH: "      服务商限流导致 %s · %s 失败：%s 后重新开始，此后最多同时 %d 个运行",
 		},
+		"cli.eval.resume_base_url": {
+			EN: "variant %s ran at %s, whose URL held a secret that Hermes does not keep: give the full URL again with --base-url",
+			ZH: "变体 %s 使用的服务地址 %s 中含有密钥，Hermes 不保存它：请用 --base-url 再次给出完整地址",
+		},
 		"cli.eval.resume_hint":     {EN: "runs are missing; finish them with: hermes eval run --resume %s", ZH: "还有运行未完成；可用以下命令补完：hermes eval run --resume %s"},
 		"cli.eval.pass":            {EN: "pass", ZH: "通过"},
 		"cli.eval.fail":            {EN: "FAIL", ZH: "失败"},

@@ -185,3 +185,31 @@ func TestEval_RateLimitedRunStartsAgain(t *testing.T) {
 		t.Errorf("results = %+v", ev.Results)
 	}
 }
+
+// TestEval_BaseURLSecretNotKept: a password in --base-url is masked in
+// what the eval keeps and prints; a resume asks for the URL again.
+func TestEval_BaseURLSecretNotKept(t *testing.T) {
+	m := newEvalModel(t)
+	home, dir := evalHome(t, m)
+	suite := writeSuite(t, dir, "s.toml", summarySuite("\n  [[task.check]]\n  file = \"SUMMARY.md\"\n  contains = \"Friday\"\n"))
+	secretURL := strings.Replace(m.URL, "http://", "http://me:hunter2secret@", 1)
+	out := runHermes(t, "eval", "run", "--home", home, "--base-url", secretURL, "--json", suite)
+	if out.code != cli.ExitOK {
+		t.Fatalf("exit %d\n%s", out.code, out.stderr)
+	}
+	id := decodeEval(t, out).ID
+	show := runHermes(t, "eval", "show", "--home", home, "--json", id)
+	for _, s := range []string{out.stdout, out.stderr, show.stdout} {
+		if strings.Contains(s, "hunter2secret") {
+			t.Fatalf("the password shows:\n%s", s)
+		}
+	}
+	again := runHermes(t, "eval", "run", "--home", home, "--resume", id)
+	if again.code != cli.ExitUsage || !strings.Contains(again.stderr, "--base-url") {
+		t.Errorf("resume without the URL: exit %d\n%s", again.code, again.stderr)
+	}
+	again = runHermes(t, "eval", "run", "--home", home, "--resume", id, "--base-url", secretURL)
+	if again.code != cli.ExitOK {
+		t.Errorf("resume with the URL: exit %d\n%s", again.code, again.stderr)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"hermes/backend/i18n"
+	"hermes/backend/llm"
 	"hermes/backend/store"
 )
 
@@ -94,9 +95,30 @@ func resultKey(id, task, variant string, rep int) []byte {
 	return fmt.Appendf(nil, "%s/%s/%s/%d", id, task, variant, rep)
 }
 
-// SaveEval writes ev without its results.
+// Redacted is ev with the secrets of its variants' base URLs (a
+// password, query values) masked, as it is kept and shown.
+func (ev *Eval) Redacted() *Eval {
+	out := *ev
+	out.Variants = make([]Variant, len(ev.Variants))
+	for i, v := range ev.Variants {
+		v.BaseURL = llm.RedactURL(v.BaseURL)
+		if ev.Variants[i].BaseURL == "" {
+			v.BaseURL = ""
+		}
+		out.Variants[i] = v
+	}
+	return &out
+}
+
+// HidesSecret reports whether a variant's base URL, as kept, had a secret
+// masked: a resume must be given the URL again.
+func (v Variant) HidesSecret() bool {
+	return v.BaseURL != "" && llm.RedactURL(v.BaseURL) != v.BaseURL || strings.Contains(v.BaseURL, "xxxxx")
+}
+
+// SaveEval writes ev without its results, its base URLs' secrets masked.
 func SaveEval(st *store.Store, ev *Eval) error {
-	head := *ev
+	head := *ev.Redacted()
 	head.Results = nil
 	v, err := json.Marshal(head)
 	if err != nil {
