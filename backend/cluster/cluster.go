@@ -11,8 +11,8 @@
 // replica taking tasks announces itself and the tasks it runs in a bucket
 // whose entries age out, which ReadStatus reads with the queue's depth.
 //
-// It speaks only in bytes and strings: backend/bot and backend/wecom
-// define the seams (bot.Shared, wecom.SharedToken…) that its types fill.
+// It speaks only in bytes and strings: backend/bot and backend/chat
+// define the seams (bot.Shared, chat.Shared…) that its types fill.
 // Nothing here logs or returns the NATS token or a credential.
 package cluster
 

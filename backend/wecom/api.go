@@ -54,7 +54,7 @@ type APIOptions struct {
 	// Token and UserLimit, when set, are shared with the bot's other
 	// replicas (backend/cluster): one replica fetches the token and the
 	// others read it, and a user's limit holds whichever replica sends.
-	Token     SharedToken
+	Token     chatapi.SharedToken
 	UserLimit chatapi.SharedLimits
 	// RateLimit, when set, is the company's per-second limit shared with
 	// the bot's other replicas, in place of Rate counted here alone.

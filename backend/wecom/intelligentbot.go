@@ -54,7 +54,7 @@ type IntelligentBot struct {
 	streams map[string]*stream // stream id -> reply
 	byMsg   map[string]string  // message id -> stream id, to answer a resend
 	// shared, when set, keeps the streams for the bot's replicas
-	// (shared_streams.go): WeCom may ask any of them for more.
+	// (streams_cluster.go): WeCom may ask any of them for more.
 	shared chat.Streams
 }
 

@@ -93,6 +93,10 @@ func (a *App) Check(ctx context.Context) error {
 	return nil
 }
 
+// ReplierTo is the replier of user, as a message of theirs would get: a
+// clustered bot answers on one replica a message another one received.
+func (a *App) ReplierTo(user, _ string) chat.Replier { return a.replier(user) }
+
 // API is the application's client of the WeCom API.
 func (a *App) API() *API { return a.api }
 
