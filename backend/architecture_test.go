@@ -62,7 +62,10 @@ var processes = []string{
 // and read, and how a reply goes back. A platform knows nothing of runs or
 // sessions (bot is the Inbox it hands messages to), and the domain knows
 // nothing of chat platforms.
-var platforms = []string{"hermes/backend/callback", "hermes/backend/chatapi", "hermes/backend/wecom", "hermes/backend/feishu"}
+var platforms = []string{
+	"hermes/backend/chat", "hermes/backend/callback", "hermes/backend/chatapi", "hermes/backend/platforms",
+	"hermes/backend/wecom", "hermes/backend/feishu", "hermes/backend/webhook",
+}
 
 func init() {
 	for _, d := range domain {
