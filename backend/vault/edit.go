@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"sync"
 
 	"hermes/backend/atomicfile"
 	"hermes/backend/runlog"
@@ -306,16 +307,32 @@ func (v *Vault) applyPlan(env skills.Env, p *plan) (*Change, error) {
 			c.Notes[i].BeforeRef = ref
 		}
 	}
-	var touched []string
-	for _, f := range p.files {
+	// The notes are written several at a time: each write waits on the
+	// disk twice (the file, then its folder), and a rename writes every
+	// note that links to the note.
+	var (
+		touched []string
+		errs    = make([]error, len(p.files))
+		wg      sync.WaitGroup
+		slots   = make(chan struct{}, 8)
+	)
+	for i, f := range p.files {
 		if p.dir[0] != "" {
 			f.newPath = "" // moved with its folder below
 		}
-		if err := v.writeEdit(f); err != nil {
+		touched = append(touched, f.path)
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			errs[i] = v.writeEdit(f)
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
 			v.reindex(touched)
 			return nil, err
 		}
-		touched = append(touched, f.path)
 	}
 	if p.dir[0] != "" {
 		if err := v.moveDir(p.dir[0], p.dir[1]); err != nil {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"hermes/backend/skills"
@@ -135,6 +136,39 @@ func valueText(v any) string {
 	return fmt.Sprint(v)
 }
 
+// listing is every note in path order, with the spellings of each
+// property's name by its lower case: what a query goes through, made
+// again only after a note changed, since going through the notes' map
+// and each note's properties by map costs more than the query.
+type listing struct {
+	mu    sync.Mutex
+	gen   int
+	notes []*Note
+	keys  map[string][]string
+}
+
+// list is v's notes in path order and the spellings of their property
+// names; v.mu is read-locked with every note decoded.
+func (v *Vault) list() ([]*Note, map[string][]string) {
+	l := &v.listed
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.notes == nil || l.gen != v.gen {
+		l.notes, l.keys, l.gen = make([]*Note, 0, len(v.notes)), map[string][]string{}, v.gen
+		for _, n := range v.notes {
+			l.notes = append(l.notes, n)
+			for k := range n.Front {
+				lower := strings.ToLower(k)
+				if !slices.Contains(l.keys[lower], k) {
+					l.keys[lower] = append(l.keys[lower], k)
+				}
+			}
+		}
+		slices.SortFunc(l.notes, func(a, b *Note) int { return strings.Compare(a.Path, b.Path) })
+	}
+	return l.notes, l.keys
+}
+
 // Query finds the notes that match q, from the index.
 func (v *Vault) Query(q Query) ([]QueryHit, int, error) {
 	tag := strings.ToLower(strings.Trim(strings.TrimSpace(q.Tag), "#/"))
@@ -149,8 +183,9 @@ func (v *Vault) Query(q Query) ([]QueryHit, int, error) {
 		}
 	}
 	type propTest struct {
-		name  string
-		conds []condition
+		name      string
+		spellings []string
+		conds     []condition
 	}
 	var props []propTest
 	for _, name := range slices.Sorted(maps.Keys(q.Property)) {
@@ -158,12 +193,16 @@ func (v *Vault) Query(q Query) ([]QueryHit, int, error) {
 		if err != nil {
 			return nil, 0, err
 		}
-		props = append(props, propTest{name, conds})
+		props = append(props, propTest{name: name, conds: conds})
 	}
 	after := q.ModifiedAfter.UnixNano()
 
 	v.rlockAll()
 	defer v.mu.RUnlock()
+	notes, keys := v.list()
+	for i := range props {
+		props[i].spellings = keys[strings.ToLower(props[i].name)]
+	}
 	var linked map[string]bool
 	if q.Orphan {
 		linked = map[string]bool{}
@@ -176,14 +215,12 @@ func (v *Vault) Query(q Query) ([]QueryHit, int, error) {
 		}
 	}
 	var hits []QueryHit
-	for p, n := range v.notes {
-		if prefix != "" && !strings.HasPrefix(strings.ToLower(p), prefix) {
+	for _, n := range notes {
+		p := n.Path
+		if prefix != "" && !(len(p) >= len(prefix) && strings.EqualFold(p[:len(prefix)], prefix)) {
 			continue
 		}
-		if tag != "" && !slices.ContainsFunc(n.Tags, func(t string) bool {
-			t = strings.ToLower(t)
-			return t == tag || strings.HasPrefix(t, tag+"/")
-		}) {
+		if tag != "" && !slices.ContainsFunc(n.Tags, func(t string) bool { return hasTag(t, tag) }) {
 			continue
 		}
 		if !q.ModifiedAfter.IsZero() && n.ModTime <= after {
@@ -194,7 +231,14 @@ func (v *Vault) Query(q Query) ([]QueryHit, int, error) {
 		}
 		ok := true
 		for _, pt := range props {
-			values, has := lookupProperty(n.Front, pt.name)
+			var values []string
+			has := false
+			for _, k := range pt.spellings {
+				if vs, ok := n.Front[k]; ok {
+					values, has = vs, true
+					break
+				}
+			}
 			for _, c := range pt.conds {
 				if !c.test(values, has) {
 					ok = false
@@ -231,6 +275,12 @@ func (v *Vault) Query(q Query) ([]QueryHit, int, error) {
 	return hits, total, nil
 }
 
+// hasTag reports whether the tag t is want (lower case) or nested under
+// it, without regard to case.
+func hasTag(t, want string) bool {
+	return len(t) >= len(want) && strings.EqualFold(t[:len(want)], want) && (len(t) == len(want) || t[len(want)] == '/')
+}
+
 // lookupProperty finds a property's values without regard to the case of
 // its name; the tags and aliases of a note are its own.
 func lookupProperty(front map[string][]string, name string) ([]string, bool) {
@@ -255,6 +305,9 @@ func sortHits(hits []QueryHit, by string) {
 	key := func(h QueryHit) string { return h.Note.Path }
 	switch by {
 	case "", "path":
+		if !desc {
+			return // the notes are gone through in path order
+		}
 	case "name":
 		key = func(h QueryHit) string { return strings.ToLower(h.Note.Name()) }
 	case "modified":

@@ -330,11 +330,29 @@ func (v *Vault) planRename(from, to string) (*plan, error) {
 	for p := range moves {
 		concerned[p] = true // its own relative links may change
 	}
+	// A link can lead to a moved note only if it ends with the note's name
+	// or is one of its aliases: the others are not resolved at all.
+	ends := map[string]bool{}
+	for p := range moves {
+		ends[strings.ToLower(noteName(p))] = true
+		if n := v.notes[p]; n != nil {
+			for _, a := range n.Aliases {
+				ends[linkKey(a)] = true
+			}
+		}
+	}
+	mayLead := func(target string) bool {
+		key := linkKey(target)
+		return ends[key] || ends[key[strings.LastIndexByte(key, '/')+1:]]
+	}
 	for p, n := range v.notes {
 		if concerned[p] {
 			continue
 		}
 		for _, l := range n.Links {
+			if !mayLead(l.Target) {
+				continue
+			}
 			if to, ok := v.names.resolve(l.Target, p); ok && moves[to] != "" {
 				concerned[p] = true
 				break
@@ -342,6 +360,9 @@ func (v *Vault) planRename(from, to string) (*plan, error) {
 		}
 		for _, vs := range n.Front {
 			for _, s := range vs {
+				if !strings.Contains(s, "[[") {
+					continue
+				}
 				for _, m := range wikilinkRE().FindAllStringSubmatch(s, -1) {
 					target, _, _ := strings.Cut(m[1], "|")
 					target, _, _ = strings.Cut(target, "#")

@@ -52,6 +52,7 @@ func (v *Vault) decodeAllLocked() {
 		return
 	}
 	v.notes, v.names = make(map[string]*Note, v.saved.len()), newNameIndexSized(v.saved.len())
+	v.gen++
 	for i := range v.saved.paths {
 		n := v.saved.note(i)
 		v.notes[n.Path] = n

@@ -56,6 +56,11 @@ type Vault struct {
 	watch *watcher
 	subs  subscribers
 
+	// gen counts the changes to notes, so that what is made from them all
+	// (listed) is made again after one.
+	gen    int
+	listed listing
+
 	// now is the clock of daily notes and templates; tests set it.
 	now func() time.Time
 }
@@ -322,6 +327,7 @@ func (v *Vault) indexNote(p string) bool {
 		v.names.remove(old)
 	}
 	v.notes[p] = n
+	v.gen++
 	v.names.add(n)
 	v.dirty = true
 	return true
@@ -336,6 +342,7 @@ func (v *Vault) forgetLocked(p string) bool {
 	}
 	v.names.remove(n)
 	delete(v.notes, p)
+	v.gen++
 	v.idx.Delete(p)
 	v.dirty = true
 	return true

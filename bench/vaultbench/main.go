@@ -1,8 +1,10 @@
 // Command vaultbench measures the vault index on a vault that vaultgen
 // wrote: the time to build the index from nothing and to open it again,
 // the latency of search_notes calls (the tool as the model calls it,
-// snippets included), and the delay from a note changing on disk to its
-// being searchable while the index is watched. bench/vault.sh runs it.
+// snippets included), the delay from a note changing on disk to its
+// being searchable while the index is watched, query_notes by a property
+// and by a tag, and rename_note of the most linked note with its links.
+// bench/vault.sh runs it.
 //
 //	go run ./bench/vaultbench -vault /tmp/vault -home /tmp/home
 //
@@ -133,7 +135,7 @@ func run(dir, home string, queries int) error {
 	}
 	slices.Sort(delays)
 	fmt.Printf("file change to searchable     %s median, %s worst of 5 (fsnotify + 100 ms settle)\n", ms(delays[2]), ms(delays[4]))
-	return nil
+	return edits(v, queries)
 }
 
 // vocabulary is query words taken from the notes themselves: names,
