@@ -4,16 +4,12 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"log"
-	"os"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 
 	"hermes/app"
-	"hermes/backend/cluster"
 	"hermes/backend/host"
 	"hermes/backend/i18n"
 )
@@ -37,19 +33,8 @@ func runDesktop(home string) error {
 	// workspace: the New-run form asks, so a run never lands in whatever
 	// directory the app was started from.
 	// With [cluster] nats_url the window shows and steers the bot
-	// replicas' live runs beside the home's; the observer outlives the host.
-	name, _ := os.Hostname()
-	// An unreachable cluster leaves the window on the home alone.
-	ob, err := cluster.ObserveHome(home, os.Getenv, fmt.Sprintf("hermes-desktop %s/%d", name, os.Getpid()), version)
-	if err != nil {
-		log.Print(err)
-	}
-	opts := host.Options{Assets: assets, Version: version, Restart: true}
-	if ob != nil {
-		defer ob.Close()
-		opts.Runs = ob.Over
-	}
-	h, err := host.Open(context.Background(), home, host.Desktop, opts)
+	// replicas' live runs beside the home's.
+	h, err := host.Open(context.Background(), home, host.Desktop, host.Options{Assets: assets, Version: version, Restart: true, Cluster: true})
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/host"
 	"hermes/backend/i18n"
+	"hermes/backend/runapi"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
 )
@@ -21,7 +22,7 @@ import (
 // App is bound into the window as window.go.app.App.
 type App struct {
 	host *host.Host
-	runs runner.Runs
+	runs runapi.Runs
 
 	mu   sync.Mutex
 	ctx  context.Context // the window's, once it started
@@ -74,7 +75,7 @@ func (a *App) ListRuns() ([]runner.Summary, error) {
 // the newest, with the live runs first), and the cursor of the next page ("":
 // none). The page reads only the summaries it shows, from hermes.db.
 func (a *App) ListRunsPage(before string, limit int) (runner.RunPage, error) {
-	pager, ok := a.runs.(runner.Pager)
+	pager, ok := a.runs.(runapi.Pager)
 	if !ok {
 		// Both Runs a host gives (the Manager, the owner's client) page;
 		// another is listed whole, as one page.
@@ -84,7 +85,7 @@ func (a *App) ListRunsPage(before string, limit int) (runner.RunPage, error) {
 		}
 		return runner.RunPage{Runs: runs}, err
 	}
-	page, err := pager.ListPage(runner.ListQuery{Before: before, Limit: limit})
+	page, err := pager.ListPage(runapi.ListQuery{Before: before, Limit: limit})
 	if errors.Is(err, runlog.ErrUnreadableLog) {
 		log.Print(err)
 		err = nil

@@ -21,7 +21,7 @@ import (
 )
 
 // TestApp_ClusterRunsInTheWindow: a window whose hermes.toml names a
-// cluster opens as desktop.go does (cluster.ObserveHome, host.Options.Runs):
+// cluster opens as desktop.go does (host.Options.Cluster):
 // it lists a replica's live run with its replica, stops it, and shows the
 // replicas; a window without one says there is no cluster.
 func TestApp_ClusterRunsInTheWindow(t *testing.T) {
@@ -44,18 +44,14 @@ func TestApp_ClusterRunsInTheWindow(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(home, "hermes.toml"), []byte(fmt.Sprintf("[cluster]\nnats_url = %q\n", url)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ob, err := cluster.ObserveHome(home, os.Getenv, "hermes-desktop test", "")
-	if err != nil || ob == nil {
-		t.Fatalf("observe: %v, %v", ob, err)
-	}
-	h, err := host.Open(t.Context(), home, host.Desktop, host.Options{Runs: ob.Over})
+	h, err := host.Open(t.Context(), home, host.Desktop, host.Options{Cluster: true, Warn: func(err error) { t.Error(err) }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		_ = h.Close(context.Background())
-		ob.Close()
-	})
+	t.Cleanup(func() { _ = h.Close(context.Background()) })
+	if !h.ObservesCluster() {
+		t.Fatal("the host does not observe the cluster of hermes.toml")
+	}
 	a := app.New(h)
 
 	runs, err := a.ListRuns()

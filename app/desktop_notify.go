@@ -8,7 +8,7 @@ import (
 	"hermes/backend/config"
 	"hermes/backend/event"
 	"hermes/backend/notify"
-	"hermes/backend/runner"
+	"hermes/backend/runapi"
 )
 
 // newNotifier is the system's notifier; tests replace it.
@@ -130,9 +130,9 @@ func (a *App) notifyOn() bool {
 
 // runTitle is how a person knows the run: its title, else its task.
 func (a *App) runTitle(id, task string) string {
-	if pager, ok := a.runs.(runner.Pager); ok {
+	if pager, ok := a.runs.(runapi.Pager); ok {
 		// The live runs come first in the first page; a run that asks is live.
-		if page, err := pager.ListPage(runner.ListQuery{Limit: 1}); err == nil {
+		if page, err := pager.ListPage(runapi.ListQuery{Limit: 1}); err == nil {
 			for _, s := range page.Runs {
 				if s.RunID == id {
 					if s.Title != "" {

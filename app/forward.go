@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"hermes/backend/event"
+	"hermes/backend/runapi"
 	"hermes/backend/runner"
 )
 
@@ -57,7 +58,7 @@ func forwardEvents(in <-chan event.Event, every time.Duration, emit func([]event
 }
 
 // forwardRuns hands each changed run summary to emit until ctx ends.
-func forwardRuns(ctx context.Context, feed *runner.RunFeed, emit func(runner.Summary)) {
+func forwardRuns(ctx context.Context, feed *runapi.Feed, emit func(runner.Summary)) {
 	for {
 		select {
 		case <-feed.Ready():

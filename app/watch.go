@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"hermes/backend/event"
+	"hermes/backend/runapi"
 	"hermes/backend/runner"
 )
 
@@ -20,7 +21,7 @@ type watchMessage struct {
 	End    bool          `json:"end,omitempty"`
 }
 
-// watchState is the window's watches of runs, each a runner.Watcher: the
+// watchState is the window's watches of runs, each a runapi.Watcher: the
 // window gets the events of the runs it shows, and only those.
 type watchState struct {
 	mu      sync.Mutex
@@ -125,7 +126,7 @@ func (s *watchState) stopAll() {
 // forwardWatch hands the events w follows to emit in batches, as
 // forwardEvents does, until the run's leg is over (true) or ctx ends
 // (false).
-func forwardWatch(ctx context.Context, w *runner.Watcher, every time.Duration, emit func([]event.Event)) bool {
+func forwardWatch(ctx context.Context, w *runapi.Watcher, every time.Duration, emit func([]event.Event)) bool {
 	in := make(chan event.Event)
 	over := make(chan bool, 1)
 	go func() {
@@ -138,7 +139,7 @@ func forwardWatch(ctx context.Context, w *runner.Watcher, every time.Duration, e
 
 // follow sends in the events w follows, until the leg is over (true) or
 // ctx ends (false).
-func follow(ctx context.Context, w *runner.Watcher, in chan<- event.Event) bool {
+func follow(ctx context.Context, w *runapi.Watcher, in chan<- event.Event) bool {
 	for {
 		events, more := w.Next()
 		for _, e := range events {

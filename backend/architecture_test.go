@@ -36,7 +36,7 @@ var rules = []rule{
 	{from: "hermes/backend/server", to: "hermes/backend/host", why: "host serves the server, not the other way"},
 	{from: "hermes/backend/remote", to: "hermes/backend/host", why: "host claims and attaches through remote"},
 	{from: "hermes/backend/remote", to: "hermes/backend/server", why: "the client speaks the API's JSON; it does not need its handlers"},
-	{from: "hermes/backend/bot", to: "hermes/backend/remote", why: "the bot owns its home and uses its runs (runner.Runs)"},
+	{from: "hermes/backend/bot", to: "hermes/backend/remote", why: "the bot owns its home and uses its runs (runapi.Runs)"},
 	{from: "hermes/backend/runner", to: "hermes/backend/remote", why: "runner is the runs of one process; remote builds on it"},
 	{from: "hermes/backend/runner", to: "hermes/backend/bot", why: "the bot builds on runner"},
 	{from: "hermes/backend/store/...", to: "hermes/backend/longterm", why: "long-term memory keeps its buckets in the store; the store knows nothing of it"},

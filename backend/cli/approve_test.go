@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"hermes/backend/event"
+	"hermes/backend/runapi"
 	"hermes/backend/runner"
 	"hermes/backend/skills"
 )
@@ -49,9 +50,9 @@ func TestPrompter_EscapingIsOnceOrDeny(t *testing.T) {
 	}
 }
 
-// answers is a runner.Runs that keeps the answers to approvals.
+// answers is a runapi.Runs that keeps the answers to approvals.
 type answers struct {
-	runner.Runs
+	runapi.Runs
 	got []runner.Answer
 }
 

@@ -16,10 +16,10 @@ import (
 	"hermes/backend/chat"
 	"hermes/backend/cluster"
 	"hermes/backend/config"
+	"hermes/backend/homelock"
 	"hermes/backend/host"
 	"hermes/backend/i18n"
 	_ "hermes/backend/platforms" // the chat platforms [bot] may name
-	"hermes/backend/remote"
 	"hermes/backend/runner"
 )
 
@@ -87,7 +87,7 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 		},
 		Warn: func(err error) { log.Warn(err.Error()) },
 	})
-	var owned *remote.OwnedError
+	var owned *homelock.OwnedError
 	if errors.As(err, &owned) {
 		return fail(env, i18n.Wrap(err, "cli.bot.home_owned", owned.Owner.Mode, owned.Owner.PID, dir))
 	}
@@ -145,7 +145,7 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 	case err := <-served:
 		bt.Shutdown(ctx)
 		return fail(env, i18n.Wrap(err, "cli.bot.failed", err))
-	case err := <-h.Failed():
+	case err := <-h.APIStopped():
 		srv.Close()
 		bt.Shutdown(ctx)
 		return fail(env, i18n.Wrap(err, "cli.bot.failed", err))

@@ -17,9 +17,9 @@ import (
 
 	"hermes/backend/cli"
 	"hermes/backend/event"
+	"hermes/backend/homelock"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/remote"
 	"hermes/backend/wecom/wecomtest"
 )
 
@@ -59,8 +59,8 @@ func TestBot_AnAttachedProcessSeesAndStopsTheBotsRun(t *testing.T) {
 	writeBotConfig(t, home, model.URL, wecom.URL, fmt.Sprintf("workspace = %q\n\n[agent]\nstrategy = \"react\"\nroute = false\n", ws))
 
 	bot, callback := startBotProcess(t, home)
-	lock, err := remote.ReadLock(home)
-	if err != nil || lock.PID != bot.cmd.Process.Pid || lock.Mode != remote.ModeBot {
+	lock, err := homelock.ReadLock(home)
+	if err != nil || lock.PID != bot.cmd.Process.Pid || lock.Mode != homelock.ModeBot {
 		t.Fatalf("the bot's lock: %+v, %v", lock, err)
 	}
 	cb, err := wecomtest.NewCallbacks(callback, botToken, botAESKey, botCorpID)
@@ -122,7 +122,7 @@ func TestBot_AnAttachedProcessSeesAndStopsTheBotsRun(t *testing.T) {
 	if code := bot.stop(t); code != cli.ExitOK {
 		t.Errorf("the bot exited %d: %s", code, bot.stderr)
 	}
-	if _, err := os.Stat(remote.LockPath(home)); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(homelock.LockPath(home)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the bot left its lock: %v", err)
 	}
 }

@@ -12,10 +12,9 @@ import (
 
 	"hermes/backend/config"
 	"hermes/backend/eval"
+	"hermes/backend/homelock"
 	"hermes/backend/host"
 	"hermes/backend/i18n"
-	"hermes/backend/llm"
-	"hermes/backend/remote"
 	"hermes/backend/store"
 )
 
@@ -114,7 +113,7 @@ func cmdEvalRun(ctx context.Context, env *Env, args []string) int {
 		MustOwn: true, HoldStore: true, Getenv: env.Getenv, Workspace: cwd, ConfigPath: cfgPath,
 		Warn: func(err error) { fmt.Fprintln(env.Stderr, err) },
 	})
-	var owned *remote.OwnedError
+	var owned *homelock.OwnedError
 	if errors.As(err, &owned) {
 		return fail(env, i18n.Wrap(err, "cli.eval.home_owned", owned.Owner.Mode, owned.Owner.PID))
 	}
@@ -202,18 +201,6 @@ func prepareEval(env *Env, st *store.Store, f evalRunFlags, rest []string) (*eva
 		}
 		if f.baseline != "" {
 			ev.Baseline = f.baseline
-		}
-		// A base URL that held a secret was kept masked: the one given
-		// again takes its place.
-		for i, v := range ev.Variants {
-			if !v.HidesSecret() {
-				continue
-			}
-			if f.baseURL == "" || llm.RedactURL(f.baseURL) != v.BaseURL {
-				fmt.Fprintln(env.Stderr, i18n.T("cli.eval.resume_base_url", v.Label(), v.BaseURL))
-				return nil, nil, ExitUsage
-			}
-			ev.Variants[i].BaseURL = f.baseURL
 		}
 		ev.State = eval.StateRunning
 		return ev, suite, ExitOK
@@ -313,7 +300,7 @@ func reportEval(env *Env, ev *eval.Eval, base *eval.Eval, f evalRunFlags) int {
 		}
 	}
 	if f.json {
-		writeJSON(env, evalView{Eval: ev.Redacted(), Cells: cells})
+		writeJSON(env, evalView{Eval: ev, Cells: cells})
 	} else {
 		printEvalTable(env, ev, cells)
 	}

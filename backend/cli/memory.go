@@ -10,10 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"hermes/backend/host"
 	"hermes/backend/i18n"
 	"hermes/backend/longterm"
-	"hermes/backend/runner"
-	"hermes/backend/store"
 )
 
 func init() { register(command{"memory", "cli.cmd.memory", cmdMemory}) }
@@ -57,7 +56,7 @@ func cmdMemory(_ context.Context, env *Env, args []string) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	db, err := store.Open(runner.StorePath(h))
+	db, err := host.OpenStore(h, 0)
 	if err != nil {
 		return fail(env, err)
 	}

@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"hermes/backend/agent"
+	"hermes/backend/homelock"
 	"hermes/backend/host"
 	"hermes/backend/i18n"
-	"hermes/backend/remote"
 )
 
 func init() {
@@ -48,7 +48,7 @@ func cmdPin(ctx context.Context, env *Env, args []string) int {
 		return fail(env, err)
 	}
 	h, err := host.Attach(ctx, home)
-	if errors.Is(err, remote.ErrNotOwner) {
+	if errors.Is(err, homelock.ErrNotOwner) {
 		return fail(env, i18n.Errorf("cli.pin.not_owned", id))
 	}
 	if err != nil {

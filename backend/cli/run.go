@@ -98,7 +98,7 @@ func cmdResume(ctx context.Context, env *Env, args []string) int {
 // host): when a live process owns it, the run goes on there (the window
 // shows it live, hermes.db stays with the owner); else this process owns
 // the home until its run is over (a window opened meanwhile attaches to
-// it). Either way start starts the run through runner.Runs, and follow
+// it). Either way start starts the run through runapi.Runs, and follow
 // prints it and answers it the same way. A mistake in the config is told
 // before the run starts, with ExitUsage.
 func runInHome(ctx context.Context, env *Env, f runFlags, start func(*host.Host, config.Config) (string, error)) int {

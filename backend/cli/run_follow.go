@@ -10,6 +10,7 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/host"
 	"hermes/backend/i18n"
+	"hermes/backend/runapi"
 	"hermes/backend/runner"
 )
 
@@ -19,7 +20,7 @@ import (
 // runs the loop (it owns the home) or the owner does: the first Ctrl-C
 // stops the run at its next safe point, the second cancels it at once, as
 // the end of ctx (SIGTERM) does.
-func follow(ctx context.Context, env *Env, f runFlags, h *host.Host, id string, w *runner.Watcher) int {
+func follow(ctx context.Context, env *Env, f runFlags, h *host.Host, id string, w *runapi.Watcher) int {
 	runs := h.Runs()
 	show, flush := printerFor(env, f)
 	defer flush()
@@ -79,14 +80,14 @@ func follow(ctx context.Context, env *Env, f runFlags, h *host.Host, id string, 
 // that process's window.
 type asker struct {
 	env  *Env
-	runs runner.Runs
+	runs runapi.Runs
 	id   string
 	yes  bool
 	owns bool
 	ask  *prompter // nil when no one is at the terminal
 }
 
-func newAsker(env *Env, runs runner.Runs, id string, yes, owns bool) *asker {
+func newAsker(env *Env, runs runapi.Runs, id string, yes, owns bool) *asker {
 	a := &asker{env: env, runs: runs, id: id, yes: yes, owns: owns}
 	if !yes && stdinIsTerminal() {
 		a.ask = newPrompter(os.Stdin, os.Stderr)

@@ -15,7 +15,7 @@ import (
 
 	"hermes/backend/cli"
 	"hermes/backend/event"
-	"hermes/backend/remote"
+	"hermes/backend/homelock"
 )
 
 // whereRuns are the two places a `hermes run` goes on: in its own process,
@@ -165,7 +165,7 @@ func TestRun_OwnsTheHomeForItsRun(t *testing.T) {
 	for e := range eventStream(t, stdout) {
 		switch {
 		case e.Type == event.ContextBuilt && e.Iteration == 1:
-			lock, err := remote.ReadLock(home)
+			lock, err := homelock.ReadLock(home)
 			if err != nil || lock.Mode != "run" || lock.PID != cmd.Process.Pid {
 				t.Errorf("hermes.lock during the run: %+v, %v", lock, err)
 			}
@@ -185,7 +185,7 @@ func TestRun_OwnsTheHomeForItsRun(t *testing.T) {
 	if !pinned {
 		t.Error("the run never pinned the fact")
 	}
-	if _, err := os.Stat(remote.LockPath(home)); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(homelock.LockPath(home)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the lock outlived the run: %v", err)
 	}
 }

@@ -7,10 +7,12 @@ import (
 	"strings"
 	"time"
 
+	"hermes/backend/homelock"
+	"hermes/backend/host"
 	"hermes/backend/remote"
+	"hermes/backend/runapi"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
-	"hermes/backend/store"
 )
 
 // indexWait is how long a list waits for the process that holds hermes.db
@@ -21,7 +23,7 @@ const indexWait = 100 * time.Millisecond
 // date with logs that came without a summary. ok is false when another
 // process holds the store: the caller reads the logs, as before the index.
 func openIndex(home string) (x *runlog.Index, closeFn func(), syncErr error, ok bool) {
-	st, err := store.OpenWithin(runner.StorePath(home), indexWait)
+	st, err := host.OpenStore(home, indexWait)
 	if err != nil {
 		return nil, nil, nil, false
 	}
@@ -45,7 +47,7 @@ func listRuns(home, status string, limit int) (runs []runlog.Summary, more, anyR
 	if status != "" {
 		keep = func(s runlog.Summary) bool { return s.Status == status }
 	}
-	if runs, more, anyRuns, ok := ownerRuns(home, runner.ListQuery{Limit: limit, Status: status}); ok {
+	if runs, more, anyRuns, ok := ownerRuns(home, runapi.ListQuery{Limit: limit, Status: status}); ok {
 		return runs, more, anyRuns, nil
 	}
 	if x, closeIndex, syncErr, ok := openIndex(home); ok {
@@ -108,7 +110,7 @@ const ownerWait = 2 * time.Second
 // page of its runs (GET /api/runs?limit=&status=). ok is false when no
 // process owns the home or it does not answer; its sample run, shown in an
 // empty window, is not one of the home's runs.
-func ownerRuns(home string, q runner.ListQuery) (runs []runlog.Summary, more, anyRuns, ok bool) {
+func ownerRuns(home string, q runapi.ListQuery) (runs []runlog.Summary, more, anyRuns, ok bool) {
 	page, ok := ownerPage(home, q)
 	if !ok {
 		return nil, false, false, false
@@ -116,7 +118,7 @@ func ownerRuns(home string, q runner.ListQuery) (runs []runlog.Summary, more, an
 	runs = logged(page.Runs)
 	anyRuns = len(runs) > 0
 	if !anyRuns && q.Status != "" {
-		all, ok := ownerPage(home, runner.ListQuery{Limit: 1})
+		all, ok := ownerPage(home, runapi.ListQuery{Limit: 1})
 		if !ok {
 			return nil, false, false, false
 		}
@@ -129,7 +131,7 @@ func ownerRuns(home string, q runner.ListQuery) (runs []runlog.Summary, more, an
 // prefix: a search for it, kept to the ids that begin with it (a task may
 // hold it too).
 func ownerPrefix(home, prefix string) (matches []runlog.Summary, ok bool) {
-	q := runner.ListQuery{Search: prefix, Limit: 100}
+	q := runapi.ListQuery{Search: prefix, Limit: 100}
 	for {
 		page, ok := ownerPage(home, q)
 		if !ok {
@@ -147,8 +149,8 @@ func ownerPrefix(home, prefix string) (matches []runlog.Summary, ok bool) {
 	}
 }
 
-func ownerPage(home string, q runner.ListQuery) (runner.RunPage, bool) {
-	lock, err := remote.ReadLock(home)
+func ownerPage(home string, q runapi.ListQuery) (runner.RunPage, bool) {
+	lock, err := homelock.ReadLock(home)
 	if err != nil {
 		return runner.RunPage{}, false
 	}

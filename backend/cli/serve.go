@@ -9,7 +9,6 @@ import (
 
 	"hermes/backend/host"
 	"hermes/backend/i18n"
-	"hermes/backend/runner"
 )
 
 const defaultListen = "127.0.0.1:7777"
@@ -35,31 +34,21 @@ func cmdServe(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	// With [cluster] nats_url, the replicas' runs are served beside the
-	// home's; the observer outlives the host.
-	// An unreachable cluster leaves the home served.
-	ob, err := observeCluster(env, dir)
-	if err != nil {
-		fmt.Fprintln(env.Stderr, i18n.T("cli.serve.cluster_unreachable", err))
-	}
-	var overRuns func(runner.Runs) runner.Runs
-	if ob != nil {
-		defer ob.Close()
-		overRuns = ob.Over
-	}
 	ln, err := listenTCP(*listen)
 	if err != nil {
 		return fail(env, i18n.Wrap(err, "cli.serve.listen_failed", *listen, err))
 	}
 	// The first process to serve a home owns it; a later one attaches to the
 	// owner and serves the owner's runs (backend/host). Runs that name no
-	// workspace work where serve was started, as with `hermes run`.
+	// workspace work where serve was started, as with `hermes run`. With
+	// [cluster] nats_url, the replicas' runs are served beside the home's.
 	cwd, _ := os.Getwd()
 	h, err := host.Open(ctx, dir, host.Serve, host.Options{
 		// A name given to --listen is one the browser may use in Host.
 		Listener: ln, Hosts: []string{*listen}, Assets: env.Assets, NewToken: *newToken,
-		Getenv: env.Getenv, Workspace: cwd, Version: env.Version, Runs: overRuns,
-		// The server still works; only edits need a restart.
+		Getenv: env.Getenv, Workspace: cwd, Version: env.Version, Cluster: true,
+		// The server still works: only edits need a restart, and an
+		// unreachable cluster leaves the home served.
 		Warn: func(err error) { fmt.Fprintln(env.Stderr, err) },
 	})
 	if err != nil {
@@ -76,13 +65,13 @@ func cmdServe(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintln(env.Stderr, i18n.T("cli.serve.no_ui"))
 	}
 	fmt.Fprintln(env.Stdout, i18n.T("cli.serve.listening", browserURL(addr)+"?token="+h.Token(), dir))
-	if ob != nil {
+	if h.ObservesCluster() {
 		fmt.Fprintln(env.Stdout, i18n.T("cli.serve.cluster"))
 	}
 
 	var serveErr error
 	select {
-	case serveErr = <-h.Failed():
+	case serveErr = <-h.APIStopped():
 	case <-ctx.Done():
 	case <-env.Interrupts:
 	case <-h.Gone():
@@ -122,9 +111,9 @@ func closeHost(env *Env, h *host.Host) error {
 // browserURL is the address to open: an unspecified host (":7777",
 // "0.0.0.0:7777") is reachable on loopback too.
 func browserURL(addr *net.TCPAddr) string {
-	host := addr.IP.String()
+	ip := addr.IP.String()
 	if addr.IP.IsUnspecified() {
-		host = "127.0.0.1"
+		ip = "127.0.0.1"
 	}
-	return "http://" + net.JoinHostPort(host, fmt.Sprint(addr.Port)) + "/"
+	return "http://" + net.JoinHostPort(ip, fmt.Sprint(addr.Port)) + "/"
 }

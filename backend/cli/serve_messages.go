@@ -37,6 +37,10 @@ func serveMessages() map[string]i18n.Msg {
 			EN: "note: this build has no web UI, only the API; build it with scripts/app.sh or -tags ui",
 			ZH: "注意：此版本不含网页界面，只有 API；请用 scripts/app.sh 或 -tags ui 构建",
 		},
+		"cli.serve.cluster": {
+			EN: "attached to the cluster of [cluster] nats_url: the replicas' live runs are listed beside this home's, and can be paused, steered, stopped and approved here",
+			ZH: "已连接 [cluster] nats_url 的集群：各副本进行中的运行与本目录的运行一同列出，并可在此暂停、引导、停止和审批",
+		},
 		"cli.serve.failed":  {EN: "the server stopped: %v", ZH: "服务器已停止：%v"},
 		"cli.serve.stopped": {EN: "stopped", ZH: "已停止"},
 	}

@@ -18,7 +18,7 @@ import (
 
 	"hermes/backend/cli"
 	"hermes/backend/event"
-	"hermes/backend/remote"
+	"hermes/backend/homelock"
 	"hermes/backend/runlog"
 )
 
@@ -160,7 +160,7 @@ func TestShare_SecondProcessAttachesSeesAndStopsTheLiveRun(t *testing.T) {
 	home := modelHome(t, writeSteps(t, 3, 0, hold, &holding).URL, ws)
 
 	first := startServeProcess(t, home)
-	lock, err := remote.ReadLock(home)
+	lock, err := homelock.ReadLock(home)
 	if err != nil || lock.PID != first.cmd.Process.Pid || lock.Mode != "serve" {
 		t.Fatalf("the first process's lock: %+v, %v", lock, err)
 	}
@@ -207,13 +207,13 @@ func TestShare_SecondProcessAttachesSeesAndStopsTheLiveRun(t *testing.T) {
 	if code := second.stop(t); code != cli.ExitOK {
 		t.Errorf("the second exited %d", code)
 	}
-	if l, err := remote.ReadLock(home); err != nil || l != lock {
+	if l, err := homelock.ReadLock(home); err != nil || l != lock {
 		t.Errorf("the second touched the lock: %+v, %v", l, err)
 	}
 	if code := first.stop(t); code != cli.ExitOK {
 		t.Errorf("the first exited %d", code)
 	}
-	if _, err := os.Stat(remote.LockPath(home)); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(homelock.LockPath(home)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the owner left its lock: %v", err)
 	}
 }

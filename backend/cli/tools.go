@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"hermes/backend/event"
+	"hermes/backend/host"
 	"hermes/backend/i18n"
-	"hermes/backend/runner"
 	"hermes/backend/skills"
 	"hermes/backend/store"
 )
@@ -107,12 +107,12 @@ func toolsCall(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	store, err := store.Open(runner.StorePath(h))
+	st, err := host.OpenStore(h, 0)
 	if err != nil {
 		return fail(env, err)
 	}
-	defer store.Close()
-	kit, err := openToolkit(ctx, h, cfg, store)
+	defer st.Close()
+	kit, err := openToolkit(ctx, h, cfg, st)
 	if err != nil {
 		return fail(env, err)
 	}
@@ -265,9 +265,9 @@ func openRulesStore(env *Env, name string, args []string, wants int) (*store.Sto
 	if err != nil {
 		return nil, nil, fail(env, err)
 	}
-	store, err := store.Open(runner.StorePath(h))
+	st, err := host.OpenStore(h, 0)
 	if err != nil {
 		return nil, nil, fail(env, err)
 	}
-	return store, positional, ExitOK
+	return st, positional, ExitOK
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"hermes/backend/config"
+	"hermes/backend/host"
 	"hermes/backend/i18n"
 	"hermes/backend/runner"
 	"hermes/backend/store"
@@ -33,10 +34,10 @@ func snapshotStore(src, dst string) error {
 	return nil
 }
 
-// checkStore opens the store as every command does. One that another
+// checkStore opens home's store as every command does. One that another
 // Hermes holds opens for that process, and passes.
-func checkStore(path string) error {
-	s, err := store.Open(path)
+func checkStore(home string) error {
+	s, err := host.OpenStore(home, 0)
 	if errors.Is(err, store.ErrLocked) {
 		return nil
 	}
@@ -83,7 +84,7 @@ func cmdUpdate(ctx context.Context, env *Env, args []string) int {
 			if err != nil {
 				return err
 			}
-			return checkStore(runner.StorePath(dir))
+			return checkStore(dir)
 		})
 		if err != nil {
 			return ExitFailed

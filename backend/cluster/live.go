@@ -11,6 +11,7 @@ import (
 	"hermes/backend/agent"
 	"hermes/backend/event"
 	"hermes/backend/i18n"
+	"hermes/backend/runapi"
 	"hermes/backend/runner"
 )
 
@@ -41,11 +42,11 @@ const requestTimeout = 5 * time.Second
 // RunSource is what a replica serves of its runs: its runner.Manager.
 type RunSource interface {
 	Live() []runner.Summary
-	Watch(id string, after int64) (*runner.Watcher, error)
+	Watch(id string, after int64) (*runapi.Watcher, error)
 	Control(id string, c agent.Control) error
 	Approve(id, approvalID string, a runner.Answer) error
 	Bus() *event.Bus
-	Feed() *runner.RunFeed
+	Feed() *runapi.Feed
 }
 
 type historyRequest struct {

@@ -19,13 +19,14 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
+	"hermes/backend/runapi"
 	"hermes/backend/runner"
 	"hermes/backend/skills"
 )
 
 // observe attaches to the cluster at url as the window and `hermes serve`
 // do, over a home of their own with no runs.
-func observe(t *testing.T, url string) runner.Runs {
+func observe(t *testing.T, url string) runapi.Runs {
 	t.Helper()
 	ob, err := cluster.Observe(cluster.Options{Config: config.Cluster{NATSURL: url}, Name: "observer"})
 	if err != nil {
@@ -34,12 +35,12 @@ func observe(t *testing.T, url string) runner.Runs {
 	t.Cleanup(ob.Close)
 	local := runner.New(runner.Options{Home: t.TempDir()})
 	t.Cleanup(func() { _ = local.Shutdown(t.Context()) })
-	return ob.Over(local)
+	return ob.Merge(local)
 }
 
 // next reads w until an event for which stop is true (nil: the end), and
 // returns the events read, checking that they come in seq order from after.
-func next(t *testing.T, w *runner.Watcher, after int64, stop func(event.Event) bool) []event.Event {
+func next(t *testing.T, w *runapi.Watcher, after int64, stop func(event.Event) bool) []event.Event {
 	t.Helper()
 	var got []event.Event
 	deadline := time.After(30 * time.Second)
@@ -71,7 +72,7 @@ func next(t *testing.T, w *runner.Watcher, after int64, stop func(event.Event) b
 
 // waitFeed reads feed until a summary of run id for which until is true;
 // each of its summaries must name replica-1.
-func waitFeed(t *testing.T, feed *runner.RunFeed, id string, until func(runner.Summary) bool) {
+func waitFeed(t *testing.T, feed *runapi.Feed, id string, until func(runner.Summary) bool) {
 	t.Helper()
 	deadline := time.After(30 * time.Second)
 	for {
@@ -309,7 +310,7 @@ func TestLive_LostEventsAreFetchedAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ob.Close()
-	runs := ob.Over(runner.New(runner.Options{Home: t.TempDir()}))
+	runs := ob.Merge(runner.New(runner.Options{Home: t.TempDir()}))
 	id, err := manager.Start(t.Context(), runner.StartRequest{Task: "list the workspace twice"})
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"hermes/backend/agent"
 	"hermes/backend/config"
 	"hermes/backend/event"
+	"hermes/backend/runapi"
 	"hermes/backend/runner"
 )
 
@@ -27,7 +28,7 @@ const checkEvery = 5 * time.Second
 type Observer struct {
 	nc    *nats.Conn
 	js    jetstream.JetStream
-	feeds runner.Feeds // the replicas' runs' summary changes
+	feeds runapi.Feeds // the replicas' runs' summary changes
 	bus   *event.Bus   // the events of the followed runs
 	sub   *nats.Subscription
 
@@ -179,7 +180,7 @@ func (ob *Observer) replicaOf(id string) string {
 
 // Watch follows the events of run id after seq after, as its replica
 // relays them; ok is false when no replica is known to run it.
-func (ob *Observer) Watch(id string, after int64) (w *runner.Watcher, ok bool) {
+func (ob *Observer) Watch(id string, after int64) (w *runapi.Watcher, ok bool) {
 	ob.mu.Lock()
 	defer ob.mu.Unlock()
 	r := ob.relays[id]
@@ -240,7 +241,7 @@ func (ob *Observer) follow() {
 type relay struct {
 	ob          *Observer
 	id, replica string
-	r           *runner.Relay
+	r           *runapi.Log
 	live        chan *nats.Msg
 	poke        chan struct{}
 	last        int64
@@ -248,7 +249,7 @@ type relay struct {
 
 // relayLocked starts relaying run id of replica; ob.mu is held.
 func (ob *Observer) relayLocked(id, replica string) *relay {
-	r := &relay{ob: ob, id: id, replica: replica, r: runner.NewRelay(id),
+	r := &relay{ob: ob, id: id, replica: replica, r: runapi.NewLog(),
 		live: make(chan *nats.Msg, 4096), poke: make(chan struct{}, 1)}
 	if ob.ctx.Err() != nil {
 		r.r.End() // closed: nothing more comes

@@ -8,17 +8,18 @@ import (
 	"hermes/backend/agent"
 	"hermes/backend/api"
 	"hermes/backend/event"
+	"hermes/backend/runapi"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
 )
 
-// Over is the runs of local and the live runs of the cluster as one
-// runner.Runs, for the window and `hermes serve` to show and steer alike:
+// Merge is the runs of local and the live runs of the cluster as one
+// runapi.Runs, for the window and `hermes serve` to show and steer alike:
 // the list has the replicas' runs, each with its Replica, their events are
 // watched and their controls and approvals go to the replica that runs
 // them. Everything else is local's. Use one per Observer; Close the
 // Observer to end it.
-func (ob *Observer) Over(local runner.Runs) runner.Runs {
+func (ob *Observer) Merge(local runapi.Runs) runapi.Runs {
 	o := &observed{Runs: local, ob: ob}
 	lf := local.Feed()
 	ob.wg.Add(1)
@@ -54,14 +55,14 @@ type observedNotices struct {
 func (o *observedNotices) Notices() *runner.NoticeBoard { return o.n.Notices() }
 
 type observed struct {
-	runner.Runs
+	runapi.Runs
 	ob  *Observer
 	bus sync.Once
 }
 
 var (
-	_ runner.Runs  = (*observed)(nil)
-	_ runner.Pager = (*observed)(nil)
+	_ runapi.Runs  = (*observed)(nil)
+	_ runapi.Pager = (*observed)(nil)
 )
 
 // cluster reports whether id is a replica's run. One this process does not
@@ -105,8 +106,8 @@ func (o *observed) merge(runs []runner.Summary) []runner.Summary {
 
 // ListPage is local's page; the first has the cluster's runs q asks for
 // after local's live ones.
-func (o *observed) ListPage(q runner.ListQuery) (runner.RunPage, error) {
-	p, ok := o.Runs.(runner.Pager)
+func (o *observed) ListPage(q runapi.ListQuery) (runner.RunPage, error) {
+	p, ok := o.Runs.(runapi.Pager)
 	if !ok {
 		all, err := o.List()
 		page := runner.RunPage{Runs: []runner.Summary{}}
@@ -144,7 +145,7 @@ func (o *observed) Events(id string) ([]event.Event, error) {
 	return events, err
 }
 
-func (o *observed) Watch(id string, after int64) (*runner.Watcher, error) {
+func (o *observed) Watch(id string, after int64) (*runapi.Watcher, error) {
 	if w, ok := o.ob.Watch(id, after); ok {
 		return w, nil
 	}
@@ -158,7 +159,7 @@ func (o *observed) Watch(id string, after int64) (*runner.Watcher, error) {
 }
 
 // Feed has the changes of local's runs and the cluster's.
-func (o *observed) Feed() *runner.RunFeed { return o.ob.feeds.Feed() }
+func (o *observed) Feed() *runapi.Feed { return o.ob.feeds.Feed() }
 
 // Bus carries the events of local's live runs and, from the first call
 // on, of every live run of the cluster (the window forwards them all).

@@ -14,6 +14,7 @@ import (
 	"hermes/backend/agent"
 	"hermes/backend/event"
 	"hermes/backend/i18n"
+	"hermes/backend/runapi"
 	"hermes/backend/runner"
 	"hermes/backend/store"
 )
@@ -38,7 +39,7 @@ type Spec struct {
 // the home: Start starts it through the home's runner, and Runs watches it,
 // answers what it asks and stops it.
 type Engine struct {
-	Runs  runner.Runs
+	Runs  runapi.Runs
 	Start func(ctx context.Context, s Spec) (runID string, err error)
 	Store *store.Store
 	// Judge returns the judge of a variant's runs; nil: judge checks err.

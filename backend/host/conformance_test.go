@@ -14,24 +14,25 @@ import (
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/remote"
+	"hermes/backend/runapi"
 	"hermes/backend/runner"
 )
 
-// The conformance suite: every scenario runs against the runner.Runs of a
+// The conformance suite: every scenario runs against the runapi.Runs of a
 // process that owns the home (its Manager) and of one attached to the owner
 // (a remote.Client over the owner's local API), and must behave the same.
 var implementations = []struct {
 	name string
-	open func(t *testing.T, home string) runner.Runs
+	open func(t *testing.T, home string) runapi.Runs
 }{
-	{"manager", func(t *testing.T, home string) runner.Runs {
+	{"manager", func(t *testing.T, home string) runapi.Runs {
 		runs := open(t, home, host.Serve, host.Options{}).Runs()
 		if _, ok := runs.(*runner.Manager); !ok {
 			t.Fatalf("the owner's Runs is a %T", runs)
 		}
 		return runs
 	}},
-	{"client", func(t *testing.T, home string) runner.Runs {
+	{"client", func(t *testing.T, home string) runapi.Runs {
 		open(t, home, host.Serve, host.Options{})
 		runs := open(t, home, host.Desktop, host.Options{}).Runs()
 		if _, ok := runs.(*remote.Client); !ok {
@@ -44,7 +45,7 @@ var implementations = []struct {
 func TestRuns_Conformance(t *testing.T) {
 	scenarios := []struct {
 		name string
-		run  func(t *testing.T, open func(t *testing.T, home string) runner.Runs)
+		run  func(t *testing.T, open func(t *testing.T, home string) runapi.Runs)
 	}{
 		{"start and stream", startAndStream},
 		{"approve", approve},
@@ -62,13 +63,13 @@ func TestRuns_Conformance(t *testing.T) {
 
 // stream reads a run's events from a watcher, one at a time.
 type stream struct {
-	w    *runner.Watcher
+	w    *runapi.Watcher
 	buf  []event.Event
 	more <-chan struct{}
 	done bool
 }
 
-func watch(t *testing.T, runs runner.Runs, id string) *stream {
+func watch(t *testing.T, runs runapi.Runs, id string) *stream {
 	t.Helper()
 	w, err := runs.Watch(id, 0)
 	if err != nil {
@@ -131,7 +132,7 @@ func finished(t *testing.T, events []event.Event) event.RunFinishedData {
 	return d
 }
 
-func start(t *testing.T, runs runner.Runs, task string) string {
+func start(t *testing.T, runs runapi.Runs, task string) string {
 	t.Helper()
 	id, err := runs.Start(t.Context(), runner.StartRequest{Task: task})
 	if err != nil {
@@ -144,7 +145,7 @@ func listFiles(id string) llm.ToolCall {
 	return llm.ToolCall{ID: id, Name: "list_files", Arguments: `{}`}
 }
 
-func startAndStream(t *testing.T, open func(*testing.T, string) runner.Runs) {
+func startAndStream(t *testing.T, open func(*testing.T, string) runapi.Runs) {
 	home, _ := newHome(t, llmtest.NewServer(t,
 		llmtest.Step{Content: "Looking.", ToolCalls: []llm.ToolCall{listFiles("c1")}},
 		llmtest.Step{Content: "Done."},
@@ -174,7 +175,7 @@ func startAndStream(t *testing.T, open func(*testing.T, string) runner.Runs) {
 	}
 }
 
-func approve(t *testing.T, open func(*testing.T, string) runner.Runs) {
+func approve(t *testing.T, open func(*testing.T, string) runapi.Runs) {
 	home, ws := newHome(t, llmtest.NewServer(t,
 		llmtest.Step{ToolCalls: []llm.ToolCall{{ID: "w1", Name: "write_file", Arguments: `{"path":"a.txt","content":"x"}`}}},
 		llmtest.Step{Content: "Wrote it."},
@@ -205,7 +206,7 @@ func approve(t *testing.T, open func(*testing.T, string) runner.Runs) {
 	}
 }
 
-func answerQuestion(t *testing.T, open func(*testing.T, string) runner.Runs) {
+func answerQuestion(t *testing.T, open func(*testing.T, string) runapi.Runs) {
 	srv := agenttest.GuessingModel(t)
 	home, ws := newPlanHome(t, srv)
 	if err := os.WriteFile(filepath.Join(ws, "june.md"), []byte("We agreed on the budget."), 0o600); err != nil {
@@ -230,7 +231,7 @@ func answerQuestion(t *testing.T, open func(*testing.T, string) runner.Runs) {
 	}
 }
 
-func pauseAndInject(t *testing.T, open func(*testing.T, string) runner.Runs) {
+func pauseAndInject(t *testing.T, open func(*testing.T, string) runapi.Runs) {
 	hold := make(chan struct{})
 	srv := llmtest.NewServer(t,
 		llmtest.Step{Content: "Looking.", ToolCalls: []llm.ToolCall{listFiles("c1")}, Wait: hold},
@@ -262,7 +263,7 @@ func pauseAndInject(t *testing.T, open func(*testing.T, string) runner.Runs) {
 	}
 }
 
-func stopThenResume(t *testing.T, open func(*testing.T, string) runner.Runs) {
+func stopThenResume(t *testing.T, open func(*testing.T, string) runapi.Runs) {
 	hold := make(chan struct{})
 	home, _ := newHome(t, llmtest.NewServer(t,
 		llmtest.Step{Content: "Looking.", ToolCalls: []llm.ToolCall{listFiles("c1")}, Wait: hold},
@@ -301,7 +302,7 @@ func stopThenResume(t *testing.T, open func(*testing.T, string) runner.Runs) {
 	}
 }
 
-func fork(t *testing.T, open func(*testing.T, string) runner.Runs) {
+func fork(t *testing.T, open func(*testing.T, string) runapi.Runs) {
 	home, _ := newHome(t, llmtest.NewServer(t,
 		llmtest.Step{Content: "Looking.", ToolCalls: []llm.ToolCall{listFiles("c1")}},
 		llmtest.Step{Content: "Done."},

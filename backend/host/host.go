@@ -4,7 +4,7 @@
 // runs the home's runs in a runner.Manager, serves them on the loopback
 // address that hermes.lock names, follows hermes.toml, checks for updates
 // and owns the notices. A later process attaches to the owner through that
-// address and gets the same runner.Runs from a remote.Client.
+// address and gets the same runapi.Runs from a remote.Client.
 package host
 
 import (
@@ -15,12 +15,16 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"os"
 	"sync"
 	"time"
 
+	"hermes/backend/cluster"
 	"hermes/backend/config"
+	"hermes/backend/homelock"
 	"hermes/backend/i18n"
 	"hermes/backend/remote"
+	"hermes/backend/runapi"
 	"hermes/backend/runner"
 	"hermes/backend/server"
 	"hermes/backend/store"
@@ -32,10 +36,10 @@ type Mode = string
 
 // The modes a process opens a home in.
 const (
-	Desktop Mode = remote.ModeDesktop
-	Serve   Mode = remote.ModeServe
-	Bot     Mode = remote.ModeBot
-	Run     Mode = remote.ModeRun
+	Desktop Mode = homelock.ModeDesktop
+	Serve   Mode = homelock.ModeServe
+	Bot     Mode = homelock.ModeBot
+	Run     Mode = homelock.ModeRun
 )
 
 // StopGrace is how long the live runs get to reach their next safe point
@@ -64,13 +68,13 @@ type Options struct {
 	// Assets is the built web UI, served at / of the local API.
 	Assets fs.FS
 	// MustOwn refuses to attach: when a live process owns the home, Open
-	// fails with a *remote.OwnedError (the bot keeps its sessions in
+	// fails with a *homelock.OwnedError (the bot keeps its sessions in
 	// hermes.db, which only the owner opens).
 	MustOwn bool
 	// HoldStore keeps hermes.db open for the host's life (Store), for a
 	// process that reads it besides its runs (the bot).
 	HoldStore bool
-	// NewToken replaces the home's token (remote.HomeToken) before the API
+	// NewToken replaces the home's token (homelock.HomeToken) before the API
 	// serves (`hermes serve --new-token`): browsers let in with the old one
 	// must open the new URL.
 	NewToken bool
@@ -87,10 +91,12 @@ type Options struct {
 	// OnConfig hears of every edit of hermes.toml the owner's one watcher
 	// sees (runner.Options.OnConfig).
 	OnConfig func(config.Config, error)
-	// Runs, when set, is given the home's runs and returns those the window
-	// and the local API serve in their place: with [cluster] nats_url, the
-	// home's and the cluster's replicas' (backend/cluster Observer.Over).
-	Runs func(runner.Runs) runner.Runs
+	// Cluster shows the live runs of the cluster that hermes.toml's
+	// [cluster] nats_url names beside the home's, to steer alike (the window,
+	// `hermes serve`): Runs are both, through a backend/cluster Observer
+	// that takes no tasks. Without a nats_url it does nothing; a cluster
+	// that does not answer leaves the home's runs alone, and Warn says so.
+	Cluster bool
 
 	// Version is the running version, which the update check compares with
 	// the feed's releases.
@@ -111,11 +117,12 @@ type Host struct {
 	mode  Mode
 	token string
 
-	runs    runner.Runs
-	manager *runner.Manager // nil when attached
-	client  *remote.Client  // nil when owner
-	own     *remote.Owner   // nil when attached
-	store   *store.Store
+	runs    runapi.Runs
+	manager *runner.Manager   // nil when attached
+	client  *remote.Client    // nil when owner
+	own     *homelock.Owner   // nil when attached
+	store   *store.Store      // nil without Options.HoldStore
+	cluster *cluster.Observer // nil without Options.Cluster and a cluster
 
 	api    *http.Server
 	served chan error
@@ -150,25 +157,25 @@ func Open(ctx context.Context, home string, mode Mode, o Options) (*Host, error)
 		return nil, err
 	}
 	h := &Host{home: home, mode: mode, token: token, served: make(chan error, 2)}
-	me := remote.Lock{Addr: lockAddr, Token: h.token, Mode: mode}
+	me := homelock.Lock{Addr: lockAddr, Token: h.token, Mode: mode}
 	if o.MustOwn {
-		h.own, err = remote.Claim(ctx, home, me)
+		h.own, err = homelock.Claim(ctx, home, me)
 	} else {
-		h.own, h.client, err = remote.Share(ctx, home, me)
+		h.own, h.client, err = share(ctx, home, me)
 	}
 	if err != nil {
 		closeListener(o.Listener)
 		closeListener(lockLn)
 		return nil, err
 	}
-	var owner *remote.Lock
+	var owner *homelock.Lock
 	if h.client != nil {
 		closeListener(lockLn)
 		lockLn = nil
 		h.runs = h.client
 	} else {
 		if o.HoldStore {
-			if h.store, err = store.Open(runner.StorePath(home)); err != nil {
+			if h.store, err = OpenStore(home, 0); err != nil {
 				closeListener(o.Listener)
 				closeListener(lockLn)
 				h.own.Release()
@@ -187,8 +194,8 @@ func Open(ctx context.Context, home string, mode Mode, o Options) (*Host, error)
 		})
 		h.runs, owner = h.manager, &h.own.Lock
 	}
-	if o.Runs != nil {
-		h.runs = o.Runs(h.runs)
+	if o.Cluster {
+		h.observeCluster(mode, o, warn)
 	}
 	streams, endStreams := context.WithCancel(context.Background())
 	h.endStreams = endStreams
@@ -208,12 +215,29 @@ func Open(ctx context.Context, home string, mode Mode, o Options) (*Host, error)
 	return h, nil
 }
 
+// share makes this process the owner of home, its local API at me.Addr
+// (listening already) taking me.Token, or, when a live process owns the
+// home, attaches to that process. Exactly one of the two results is set:
+// serve the home's runs and Release the Owner on exit, or use the Client.
+func share(ctx context.Context, home string, me homelock.Lock) (*homelock.Owner, *remote.Client, error) {
+	own, err := homelock.Claim(ctx, home, me)
+	var owned *homelock.OwnedError
+	if !errors.As(err, &owned) {
+		return own, nil, err
+	}
+	c, err := remote.Dial(ctx, owned.Owner)
+	if err != nil {
+		return nil, nil, err
+	}
+	return nil, c, nil
+}
+
 // Attach attaches to the live process that owns home and never owns it
 // itself, for a command that only steers that process's runs (`hermes
-// pin`); the error wraps remote.ErrNotOwner when no live process owns the
+// pin`); the error wraps homelock.ErrNotOwner when no live process owns the
 // home. It serves nothing.
 func Attach(ctx context.Context, home string) (*Host, error) {
-	lock, err := remote.Probe(ctx, home)
+	lock, err := homelock.Probe(ctx, home)
 	if err != nil {
 		return nil, err
 	}
@@ -222,6 +246,25 @@ func Attach(ctx context.Context, home string) (*Host, error) {
 		return nil, err
 	}
 	return &Host{home: home, runs: c, client: c, served: make(chan error)}, nil
+}
+
+// observeCluster puts the live runs of the cluster of hermes.toml's
+// [cluster] nats_url beside the home's, when it names one and it answers.
+func (h *Host) observeCluster(mode Mode, o Options, warn func(error)) {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	machine, _ := os.Hostname()
+	ob, err := cluster.ObserveHome(h.home, getenv, fmt.Sprintf("hermes-%s %s/%d", mode, machine, os.Getpid()), o.Version)
+	if err != nil {
+		warn(i18n.Wrap(err, "host.cluster_unreachable", err))
+		return
+	}
+	if ob != nil {
+		h.cluster = ob
+		h.runs = ob.Merge(h.runs)
+	}
 }
 
 // follow makes the owner follow hermes.toml (a good edit applies to the
@@ -246,7 +289,7 @@ func (h *Host) follow(mode Mode, o Options, warn func(error)) {
 
 // Runs are the home's runs: this process's Manager when it owns the home,
 // else the client of the owner.
-func (h *Host) Runs() runner.Runs { return h.runs }
+func (h *Host) Runs() runapi.Runs { return h.runs }
 
 // Manager is this process's Manager, nil when it is attached.
 func (h *Host) Manager() *runner.Manager { return h.manager }
@@ -263,9 +306,13 @@ func (h *Host) Token() string { return h.token }
 // Store is hermes.db, held open with Options.HoldStore; nil otherwise.
 func (h *Host) Store() *store.Store { return h.store }
 
+// ObservesCluster reports whether Runs have the cluster's live runs beside
+// the home's (Options.Cluster).
+func (h *Host) ObservesCluster() bool { return h.cluster != nil }
+
 // Owner is the lock of the process that owns the home: this one's, or the
 // one attached to.
-func (h *Host) Owner() remote.Lock {
+func (h *Host) Owner() homelock.Lock {
 	if h.client != nil {
 		return h.client.Owner()
 	}
@@ -296,9 +343,10 @@ func (h *Host) OwnerGone() error {
 	return i18n.Wrap(remote.ErrOwnerGone, "remote.owner_gone", o.Mode, o.PID)
 }
 
-// Failed receives the error of a listener the local API stopped serving
-// on before Close.
-func (h *Host) Failed() <-chan error { return h.served }
+// APIStopped receives the error of each listener the local API stops
+// serving on; ServeError tells one that Close stopped (nil) from one that
+// failed.
+func (h *Host) APIStopped() <-chan error { return h.served }
 
 // Notices is the owner's board of notices (a broken hermes.toml, an update
 // on offer); nil when attached.
@@ -337,6 +385,9 @@ func (h *Host) Close(grace context.Context) error {
 			h.api.Close() // requests still open after the grace are cut off
 		}
 	}
+	if h.cluster != nil {
+		h.cluster.Close() // after the API: its streams of the replicas' runs have ended
+	}
 	if h.store != nil {
 		if cerr := h.store.Close(); cerr != nil && err == nil {
 			err = cerr
@@ -364,9 +415,9 @@ func ServeError(err error) error {
 // takes a token of its own and does not touch the home's file.
 func apiToken(home string, mode Mode, renew bool) (string, error) {
 	if mode == Run && !renew {
-		return remote.NewToken(), nil
+		return homelock.NewToken(), nil
 	}
-	return remote.HomeToken(home, renew)
+	return homelock.HomeToken(home, renew)
 }
 
 // lockListener gives the loopback address that hermes.lock names for a

@@ -12,9 +12,11 @@ import (
 	"hermes/backend/agent"
 	"hermes/backend/config"
 	"hermes/backend/event"
+	"hermes/backend/homelock"
 	"hermes/backend/host"
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/remote"
+	"hermes/backend/runapi"
 	"hermes/backend/runner"
 )
 
@@ -53,7 +55,7 @@ func open(t *testing.T, home string, mode host.Mode, o host.Options) *host.Host 
 }
 
 // drain returns every event a watcher gives until the run's leg is over.
-func drain(w *runner.Watcher) []event.Event {
+func drain(w *runapi.Watcher) []event.Event {
 	var all []event.Event
 	for {
 		events, more := w.Next()
@@ -75,11 +77,11 @@ func TestOpen_OwnerThenAttached(t *testing.T) {
 	if !owner.Owns() || owner.Attached() != "" || owner.Notices() == nil {
 		t.Fatalf("first process: owns %v, attached %q", owner.Owns(), owner.Attached())
 	}
-	lock, err := remote.ReadLock(home)
+	lock, err := homelock.ReadLock(home)
 	if err != nil || lock.Mode != host.Serve || lock.Token != owner.Token() || lock.PID != os.Getpid() {
 		t.Fatalf("hermes.lock = %+v, %v", lock, err)
 	}
-	if _, err := remote.Probe(t.Context(), home); err != nil {
+	if _, err := homelock.Probe(t.Context(), home); err != nil {
 		t.Fatalf("the lock's address does not answer: %v", err)
 	}
 
@@ -110,7 +112,7 @@ func TestOpen_OwnerThenAttached(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-attached.Gone()
-	if _, err := remote.ReadLock(home); !errors.Is(err, os.ErrNotExist) {
+	if _, err := homelock.ReadLock(home); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("lock after close: %v", err)
 	}
 }
@@ -119,10 +121,10 @@ func TestOpen_OwnerThenAttached(t *testing.T) {
 // never owns the home; with no owner it says so.
 func TestAttach(t *testing.T) {
 	home := t.TempDir()
-	if _, err := host.Attach(t.Context(), home); !errors.Is(err, remote.ErrNotOwner) {
+	if _, err := host.Attach(t.Context(), home); !errors.Is(err, homelock.ErrNotOwner) {
 		t.Fatalf("Attach with no owner = %v", err)
 	}
-	if _, err := os.Stat(remote.LockPath(home)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(homelock.LockPath(home)); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("Attach wrote a lock: %v", err)
 	}
 	open(t, home, host.Serve, host.Options{})
@@ -145,7 +147,7 @@ func TestOpen_MustOwn(t *testing.T) {
 	home := t.TempDir()
 	open(t, home, host.Desktop, host.Options{})
 	_, err := host.Open(t.Context(), home, host.Bot, host.Options{MustOwn: true, HoldStore: true})
-	var owned *remote.OwnedError
+	var owned *homelock.OwnedError
 	if !errors.As(err, &owned) || owned.Owner.Mode != host.Desktop {
 		t.Fatalf("Open = %v", err)
 	}
@@ -173,7 +175,7 @@ func TestOpen_ServesTheListenerToo(t *testing.T) {
 		t.Fatal("second serve owns the home")
 	}
 	// The second serve answers on its own address, with its own token.
-	c, err := remote.Dial(t.Context(), remote.Lock{Addr: ln2.Addr().String(), Token: second.Token()})
+	c, err := remote.Dial(t.Context(), homelock.Lock{Addr: ln2.Addr().String(), Token: second.Token()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +214,7 @@ func TestClose_CancelsRunsWhenGraceEnds(t *testing.T) {
 	if events := drain(w); events[len(events)-1].Type != event.RunFinished {
 		t.Fatalf("last event %s", events[len(events)-1].Type)
 	}
-	if _, err := remote.ReadLock(home); !errors.Is(err, os.ErrNotExist) {
+	if _, err := homelock.ReadLock(home); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("lock after close: %v", err)
 	}
 }
@@ -331,7 +333,7 @@ func TestOpen_TokenOutlivesTheProcess(t *testing.T) {
 	if again.Token() != tok {
 		t.Fatalf("token after a restart %q, want %q", again.Token(), tok)
 	}
-	if lock, err := remote.ReadLock(home); err != nil || lock.Token != tok {
+	if lock, err := homelock.ReadLock(home); err != nil || lock.Token != tok {
 		t.Fatalf("hermes.lock = %+v, %v", lock, err)
 	}
 	if err := again.Close(context.Background()); err != nil {

@@ -14,6 +14,10 @@ func hostMessages() map[string]i18n.Msg {
 			EN: "hermes.toml is not followed (%v): restart Hermes to apply an edit",
 			ZH: "未能跟踪 hermes.toml（%v）：修改后请重启 Hermes 生效",
 		},
+		"host.cluster_unreachable": {
+			EN: "%v; serving this home's runs only, without the cluster's (restart once NATS answers)",
+			ZH: "%v；仅提供本目录的运行，不含集群的运行（NATS 可用后请重启）",
+		},
 		"host.update.not_ready": {EN: "no update is ready to install yet; wait for its download to finish", ZH: "还没有可安装的更新；请等待下载完成"},
 		"host.update.failed": {
 			EN: "the update could not be installed (%v); this version stays in place: restart Hermes to go on, or run `hermes update`",

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,8 +14,9 @@ import (
 
 	"hermes/backend/api"
 	"hermes/backend/event"
+	"hermes/backend/homelock"
 	"hermes/backend/i18n"
-	"hermes/backend/runner"
+	"hermes/backend/runapi"
 )
 
 // callTimeout bounds a call that has no context of its own; the owner
@@ -22,7 +24,8 @@ import (
 const callTimeout = 30 * time.Second
 
 // Error is an error the owner answered with, as its local API showed it;
-// runner.Explain shows it the same way again.
+// the local API of this process (runner.Explain) shows it the same way
+// again.
 type Error struct{ API api.Error }
 
 func (e *Error) Error() string {
@@ -43,7 +46,7 @@ func (c *Client) List() ([]api.Summary, error) {
 
 // ListPage returns one page of the owner's runs, read from the summaries it
 // keeps in hermes.db (GET /api/runs?limit=&before=&status=&q=).
-func (c *Client) ListPage(q runner.ListQuery) (api.RunPage, error) {
+func (c *Client) ListPage(q runapi.ListQuery) (api.RunPage, error) {
 	v := url.Values{"limit": {strconv.Itoa(q.Limit)}}
 	for k, s := range map[string]string{"before": q.Before, "status": q.Status, "q": q.Search} {
 		if s != "" {
@@ -54,12 +57,12 @@ func (c *Client) ListPage(q runner.ListQuery) (api.RunPage, error) {
 	return out, c.quick(http.MethodGet, "/api/runs?"+v.Encode(), nil, &out)
 }
 
-var _ runner.Pager = (*Client)(nil)
+var _ runapi.Pager = (*Client)(nil)
 
 // Page asks the owner that l names for one page of its runs, with one
 // request and nothing followed: for a command that only lists (`hermes
 // runs` while the owner holds hermes.db).
-func Page(ctx context.Context, l Lock, q runner.ListQuery) (api.RunPage, error) {
+func Page(ctx context.Context, l homelock.Lock, q runapi.ListQuery) (api.RunPage, error) {
 	c := &Client{owner: l, base: "http://" + l.Addr, http: &http.Client{}, ctx: ctx}
 	return c.ListPage(q)
 }
@@ -129,7 +132,15 @@ func (c *Client) Settings() (api.Settings, error) {
 func (c *Client) CheckModel(ctx context.Context, o api.Overrides) api.ModelCheck {
 	var mc api.ModelCheck
 	if err := c.call(ctx, http.MethodPost, "/api/model/check", o, &mc); err != nil {
-		return runner.CheckResult(err)
+		// The error the owner answered with, as it showed it; else why it
+		// did not answer.
+		var e api.Error
+		if !errors.As(err, &e) {
+			e = api.Error{Code: "internal", Message: map[string]string{
+				string(i18n.EN): i18n.MessageIn(i18n.EN, err), string(i18n.ZH): i18n.MessageIn(i18n.ZH, err),
+			}}
+		}
+		return api.ModelCheck{Error: &e}
 	}
 	return mc
 }

@@ -1,3 +1,7 @@
+// Package remote is the client of the local API of the process that owns
+// a home (backend/homelock says which, and where): a Client serves the
+// owner's runs as runapi.Runs, as the owner's runner.Manager does, so that
+// the window, hermes serve and the commands work on either alike.
 package remote
 
 import (
@@ -12,19 +16,21 @@ import (
 
 	"hermes/backend/api"
 	"hermes/backend/event"
-	"hermes/backend/runner"
+	"hermes/backend/homelock"
+	"hermes/backend/i18n"
+	"hermes/backend/runapi"
 )
 
 // Client is a process attached to the owner of a home: it serves the
-// owner's runs through the owner's local API as runner.Runs, so the window
+// owner's runs through the owner's local API as runapi.Runs, so the window
 // and `hermes serve` work on it as on a Manager. It follows the owner's run
 // list, and the events of every live run, which it relays to its Bus.
 type Client struct {
-	owner Lock
+	owner homelock.Lock
 	base  string
 	http  *http.Client
 	bus   *event.Bus
-	feeds runner.Feeds
+	feeds runapi.Feeds
 
 	// ctx ends every stream on Shutdown.
 	ctx    context.Context
@@ -34,18 +40,18 @@ type Client struct {
 
 	mu sync.Mutex
 	// followed are the live runs whose events are relayed to the bus.
-	followed map[string]*runner.Relay
+	followed map[string]*runapi.Log
 }
 
-var _ runner.Runs = (*Client)(nil)
+var _ runapi.Runs = (*Client)(nil)
 
 // Dial attaches to the owner that l names. It fails when the owner does not
 // answer.
-func Dial(ctx context.Context, l Lock) (*Client, error) {
+func Dial(ctx context.Context, l homelock.Lock) (*Client, error) {
 	cctx, cancel := context.WithCancel(context.Background())
 	c := &Client{
 		owner: l, base: "http://" + l.Addr, http: &http.Client{}, bus: event.NewBus(),
-		ctx: cctx, cancel: cancel, gone: make(chan struct{}), followed: map[string]*runner.Relay{},
+		ctx: cctx, cancel: cancel, gone: make(chan struct{}), followed: map[string]*runapi.Log{},
 	}
 	// ctx bounds the dialling only; the streams last as long as the client.
 	stop := context.AfterFunc(ctx, cancel)
@@ -73,7 +79,7 @@ func Dial(ctx context.Context, l Lock) (*Client, error) {
 }
 
 // Owner is the lock of the process this client is attached to.
-func (c *Client) Owner() Lock { return c.owner }
+func (c *Client) Owner() homelock.Lock { return c.owner }
 
 // Gone is closed when the owner stops answering: it exited, or was killed.
 func (c *Client) Gone() <-chan struct{} { return c.gone }
@@ -82,10 +88,10 @@ func (c *Client) Gone() <-chan struct{} { return c.gone }
 func (c *Client) Bus() *event.Bus { return c.bus }
 
 // Feed returns a new feed of the owner's run changes; Close it when done.
-func (c *Client) Feed() *runner.RunFeed { return c.feeds.Feed() }
+func (c *Client) Feed() *runapi.Feed { return c.feeds.Feed() }
 
 // Watch follows a run's events after seq after, as the owner streams them.
-func (c *Client) Watch(id string, after int64) (*runner.Watcher, error) {
+func (c *Client) Watch(id string, after int64) (*runapi.Watcher, error) {
 	c.mu.Lock()
 	r := c.followed[id]
 	c.mu.Unlock()
@@ -98,7 +104,7 @@ func (c *Client) Watch(id string, after int64) (*runner.Watcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	r = runner.NewRelay(id)
+	r = runapi.NewLog()
 	c.wg.Add(1)
 	go c.relay(r, res.Body, false)
 	return r.Watch(after), nil
@@ -132,7 +138,7 @@ func (c *Client) follow(id string) {
 	if err != nil {
 		return // the owner is going; the feed's end says so
 	}
-	r := runner.NewRelay(id)
+	r := runapi.NewLog()
 	c.followed[id] = r
 	c.wg.Add(1)
 	go c.relay(r, res.Body, true)
@@ -140,7 +146,7 @@ func (c *Client) follow(id string) {
 
 // relay reads a run's stream into r (and the bus, for a followed run)
 // until the run's leg is over or the stream breaks.
-func (c *Client) relay(r *runner.Relay, body io.ReadCloser, followed bool) {
+func (c *Client) relay(r *runapi.Log, body io.ReadCloser, followed bool) {
 	defer c.wg.Done()
 	defer body.Close()
 	_ = readSSE(body, func(m message) bool {
@@ -198,4 +204,9 @@ func (c *Client) open(ctx context.Context, path string) (*http.Response, error) 
 	}
 	req.Header.Set("Accept", "text/event-stream")
 	return c.do(req)
+}
+
+// Attached says, for a person, which process this one is attached to.
+func (c *Client) Attached() string {
+	return i18n.T("remote.attached", c.owner.Mode, c.owner.PID)
 }

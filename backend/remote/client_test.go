@@ -11,6 +11,7 @@ import (
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/remote"
+	"hermes/backend/runapi"
 	"hermes/backend/runner"
 )
 
@@ -30,7 +31,7 @@ func dial(t *testing.T, o *owner) *remote.Client {
 }
 
 // drain returns every event a watcher gives until the run's leg is over.
-func drain(w *runner.Watcher) []event.Event {
+func drain(w *runapi.Watcher) []event.Event {
 	var all []event.Event
 	for {
 		events, more := w.Next()

@@ -9,26 +9,11 @@ import (
 	"sync"
 	"testing"
 
+	"hermes/backend/homelock"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/remote"
 	"hermes/backend/runner"
 	"hermes/backend/server"
 )
-
-// TestMain lets a test run a second process: with HERMES_REMOTE_CLAIM set
-// to a home, the test binary claims it, says so, and waits to be killed.
-func TestMain(m *testing.M) {
-	if home := os.Getenv("HERMES_REMOTE_CLAIM"); home != "" {
-		_, err := remote.Claim(context.Background(), home, remote.Lock{Addr: "127.0.0.1:1", Token: "child", Mode: remote.ModeServe})
-		if err != nil {
-			fmt.Println(err)
-			os.Exit(1)
-		}
-		fmt.Println("claimed")
-		select {}
-	}
-	os.Exit(m.Run())
-}
 
 const testKey = "sk-test-5c0b7e2f9a1d4e6b8c3f2a1d0e9b8c7a"
 
@@ -37,7 +22,7 @@ const testKey = "sk-test-5c0b7e2f9a1d4e6b8c3f2a1d0e9b8c7a"
 type owner struct {
 	home, ws string
 	runs     *runner.Manager
-	lock     remote.Lock
+	lock     homelock.Lock
 	// exit stops the owner as its process would on exit; it runs once.
 	exit func()
 }
@@ -59,7 +44,7 @@ func newOwner(t *testing.T, srv *llmtest.Server) *owner {
 		return ""
 	}})
 	hs := httptest.NewUnstartedServer(nil)
-	own, err := remote.Claim(t.Context(), o.home, remote.Lock{Addr: hs.Listener.Addr().String(), Token: remote.NewToken(), Mode: remote.ModeServe})
+	own, err := homelock.Claim(t.Context(), o.home, homelock.Lock{Addr: hs.Listener.Addr().String(), Token: homelock.NewToken(), Mode: homelock.ModeServe})
 	if err != nil {
 		t.Fatal(err)
 	}

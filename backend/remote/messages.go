@@ -10,23 +10,6 @@ func remoteMessages() map[string]i18n.Msg {
 			EN: "attached to hermes %s (pid %d), which owns this home: its runs are shown and steered here",
 			ZH: "已连接到持有此主目录的 hermes %s（进程 %d）：可在此查看和控制它的运行",
 		},
-		"remote.owned": {EN: "this home is owned by hermes %s (pid %d)", ZH: "此主目录由 hermes %s（进程 %d）持有"},
-		"remote.lock_failed": {
-			EN: "could not write %s: %v; check that the home directory is writable",
-			ZH: "无法写入 %s：%v；请检查主目录是否可写",
-		},
-		"remote.token_failed": {
-			EN: "could not keep the access token in %s: %v; check that the home directory is writable",
-			ZH: "无法在 %s 中保存访问令牌：%v；请检查主目录是否可写",
-		},
-		"remote.lock_held": {
-			EN: "process %d holds this home but does not answer at %s; if it is not Hermes, delete %s and start again",
-			ZH: "进程 %d 持有此主目录，但在 %s 没有应答；如果它不是 Hermes，请删除 %s 后重新启动",
-		},
-		"remote.lock_contended": {
-			EN: "other processes keep taking %s over; start Hermes again once they have settled",
-			ZH: "其他进程在反复接管 %s；请稍后再启动 Hermes",
-		},
 		"remote.owner_gone": {
 			EN: "the hermes %s (pid %d) that owns this home does not answer; start this one again to own the home",
 			ZH: "持有此主目录的 hermes %s（进程 %d）没有应答；请重新启动本进程以接管主目录",

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"errors"
-	"strings"
 
 	"hermes/backend/config"
 	"hermes/backend/i18n"
@@ -89,31 +88,6 @@ func Explain(err error) APIError {
 // NewAPIError shows err with the given code.
 func NewAPIError(code string, err error) APIError {
 	return APIError{Code: code, Message: map[string]string{
-		string(i18n.EN): MessageIn(i18n.EN, err), string(i18n.ZH): MessageIn(i18n.ZH, err),
+		string(i18n.EN): i18n.MessageIn(i18n.EN, err), string(i18n.ZH): i18n.MessageIn(i18n.ZH, err),
 	}}
-}
-
-// MessageIn renders err for a person in lang: the outermost i18n message in
-// its chain, with errors among its arguments rendered too, each error of a
-// joined list in turn, and an error with no message as it is.
-func MessageIn(lang i18n.Lang, err error) string {
-	if joined, ok := err.(interface{ Unwrap() []error }); ok {
-		parts := make([]string, 0, len(joined.Unwrap()))
-		for _, e := range joined.Unwrap() {
-			parts = append(parts, MessageIn(lang, e))
-		}
-		return strings.Join(parts, "; ")
-	}
-	var ie *i18n.Error
-	if !errors.As(err, &ie) {
-		return err.Error()
-	}
-	args := make([]any, len(ie.Args))
-	for i, a := range ie.Args {
-		if e, ok := a.(error); ok {
-			a = MessageIn(lang, e)
-		}
-		args[i] = a
-	}
-	return i18n.In(lang, ie.Key, args...)
 }

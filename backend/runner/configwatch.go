@@ -156,7 +156,7 @@ func bilingual(err error) map[string]string {
 func configMessageIn(lang i18n.Lang, err error) string {
 	var ie *i18n.Error
 	if _, joined := err.(interface{ Unwrap() []error }); joined || !errors.As(err, &ie) {
-		return MessageIn(lang, err)
+		return i18n.MessageIn(lang, err)
 	}
 	args := make([]any, len(ie.Args))
 	for i, a := range ie.Args {

@@ -13,6 +13,7 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/longterm"
+	"hermes/backend/runapi"
 	"hermes/backend/runlog"
 	"hermes/backend/sandbox"
 	"hermes/backend/skills"
@@ -84,7 +85,7 @@ type Manager struct {
 	closed bool
 	wg     sync.WaitGroup
 
-	feeds   Feeds
+	feeds   runapi.Feeds
 	notices NoticeBoard
 	conf    configState
 	traces  traces

@@ -12,6 +12,7 @@ import (
 	"hermes/backend/atomicfile"
 	"hermes/backend/event"
 	"hermes/backend/i18n"
+	"hermes/backend/runapi"
 	"hermes/backend/runlog"
 )
 
@@ -20,34 +21,21 @@ import (
 // that cannot be read are left out and named by the error, a
 // *runlog.SkippedError, returned beside the runs that could be read.
 func (m *Manager) List() ([]Summary, error) {
-	p, err := m.ListPage(ListQuery{})
+	p, err := m.ListPage(runapi.ListQuery{})
 	return p.Runs, err
 }
 
-// ListQuery asks for one page of the runs list: up to Limit runs (0: all)
-// after the run Before ("": from the newest) that have Status and whose id,
-// task or title holds Search, ignoring case ("" for either: any).
-type ListQuery struct {
-	Before string
-	Limit  int
-	Status string
-	Search string
-}
-
-// Pager lists runs a page at a time; *Manager is one. Runs that are not one
-// (a remote owner's client) page the whole List.
-type Pager interface {
-	ListPage(q ListQuery) (RunPage, error)
-}
-
-var _ Pager = (*Manager)(nil)
+var (
+	_ runapi.Runs  = (*Manager)(nil)
+	_ runapi.Pager = (*Manager)(nil)
+)
 
 // ListPage is one page of List. The first page has the live runs before
 // the logged ones (Limit counts the logged ones only). The logged runs come
 // from the summaries kept in hermes.db, so a page reads only what it shows
 // (a filter reads the summaries it passes over, never their logs); when
 // another process holds the store, from the logs.
-func (m *Manager) ListPage(q ListQuery) (RunPage, error) {
+func (m *Manager) ListPage(q runapi.ListQuery) (RunPage, error) {
 	if m.isSample(q.Before) {
 		return RunPage{}, nil // nothing comes after the sample
 	}
@@ -99,23 +87,6 @@ func (m *Manager) ListPage(q ListQuery) (RunPage, error) {
 	return RunPage{Runs: out, Next: page.Next}, err
 }
 
-// Matches reports whether a run with this summary and title is one q asks for.
-func (q ListQuery) Matches(s runlog.Summary, title string) bool {
-	if q.Status != "" && s.Status != q.Status {
-		return false
-	}
-	if q.Search == "" {
-		return true
-	}
-	want := strings.ToLower(q.Search)
-	for _, in := range []string{s.RunID, s.Task, title} {
-		if strings.Contains(strings.ToLower(in), want) {
-			return true
-		}
-	}
-	return false
-}
-
 // logged is a page of the runs in the home's logs: from the index in
 // hermes.db, brought up to date with logs that came without a summary, or,
 // when another process holds the store, from the logs themselves.
@@ -148,7 +119,7 @@ func (m *Manager) logged(before string, limit int, keep func(runlog.Summary) boo
 // Events returns every event of a run so far, in seq order.
 func (m *Manager) Events(id string) ([]event.Event, error) {
 	if l := m.liveRun(id); l != nil {
-		return l.snapshot(), nil
+		return l.log.Events(), nil
 	}
 	if m.isSample(id) {
 		events, _ := sampleEvents()
@@ -168,15 +139,15 @@ func (m *Manager) Events(id string) ([]event.Event, error) {
 // Watch follows a run's events after seq after: those so far, then, for a
 // live run, the live ones until its leg is over. A run that is not live
 // gives its logged events and ends.
-func (m *Manager) Watch(id string, after int64) (*Watcher, error) {
+func (m *Manager) Watch(id string, after int64) (*runapi.Watcher, error) {
 	if l := m.liveRun(id); l != nil {
-		return l.watch(after), nil
+		return l.log.Watch(after), nil
 	}
 	events, err := m.Events(id)
 	if err != nil {
 		return nil, err
 	}
-	return replay(id, events).watch(after), nil
+	return runapi.Replay(events).Watch(after), nil
 }
 
 // maxTitle is the longest title, in characters, that a run may be given.

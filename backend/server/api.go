@@ -13,6 +13,7 @@ import (
 	"hermes/backend/api"
 	"hermes/backend/event"
 	"hermes/backend/i18n"
+	"hermes/backend/runapi"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
 )
@@ -35,7 +36,7 @@ func (s *server) listRuns(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, runs)
 		return
 	}
-	q := runner.ListQuery{Before: v.Get("before"), Status: v.Get("status"), Search: v.Get("q")}
+	q := runapi.ListQuery{Before: v.Get("before"), Status: v.Get("status"), Search: v.Get("q")}
 	n, err := intParam(v.Get("limit"))
 	if err != nil {
 		writeError(w, err)
@@ -55,8 +56,8 @@ func (s *server) listRuns(w http.ResponseWriter, r *http.Request) {
 
 // runPage asks the runs for a page, or pages their whole list when they
 // cannot (a client of a remote owner).
-func (s *server) runPage(q runner.ListQuery) (api.RunPage, error) {
-	if p, ok := s.runs.(runner.Pager); ok {
+func (s *server) runPage(q runapi.ListQuery) (api.RunPage, error) {
+	if p, ok := s.runs.(runapi.Pager); ok {
 		return p.ListPage(q)
 	}
 	all, err := s.runs.List()

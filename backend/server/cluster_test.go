@@ -28,7 +28,7 @@ func clusterHarness(t *testing.T, url string) *harness {
 		t.Fatal(err)
 	}
 	local := runner.New(runner.Options{Home: t.TempDir()})
-	hs := httptest.NewServer(server.New(server.Options{Runs: ob.Over(local), Token: testToken}))
+	hs := httptest.NewServer(server.New(server.Options{Runs: ob.Merge(local), Token: testToken}))
 	t.Cleanup(func() {
 		hs.CloseClientConnections()
 		hs.Close()

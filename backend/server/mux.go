@@ -12,6 +12,7 @@ import (
 
 	"hermes/backend/api"
 	"hermes/backend/i18n"
+	"hermes/backend/runapi"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
 )
@@ -61,7 +62,7 @@ type muxStream struct {
 // set, ends the subscription at once with the reason.
 type muxChange struct {
 	runID string
-	w     *runner.Watcher
+	w     *runapi.Watcher
 	err   error
 }
 
@@ -69,7 +70,7 @@ type muxChange struct {
 // for the run's next events.
 type muxSub struct {
 	runID string
-	w     *runner.Watcher
+	w     *runapi.Watcher
 	stop  chan struct{}
 }
 

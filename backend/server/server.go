@@ -18,19 +18,19 @@ import (
 	"sync"
 	"time"
 
-	"hermes/backend/remote"
-	"hermes/backend/runner"
+	"hermes/backend/homelock"
+	"hermes/backend/runapi"
 )
 
 // Options configure the handler New returns.
 type Options struct {
 	// Runs starts, steers and lists the runs; its home is the one served: a
 	// Manager, or the client of the process that owns the home.
-	Runs runner.Runs
+	Runs runapi.Runs
 	// Owner, in the process that owns the home, is what it wrote in
 	// hermes.lock: GET /api/owner answers with it (without the token), so
 	// that another process can tell that the lock's address is the owner's.
-	Owner *remote.Lock
+	Owner *homelock.Lock
 	// Token is the secret every request must carry. An empty token refuses
 	// every request rather than letting any through.
 	Token string
@@ -106,8 +106,8 @@ func NewHTTPServer(o Options) *http.Server {
 }
 
 type server struct {
-	runs      runner.Runs
-	owner     *remote.Lock
+	runs      runapi.Runs
+	owner     *homelock.Lock
 	token     string
 	hosts     []string
 	heartbeat time.Duration

@@ -1,4 +1,4 @@
-package remote
+package homelock
 
 import (
 	"errors"
@@ -42,12 +42,12 @@ func HomeToken(home string, renew bool) (string, error) {
 			return tok, nil
 		}
 		if !errors.Is(err, errBadToken) {
-			return "", i18n.Wrap(err, "remote.token_failed", path, err)
+			return "", i18n.Wrap(err, "homelock.token_failed", path, err)
 		}
 	}
 	tok := NewToken()
 	if err := atomicfile.WriteFile(path, []byte(tok+"\n"), 0o600); err != nil {
-		return "", i18n.Wrap(err, "remote.token_failed", path, err)
+		return "", i18n.Wrap(err, "homelock.token_failed", path, err)
 	}
 	return tok, nil
 }

@@ -1,47 +1,46 @@
-package remote_test
+package homelock_test
 
 import (
+	"hermes/backend/homelock"
 	"os"
 	"runtime"
 	"sync"
 	"testing"
-
-	"hermes/backend/remote"
 )
 
 func TestHomeToken(t *testing.T) {
 	home := t.TempDir()
-	first, err := remote.HomeToken(home, false)
+	first, err := homelock.HomeToken(home, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(first) != 32 {
 		t.Fatalf("token %q", first)
 	}
-	st, err := os.Stat(remote.TokenPath(home))
+	st, err := os.Stat(homelock.TokenPath(home))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if runtime.GOOS != "windows" && st.Mode().Perm() != 0o600 {
-		t.Fatalf("%s is %v, want 0600", remote.TokenPath(home), st.Mode().Perm())
+		t.Fatalf("%s is %v, want 0600", homelock.TokenPath(home), st.Mode().Perm())
 	}
 	// The next process on the home gets the same token.
-	if again, err := remote.HomeToken(home, false); err != nil || again != first {
+	if again, err := homelock.HomeToken(home, false); err != nil || again != first {
 		t.Fatalf("again: %q, %v; want %q", again, err, first)
 	}
 	// Renewing replaces it for every later process.
-	renewed, err := remote.HomeToken(home, true)
+	renewed, err := homelock.HomeToken(home, true)
 	if err != nil || renewed == first || len(renewed) != 32 {
 		t.Fatalf("renewed: %q, %v (was %q)", renewed, err, first)
 	}
-	if again, err := remote.HomeToken(home, false); err != nil || again != renewed {
+	if again, err := homelock.HomeToken(home, false); err != nil || again != renewed {
 		t.Fatalf("after renewing: %q, %v; want %q", again, err, renewed)
 	}
 	// Deleting the file is another way to a new one.
-	if err := os.Remove(remote.TokenPath(home)); err != nil {
+	if err := os.Remove(homelock.TokenPath(home)); err != nil {
 		t.Fatal(err)
 	}
-	if fresh, err := remote.HomeToken(home, false); err != nil || fresh == renewed {
+	if fresh, err := homelock.HomeToken(home, false); err != nil || fresh == renewed {
 		t.Fatalf("after deleting: %q, %v", fresh, err)
 	}
 }
@@ -63,20 +62,20 @@ func TestHomeToken_ReplacesWhatIsNoSecret(t *testing.T) {
 				t.Skip("no permission bits on Windows")
 			}
 			home := t.TempDir()
-			if err := os.WriteFile(remote.TokenPath(home), []byte(c.data), c.perm); err != nil {
+			if err := os.WriteFile(homelock.TokenPath(home), []byte(c.data), c.perm); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.Chmod(remote.TokenPath(home), c.perm); err != nil {
+			if err := os.Chmod(homelock.TokenPath(home), c.perm); err != nil {
 				t.Fatal(err)
 			}
-			tok, err := remote.HomeToken(home, false)
+			tok, err := homelock.HomeToken(home, false)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if tok == "0123456789abcdef0123456789abcdef" || len(tok) != 32 {
 				t.Fatalf("token %q", tok)
 			}
-			st, err := os.Stat(remote.TokenPath(home))
+			st, err := os.Stat(homelock.TokenPath(home))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -94,7 +93,7 @@ func TestHomeToken_AtOnce(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range toks {
 		wg.Go(func() {
-			tok, err := remote.HomeToken(home, false)
+			tok, err := homelock.HomeToken(home, false)
 			if err != nil {
 				t.Error(err)
 			}

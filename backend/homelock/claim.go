@@ -1,4 +1,4 @@
-package remote
+package homelock
 
 import (
 	"context"
@@ -34,7 +34,7 @@ type Owner struct {
 type OwnedError struct{ Owner Lock }
 
 func (e *OwnedError) Error() string {
-	return i18n.T("remote.owned", e.Owner.Mode, e.Owner.PID)
+	return i18n.T("homelock.owned", e.Owner.Mode, e.Owner.PID)
 }
 
 // Is makes errors.Is(err, ErrOwned) true.
@@ -59,7 +59,7 @@ func Claim(ctx context.Context, home string, me Lock) (*Owner, error) {
 			return &Owner{home: home, raw: raw, Lock: me}, nil
 		}
 		if !errors.Is(err, fs.ErrExist) {
-			return nil, i18n.Wrap(err, "remote.lock_failed", LockPath(home), err)
+			return nil, i18n.Wrap(err, "homelock.lock_failed", LockPath(home), err)
 		}
 		held, cur, err := readLock(home)
 		switch {
@@ -69,7 +69,7 @@ func Claim(ctx context.Context, home string, me Lock) (*Owner, error) {
 			removeIf(home, held)
 			continue
 		case err != nil:
-			return nil, i18n.Wrap(err, "remote.lock_failed", LockPath(home), err)
+			return nil, i18n.Wrap(err, "homelock.lock_failed", LockPath(home), err)
 		}
 		switch {
 		case identify(ctx, cur) == nil:
@@ -77,10 +77,10 @@ func Claim(ctx context.Context, home string, me Lock) (*Owner, error) {
 		case !processAlive(cur.PID):
 			removeIf(home, held)
 		default:
-			return nil, i18n.Wrap(ErrLockHeld, "remote.lock_held", cur.PID, cur.Addr, LockPath(home))
+			return nil, i18n.Wrap(ErrLockHeld, "homelock.lock_held", cur.PID, cur.Addr, LockPath(home))
 		}
 	}
-	return nil, i18n.Wrap(ErrLockHeld, "remote.lock_contended", LockPath(home))
+	return nil, i18n.Wrap(ErrLockHeld, "homelock.lock_contended", LockPath(home))
 }
 
 // Release removes the lock, if it is still this process's.

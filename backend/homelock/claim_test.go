@@ -1,4 +1,4 @@
-package remote_test
+package homelock_test
 
 import (
 	"bufio"
@@ -12,22 +12,21 @@ import (
 	"strconv"
 	"testing"
 
-	"hermes/backend/llm/llmtest"
-	"hermes/backend/remote"
+	"hermes/backend/homelock"
 	"hermes/backend/runner"
 	"hermes/backend/server"
 )
 
 // killedOwner claims a home in a child process and kills it (SIGKILL), so
 // the home keeps the lock of a process that is gone.
-func killedOwner(t *testing.T, home string) remote.Lock {
+func killedOwner(t *testing.T, home string) homelock.Lock {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.CommandContext(t.Context(), exe)
-	cmd.Env = append(os.Environ(), "HERMES_REMOTE_CLAIM="+home)
+	cmd.Env = append(os.Environ(), "HERMES_HOMELOCK_CLAIM="+home)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +39,7 @@ func killedOwner(t *testing.T, home string) remote.Lock {
 	}
 	cmd.Process.Kill()
 	cmd.Wait()
-	l, err := remote.ReadLock(home)
+	l, err := homelock.ReadLock(home)
 	if err != nil || l.PID != cmd.Process.Pid {
 		t.Fatalf("the child's lock: %+v, %v", l, err)
 	}
@@ -60,13 +59,13 @@ func closedAddr(t *testing.T) string {
 
 func writeLock(t *testing.T, home string, b []byte) {
 	t.Helper()
-	if err := os.WriteFile(filepath.Join(home, remote.LockName), b, 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(home, homelock.LockName), b, 0o600); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestClaim(t *testing.T) {
-	me := remote.Lock{Addr: "127.0.0.1:7777", Token: "mine", Mode: remote.ModeDesktop}
+	me := homelock.Lock{Addr: "127.0.0.1:7777", Token: "mine", Mode: homelock.ModeDesktop}
 	tests := []struct {
 		name string
 		// setup leaves the home as the case needs it and returns the lock
@@ -86,35 +85,35 @@ func TestClaim(t *testing.T) {
 		{"live process that answers with a wrong token", func(t *testing.T, home string) []byte {
 			// The parent of this test is alive; the address is a real
 			// Hermes API with another token.
-			real := remote.Lock{PID: os.Getppid(), Token: "the real one", Mode: remote.ModeServe}
+			real := homelock.Lock{PID: os.Getppid(), Token: "the real one", Mode: homelock.ModeServe}
 			hs := httptest.NewServer(server.New(server.Options{Runs: runner.New(runner.Options{Home: t.TempDir()}), Token: real.Token, Owner: &real}))
 			t.Cleanup(hs.Close)
 			b := []byte(`{"pid":` + strconv.Itoa(os.Getppid()) + `,"addr":"` + hs.Listener.Addr().String() + `","token":"a guess","mode":"serve"}`)
 			writeLock(t, home, b)
 			return b
-		}, remote.ErrLockHeld},
+		}, homelock.ErrLockHeld},
 		{"live process that does not answer", func(t *testing.T, home string) []byte {
 			b := []byte(`{"pid":` + strconv.Itoa(os.Getppid()) + `,"addr":"` + closedAddr(t) + `","token":"t","mode":"bot"}`)
 			writeLock(t, home, b)
 			return b
-		}, remote.ErrLockHeld},
+		}, homelock.ErrLockHeld},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			home := t.TempDir()
 			kept := tt.setup(t, home)
-			own, err := remote.Claim(t.Context(), home, me)
+			own, err := homelock.Claim(t.Context(), home, me)
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("Claim: %v, want %v", err, tt.want)
 			}
-			path := filepath.Join(home, remote.LockName)
+			path := filepath.Join(home, homelock.LockName)
 			if tt.want != nil {
 				if b, _ := os.ReadFile(path); string(b) != string(kept) {
 					t.Errorf("the lock changed: %s", b)
 				}
 				return
 			}
-			l, err := remote.ReadLock(home)
+			l, err := homelock.ReadLock(home)
 			if err != nil || l.PID != os.Getpid() || l.Token != me.Token || l.Addr != me.Addr || l != own.Lock {
 				t.Fatalf("lock %+v, %v; claimed %+v", l, err, own.Lock)
 			}
@@ -134,27 +133,27 @@ func TestClaim(t *testing.T) {
 }
 
 func TestClaim_LiveOwnerIsAttachedTo(t *testing.T) {
-	o := newOwner(t, llmtest.NewServer(t))
-	_, err := remote.Claim(t.Context(), o.home, remote.Lock{Addr: "127.0.0.1:1", Token: "second", Mode: remote.ModeDesktop})
-	var owned *remote.OwnedError
-	if !errors.As(err, &owned) || !errors.Is(err, remote.ErrOwned) || owned.Owner != o.lock {
+	o := newOwner(t)
+	_, err := homelock.Claim(t.Context(), o.home, homelock.Lock{Addr: "127.0.0.1:1", Token: "second", Mode: homelock.ModeDesktop})
+	var owned *homelock.OwnedError
+	if !errors.As(err, &owned) || !errors.Is(err, homelock.ErrOwned) || owned.Owner != o.lock {
 		t.Fatalf("Claim: %v", err)
 	}
-	if l, err := remote.Probe(t.Context(), o.home); err != nil || l != o.lock {
+	if l, err := homelock.Probe(t.Context(), o.home); err != nil || l != o.lock {
 		t.Errorf("Probe: %+v, %v", l, err)
 	}
-	if l, err := remote.ReadLock(o.home); err != nil || l != o.lock {
+	if l, err := homelock.ReadLock(o.home); err != nil || l != o.lock {
 		t.Errorf("the owner's lock changed: %+v, %v", l, err)
 	}
 }
 
 func TestProbe_NoLiveOwner(t *testing.T) {
 	home := t.TempDir()
-	if _, err := remote.Probe(t.Context(), home); !errors.Is(err, remote.ErrNotOwner) {
+	if _, err := homelock.Probe(t.Context(), home); !errors.Is(err, homelock.ErrNotOwner) {
 		t.Errorf("no lock: %v", err)
 	}
 	killedOwner(t, home)
-	if _, err := remote.Probe(t.Context(), home); !errors.Is(err, remote.ErrNotOwner) {
+	if _, err := homelock.Probe(t.Context(), home); !errors.Is(err, homelock.ErrNotOwner) {
 		t.Errorf("stale lock: %v", err)
 	}
 }

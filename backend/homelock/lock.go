@@ -1,10 +1,11 @@
-// Package remote lets Hermes processes share one home directory. The first
-// process that serves runs (hermes serve, the window, the bot) owns the
-// home: it writes HOME/hermes.lock with its pid and the address and token of
-// its local API, and removes it on exit. Another process reads the lock and
-// attaches to the owner through that API with a Client, which serves the
-// same runner.Runs as the owner's Manager does.
-package remote
+// Package homelock is which process owns a home directory, and how
+// another reaches it. The first process that serves runs (hermes serve, the
+// window, the bot, a hermes run that finds no owner) claims the home: it
+// writes HOME/hermes.lock with its pid and the address and token of its
+// local API, and removes it on exit. Another process reads the lock and
+// attaches to the owner at that address (backend/remote's Client); the token
+// of the home's API is kept in HOME/hermes.token.
+package homelock
 
 import (
 	"bytes"
