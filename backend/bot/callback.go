@@ -5,7 +5,6 @@ import (
 	"net/http"
 
 	"hermes/backend/callback"
-	"hermes/backend/wecom"
 )
 
 // statusOf is the HTTP status that refuses a callback for err.
@@ -13,7 +12,7 @@ func statusOf(err error) int {
 	switch {
 	case errors.Is(err, callback.ErrTooLarge):
 		return http.StatusRequestEntityTooLarge
-	case errors.Is(err, callback.ErrSignature), errors.Is(err, callback.ErrStale), errors.Is(err, wecom.ErrReceiver):
+	case errors.Is(err, callback.ErrSignature), errors.Is(err, callback.ErrStale), errors.Is(err, callback.ErrReceiver):
 		return http.StatusForbidden
 	case errors.Is(err, callback.ErrReplay):
 		return http.StatusConflict

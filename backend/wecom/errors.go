@@ -1,11 +1,16 @@
 package wecom
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+
+	"hermes/backend/callback"
+)
 
 var (
 	// ErrReceiver is returned when a decrypted message is addressed to
 	// another receiver id (another company, or another bot).
-	ErrReceiver = errors.New("message for another receiver")
+	ErrReceiver = fmt.Errorf("%w: a message for another company or bot", callback.ErrReceiver)
 	// ErrAESKey is returned by NewCrypter for an EncodingAESKey that is not
 	// 43 characters of base64.
 	ErrAESKey = errors.New("bad EncodingAESKey")
