@@ -166,7 +166,7 @@ func WithBotKeys[T any](b Bot, keys T) Bot {
 	return b
 }
 
-// sections calls fn with each registered Keys type and b's value of it
+// eachSection calls fn with each registered Keys type and b's value of it
 // (addressable; the zero value when b holds none), in the order
 // registered.
 func (b Bot) eachSection(fn func(t reflect.Type, v reflect.Value)) {

@@ -57,3 +57,21 @@ func TestMarshal_PlatformKeysInBot(t *testing.T) {
 		t.Fatalf("read back as %+v, want %+v", back.Bot, cfg.Bot)
 	}
 }
+
+// TestBot_ChangedKeysNamesAPlatformsOwn: an edit of a platform's own key
+// is named (the bot says it needs a restart); one of another key is not.
+func TestBot_ChangedKeysNamesAPlatformsOwn(t *testing.T) {
+	old := config.WithBotKeys(config.Bot{Platform: feishu.Name}, feishu.Keys{AppID: "cli_1", AppSecret: "s1"})
+	next := config.WithBotKeys(old, feishu.Keys{AppID: "cli_1", AppSecret: "s2"})
+	if got := old.ChangedKeys(next); !reflect.DeepEqual(got, []string{"app_secret"}) {
+		t.Fatalf("ChangedKeys = %q, want app_secret", got)
+	}
+	next = old
+	next.History = 3
+	if got := old.ChangedKeys(next); len(got) != 0 {
+		t.Fatalf("ChangedKeys = %q for an edit of history", got)
+	}
+	if k := config.BotKeys[feishu.Keys](old); k.AppSecret != "s1" {
+		t.Fatalf("WithBotKeys changed the Bot it was given: %+v", k)
+	}
+}

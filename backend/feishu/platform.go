@@ -116,9 +116,6 @@ func (a *Adapter) Check(ctx context.Context) error {
 // ReplierTo replies to the Feishu message to, wherever its callback came.
 func (a *Adapter) ReplierTo(_, to string) chat.Replier { return a.api.ReplierTo(to) }
 
-// API is the adapter's client of the Feishu API.
-func (a *Adapter) API() *API { return a.api }
-
 var (
 	_ chat.Checker    = (*Adapter)(nil)
 	_ chat.Replicated = (*Adapter)(nil)
