@@ -25,51 +25,55 @@ function readBody(req: IncomingMessage): Promise<string> {
   })
 }
 
+// serve answers as hermes serve would; node:http does not wait for it, and a
+// failure in it fails the run as an unhandled rejection.
+async function serve(req: IncomingMessage, res: ServerResponse) {
+  const url = req.url ?? ''
+  const body = await readBody(req)
+  seen.push({ method: req.method ?? '', url, body, type: req.headers['content-type'] ?? '' })
+  const json = (status: number, value: unknown) => {
+    res.writeHead(status, { 'Content-Type': 'application/json' })
+    res.end(JSON.stringify(value))
+  }
+  if (req.method === 'GET' && url.startsWith('/api/stream')) {
+    res.writeHead(200, { 'Content-Type': 'text/event-stream' })
+    const id = `s${++streamCount}`
+    res.write(`: hello\n\nevent: stream\ndata: {"stream_id":"${id}"}\n\n`)
+    streams.push({ url, res, id })
+    streamArrived?.()
+    return
+  }
+  if (req.method === 'POST' && url.startsWith('/api/stream/')) {
+    changeArrived?.()
+    if (body.includes('"gone"')) return json(404, { error: { code: 'run_not_found', message: { en: 'no run gone' } } })
+    if (!streams.some((s) => url === `/api/stream/${s.id}` && !s.res.destroyed)) return json(404, { error: { code: 'no_stream', message: { en: 'no stream' } } })
+    return (res.writeHead(204), res.end())
+  }
+  if (req.method === 'GET' && url === '/api/runs') return json(200, null)
+  if (req.method === 'GET' && url === '/api/runs?limit=2') return json(200, { runs: [{ run_id: 'b' }, { run_id: 'a' }], next: 'a' })
+  if (req.method === 'GET' && url === '/api/runs?limit=2&before=a') return json(200, { runs: [] })
+  if (req.method === 'GET' && url === '/api/runs/r1/events') return json(200, sampleEvents)
+  if (req.method === 'POST' && url === '/api/runs') return json(201, { run_id: 'new1' })
+  if (req.method === 'POST' && url === '/api/runs/r1/fork') return json(201, { run_id: 'fork1' })
+  if (req.method === 'POST' && url === '/api/runs/r1/control') return (res.writeHead(202), res.end())
+  if (req.method === 'GET' && url === '/api/memory?limit=20') return json(200, [{ id: 7, kind: 'fact', text: 'x', created: '2026-11-30T01:00:00Z' }])
+  if (req.method === 'GET' && url === '/api/notices') return json(200, null)
+  if (req.method === 'GET' && url === '/api/runs/r1/context/preview') return json(200, { tokens: 10, threshold: 60, window: 100, due: false, folded: 0, turns: [], pinned: [], facts: [] })
+  if (req.method === 'POST' && url === '/api/memory/7/pin') return (res.writeHead(204), res.end())
+  if (req.method === 'PATCH' || req.method === 'DELETE') return (res.writeHead(204), res.end())
+  if (url.startsWith('/api/runs/r1/artifacts')) {
+    res.writeHead(200, { 'Content-Type': 'text/plain', 'X-Total-Size': '5000' })
+    return res.end('head of the output')
+  }
+  if (url === '/api/runs/a%2Fb/events' || url === '/api/runs/gone/stream?after=0') {
+    return json(404, { error: { code: 'run_not_found', message: { en: 'no run a/b', 'zh-CN': '没有运行 a/b' } } })
+  }
+  res.writeHead(502, 'Bad Gateway', { 'Content-Type': 'text/html' })
+  res.end('<h1>proxy error</h1>')
+}
+
 beforeAll(async () => {
-  server = createServer(async (req, res) => {
-    const url = req.url ?? ''
-    const body = await readBody(req)
-    seen.push({ method: req.method ?? '', url, body, type: req.headers['content-type'] ?? '' })
-    const json = (status: number, value: unknown) => {
-      res.writeHead(status, { 'Content-Type': 'application/json' })
-      res.end(JSON.stringify(value))
-    }
-    if (req.method === 'GET' && url.startsWith('/api/stream')) {
-      res.writeHead(200, { 'Content-Type': 'text/event-stream' })
-      const id = `s${++streamCount}`
-      res.write(`: hello\n\nevent: stream\ndata: {"stream_id":"${id}"}\n\n`)
-      streams.push({ url, res, id })
-      streamArrived?.()
-      return
-    }
-    if (req.method === 'POST' && url.startsWith('/api/stream/')) {
-      changeArrived?.()
-      if (body.includes('"gone"')) return json(404, { error: { code: 'run_not_found', message: { en: 'no run gone' } } })
-      if (!streams.some((s) => url === `/api/stream/${s.id}` && !s.res.destroyed)) return json(404, { error: { code: 'no_stream', message: { en: 'no stream' } } })
-      return (res.writeHead(204), res.end())
-    }
-    if (req.method === 'GET' && url === '/api/runs') return json(200, null)
-    if (req.method === 'GET' && url === '/api/runs?limit=2') return json(200, { runs: [{ run_id: 'b' }, { run_id: 'a' }], next: 'a' })
-    if (req.method === 'GET' && url === '/api/runs?limit=2&before=a') return json(200, { runs: [] })
-    if (req.method === 'GET' && url === '/api/runs/r1/events') return json(200, sampleEvents)
-    if (req.method === 'POST' && url === '/api/runs') return json(201, { run_id: 'new1' })
-    if (req.method === 'POST' && url === '/api/runs/r1/fork') return json(201, { run_id: 'fork1' })
-    if (req.method === 'POST' && url === '/api/runs/r1/control') return (res.writeHead(202), res.end())
-    if (req.method === 'GET' && url === '/api/memory?limit=20') return json(200, [{ id: 7, kind: 'fact', text: 'x', created: '2026-11-30T01:00:00Z' }])
-    if (req.method === 'GET' && url === '/api/notices') return json(200, null)
-    if (req.method === 'GET' && url === '/api/runs/r1/context/preview') return json(200, { tokens: 10, threshold: 60, window: 100, due: false, folded: 0, turns: [], pinned: [], facts: [] })
-    if (req.method === 'POST' && url === '/api/memory/7/pin') return (res.writeHead(204), res.end())
-    if (req.method === 'PATCH' || req.method === 'DELETE') return (res.writeHead(204), res.end())
-    if (url.startsWith('/api/runs/r1/artifacts')) {
-      res.writeHead(200, { 'Content-Type': 'text/plain', 'X-Total-Size': '5000' })
-      return res.end('head of the output')
-    }
-    if (url === '/api/runs/a%2Fb/events' || url === '/api/runs/gone/stream?after=0') {
-      return json(404, { error: { code: 'run_not_found', message: { en: 'no run a/b', 'zh-CN': '没有运行 a/b' } } })
-    }
-    res.writeHead(502, 'Bad Gateway', { 'Content-Type': 'text/html' })
-    res.end('<h1>proxy error</h1>')
-  })
+  server = createServer((req, res) => void serve(req, res))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 })
@@ -264,14 +268,15 @@ describe('createApi', () => {
       go: {
         app: {
           App: {
-            ListRuns: async () => (calls.push('ListRuns'), null),
-            RunEvents: async (id: string) => {
+            ListRuns: () => (calls.push('ListRuns'), Promise.resolve(null)),
+            RunEvents: (id: string) => {
               calls.push(`RunEvents ${id}`)
-              if (id === 'r1') return sampleEvents.slice(0, 3)
-              throw JSON.stringify({ error: { code: 'run_not_found', message: { en: 'no run x', 'zh-CN': '没有运行 x' } } })
+              if (id === 'r1') return Promise.resolve(sampleEvents.slice(0, 3))
+              // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- Wails rejects a bound method's promise with the Go error's text, a string
+              return Promise.reject(JSON.stringify({ error: { code: 'run_not_found', message: { en: 'no run x', 'zh-CN': '没有运行 x' } } }))
             },
-            Language: async () => 'zh-CN',
-            StartRun: async () => ({ run_id: 'w1' }),
+            Language: () => Promise.resolve('zh-CN'),
+            StartRun: () => Promise.resolve({ run_id: 'w1' }),
             WatchRun: (watchId: string, runId: string, after: number) => {
               calls.push(`WatchRun ${watchId} ${runId} ${after}`)
               return Promise.resolve()

@@ -75,7 +75,7 @@ describe('createWailsApi watchRun', () => {
     return { api, listeners, calls }
   }
 
-  it('listens on its own watch, then asks; gets the batches, then the end', async () => {
+  it('listens on its own watch, then asks; gets the batches, then the end', () => {
     const w = window(() => Promise.resolve())
     const got: number[] = []
     let ended = 0
