@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 
 	"hermes/backend/event"
@@ -39,10 +40,16 @@ func (r *Run) approve(ctx context.Context, c *call) bool {
 		return false
 	}
 	id := "approval_" + c.ID
+	var change json.RawMessage
+	if preview := c.prep.Tool.Preview; preview != nil {
+		// A call whose change cannot be worked out is asked with its
+		// arguments alone; it fails the same way when it runs.
+		change, _ = preview(c.prep.Args)
+	}
 	// The person reads why in their language; the model never reads it.
 	r.publish(event.ApprovalRequested, event.ApprovalRequestedData{
 		ApprovalID: id, CallID: c.ID, Name: c.Name, Arguments: string(c.prep.Args), Risk: string(c.prep.Tool.Risk), Reason: v.Shown(),
-		Escaping: v.Escaping, Commands: v.Commands, Risky: v.Risky, Patterns: v.Patterns,
+		Escaping: v.Escaping, Commands: v.Commands, Risky: v.Risky, Patterns: v.Patterns, Change: change,
 	})
 	resolve := func(decision, reason, pattern, by string) {
 		r.publish(event.ApprovalResolved, event.ApprovalResolvedData{

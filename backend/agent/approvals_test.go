@@ -1,7 +1,9 @@
 package agent_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -380,5 +382,48 @@ func TestApprovals_DeniedReasonsEndOnce(t *testing.T) {
 		if last := msgs[len(msgs)-1].Content; !strings.Contains(last, "the user denied this call: "+want) {
 			t.Errorf("denied with %q, the model reads %q", reason, last)
 		}
+	}
+}
+
+// A tool that can tell what a call would change (a vault edit) has that
+// change in the approval, for the person to approve the change rather than
+// the arguments; one whose preview fails is asked with its arguments.
+func TestApprovals_CarryTheChangeAToolPreviews(t *testing.T) {
+	previewed := skills.Func("edit_note", "Edit a note.", skills.RiskWrite, func(_ context.Context, _ skills.Env, a struct {
+		Path string `json:"path"`
+	}) (string, error) {
+		return "edited " + a.Path, nil
+	})
+	previewed.Preview = func(args json.RawMessage) (json.RawMessage, error) {
+		if strings.Contains(string(args), "broken") {
+			return nil, errors.New("no such heading")
+		}
+		return json.RawMessage(`{"tool":"edit_note","notes":[{"path":"Plan.md"}]}`), nil
+	}
+	srv := llmtest.NewServer(t,
+		llmtest.Step{ToolCalls: []llm.ToolCall{call("e1", "edit_note", map[string]any{"path": "Plan.md"})}},
+		llmtest.Step{ToolCalls: []llm.ToolCall{call("e2", "edit_note", map[string]any{"path": "broken.md"})}},
+		llmtest.Step{Content: "done"},
+	)
+	h := newHarness(t, srv, previewed)
+	h.setup.Policy = &askWrites{}
+	run, err := agent.NewRun(h.setup, agent.Task{Text: "edit", Workspace: h.ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answerApprovals(t, h, run,
+		agent.Control{Kind: agent.ControlApprove, Decision: event.ApproveOnce},
+		agent.Control{Kind: agent.ControlApprove, Decision: event.ApproveOnce},
+	)
+	_, events := h.execute(run, t.Context())
+	asked := ofType(events, event.ApprovalRequested)
+	if len(asked) != 2 {
+		t.Fatalf("%d approvals asked, want 2", len(asked))
+	}
+	if got := string(decode[event.ApprovalRequestedData](t, asked[0]).Change); got != `{"tool":"edit_note","notes":[{"path":"Plan.md"}]}` {
+		t.Errorf("the first approval's change = %s", got)
+	}
+	if d := decode[event.ApprovalRequestedData](t, asked[1]); d.Change != nil || !strings.Contains(d.Arguments, "broken.md") {
+		t.Errorf("the second approval = %+v; want its arguments and no change", d)
 	}
 }

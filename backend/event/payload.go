@@ -1,6 +1,7 @@
 package event
 
 import (
+	"encoding/json"
 	"time"
 
 	"hermes/backend/llm"
@@ -385,6 +386,10 @@ type ApprovalRequestedData struct {
 	Commands []string `json:"commands,omitempty"`
 	Risky    []string `json:"risky,omitempty"`
 	Patterns []string `json:"patterns,omitempty"`
+	// Change is what the call would change, when its tool can tell (a
+	// vault edit: the notes, their properties, links, sections and lines),
+	// so that the person approves the change, not only the arguments.
+	Change json.RawMessage `json:"change,omitempty"`
 }
 
 // ApprovalResolvedData is the answer. Reason is a denial's reason, which the

@@ -103,6 +103,10 @@ type Tool struct {
 	// Confinement says where a call with these arguments, in the run that
 	// env describes, would run its process; nil for a tool that starts none.
 	Confinement func(env Env, args json.RawMessage) Confinement
+	// Preview, when set, works out what a call with these arguments would
+	// change, as JSON shown to the person asked to approve it beside the
+	// arguments (a vault edit's vault.Change); an error shows none.
+	Preview func(args json.RawMessage) (json.RawMessage, error)
 	// Run performs the call with arguments that Registry.Prepare validated.
 	// Errors meant for the model come from Errorf (or a *CallError);
 	// Transient marks a failure worth one silent retry.

@@ -1,6 +1,10 @@
 package vault
 
-import "hermes/backend/skills"
+import (
+	"encoding/json"
+
+	"hermes/backend/skills"
+)
 
 // skillName is the built-in skill that offers the vault's tools
 // (skills/obsidian).
@@ -22,18 +26,35 @@ func init() {
 
 // register offers the tool that tool builds wherever built-in tools are,
 // bound to the vault of skills.With.Vault: a *Lazy, or an opener (Tools).
+// A tool that writes previews its change for the person approving it.
 func register(tool func(opener) skills.Tool) {
 	skills.Register(skills.Builtin{Skill: skillName, Make: func(w skills.With) (skills.Tool, bool) {
+		var get opener
 		switch v := w.Vault.(type) {
 		case *Lazy:
 			if v != nil {
-				return tool(v.Vault), true
+				get = v.Vault
 			}
 		case opener:
-			if v != nil {
-				return tool(v), true
+			get = v
+		}
+		if get == nil {
+			return skills.Tool{}, false
+		}
+		t := tool(get)
+		if t.Risk == skills.RiskWrite {
+			t.Preview = func(args json.RawMessage) (json.RawMessage, error) {
+				v, err := get()
+				if err != nil {
+					return nil, err
+				}
+				c, err := v.Preview(t.Name, args)
+				if err != nil || c == nil {
+					return nil, err
+				}
+				return json.Marshal(c)
 			}
 		}
-		return skills.Tool{}, false
+		return t, true
 	}})
 }

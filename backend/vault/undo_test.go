@@ -184,5 +184,18 @@ func TestPreview(t *testing.T) {
 	if _, err := v.Preview("edit_note", json.RawMessage(`{"path":"Projects/Alpha.md","heading":"Nope","mode":"append","content":"x"}`)); err == nil {
 		t.Error("a call that would fail previews")
 	}
+	// The tools that write carry the preview, for the approval; those
+	// that read do not.
+	for _, tool := range Tools(v) {
+		if (tool.Preview != nil) != (tool.Risk == skills.RiskWrite) {
+			t.Errorf("%s: preview %v, risk %s", tool.Name, tool.Preview != nil, tool.Risk)
+		}
+		if tool.Name == "set_property" {
+			raw, err := tool.Preview(json.RawMessage(`{"path":"Welcome","name":"status","value":"doing"}`))
+			if err != nil || !strings.Contains(string(raw), `"properties":[{"name":"status","before":"done","after":"doing"}]`) {
+				t.Errorf("set_property's preview: %s, %v", raw, err)
+			}
+		}
+	}
 	sameFiles(t, before, snapshot(t, tv.dir))
 }

@@ -357,6 +357,7 @@ export interface ApprovalRequestedData {
   commands?: string[]
   risky?: string[]
   patterns?: string[]
+  change?: unknown
 }
 
 export interface ApprovalResolvedData {
