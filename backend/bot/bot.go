@@ -22,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"path/filepath"
 	"sync"
@@ -80,6 +81,7 @@ type Bot struct {
 	now      func() time.Time
 	seen     *dedup
 	platform chat.Adapter // [bot] platform's
+	srv      *http.Server // the callbacks', when Serve serves them
 	wsRoot   string
 	runs     *runner.Manager
 
@@ -152,6 +154,7 @@ func New(o Options) (*Bot, error) {
 			return nil, err
 		}
 	}
+	b.srv = &http.Server{Handler: b.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second}
 	b.prune()
 	return b, nil
 }
@@ -196,6 +199,15 @@ func (b *Bot) Handler() http.Handler {
 		w.Write([]byte("ok\n"))
 	})
 	return mux
+}
+
+// Serve serves Handler on ln until Shutdown, which stops taking callbacks
+// before anything else; it returns nil then.
+func (b *Bot) Serve(ln net.Listener) error {
+	if err := b.srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
 }
 
 // Deliver queues a message for its sender's session and returns at once. A
@@ -254,12 +266,17 @@ func (b *Bot) isClosed() bool {
 	return b.closed
 }
 
-// Shutdown stops taking messages (those already taken and not yet started
-// are answered that the bot is restarting), asks every running task to stop
-// at its next safe point (saving a checkpoint) and waits for them and for
-// the replies still queued, until ctx is done; then it cuts them short.
+// Shutdown stops serving callbacks (Serve; those being answered finish)
+// and taking messages (those taken and not yet started are answered that
+// the bot is restarting), asks every running task to stop at its next safe
+// point (saving a checkpoint) and waits for them and for the replies still
+// queued, until ctx is done; then it cuts them short.
 // The runs a window started in this process stop with the bot's.
 func (b *Bot) Shutdown(ctx context.Context) error {
+	// No new callbacks; those being answered finish first.
+	if err := b.srv.Shutdown(ctx); err != nil {
+		b.srv.Close()
+	}
 	b.mu.Lock()
 	b.closed = true
 	b.mu.Unlock()

@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"os"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"hermes/backend/agent"
 	"hermes/backend/bot"
@@ -136,9 +134,8 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 		bt.Shutdown(ctx)
 		return fail(env, i18n.Wrap(err, "cli.bot.listen_failed", b.ListenAddr(), err))
 	}
-	srv := &http.Server{Handler: bt.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second}
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- bt.Serve(ln) }()
 	fmt.Fprintln(env.Stdout, i18n.T("cli.bot.listening", b.PlatformName(), "http://"+ln.Addr().String()+b.CallbackPath(), dir))
 
 	select {
@@ -146,7 +143,6 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 		bt.Shutdown(ctx)
 		return fail(env, i18n.Wrap(err, "cli.bot.failed", err))
 	case err := <-h.APIStopped():
-		srv.Close()
 		bt.Shutdown(ctx)
 		return fail(env, i18n.Wrap(err, "cli.bot.failed", err))
 	case <-ctx.Done():
@@ -162,10 +158,6 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 		case <-grace.Done():
 		}
 	}()
-	// No new callbacks; those being answered finish first.
-	if err := srv.Shutdown(grace); err != nil {
-		srv.Close()
-	}
 	code := ExitOK
 	if err := bt.Shutdown(grace); err != nil {
 		fmt.Fprintln(env.Stderr, i18n.T("cli.bot.cut_short", err))
