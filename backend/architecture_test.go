@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"io/fs"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -30,17 +31,35 @@ var rules = []rule{
 	{from: "hermes/backend/...", to: "hermes/bench/...", why: "benchmarks use backend/, never the other way"},
 	{from: "hermes/...", to: "hermes/backend/server", except: []string{"hermes/backend/host"}, why: "the local API is served by host, the one way a process opens its home"},
 	{from: "hermes/app", to: "hermes/backend/remote", why: "the window attaches to an owner through host"},
+	{from: "hermes/app", to: "hermes/backend/homelock", why: "the window claims its home through host"},
 	{from: "hermes/app", to: "hermes/backend/cli", why: "the window and the commands are two entry points over host"},
 	{from: "hermes/backend/host", to: "hermes/backend/cli", why: "commands choose a mode and render; host knows none of them"},
 	{from: "hermes/backend/host", to: "hermes/backend/bot", why: "the bot is a command over host, not part of it"},
 	{from: "hermes/backend/server", to: "hermes/backend/host", why: "host serves the server, not the other way"},
-	{from: "hermes/backend/remote", to: "hermes/backend/host", why: "host claims and attaches through remote"},
+	{from: "hermes/backend/remote", to: "hermes/backend/host", why: "host attaches through remote"},
+	{from: "hermes/backend/homelock", to: "hermes/backend/host", why: "host claims through homelock"},
 	{from: "hermes/backend/remote", to: "hermes/backend/server", why: "the client speaks the API's JSON; it does not need its handlers"},
+	{from: "hermes/backend/remote", to: "hermes/backend/runner", why: "the client is runapi.Runs over HTTP, as the Manager is runapi.Runs in process: it needs none of the engine"},
 	{from: "hermes/backend/bot", to: "hermes/backend/remote", why: "the bot owns its home and uses its runs (runapi.Runs)"},
-	{from: "hermes/backend/runner", to: "hermes/backend/remote", why: "runner is the runs of one process; remote builds on it"},
+	{from: "hermes/backend/runner", to: "hermes/backend/remote", why: "runner is the runs of one process; the client of another's is remote's"},
+	{from: "hermes/backend/runner", to: "hermes/backend/homelock", why: "runner runs the runs of a home whoever holds its lock; host claims it"},
 	{from: "hermes/backend/runner", to: "hermes/backend/bot", why: "the bot builds on runner"},
 	{from: "hermes/backend/store/...", to: "hermes/backend/longterm", why: "long-term memory keeps its buckets in the store; the store knows nothing of it"},
 	{from: "hermes/backend/callback", to: "hermes/backend/wecom/...", why: "callback checks are every platform's; WeCom's protocol builds on them"},
+}
+
+// below are packages that the processes build on and that know none of
+// them: runapi, the runs of a home whichever process runs them, and
+// homelock, which process owns a home and how to reach it.
+var below = map[string][]string{
+	"hermes/backend/runapi": {
+		"hermes/backend/runner", "hermes/backend/remote", "hermes/backend/homelock", "hermes/backend/server",
+		"hermes/backend/host", "hermes/backend/cli", "hermes/backend/bot", "hermes/backend/cluster",
+	},
+	"hermes/backend/homelock": {
+		"hermes/backend/runapi", "hermes/backend/runner", "hermes/backend/remote", "hermes/backend/server",
+		"hermes/backend/cli", "hermes/backend/bot", "hermes/backend/cluster",
+	},
 }
 
 // The domain: what a run is made of. None of it knows how a process holds
@@ -49,13 +68,14 @@ var domain = []string{
 	"hermes/backend/agent", "hermes/backend/llm", "hermes/backend/event", "hermes/backend/contextmgr",
 	"hermes/backend/runlog", "hermes/backend/store", "hermes/backend/longterm", "hermes/backend/skills", "hermes/backend/config",
 	"hermes/backend/i18n", "hermes/backend/search", "hermes/backend/atomicfile", "hermes/backend/strread", "hermes/backend/vault",
-	"hermes/backend/telemetry",
+	"hermes/backend/telemetry", "hermes/backend/pubsub",
 	"hermes/backend/update", "hermes/backend/price", "hermes/backend/sandbox",
 }
 
 var processes = []string{
-	"hermes/backend/runner", "hermes/backend/remote", "hermes/backend/server", "hermes/backend/host",
-	"hermes/backend/cli", "hermes/backend/bot", "hermes/backend/api", "hermes/backend/cluster",
+	"hermes/backend/runner", "hermes/backend/runapi", "hermes/backend/remote", "hermes/backend/homelock",
+	"hermes/backend/server", "hermes/backend/host", "hermes/backend/cli", "hermes/backend/bot",
+	"hermes/backend/api", "hermes/backend/cluster",
 }
 
 // platforms are the chat platforms' protocols: how a callback is checked
@@ -68,6 +88,11 @@ var platforms = []string{
 }
 
 func init() {
+	for from, tos := range below {
+		for _, to := range tos {
+			rules = append(rules, rule{from: from, to: to, why: "the processes build on " + from + ", which knows none of them"})
+		}
+	}
 	for _, d := range domain {
 		for _, p := range processes {
 			rules = append(rules, rule{from: d + "/...", to: p + "/...", why: "the domain knows nothing of the processes that run it"})
@@ -86,9 +111,26 @@ func init() {
 	}
 }
 
-// claimers may claim a home or attach to its owner: remote itself, and
-// host, which every entry point opens its home with.
-var claimers = []string{"hermes/backend/remote", "hermes/backend/host"}
+// A call is a function of a package that only some packages may call.
+type call struct {
+	pkg   string   // the import path of the function's package
+	funcs []string // its names
+	by    []string // the packages that may call them (a package's own calls are its own)
+	why   string
+}
+
+// calls are docs/architecture.md's "only ... calls", as data. A package
+// that only tests use (its name ends in "test") may call them too.
+var calls = []call{
+	{pkg: "hermes/backend/homelock", funcs: []string{"Claim"}, by: []string{"hermes/backend/host"},
+		why: "no entry point claims a home by hand: open it with host.Open"},
+	{pkg: "hermes/backend/remote", funcs: []string{"Dial"}, by: []string{"hermes/backend/host"},
+		why: "no entry point attaches to an owner by hand: open the home with host.Open or host.Attach"},
+	{pkg: "hermes/backend/cluster", funcs: []string{"Observe", "ObserveHome"}, by: []string{"hermes/backend/host"},
+		why: "the window and hermes serve observe the cluster through the host (host.Options.Cluster)"},
+	{pkg: "hermes/backend/store", funcs: []string{"Open", "OpenWithin"}, by: []string{"hermes/backend/runner", "hermes/backend/host"},
+		why: "hermes.db is opened by the runs that use it (runner) or through the host: a command opens it with host.OpenStore"},
+}
 
 func matches(pattern, pkg string) bool {
 	if base, ok := strings.CutSuffix(pattern, "/..."); ok {
@@ -172,38 +214,50 @@ func TestArchitecture_ImportRules(t *testing.T) {
 	}
 }
 
-// TestArchitecture_OnlyHostOpensAHome: no entry point claims a home or
-// attaches to its owner by hand; they all open it with host.Open.
-func TestArchitecture_OnlyHostOpensAHome(t *testing.T) {
+// TestArchitecture_Calls holds every package to the "only ... calls" rules
+// of docs/architecture.md: no entry point claims a home, attaches to its
+// owner or opens hermes.db by hand.
+func TestArchitecture_Calls(t *testing.T) {
 	for _, p := range modulePackages(t) {
-		if slices.Contains(claimers, p.path) {
+		if strings.HasSuffix(p.path, "test") {
 			continue
 		}
-		for _, f := range p.files {
-			remoteName := ""
-			for _, imp := range f.Imports {
-				if imp.Path.Value == `"hermes/backend/remote"` {
-					remoteName = "remote"
-					if imp.Name != nil {
-						remoteName = imp.Name.Name
-					}
-				}
-			}
-			if remoteName == "" {
+		for _, c := range calls {
+			if p.path == c.pkg || slices.Contains(c.by, p.path) {
 				continue
 			}
-			ast.Inspect(f, func(n ast.Node) bool {
-				sel, ok := n.(*ast.SelectorExpr)
-				if !ok {
+			for _, f := range p.files {
+				name := importName(f, c.pkg)
+				if name == "" {
+					continue
+				}
+				ast.Inspect(f, func(n ast.Node) bool {
+					sel, ok := n.(*ast.SelectorExpr)
+					if !ok {
+						return true
+					}
+					if x, ok := sel.X.(*ast.Ident); ok && x.Name == name && slices.Contains(c.funcs, sel.Sel.Name) {
+						t.Errorf("%s calls %s.%s: %s (docs/architecture.md)", p.path, path.Base(c.pkg), sel.Sel.Name, c.why)
+					}
 					return true
-				}
-				if x, ok := sel.X.(*ast.Ident); ok && x.Name == remoteName && slices.Contains([]string{"Claim", "Share", "Dial"}, sel.Sel.Name) {
-					t.Errorf("%s calls remote.%s: open the home with host.Open instead (docs/architecture.md)", p.path, sel.Sel.Name)
-				}
-				return true
-			})
+				})
+			}
 		}
 	}
+}
+
+// importName is the name f knows the package at importPath by, "" when f does
+// not import it.
+func importName(f *ast.File, importPath string) string {
+	for _, imp := range f.Imports {
+		if imp.Path.Value == strconv.Quote(importPath) {
+			if imp.Name != nil {
+				return imp.Name.Name
+			}
+			return importPath[strings.LastIndex(importPath, "/")+1:]
+		}
+	}
+	return ""
 }
 
 // unlinked are packages the binary must not link: Go runs every linked

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"hermes/backend/eval"
+	"hermes/backend/host"
 	"hermes/backend/i18n"
-	"hermes/backend/runner"
 	"hermes/backend/store"
 )
 
@@ -20,7 +20,7 @@ const storeWait = 2 * time.Second
 // openHomeStore opens the home's hermes.db, saying what to do when another
 // process holds it.
 func openHomeStore(home string) (*store.Store, error) {
-	st, err := store.OpenWithin(runner.StorePath(home), storeWait)
+	st, err := host.OpenStore(home, storeWait)
 	if err != nil && errors.Is(err, store.ErrLocked) {
 		return nil, i18n.Wrap(err, "cli.eval.store_held")
 	}
