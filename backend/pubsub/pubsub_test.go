@@ -258,39 +258,42 @@ func TestBroker_Concurrent(t *testing.T) {
 	f := b.Coalesce(func(v int) string { return fmt.Sprint(v % 7) })
 	var pubs, subs sync.WaitGroup
 	for p := range 4 {
-		pubs.Add(1)
-		go func() {
-			defer pubs.Done()
+		pubs.Go(func() {
 			for i := range 500 {
 				b.Publish(p*1000 + i)
 			}
-		}()
+		})
 	}
+	published := make(chan struct{})
+	go func() {
+		pubs.Wait()
+		close(published)
+	}()
 	for i := range 8 {
-		subs.Add(1)
-		go func() {
-			defer subs.Done()
+		subs.Go(func() {
 			s := b.Subscribe(Mode(i%2), 4, nil)
 			for range 50 {
 				select {
 				case <-s.C:
 				case <-b.Changed():
+				case <-published:
 				}
 			}
 			s.Close()
 			drain(s)
-		}()
+		})
 	}
-	subs.Add(1)
-	go func() {
-		defer subs.Done()
-		for range 50 {
-			<-f.Ready()
-			f.Take()
+	subs.Go(func() {
+		for {
+			select {
+			case <-f.Ready():
+				f.Take()
+			case <-published:
+				return
+			}
 		}
-	}()
+	})
 	subs.Wait()
-	pubs.Wait()
 	b.Close()
 }
 
