@@ -41,8 +41,8 @@ type Env struct {
 	// was busy; nil is chatapi.Backoff (tests shorten it).
 	Backoff func(n int) time.Duration
 	Now     func() time.Time
-	// Cache keeps what the API client looked up once (WeCom's user ids):
-	// hermes.db, or the cluster's for a replica.
+	// Cache keeps what the API client looked up once (WeCom's user ids)
+	// in hermes.db; a replica keeps them in Shared's instead.
 	Cache chatapi.UserIDCache
 	// Shared, when set, is the cluster the bot is one replica of: the
 	// API client's token and rates are the replicas' together. nil for a

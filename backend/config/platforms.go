@@ -28,8 +28,8 @@ type BotPlatform struct {
 	// Two platforms may share one Keys type.
 	Keys any
 	// Docs documents each key of Keys, by its name, in both languages
-	// (`hermes config init`, docs/config.md; a test fails on a key
-	// without).
+	// (`hermes config init`, docs/config.md); a key without them panics at
+	// its registration.
 	Docs map[string]Doc
 	// APIBase is the default of [bot] api_base for the platform.
 	APIBase string
