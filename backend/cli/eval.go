@@ -15,6 +15,7 @@ import (
 	"hermes/backend/homelock"
 	"hermes/backend/host"
 	"hermes/backend/i18n"
+	"hermes/backend/llm"
 	"hermes/backend/store"
 )
 
@@ -55,7 +56,7 @@ type evalRunFlags struct {
 	home, config, baseURL, baseline, junit, resume string
 	models                                         stringsFlag
 	repeat, parallel                               int
-	json                                           bool
+	json, cluster                                  bool
 }
 
 func cmdEvalRun(ctx context.Context, env *Env, args []string) int {
@@ -72,6 +73,7 @@ func cmdEvalRun(ctx context.Context, env *Env, args []string) int {
 	fs.StringVar(&f.junit, "junit", "", i18n.T("cli.eval.flag.junit"))
 	fs.StringVar(&f.resume, "resume", "", i18n.T("cli.eval.flag.resume"))
 	fs.BoolVar(&f.json, "json", false, i18n.T("cli.eval.flag.json"))
+	fs.BoolVar(&f.cluster, "cluster", false, i18n.T("cli.eval.flag.cluster"))
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageExit(err)
@@ -172,7 +174,11 @@ func cmdEvalRun(ctx context.Context, env *Env, args []string) int {
 			fmt.Fprintln(env.Stderr, i18n.T("cli.eval.rate_limited", task, variant, wait, parallel))
 		},
 	}
-	err = engine.Run(runCtx, stop, suite, ev)
+	if f.cluster {
+		err = runOnCluster(runCtx, env, cfg, stop, st, suite, ev)
+	} else {
+		err = engine.Run(runCtx, stop, suite, ev)
+	}
 	close(finished)
 	if err != nil {
 		return fail(env, err)
@@ -201,6 +207,18 @@ func prepareEval(env *Env, st *store.Store, f evalRunFlags, rest []string) (*eva
 		}
 		if f.baseline != "" {
 			ev.Baseline = f.baseline
+		}
+		// A base URL that held a secret was kept masked: the one given
+		// again takes its place.
+		for i, v := range ev.Variants {
+			if !v.HidesSecret() {
+				continue
+			}
+			if f.baseURL == "" || llm.RedactURL(f.baseURL) != v.BaseURL {
+				fmt.Fprintln(env.Stderr, i18n.T("cli.eval.resume_base_url", v.Label(), v.BaseURL))
+				return nil, nil, ExitUsage
+			}
+			ev.Variants[i].BaseURL = f.baseURL
 		}
 		ev.State = eval.StateRunning
 		return ev, suite, ExitOK
@@ -300,7 +318,7 @@ func reportEval(env *Env, ev *eval.Eval, base *eval.Eval, f evalRunFlags) int {
 		}
 	}
 	if f.json {
-		writeJSON(env, evalView{Eval: ev, Cells: cells})
+		writeJSON(env, evalView{Eval: ev.Redacted(), Cells: cells})
 	} else {
 		printEvalTable(env, ev, cells)
 	}
@@ -321,6 +339,23 @@ func reportEval(env *Env, ev *eval.Eval, base *eval.Eval, f evalRunFlags) int {
 		return ExitFailed
 	}
 	return ExitOK
+}
+
+// runOnCluster puts the eval's missing runs on the queue of [cluster]
+// nats_url and waits for `hermes worker` replicas to give their results.
+func runOnCluster(ctx context.Context, env *Env, cfg config.Config, stop <-chan struct{}, st *store.Store, suite *eval.Suite, ev *eval.Eval) error {
+	cfg = cfg.ResolveEnv(env.Getenv)
+	if !cfg.Cluster.Enabled() {
+		return i18n.Wrap(eval.ErrQueue, "cli.worker.no_cluster")
+	}
+	machine, _ := os.Hostname()
+	q, err := eval.OpenQueue(ctx, cfg.Cluster, fmt.Sprintf("hermes-eval %s/%d", machine, os.Getpid()))
+	if err != nil {
+		return err
+	}
+	defer q.Close()
+	fmt.Fprintln(env.Stderr, i18n.T("cli.eval.cluster_waiting", eval.Missing(suite, ev)))
+	return q.RunOn(ctx, stop, st, suite, ev, progressPrinter(env))
 }
 
 func writeJUnitFile(path string, ev *eval.Eval) error {

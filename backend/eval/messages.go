@@ -33,6 +33,7 @@ func evalMessages() map[string]i18n.Msg {
 			EN: "the judge's model call failed: %v; set [eval] judge_model, or check the endpoint",
 			ZH: "评判模型调用失败：%v；请设置 [eval] judge_model，或检查模型服务",
 		},
+		"eval.queue":      {EN: "the eval queue on NATS ([cluster] nats_url): %v; check that the NATS servers run with JetStream", ZH: "NATS 上的评测队列（[cluster] nats_url）：%v；请确认 NATS 服务在运行且开启了 JetStream"},
 		"eval.unattended": {EN: "an eval run has no one to approve it; the suite says approvals = \"deny\", or the call leaves the sandbox", ZH: "评测运行无人审批；套件设置了 approvals = \"deny\"，或该调用会离开沙箱"},
 	}
 }

@@ -183,7 +183,7 @@ loop:
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r, again, err := e.runOne(ctx, stop, s, ev, j)
+			r, again, err := e.runOne(ctx, stop, s, ev.ID, j)
 			slots.release()
 			if again && j.tries < rateRetries {
 				n := slots.shrink()
@@ -285,14 +285,32 @@ func (e *Engine) stopLive() {
 	}
 }
 
+// RunJob runs one run of an eval, as Run does each: repetition rep of task
+// id under variant v, for a worker that takes the eval's runs from a queue
+// (hermes worker). r is nil when stop stopped it before its end; again
+// says that a provider's rate limit failed it.
+func (e *Engine) RunJob(ctx context.Context, stop <-chan struct{}, s *Suite, evalID, id string, v Variant, rep int) (r *Result, again bool, err error) {
+	for i := range s.Tasks {
+		if s.Tasks[i].ID == id {
+			e.mu.Lock()
+			if e.live == nil {
+				e.live = map[string]bool{}
+			}
+			e.mu.Unlock()
+			return e.runOne(ctx, stop, s, evalID, job{task: &s.Tasks[i], variant: v, rep: rep})
+		}
+	}
+	return nil, false, fmt.Errorf("%w: no task %q", ErrSuite, id)
+}
+
 // runOne makes the run's copies, starts it, follows it to its end and
 // checks it. r is nil when the run was stopped before its end; again says
 // that a provider's rate limit failed it, to be started again later; err
 // is a failure of the eval itself (hermes.db, the disk).
-func (e *Engine) runOne(ctx context.Context, stop <-chan struct{}, s *Suite, ev *Eval, j job) (r *Result, again bool, err error) {
+func (e *Engine) runOne(ctx context.Context, stop <-chan struct{}, s *Suite, evalID string, j job) (r *Result, again bool, err error) {
 	t, v := j.task, j.variant
 	res := &Result{Task: t.ID, Variant: v.Label(), Rep: j.rep}
-	dir := filepath.Join(e.Dir, ev.ID, safeName(t.ID), fmt.Sprintf("%s-%d", safeName(v.Label()), j.rep))
+	dir := filepath.Join(e.Dir, evalID, safeName(t.ID), fmt.Sprintf("%s-%d", safeName(v.Label()), j.rep))
 	// A run stopped before its end left its copies: the next starts afresh.
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, false, err
@@ -346,11 +364,11 @@ func (e *Engine) runOne(ctx context.Context, stop <-chan struct{}, s *Suite, ev 
 		delete(e.live, id)
 		e.mu.Unlock()
 	}()
-	if err := SaveTag(e.Store, id, Tag{Eval: ev.ID, Task: t.ID, Variant: v.Label(), Rep: j.rep}); err != nil {
+	if err := SaveTag(e.Store, id, Tag{Eval: evalID, Task: t.ID, Variant: v.Label(), Rep: j.rep}); err != nil {
 		return nil, false, err
 	}
 	// The title lists and the window show: which eval, task and variant.
-	_ = e.Runs.Rename(id, fmt.Sprintf("eval %s · %s · %s #%d", ev.ID, t.ID, v.Label(), j.rep+1))
+	_ = e.Runs.Rename(id, fmt.Sprintf("eval %s · %s · %s #%d", evalID, t.ID, v.Label(), j.rep+1))
 	if e.Progress != nil {
 		e.Progress(Progress{Task: t.ID, Variant: v.Label(), Rep: j.rep, RunID: id})
 	}
