@@ -1,12 +1,14 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { toApiError, type ApiError } from '../api/api'
 import type { ApprovalDecision, DecidedCall } from '../api/types'
 import { prettyJSON } from '../lib/diff'
 import { formatBytes } from '../lib/format'
 import { shortcuts } from '../lib/shortcuts'
 import { forkForm, forkMemoryModes, forkRequest, type ForkForm, type ForkMemory } from '../lib/fork'
+import { readChange } from '../lib/notechange'
 import { alwaysPattern, approvalChoices } from '../lib/sandbox'
 import type { CallView, PendingApproval, RunView } from '../lib/timeline'
+import { ChangeView } from './ChangeView'
 import { CopyButton } from './CopyButton'
 import { JsonText } from './JsonTree'
 import { useAppState, useAppStore, useT } from './appContext'
@@ -31,13 +33,15 @@ export function Modal({ title, onClose, children, testId, wide }: { title: strin
  * ApprovalDialog asks the person whether a call may run. An execute_command
  * line shows its commands one a line, what in it is always asked, and the
  * "always" patterns offered, editable; a call escaping the sandbox is
- * allowed once or denied, with a warning. Esc leaves it for later; the run
+ * allowed once or denied, with a warning; a vault edit shows the change it
+ * would make, its arguments folded below. Esc leaves it for later; the run
  * waits.
  */
 export function ApprovalDialog({ pending, onLater }: { pending: PendingApproval; onLater: () => void }) {
   const { run } = useAppStore()
   const t = useT()
   const choices = approvalChoices(pending)
+  const change = useMemo(() => readChange(pending.change), [pending.change])
   const [reason, setReason] = useState('')
   const [pattern, setPattern] = useState(choices.offered)
   const [busy, setBusy] = useState(false)
@@ -73,9 +77,19 @@ export function ApprovalDialog({ pending, onLater }: { pending: PendingApproval;
           ))}
         </ul>
       )}
-      <div className="dialog-json">
-        <JsonText text={pending.arguments ?? ''} open={3} />
-      </div>
+      {change ? (
+        <>
+          <ChangeView change={change} />
+          <details className="dialog-json">
+            <summary>{t('change.arguments')}</summary>
+            <JsonText text={pending.arguments ?? ''} open={3} />
+          </details>
+        </>
+      ) : (
+        <div className="dialog-json">
+          <JsonText text={pending.arguments ?? ''} open={3} />
+        </div>
+      )}
       <div className="approval-actions">
         <button type="button" className="primary" disabled={busy} onClick={() => void answer('allow_once')} data-testid="approve-once">
           {t('approval.allow_once')}
