@@ -116,7 +116,7 @@ func TestBot_GenericWebhook(t *testing.T) {
 		replies <- received{rep, sig == r.Header.Get(webhook.HeaderSignature)}
 	}))
 	t.Cleanup(bridge.Close)
-	cfg := config.Bot{Platform: config.BotWebhook, WebhookSecret: testToken, ReplyURL: bridge.URL}
+	cfg := config.WithBotKeys(config.Bot{Platform: config.BotWebhook, WebhookSecret: testToken}, webhook.Keys{ReplyURL: bridge.URL})
 	h := newHarness(t, "", model, cfg)
 
 	post := func(body, secret string, ts time.Time) int {

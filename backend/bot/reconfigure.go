@@ -37,7 +37,6 @@ var restartKeys = []struct {
 	{"secret", func(b config.Bot) any { return b.Secret }},
 	{"agent_id", func(b config.Bot) any { return b.AgentID }},
 	{"api_base", func(b config.Bot) any { return b.API() }},
-	{"reply_url", func(b config.Bot) any { return b.ReplyURL }},
 	{"rate_limit", func(b config.Bot) any { return b.APIRate() }},
 	{"user_rate_limit", func(b config.Bot) any { return b.UserRate() }},
 	{"workspace", func(b config.Bot) any { return b.Workspace }},

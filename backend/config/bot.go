@@ -2,7 +2,6 @@ package config
 
 import (
 	"errors"
-	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -43,8 +42,6 @@ type Bot struct {
 	// APIBase is the platform API's address (WeCom's, or the platform's
 	// BotPlatform.APIBase); tests point it at a local server.
 	APIBase string `toml:"api_base"`
-	// ReplyURL is where the generic webhook posts its replies.
-	ReplyURL string `toml:"reply_url"`
 	// RateLimit is how many WeCom API calls may start in any one second.
 	RateLimit int `toml:"rate_limit"`
 	// UserRateLimit is how many messages one user may be sent in any one
@@ -157,12 +154,11 @@ func (b Bot) validate() error {
 		// The length only: the key itself must never appear in a message.
 		errs = append(errs, i18n.Wrap(ErrInvalid, "config.bot.aes_key", len(b.EncodingAESKey)))
 	}
-	for key, raw := range map[string]string{"api_base": b.APIBase, "reply_url": b.ReplyURL} {
-		if raw == "" {
-			continue
-		}
-		if u, err := url.Parse(raw); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			errs = append(errs, i18n.Wrap(ErrInvalid, "config.bot.url", key, raw))
+	errs = append(errs, CheckURL("api_base", b.APIBase))
+	// A platform's own keys are checked wherever they are written.
+	for _, p := range botPlatformList() {
+		if p.Validate != nil {
+			errs = append(errs, p.Validate(b)...)
 		}
 	}
 	if p := b.CallbackPath(); !strings.HasPrefix(p, "/") {

@@ -199,7 +199,6 @@ func baseDocs() map[string]keyDoc {
 		"bot.agent_id":   doc("The self-built application's AgentId.", "自建应用的 AgentId。"),
 		"bot.api_base": docShown(`The platform API's address: WeCom's, or for platform "feishu" https://open.feishu.cn (Lark: https://open.larksuite.com).`,
 			`平台 API 的地址：企业微信的；平台 "feishu" 时为 https://open.feishu.cn（Lark 国际版：https://open.larksuite.com）。`, DefaultBotAPIBase),
-		"bot.reply_url":  doc("Where the generic webhook posts its replies.", "通用回调发送回复的地址。"),
 		"bot.rate_limit": docShown("WeCom or Feishu API calls that may start in any one second.", "每秒最多发起的企业微信或飞书 API 调用数。", DefaultBotRateLimit),
 		"bot.user_rate_limit": docShown("Messages one user may be sent in any one minute (WeCom drops what passes 30).",
 			"每分钟最多发给同一用户的消息数（企业微信会丢弃超过 30 条的部分）。", DefaultBotUserRateLimit),

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"maps"
+	"net/url"
 	"reflect"
 	"slices"
 	"sync"
@@ -39,6 +40,9 @@ type BotPlatform struct {
 	// Warnings are what b lets the platform start with but leaves open
 	// (Bot.Warnings).
 	Warnings func(b Bot) []error
+	// Validate checks the values of the platform's own keys in b, whichever
+	// platform b names, as Config.Validate checks the others (CheckURL).
+	Validate func(b Bot) []error
 }
 
 // Doc says what a key does, in both languages. Shown is written as its
@@ -100,6 +104,17 @@ func botPlatform(name string) (BotPlatform, bool) {
 	defer botPlatforms.Unlock()
 	p, ok := botPlatforms.byName[name]
 	return p, ok
+}
+
+// botPlatformList are the platforms registered, by name.
+func botPlatformList() []BotPlatform {
+	botPlatforms.Lock()
+	defer botPlatforms.Unlock()
+	out := make([]BotPlatform, 0, len(botPlatforms.byName))
+	for _, name := range slices.Sorted(maps.Keys(botPlatforms.byName)) {
+		out = append(out, botPlatforms.byName[name])
+	}
+	return out
 }
 
 // BotPlatformNames are the platforms registered, sorted.
@@ -177,6 +192,18 @@ func (b Bot) eachSection(fn func(t reflect.Type, v reflect.Value)) {
 			fn(t, reflect.New(t).Elem())
 		}
 	}
+}
+
+// CheckURL is the error that says [bot] key's value raw is no http or
+// https URL, nil when it is one or is empty; for a BotPlatform's Validate.
+func CheckURL(key, raw string) error {
+	if raw == "" {
+		return nil
+	}
+	if u, err := url.Parse(raw); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return i18n.Wrap(ErrInvalid, "config.bot.url", key, raw)
+	}
+	return nil
 }
 
 // Missing is the error that says [bot] key is not set though platform

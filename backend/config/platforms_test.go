@@ -9,6 +9,7 @@ import (
 
 	"hermes/backend/config"
 	"hermes/backend/feishu"
+	"hermes/backend/webhook"
 	// The chat platforms register their keys of [bot] (chat.Register), so
 	// that this package's tests check and document the platforms hermes
 	// links: the reference in docs/config.md and `hermes config init` are
@@ -73,5 +74,25 @@ func TestBot_ChangedKeysNamesAPlatformsOwn(t *testing.T) {
 	}
 	if k := config.BotKeys[feishu.Keys](old); k.AppSecret != "s1" {
 		t.Fatalf("WithBotKeys changed the Bot it was given: %+v", k)
+	}
+}
+
+// TestValidate_PlatformsOwnKeys: a platform's own key is checked where it
+// is written, whichever platform [bot] names: the webhook's reply_url must
+// be a URL.
+func TestValidate_PlatformsOwnKeys(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hermes.toml")
+	if err := os.WriteFile(path, []byte("[bot]\nplatform = \"wecom_bot\"\nreply_url = \"hooks.example\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := config.BotKeys[webhook.Keys](cfg.Bot); k.ReplyURL != "hooks.example" {
+		t.Fatalf("reply_url read as %q", k.ReplyURL)
+	}
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "reply_url") {
+		t.Fatalf("Validate = %v, want reply_url refused", err)
 	}
 }

@@ -53,13 +53,13 @@ func TestSecrets_AResolvedConfig(t *testing.T) {
 // token, [telemetry]'s headers
 // (and the credentials after a header's scheme) — and those a URL holds: its
 // password, and a query parameter named as a secret (?api-key=, ?key=,
-// ?access_token=) in base_url, OPENAI_BASE_URL, reply_url or otlp_endpoint.
+// ?access_token=) in base_url, OPENAI_BASE_URL, api_base or otlp_endpoint.
 func TestSecrets_EverySection(t *testing.T) {
 	c := Default()
 	c.Model.BaseURL = "https://gw.example/v1?api-version=2024-06-01&api-key=gw-key-in-the-url"
 	c.Model.Endpoints = []Endpoint{{BaseURL: "https://user:endpoint-password@b.example/v1"}}
 	c.Bot = Bot{Platform: BotWeCom, CorpID: "ww_a1b2", Secret: "wecom-app-secret", WebhookSecretEnv: "WECOM_TOKEN",
-		EncodingAESKey: "wecom-aes-key", ReplyURL: "https://hook.example/send?key=robot-key-0123&debug=verbose-mode"}
+		EncodingAESKey: "wecom-aes-key", APIBase: "https://hook.example/send?key=robot-key-0123&debug=verbose-mode"}
 	c.Cluster = Cluster{NATSURL: "nats://n1:4222", NATSTokenEnv: "NATS_TOKEN"}
 	c.Telemetry = Telemetry{OTLPEndpoint: "https://otel:collector-password@otel.example", HeadersEnv: map[string]string{"Authorization": "OTLP_AUTH"}}
 	env := map[string]string{

@@ -31,15 +31,30 @@ import (
 // Name is the platform's name, as [bot] platform picks it.
 const Name = config.BotWebhook
 
+// Keys are the webhook's own keys of [bot]; webhook_secret, its HMAC key,
+// is [bot]'s.
+type Keys struct {
+	// ReplyURL is where the bot posts its replies.
+	ReplyURL string `toml:"reply_url"`
+}
+
 func init() {
 	chat.Register(chat.Platform{
-		Config: config.BotPlatform{Name: Name, Ready: ready},
-		New:    func(env chat.Env) (chat.Adapter, error) { return newWebhook(env), nil },
+		Config: config.BotPlatform{
+			Name: Name, Keys: Keys{}, Ready: ready,
+			Docs: map[string]config.Doc{
+				"reply_url": {EN: "Where the generic webhook posts its replies.", ZH: "通用回调发送回复的地址。"},
+			},
+			Validate: func(b config.Bot) []error {
+				return []error{config.CheckURL("reply_url", config.BotKeys[Keys](b).ReplyURL)}
+			},
+		},
+		New: func(env chat.Env) (chat.Adapter, error) { return newWebhook(env), nil },
 	})
 }
 
 func ready(b config.Bot) []error {
-	return []error{b.Missing("webhook_secret", b.WebhookSecret), b.Missing("reply_url", b.ReplyURL)}
+	return []error{b.Missing("webhook_secret", b.WebhookSecret), b.Missing("reply_url", config.BotKeys[Keys](b).ReplyURL)}
 }
 
 // The generic webhook's headers. The signature is
@@ -88,7 +103,7 @@ type webhook struct {
 
 func newWebhook(env chat.Env) *webhook {
 	return &webhook{
-		env: env, secret: env.Config.WebhookSecret, replyURL: env.Config.ReplyURL,
+		env: env, secret: env.Config.WebhookSecret, replyURL: config.BotKeys[Keys](env.Config).ReplyURL,
 		guard: callback.NewGuard(env.Now), repliers: map[string]*webhookReplier{},
 	}
 }
