@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets this machine up (scripts/setup.sh) and runs every test of Hermes:
 # go vet, the layering rules, the headless build, the Go tests with the race
-# detector, the frontend's unit tests, the web UI in headless Chromium,
+# detector, the frontend's lint and unit tests, the web UI in headless Chromium,
 # the real desktop window under Xvfb, and a release's .deb and Windows setup
 # installed, updated and removed (scripts/test-release.sh).
 set -euo pipefail
@@ -38,6 +38,9 @@ CGO_ENABLED=0 go build -tags headless -o /dev/null .
 
 step "Go tests"
 go test -race -count=1 ./...
+
+step "frontend lint: tsc --strict and ESLint, no finding allowed"
+(cd frontend && npm run lint --silent)
 
 step "frontend unit tests"
 (cd frontend && npm test --silent)

@@ -66,7 +66,7 @@ function BudgetChartOf({ view, onSelect }: ChartProps) {
   const [fit, setFit] = useState(true)
   const [hover, setHover] = useState<number | null>(null)
   const key = budgetKey(view)
-  const points = useMemo(() => budgetSeries(view), [key]) // eslint-disable-line react-hooks/exhaustive-deps
+  const points = useMemo(() => budgetSeries(view), [key]) // eslint-disable-line react-hooks/exhaustive-deps -- the series changes only when budgetKey does, not with each new view
   const window = points.reduce((m, p) => Math.max(m, p.window), 0)
   const peak = points.reduce((m, p) => Math.max(m, p.total), 0)
   const top = fit || window === 0 ? Math.max(1, peak * 1.1) : Math.max(window, peak)

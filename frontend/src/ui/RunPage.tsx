@@ -385,7 +385,7 @@ function BudgetPanel({ view, onSelect }: { view: RunView; onSelect: (n: number) 
   const [peak, windowTokens] = useMemo(() => {
     const points = budgetSeries(view)
     return [points.reduce((m, p) => Math.max(m, p.total), 0), points.reduce((m, p) => Math.max(m, p.window), 0)]
-  }, [key]) // eslint-disable-line react-hooks/exhaustive-deps
+  }, [key]) // eslint-disable-line react-hooks/exhaustive-deps -- the series changes only when budgetKey does, not with each new view
   return (
     <Panel id="budget" className="budget-panel" name={t('chart.title')} title={t('chart.title')} summary={t('chart.peak', { peak: formatTokens(peak, lang), window: formatTokens(windowTokens, lang) })}>
       <BudgetChart view={view} onSelect={onSelect} />
