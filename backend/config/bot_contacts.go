@@ -41,8 +41,14 @@ func (b Bot) validateContacts() []error {
 		return nil
 	}
 	var errs []error
-	if b.PlatformName() != BotWeCom {
-		errs = append(errs, i18n.Wrap(ErrInvalid, "config.bot.departments_platform", b.PlatformName()))
+	if p, ok := botPlatform(b.PlatformName()); ok && !p.Contacts {
+		var names []string
+		for _, p := range botPlatformList() {
+			if p.Contacts {
+				names = append(names, `"`+p.Name+`"`)
+			}
+		}
+		errs = append(errs, i18n.Wrap(ErrInvalid, "config.bot.departments_platform", strings.Join(names, " / "), b.PlatformName()))
 	}
 	for _, ref := range b.AllowDepartments {
 		if n, err := strconv.Atoi(ref); ref == "" || (err == nil && n <= 0) {
@@ -62,8 +68,8 @@ func botContactsMessages() map[string]i18n.Msg {
 			ZH: `[bot] allow_departments 为 %s，但应按 ID 或名称列出部门，例如 [2, "研发部"]；请在 hermes.toml 中修改`,
 		},
 		"config.bot.departments_platform": {
-			EN: `[bot] allow_departments needs platform "wecom" (a self-built application, which can read the contacts), but platform is %q; remove allow_departments or change the platform`,
-			ZH: `[bot] allow_departments 需要平台 "wecom"（可读取通讯录的自建应用），但当前平台为 %q；请删除 allow_departments 或更换平台`,
+			EN: `[bot] allow_departments needs platform %s (one that can read the company's contacts, such as a WeCom self-built application), but platform is %q; remove allow_departments or change the platform`,
+			ZH: `[bot] allow_departments 需要平台 %s（可读取通讯录的平台，例如企业微信自建应用），但当前平台为 %q；请删除 allow_departments 或更换平台`,
 		},
 	}
 }

@@ -40,6 +40,9 @@ type BotPlatform struct {
 	// Warnings are what b lets the platform start with but leaves open
 	// (Bot.Warnings).
 	Warnings func(b Bot) []error
+	// Contacts says its adapter can tell where a user works (the bot asks
+	// it, as a directory, for [bot] allow_departments and who asked a run).
+	Contacts bool
 	// Validate checks the values of the platform's own keys in b, whichever
 	// platform b names, as Config.Validate checks the others (CheckURL).
 	Validate func(b Bot) []error

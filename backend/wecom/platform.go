@@ -19,7 +19,7 @@ const (
 func init() {
 	i18n.Register(platformMessages)
 	chat.Register(chat.Platform{
-		Config: config.BotPlatform{Name: AppName, APIBase: config.DefaultBotAPIBase, Ready: appReady},
+		Config: config.BotPlatform{Name: AppName, APIBase: config.DefaultBotAPIBase, Ready: appReady, Contacts: true},
 		New:    newApp,
 	})
 	chat.Register(chat.Platform{
