@@ -3,7 +3,8 @@
 // note linked from others (a table's escaped pipe, a block, a Markdown
 // link, a link in code that stays), then sets a property. The approval
 // dialog shows each note whose links change, before → after, and the
-// property's values; the notes on disk follow once approved.
+// property's values; the notes on disk follow once approved, and the
+// call's card shows what it changed.
 // scripts/e2e.sh passes HERMES_BIN and HERMES_SCRIPTMODEL.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -100,6 +101,13 @@ describe('a vault edit in the approval dialog', () => {
       'See [[Plan 2024]] and [[Plan 2024#^goal|the goal]].\n\n| note | why |\n| --- | --- |\n| [[Plan 2024\\|plan]] | work |\n\nCode stays: `[[Plan]]`\n',
     )
     expect(read('周报/本周.md')).toBe('计划见 [计划](../Archive/Plan%202024.md)。\n')
+
+    // The rename's card shows what it changed, as the dialog did.
+    const changed = page.locator('[data-testid="iteration-card"][data-iteration="1"]').getByTestId('call-change')
+    await changed.locator('summary').click()
+    expect(await changed.getByTestId('change-note').count()).toBe(3)
+    expect(await changed.getByTestId('change-reach').textContent()).toBe('4 links change in 2 notes')
+    await shot(page, 'vault-card-change.png')
     await ctx.close()
   })
 })

@@ -50,6 +50,8 @@ export interface CallApproval {
   by: string
   /** The model asked to run the call outside the OS sandbox. */
   escaping: boolean
+  /** What the call would change, as its tool worked it out for the approval (a vault edit's change). */
+  change?: unknown
 }
 
 export interface CallView {
@@ -285,7 +287,17 @@ export function applyToIteration(prev: IterationView, e: HermesEvent): Iteration
       withCall(it, d.call_id, (c) => ({
         ...c,
         status: 'awaiting_approval',
-        approval: { approvalId: d.approval_id ?? '', risk: d.risk ?? '', reason: d.reason ?? '', decision: '', denyReason: '', pattern: '', by: '', escaping: d.escaping ?? false },
+        approval: {
+          approvalId: d.approval_id ?? '',
+          risk: d.risk ?? '',
+          reason: d.reason ?? '',
+          decision: '',
+          denyReason: '',
+          pattern: '',
+          by: '',
+          escaping: d.escaping ?? false,
+          ...(d.change !== undefined && { change: d.change }),
+        },
       }))
       break
     }

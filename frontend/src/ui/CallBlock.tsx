@@ -5,7 +5,9 @@ import { formatBytes, formatDuration } from '../lib/format'
 import { callSandbox } from '../lib/sandbox'
 import { hitIn, type CardHit } from '../lib/search'
 import { resultShown } from '../lib/iteration'
+import { readChange } from '../lib/notechange'
 import type { CallView } from '../lib/timeline'
+import { ChangeView } from './ChangeView'
 import { DiffView } from './DiffView'
 import { PinButton, type Pins } from './MessageView'
 import { JsonText } from './JsonTree'
@@ -29,6 +31,7 @@ export function CallBlock({ call, onArtifact, pins, resultIndex, hit }: { call: 
   // A hit past the preview shows the whole result.
   const clamped = long && !resultOpen && !(seenHit && seenHit.end > previewChars)
   const a = call.approval
+  const change = useMemo(() => readChange(a?.change), [a?.change])
   const pinned = resultIndex !== undefined && !!pins?.pinned.includes(resultIndex)
   // Under a plan the model's _meta (the step a call serves) rides in its
   // arguments; the tool never got it, so it is a tag here, not arguments.
@@ -101,6 +104,12 @@ export function CallBlock({ call, onArtifact, pins, resultIndex, hit }: { call: 
         <div className="call-approval" data-testid="call-approval" data-hit-active={hitIn(hit, 'denial', call.id) ? '' : undefined}>
           {a.decision === '' ? t(a.escaping ? 'call.awaiting_escaping' : 'call.awaiting', { risk: a.risk }) : approvalText(t, a.decision, a.by, a.denyReason, a.pattern)}
         </div>
+      )}
+      {change && call.status === 'ok' && (
+        <details className="call-change" data-testid="call-change">
+          <summary>{t('change.applied')}</summary>
+          <ChangeView change={change} />
+        </details>
       )}
       {seen && (
         <div className={`call-result${call.status === 'failed' || call.status === 'denied' ? ' failed' : ''}`}>
