@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 
 	"hermes/backend/event"
 	"hermes/backend/i18n"
+	"hermes/backend/vault"
 )
 
 // stdinIsTerminal reports whether a person can answer prompts on stdin.
@@ -35,7 +37,8 @@ type answer struct {
 }
 
 // ask shows the call, with an execute_command line's commands and what in
-// it is always asked, and reads the decision. The end of input denies. A
+// it is always asked, or what a vault edit would change, and reads the
+// decision. The end of input denies. A
 // call escaping the sandbox is allowed once or denied: nothing else covers
 // it.
 func (p *prompter) ask(req event.ApprovalRequestedData) answer {
@@ -43,6 +46,12 @@ func (p *prompter) ask(req event.ApprovalRequestedData) answer {
 	defer p.mu.Unlock()
 	fmt.Fprintf(p.out, "\n%s\n", i18n.T("cli.approve.title", req.Name, req.Risk))
 	fmt.Fprintf(p.out, "  %s\n", req.Arguments)
+	if lines := changeLines(req.Change); len(lines) > 0 {
+		fmt.Fprintf(p.out, "  %s\n", i18n.T("cli.approve.change"))
+		for _, l := range lines {
+			fmt.Fprintf(p.out, "    %s\n", l)
+		}
+	}
 	if len(req.Commands) > 0 {
 		fmt.Fprintf(p.out, "  %s\n", i18n.T("cli.approve.commands"))
 		for _, c := range req.Commands {
@@ -109,4 +118,69 @@ func (p *prompter) line() (string, bool) {
 		return "", false
 	}
 	return strings.TrimSpace(s), true
+}
+
+// changeLines writes what a vault edit would change (approval.requested's
+// change) for the terminal: each note, its properties and links before →
+// after, the sections it adds or removes, and its lines as - and +, a
+// dozen at most per note; none for a call without one.
+func changeLines(raw json.RawMessage) []string {
+	var c vault.Change
+	if len(raw) == 0 || json.Unmarshal(raw, &c) != nil {
+		return nil
+	}
+	show := func(v any) string {
+		if s, ok := v.(string); ok {
+			return s
+		}
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	var out []string
+	if c.Folder != nil {
+		out = append(out, i18n.T("cli.approve.folder", c.Folder.From, c.Folder.To))
+	}
+	for _, n := range c.Notes {
+		head := "~ " + n.Path
+		switch {
+		case n.NewPath != "":
+			head += " → " + n.NewPath
+		case n.Created:
+			head = "+ " + n.Path + " " + i18n.T("cli.approve.new_note")
+		}
+		out = append(out, head)
+		for _, pc := range n.Properties {
+			switch {
+			case pc.Before == nil:
+				out = append(out, fmt.Sprintf("    %s: + %s", pc.Name, show(pc.After)))
+			case pc.After == nil:
+				out = append(out, fmt.Sprintf("    %s: - %s", pc.Name, show(pc.Before)))
+			default:
+				out = append(out, fmt.Sprintf("    %s: %s → %s", pc.Name, show(pc.Before), show(pc.After)))
+			}
+		}
+		for _, s := range n.SectionsAdded {
+			out = append(out, "    "+i18n.T("cli.approve.section_added", s))
+		}
+		for _, s := range n.SectionsRemoved {
+			out = append(out, "    "+i18n.T("cli.approve.section_removed", s))
+		}
+		shown := 0
+		for _, h := range n.Hunks {
+			for _, l := range h.Before {
+				if shown++; shown <= 12 {
+					out = append(out, fmt.Sprintf("    %4d - %s", h.Line, l))
+				}
+			}
+			for _, l := range h.After {
+				if shown++; shown <= 12 {
+					out = append(out, fmt.Sprintf("    %4d + %s", h.Line, l))
+				}
+			}
+		}
+		if shown > 12 {
+			out = append(out, "    "+i18n.T("cli.approve.more_lines", shown-12))
+		}
+	}
+	return out
 }

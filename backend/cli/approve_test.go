@@ -100,3 +100,27 @@ func TestApproveCall_YesDeniesEscaping(t *testing.T) {
 		t.Errorf("an escaping call under --yes: %v", err)
 	}
 }
+
+// A vault edit is shown by what it would change: each note, its links and
+// properties before → after, its lines as - and +.
+func TestPrompter_ShowsAVaultEditsChange(t *testing.T) {
+	var out strings.Builder
+	req := event.ApprovalRequestedData{
+		Name: "rename_note", Risk: "write", Arguments: `{"path":"Plan.md","new_path":"Archive/Plan 2024.md"}`,
+		Change: json.RawMessage(`{"tool":"rename_note","notes":[` +
+			`{"path":"Weekly.md","links":[{"line":1,"before":"[[Plan]]","after":"[[Plan 2024]]"}],"hunks":[{"line":1,"before":["See [[Plan]]."],"after":["See [[Plan 2024]]."]}]},` +
+			`{"path":"Plan.md","new_path":"Archive/Plan 2024.md","properties":[{"name":"status","before":"draft","after":"done"},{"name":"tags","after":["a","b"]}]}]}`),
+	}
+	if got := newPrompter(strings.NewReader("o\n"), &out).ask(req); got.decision != event.ApproveOnce {
+		t.Errorf("answer %+v", got)
+	}
+	for _, want := range []string{"it changes:", "~ Weekly.md\n", "   1 - See [[Plan]].\n", "   1 + See [[Plan 2024]].\n",
+		"~ Plan.md → Archive/Plan 2024.md\n", "status: draft → done", `tags: + ["a","b"]`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the prompt lacks %q:\n%s", want, out.String())
+		}
+	}
+	if changeLines(nil) != nil || changeLines(json.RawMessage(`"x"`)) != nil {
+		t.Error("lines for a call without a change")
+	}
+}
