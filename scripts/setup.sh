@@ -74,7 +74,7 @@ if [ ! -f ".cache/obsidian-help/.rev-$help_rev" ]; then
   git init -q .cache/obsidian-help
   (cd .cache/obsidian-help &&
     git remote add origin https://github.com/obsidianmd/obsidian-help.git &&
-    git sparse-checkout set --no-cone '/en/**.md' '/zh/**.md' &&
+    git sparse-checkout set --no-cone '/en/**/*.md' '/zh/**/*.md' &&
     git fetch -q --depth 1 --filter=blob:none origin "$help_rev" &&
     git checkout -q FETCH_HEAD &&
     rm -rf .git && touch ".rev-$help_rev")
