@@ -175,3 +175,21 @@ func lineDiff(want, got string) string {
 	}
 	return "(equal)"
 }
+
+// A folder's name may hold "#" (a note's may not): Note#Heading is cut at
+// the "#" after the longest path that is a note.
+func TestReadNote_HashInAFolderName(t *testing.T) {
+	tv := testVault{dir: t.TempDir(), home: t.TempDir()}
+	write(t, filepath.Join(tv.dir, "C#", "Notes.md"), []byte("# Notes\n\n## Generics\n\nType parameters.\n"))
+	v := tv.open(t, false)
+	for note, want := range map[string]string{
+		"C#/Notes":              "[C#/Notes.md]",
+		"C#/Notes.md":           "[C#/Notes.md]",
+		"C#/Notes#Generics":     `section "Generics"`,
+		"[[C#/Notes#Generics]]": `section "Generics"`,
+	} {
+		if out := mustCall(t, v, "read_note", `{"note":`+quote(note)+`}`); !strings.Contains(out, want) {
+			t.Errorf("read_note %s:\n%s", note, out)
+		}
+	}
+}

@@ -66,8 +66,21 @@ func (v *Vault) findNote(name string) (p, heading string, err error) {
 		s, _, _ = strings.Cut(s, "|")
 		s = strings.TrimSuffix(s, `\`) // a link in a table escapes its "|"
 	}
-	// Note#Heading, Note#A#B, Note#^block: no note name holds "#".
-	s, heading, _ = strings.Cut(s, "#")
+	// Note#Heading, Note#A#B, Note#^block: no note's name holds "#", but a
+	// folder's may (C#/Notes), so the longest part before a "#" that is a
+	// note's path wins, else the part before the first.
+	whole := s
+	s, heading, _ = strings.Cut(whole, "#")
+	for i := len(whole); i > len(s); i = strings.LastIndexByte(whole[:i], '#') {
+		if c, err := v.clean(whole[:i]); err == nil && c != "" {
+			_, note := v.Note(c)
+			_, md := v.Note(c + ".md")
+			if note || md {
+				s, heading = whole[:i], strings.TrimPrefix(whole[i:], "#")
+				break
+			}
+		}
+	}
 	s = strings.TrimSpace(s)
 	clean, err := v.clean(s)
 	if err != nil {
