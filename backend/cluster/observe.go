@@ -69,9 +69,9 @@ func Observe(o Options) (*Observer, error) {
 }
 
 // ObserveHome attaches to the cluster of home's [cluster] nats_url as an
-// observer, for the window and `hermes serve`: nil without one. A
-// hermes.toml that cannot be read attaches to none; the home's notices say
-// what is wrong with it.
+// observer, for the host of the window and `hermes serve`
+// (host.Options.Cluster): nil without one. A hermes.toml that cannot be
+// read attaches to none; the home's notices say what is wrong with it.
 func ObserveHome(home string, getenv func(string) string, name, version string) (*Observer, error) {
 	cfg, err := config.Load(config.Path(home))
 	if err != nil {
