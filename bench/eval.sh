@@ -15,3 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 CGO_ENABLED=0 go build -tags headless -o "$tmp/hermes" .
 go build -o "$tmp/evalbench" ./bench/evalbench
 "$tmp/evalbench" -hermes "$tmp/hermes" -tasks 10 -runs "$runs" -parallel "$parallel"
+echo
+# The same runs on NATS: three hermes worker processes, the first killed
+# with SIGKILL once a third of the results are in.
+"$tmp/evalbench" -hermes "$tmp/hermes" -tasks 10 -runs "$runs" -parallel "$parallel" -workers 3

@@ -79,10 +79,24 @@ func TestEval_ClusterWorkerKilledLosesNoRun(t *testing.T) {
 		return cmd, home
 	}
 	dir := t.TempDir()
-	suite := writeSuite(t, dir, "c.toml", "name = \"c\"\n[[task]]\nid = \"out\"\ntask = \"write OUT.txt\"\n  [[task.check]]\n  file = \"OUT.txt\"\n  equals = \"ok\"\n")
+	// Two tasks, each with a fixture of its own, which a worker is sent
+	// with the task's runs only.
+	for _, f := range []string{"a/IN.txt", "b/IN.txt"} {
+		p := filepath.Join(dir, "fixtures", filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(f), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	task := func(id string) string {
+		return fmt.Sprintf("[[task]]\nid = %q\ntask = \"write OUT.txt\"\nworkspace = \"fixtures/%s\"\n  [[task.check]]\n  file = \"OUT.txt\"\n  equals = \"ok\"\n  [[task.check]]\n  file = \"IN.txt\"\n  equals = \"%s/IN.txt\"\n", id, id, id)
+	}
+	suite := writeSuite(t, dir, "c.toml", "name = \"c\"\n"+task("a")+task("b"))
 
 	w0, home0 := worker(0)
-	coord := hermes(t, "eval", "run", "--cluster", "--home", newHome(), "--repeat", "6", "--json", suite)
+	coord := hermes(t, "eval", "run", "--cluster", "--home", newHome(), "--repeat", "3", "--json", suite)
 	var out strings.Builder
 	var errOut strings.Builder
 	coord.Stdout, coord.Stderr = &out, &errOut

@@ -347,7 +347,29 @@ func (j Job) Unpack(dir string) (*Suite, error) {
 	if err := os.WriteFile(path, []byte(j.Source), 0o644); err != nil {
 		return nil, err
 	}
-	return Parse(path, j.Source)
+	s, err := parse(path, j.Source, false)
+	if err != nil {
+		return nil, err
+	}
+	// The job's task's fixtures are here, an empty one too; the other
+	// tasks' are not, and are not run here.
+	for _, t := range s.Tasks {
+		if t.ID != j.Task {
+			continue
+		}
+		for _, rel := range []string{t.Workspace, t.Vault} {
+			if rel == "" {
+				continue
+			}
+			if _, ok := inside(dir, rel); !ok {
+				return nil, fmt.Errorf("%w: fixture %s is outside the suite's folder", ErrSuite, rel)
+			}
+			if err := os.MkdirAll(s.fixture(rel), 0o755); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return s, nil
 }
 
 // RunOn runs ev's missing runs on the queue's workers: it puts them on the

@@ -207,7 +207,11 @@ func Load(path string) (*Suite, error) {
 }
 
 // Parse is Load of the text src of the file at path.
-func Parse(path, src string) (*Suite, error) {
+func Parse(path, src string) (*Suite, error) { return parse(path, src, true) }
+
+// parse is Parse; fixtures says whether each task's fixture folders must
+// be there (a worker has those of its run's task only).
+func parse(path, src string, fixtures bool) (*Suite, error) {
 	abs, _ := filepath.Abs(path)
 	s := &Suite{Path: abs, Dir: filepath.Dir(abs)}
 	if !utf8.ValidString(src) {
@@ -227,7 +231,7 @@ func Parse(path, src string) (*Suite, error) {
 		line, col := p.key(k)
 		return nil, &SuiteError{Path: path, Line: line, Column: col, Msg: i18n.T("eval.unknown_key", k.String())}
 	}
-	if err := s.check(p); err != nil {
+	if err := s.check(p, fixtures); err != nil {
 		err.Path = path
 		return nil, err
 	}
@@ -235,7 +239,7 @@ func Parse(path, src string) (*Suite, error) {
 }
 
 // check finds the suite's mistakes that TOML does not, the first one placed.
-func (s *Suite) check(p *places) *SuiteError {
+func (s *Suite) check(p *places, fixtures bool) *SuiteError {
 	at := func(line int, key, msg string) *SuiteError {
 		l, c := p.within(line, key)
 		return &SuiteError{Line: l, Column: c, Msg: msg}
@@ -275,7 +279,7 @@ func (s *Suite) check(p *places) *SuiteError {
 			return at(line, "strategy", err)
 		}
 		for _, f := range []struct{ key, dir string }{{"workspace", t.Workspace}, {"vault", t.Vault}} {
-			if f.dir == "" {
+			if f.dir == "" || !fixtures {
 				continue
 			}
 			if info, err := os.Stat(s.fixture(f.dir)); err != nil || !info.IsDir() {

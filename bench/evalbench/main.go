@@ -4,7 +4,13 @@
 // CPU time (user + sys, every thread, from its rusage) and wall time, over
 // every run, beside the model server's CPU, which this process spends.
 //
-//	evalbench -hermes PATH [-tasks 10] [-runs 1000] [-parallel 8]
+//	evalbench -hermes PATH [-tasks 10] [-runs 1000] [-parallel 8] [-workers 3]
+//
+// With -workers, the runs go through `hermes eval run --cluster` to that
+// many `hermes worker` processes on a NATS server with JetStream (run in
+// this process, on loopback); once a third of the results are in, the first
+// worker is killed with SIGKILL, and the last line says how many runs were
+// lost and how many finished twice (counted from the workers' own logs).
 //
 // Each run is one iteration: the model answers the task in its first turn
 // with no tool call. Each task has a fixture of three files, copied for
@@ -13,6 +19,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"flag"
@@ -21,12 +28,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats-server/v2/server"
+
+	"hermes/backend/event"
 	"hermes/backend/llm/llmtest"
+	"hermes/backend/runlog"
 )
 
 func main() {
@@ -34,6 +47,7 @@ func main() {
 	tasks := flag.Int("tasks", 10, "tasks in the suite")
 	runs := flag.Int("runs", 1000, "runs in all (a multiple of -tasks)")
 	parallel := flag.Int("parallel", 8, "runs at once")
+	workers := flag.Int("workers", 0, "run on NATS with this many hermes worker processes, one killed")
 	flag.Parse()
 	if *hermes == "" || *tasks < 1 || *runs%*tasks != 0 {
 		flag.Usage()
@@ -69,6 +83,10 @@ func main() {
 	}
 	must(os.WriteFile(filepath.Join(dir, "suite.toml"), []byte(suite.String()), 0o644))
 
+	if *workers > 0 {
+		onCluster(tb, *hermes, tmp, model.URL, filepath.Join(dir, "suite.toml"), *runs / *tasks, *workers, max(*parallel / *workers, 1))
+		return
+	}
 	cmd := exec.Command(*hermes, "eval", "run", "--home", home, "--base-url", model.URL,
 		"--repeat", fmt.Sprint(*runs / *tasks), "--parallel", fmt.Sprint(*parallel), "--json", filepath.Join(dir, "suite.toml"))
 	cmd.Env = append(os.Environ(), "OPENAI_API_KEY=sk-bench-0000000000000000", "OPENAI_BASE_URL="+model.URL, "HERMES_LANG=en")
@@ -105,6 +123,133 @@ func main() {
 		cpu.Seconds(), ms(cpu)/float64(n), ms(tv(ru.Utime))/float64(n), ms(tv(ru.Stime))/float64(n))
 	fmt.Printf("wall: %.2f s, %.2f ms per run; the scripted model's CPU (another process's work): %.2f ms per run\n",
 		wall.Seconds(), ms(wall)/float64(n), ms(modelCPU)/float64(n))
+}
+
+// onCluster runs the suite through hermes eval run --cluster and workers
+// hermes worker processes, kills the first once a third of the results are
+// in, and prints what was lost and what finished twice.
+func onCluster(tb *processTB, hermes, tmp, modelURL, suite string, repeat, workers, parallel int) {
+	srv, err := server.NewServer(&server.Options{
+		Host: "127.0.0.1", Port: server.RANDOM_PORT, NoLog: true, NoSigs: true,
+		JetStream: true, StoreDir: filepath.Join(tmp, "nats"),
+	})
+	must(err)
+	go srv.Start()
+	if !srv.ReadyForConnections(30 * time.Second) {
+		log.Fatal("the NATS server did not start")
+	}
+	defer srv.Shutdown()
+	cfg := fmt.Appendf(nil, "[model]\nbase_url = %q\nmax_retries = 0\n\n[agent]\nstrategy = \"react\"\nroute = false\n\n[cluster]\nnats_url = %q\nack_wait = \"2s\"\n", modelURL, srv.ClientURL())
+	env := append(os.Environ(), "OPENAI_API_KEY=sk-bench-0000000000000000", "HERMES_LANG=en")
+	newHome := func(name string) string {
+		h := filepath.Join(tmp, name)
+		must(os.MkdirAll(h, 0o755))
+		must(os.WriteFile(filepath.Join(h, "hermes.toml"), cfg, 0o600))
+		return h
+	}
+	var homes []string
+	var procs []*exec.Cmd
+	for i := range workers {
+		h := newHome(fmt.Sprintf("worker%d", i))
+		cmd := exec.Command(hermes, "worker", "--home", h, "--parallel", fmt.Sprint(parallel))
+		cmd.Env = env
+		errPipe, err := cmd.StderrPipe()
+		must(err)
+		must(cmd.Start())
+		ready := make(chan struct{})
+		go func() {
+			sc := bufio.NewScanner(errPipe)
+			once := false
+			for sc.Scan() {
+				if !once && strings.Contains(sc.Text(), "taking eval runs") {
+					once = true
+					close(ready)
+				}
+			}
+		}()
+		<-ready
+		homes, procs = append(homes, h), append(procs, cmd)
+	}
+	cmd := exec.Command(hermes, "eval", "run", "--cluster", "--home", newHome("coordinator"), "--repeat", fmt.Sprint(repeat), "--json", suite)
+	cmd.Env = env
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	errPipe, err := cmd.StderrPipe()
+	must(err)
+	start := time.Now()
+	must(cmd.Start())
+	sc := bufio.NewScanner(errPipe)
+	progress := regexp.MustCompile(`^\[(\d+)/(\d+)\]`)
+	killed := false
+	for sc.Scan() {
+		m := progress.FindStringSubmatch(sc.Text())
+		if m == nil || killed {
+			continue
+		}
+		done, _ := strconv.Atoi(m[1])
+		total, _ := strconv.Atoi(m[2])
+		if done*3 >= total {
+			_ = procs[0].Process.Kill()
+			_ = procs[0].Wait()
+			killed = true
+			fmt.Printf("worker 0 killed with SIGKILL at %d/%d results\n", done, total)
+		}
+	}
+	_ = cmd.Wait()
+	wall := time.Since(start)
+	for _, p := range procs[1:] {
+		_ = p.Process.Signal(os.Interrupt)
+		_ = p.Wait()
+	}
+	var ev struct {
+		Results []struct {
+			Task  string `json:"task"`
+			Rep   int    `json:"rep"`
+			Pass  bool   `json:"pass"`
+			Error string `json:"error"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &ev); err != nil {
+		log.Fatalf("hermes eval run --cluster: %v", err)
+	}
+	passed, twice := 0, 0
+	seen := map[string]bool{}
+	for _, r := range ev.Results {
+		k := fmt.Sprintf("%s#%d", r.Task, r.Rep)
+		if seen[k] {
+			twice++
+		}
+		seen[k] = true
+		if r.Pass {
+			passed++
+		} else if r.Error != "" {
+			log.Printf("a run's error: %s", r.Error)
+		}
+	}
+	finished := 0
+	for _, h := range homes {
+		runs, _ := runlog.List(h)
+		for _, r := range runs {
+			if r.Status == event.StatusFinished {
+				finished++
+			}
+		}
+	}
+	want := repeat * 10
+	if n := strings.Count(string(must2(os.ReadFile(suite))), "[[task]]"); n > 0 {
+		want = repeat * n
+	}
+	fmt.Printf("wall: %.2f s for %d runs on %d workers, %d passed\n", wall.Seconds(), len(ev.Results), workers, passed)
+	// A result is kept once per run (the results bucket's create); a run
+	// the killed worker finished but had not handed in is run again, and
+	// its logs show it twice.
+	fmt.Printf("eval: %d runs, %d lost, %d twice\n", len(seen), want-len(seen), twice)
+	fmt.Printf("runs finished in the workers' logs: %d (%d finished by the killed worker before it handed their results in, run again)\n", finished, finished-len(seen))
+}
+
+func must2(b []byte, err error) []byte {
+	must(err)
+	return b
 }
 
 func tv(t syscall.Timeval) time.Duration {
