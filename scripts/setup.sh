@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Sets up this machine to build, run, test and release Hermes: Debian
 # packages (GTK, WebKitGTK, Xvfb, Chromium, a CJK font, NSIS, Wine), the Go
-# modules, the wails CLI in .bin/, and the frontend's npm packages. Safe to
-# run again: it skips what is already there. Needs Go and Node; run as root
-# or with sudo.
+# modules, the wails CLI and golangci-lint in .bin/, and the frontend's npm
+# packages. Safe to run again: it skips what is already there. Needs Go and
+# Node; run as root or with sudo.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -49,6 +49,15 @@ go mod download
 if [ ! -x .bin/wails ] || [ tools/go.sum -nt .bin/wails ]; then
   step "building the wails CLI into .bin/"
   (cd tools && go build -o ../.bin/wails github.com/wailsapp/wails/v2/cmd/wails)
+fi
+
+# The Go lint of scripts/test.sh (.golangci.yml), at one version for every
+# machine, built from the Go module proxy by this Go so that it reads code
+# of the Go version go.mod names.
+golangci_version=v2.15.0
+if ! .bin/golangci-lint version 2>/dev/null | grep -q "version ${golangci_version#v} "; then
+  step "building golangci-lint $golangci_version into .bin/"
+  GOBIN="$root/.bin" go install "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$golangci_version"
 fi
 
 # npm ci replaces node_modules; skip it when the lock file has not changed
