@@ -5,10 +5,11 @@
 // React's rules of hooks. Not the React Compiler's rules of the plugin's
 // preset: this code is not compiled by it.
 import js from '@eslint/js'
+import { defineConfig } from 'eslint/config'
 import reactHooks from 'eslint-plugin-react-hooks'
 import tseslint from 'typescript-eslint'
 
-export default tseslint.config(
+export default defineConfig(
   // types.gen.ts is written by backend/api/tsgen, whose test holds it to
   // its Go source; its unions with string are on purpose (a newer backend's
   // values). tsc still checks it.
