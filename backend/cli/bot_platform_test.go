@@ -33,8 +33,9 @@ func init() { chat.Register(relay) }
 
 var relay = chat.Platform{
 	Config: config.BotPlatform{
-		Name: "relay",
-		Keys: relayKeys{},
+		Name:  "relay",
+		About: config.Doc{EN: "a relay of the tests", ZH: "测试用的中继"},
+		Keys:  relayKeys{},
 		Docs: map[string]config.Doc{
 			"relay_token":     {EN: "The token every relayed message carries.", ZH: "每条中继消息都带有的令牌。"},
 			"relay_token_env": {EN: "The environment variable that holds relay_token.", ZH: "保存 relay_token 的环境变量名。"},
@@ -145,8 +146,9 @@ func TestBot_PlatformIsItsPackageAndOneLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(written), "# The token every relayed message carries.\n# relay_token = \"\"\n") {
-		t.Fatalf("config init does not document relay_token in [bot]:\n%s", written)
+	if !strings.Contains(string(written), "# The token every relayed message carries.\n# relay_token = \"\"\n") ||
+		!strings.Contains(string(written), `"relay" (a relay of the tests)`) {
+		t.Fatalf("config init does not document the relay in [bot]:\n%s", written)
 	}
 
 	model := llmtest.NewFuncServer(t, func(llmtest.Request) llmtest.Step { return llmtest.Step{Content: "hello from the relay"} })

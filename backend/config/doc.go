@@ -184,8 +184,9 @@ func baseDocs() map[string]keyDoc {
 			"窗口不在最前面时，若运行等待你的审批或回答，或已完成、失败、被护栏停止，就发送一条带运行标题的系统通知；点击它即显示该运行。每次通知时读取，无需重启。"),
 
 		"bot": doc("hermes bot: the chat-bot webhook server (WeCom first).", "hermes bot：聊天机器人回调服务（首先支持企业微信）。"),
-		"bot.platform": docShown(`The adapter: "wecom" (a self-built WeCom application), "wecom_bot" (a WeCom intelligent bot), "feishu" (a Feishu or Lark app's bot) or "webhook" (a generic JSON webhook signed with HMAC-SHA256).`,
-			`适配器："wecom"（企业微信自建应用）、"wecom_bot"（企业微信智能机器人）、"feishu"（飞书或 Lark 应用机器人）或 "webhook"（以 HMAC-SHA256 签名的通用 JSON 回调）。`, BotWeCom),
+		// Each platform linked adds itself to it (botDocs).
+		"bot.platform": docShown(`The adapter: one of the chat platforms this build of Hermes links.`,
+			`适配器：本 Hermes 构建所含的聊天平台之一。`, BotWeCom),
 		"bot.listen":             docShown("The address the callback server listens on.", "回调服务监听的地址。", DefaultBotListen),
 		"bot.path":               docShown("The URL path of the callback.", "回调的 URL 路径。", DefaultBotPath),
 		"bot.webhook_secret":     doc("WeCom's callback Token, or the generic webhook's HMAC key.", "企业微信回调的 Token，或通用回调的 HMAC 密钥。"),

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/BurntSushi/toml"
@@ -21,6 +22,9 @@ import (
 type BotPlatform struct {
 	// Name is the value of [bot] platform that picks the platform.
 	Name string
+	// About says what it is in a few words, in both languages, for the
+	// documentation of [bot] platform ("a Feishu or Lark app's bot").
+	About Doc
 	// Keys, when set, is the zero value of a struct whose fields (with toml
 	// tags, as Config's) are the platform's own keys of [bot]: a file
 	// writes them in [bot] beside the others, and BotKeys reads them back.
@@ -139,10 +143,22 @@ func botDocs() map[string]keyDoc {
 	botPlatforms.Lock()
 	defer botPlatforms.Unlock()
 	out := map[string]keyDoc{}
-	for _, p := range botPlatforms.byName {
+	var en, zh []string
+	for _, name := range slices.Sorted(maps.Keys(botPlatforms.byName)) {
+		p := botPlatforms.byName[name]
 		for k, d := range p.Docs {
 			out["bot."+k] = keyDoc{Msg: i18n.Msg{EN: d.EN, ZH: d.ZH}, Shown: d.Shown}
 		}
+		if p.About.EN != "" {
+			en = append(en, fmt.Sprintf("%q (%s)", name, p.About.EN))
+			zh = append(zh, fmt.Sprintf("%q（%s）", name, p.About.ZH))
+		}
+	}
+	// [bot] platform names every platform linked, with what it is.
+	if n := len(en); n > 1 {
+		out["bot.platform"] = docShown(
+			"The adapter: "+strings.Join(en[:n-1], ", ")+" or "+en[n-1]+".",
+			"适配器："+strings.Join(zh[:n-1], "、")+"或 "+zh[n-1]+"。", BotWeCom)
 	}
 	return out
 }

@@ -37,7 +37,8 @@ func init() {
 	i18n.Register(platformMessages)
 	chat.Register(chat.Platform{
 		Config: config.BotPlatform{
-			Name: Name, Keys: Keys{}, Docs: keyDocs, APIBase: DefaultAPIBase,
+			Name: Name, About: config.Doc{EN: "a Feishu or Lark app's bot", ZH: "飞书或 Lark 应用机器人"},
+			Keys: Keys{}, Docs: keyDocs, APIBase: DefaultAPIBase,
 			Ready: ready, Warnings: warnings,
 		},
 		New: newAdapter,

@@ -41,7 +41,8 @@ type Keys struct {
 func init() {
 	chat.Register(chat.Platform{
 		Config: config.BotPlatform{
-			Name: Name, Keys: Keys{}, Ready: ready,
+			Name: Name, About: config.Doc{EN: "a generic JSON webhook signed with HMAC-SHA256", ZH: "以 HMAC-SHA256 签名的通用 JSON 回调"},
+			Keys: Keys{}, Ready: ready,
 			Docs: map[string]config.Doc{
 				"reply_url": {EN: "Where the generic webhook posts its replies.", ZH: "通用回调发送回复的地址。"},
 			},

@@ -19,12 +19,17 @@ const (
 func init() {
 	i18n.Register(platformMessages)
 	chat.Register(chat.Platform{
-		Config: config.BotPlatform{Name: AppName, APIBase: config.DefaultBotAPIBase, Ready: appReady, Contacts: true},
-		New:    newApp,
+		Config: config.BotPlatform{
+			Name: AppName, About: config.Doc{EN: "a self-built WeCom application", ZH: "企业微信自建应用"},
+			APIBase: config.DefaultBotAPIBase, Ready: appReady, Contacts: true,
+		},
+		New: newApp,
 	})
 	chat.Register(chat.Platform{
-		Config: config.BotPlatform{Name: BotName, Ready: botReady},
-		New:    newIntelligentBot,
+		Config: config.BotPlatform{
+			Name: BotName, About: config.Doc{EN: "a WeCom intelligent bot", ZH: "企业微信智能机器人"}, Ready: botReady,
+		},
+		New: newIntelligentBot,
 	})
 }
 
