@@ -4,24 +4,29 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"path/filepath"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 
 	"hermes/app"
+	"hermes/backend/cli"
 	"hermes/backend/host"
 	"hermes/backend/i18n"
 )
 
 // desktopEntry is the desktop window that `hermes` with no arguments opens.
 // Headless builds (desktop_headless.go) have none and return nil.
-func desktopEntry() func(home string) error { return runDesktop }
+func desktopEntry() func(w cli.Window) error { return runDesktop }
 
-// runDesktop opens the Wails window on home and returns when it closes, once
-// the runs it started have stopped at a safe point. Wails itself closes the
-// window on SIGTERM and Ctrl-C.
-func runDesktop(home string) error {
+// runDesktop opens the Wails window on w.Home and returns when it closes,
+// once the runs it started have stopped at a safe point. Wails itself
+// closes the window on SIGTERM and Ctrl-C.
+func runDesktop(w cli.Window) error {
+	home := w.Home
 	assets := uiAssets()
 	if assets == nil {
 		return i18n.Errorf("desktop.no_ui")
@@ -39,25 +44,50 @@ func runDesktop(home string) error {
 		return err
 	}
 	defer h.Close(context.Background()) // when the window never started; else its Shutdown closed it
-	title := "Hermes"
-	if !h.Owns() {
-		title += " — " + h.Attached()
-	}
 	a := app.New(h)
+	width, height := app.FirstSize(home)
 	err = wails.Run(&options.App{
-		Title:            title,
-		Width:            1280,
-		Height:           800,
+		Title:            app.WindowTitle("", h.Attached()),
+		Width:            width,
+		Height:           height,
 		MinWidth:         720,
 		MinHeight:        480,
 		BackgroundColour: &options.RGBA{R: 246, G: 247, B: 249, A: 255},
 		AssetServer:      &assetserver.Options{Assets: assets},
-		OnStartup:        a.Startup,
-		OnShutdown:       a.Shutdown,
-		Bind:             []any{a},
+		OnStartup: func(ctx context.Context) {
+			a.Startup(ctx)
+			a.StartDesktop(ctx)
+		},
+		// The window's place is read while the window is still there.
+		OnBeforeClose: a.KeepPlace,
+		OnShutdown: func(ctx context.Context) {
+			a.StopDesktop(ctx)
+			a.Shutdown(ctx)
+		},
+		// A folder or note dropped on the window goes to the app, never
+		// to the page, which would open the file in place of the UI.
+		DragAndDrop:        &options.DragAndDrop{EnableFileDrop: true, DisableWebViewDrop: true},
+		SingleInstanceLock: oneWindow(h, w, a),
+		Bind:               []any{a},
 	})
 	if err != nil {
 		return i18n.Wrap(err, "desktop.failed", err)
 	}
 	return nil
+}
+
+// oneWindow keeps one window to a home: the window that owns the home
+// takes the home's lock of the desktop, and a later launch on that home
+// hands it its arguments and exits, and the window comes to the front.
+// `hermes --new-window` opens a window of its own, attached; a window on a
+// home that hermes serve or hermes bot owns attaches as it always did.
+func oneWindow(h *host.Host, w cli.Window, a *app.App) *options.SingleInstanceLock {
+	if !h.Owns() && (w.New || h.Owner().Mode != host.Desktop) {
+		return nil
+	}
+	sum := sha256.Sum256([]byte(filepath.Clean(h.Home())))
+	return &options.SingleInstanceLock{
+		UniqueId:               "hermes_" + hex.EncodeToString(sum[:8]),
+		OnSecondInstanceLaunch: func(options.SecondInstanceData) { a.Raise() },
+	}
 }

@@ -25,8 +25,8 @@ type Env struct {
 	Getenv func(string) string
 	// Assets is the built web UI (frontend/dist), nil in builds without it.
 	Assets fs.FS
-	// Desktop opens the desktop window on a home directory; nil in headless builds.
-	Desktop func(home string) error
+	// Desktop opens the desktop window; nil in headless builds.
+	Desktop func(w Window) error
 	// Interrupts delivers Ctrl-C presses to a running command; nil means none arrive.
 	Interrupts <-chan os.Signal
 	Version    string
@@ -80,7 +80,7 @@ func Main(ctx context.Context, env *Env, args []string) int {
 		usage(env.Stdout)
 		return ExitOK
 	}
-	if name == "--home" || strings.HasPrefix(name, "--home=") {
+	if name == "--home" || strings.HasPrefix(name, "--home=") || name == "--new-window" {
 		return bareWithFlags(ctx, env, args)
 	}
 	for _, c := range commands() {
@@ -100,12 +100,30 @@ func usage(w io.Writer) {
 	}
 }
 
-// bareWithFlags is a bare `hermes --home DIR`: what [agent] mode says.
+// Window is how a bare `hermes` opens the desktop window.
+type Window struct {
+	Home string
+	// New opens a window of its own on a home another window shows, which
+	// is otherwise brought to the front in its place (`hermes --new-window`).
+	New bool
+}
+
+// bareWithFlags is a bare `hermes --home DIR [--new-window]`: what [agent]
+// mode says.
 func bareWithFlags(ctx context.Context, env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes")
 	home := fs.String("home", "", i18n.T("cli.flag.home"))
+	newWindow := fs.Bool("new-window", false, i18n.T("cli.flag.new_window"))
 	if err := fs.Parse(args); err != nil {
 		return ExitUsage
+	}
+	if *newWindow && env.Desktop != nil {
+		e, open := *env, env.Desktop
+		e.Desktop = func(w Window) error {
+			w.New = true
+			return open(w)
+		}
+		env = &e
 	}
 	return startBare(ctx, env, *home)
 }
@@ -119,7 +137,7 @@ func openDesktop(env *Env, homeFlag string) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	if err := env.Desktop(home); err != nil {
+	if err := env.Desktop(Window{Home: home}); err != nil {
 		if errors.Is(err, ErrNoWindow) {
 			fmt.Fprintln(env.Stderr, err)
 			return ExitUsage

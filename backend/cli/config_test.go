@@ -22,7 +22,7 @@ func configEnv(t *testing.T) (*Env, *bytes.Buffer, *bytes.Buffer, *string) {
 	env := &Env{
 		Stdout: &out, Stderr: &errOut,
 		Getenv:  func(k string) string { return map[string]string{"HERMES_HOME": home}[k] },
-		Desktop: func(h string) error { *opened = h; return nil },
+		Desktop: func(w Window) error { *opened = w.Home; return nil },
 	}
 	return env, &out, &errOut, opened
 }

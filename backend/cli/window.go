@@ -24,7 +24,7 @@ var ErrNoWindow = errors.New("no window build")
 // installed with this executable (FindWindow) in this process's place, on
 // the home named. Without one it returns an error that wraps ErrNoWindow
 // and says where it looked.
-func WindowBeside(home string) error {
+func WindowBeside(w Window) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("find the window build: %w", err)
@@ -35,7 +35,11 @@ func WindowBeside(home string) error {
 	}
 	// Named hermes, the window's name as GTK gives it to the desktop (the
 	// menu entry's StartupWMClass) and WebKit its data folder.
-	return execWindow(window, []string{"hermes", "--home", home})
+	args := []string{"hermes", "--home", w.Home}
+	if w.New {
+		args = append(args, "--new-window")
+	}
+	return execWindow(window, args)
 }
 
 // FindWindow looks for the window build that belongs with the binary at exe:
