@@ -280,7 +280,6 @@ export const en = {
   'approval.patterns': 'Always allow these commands (one rule per command, separated by “;”):',
   'approval.patterns_hint': 'Emptied, the patterns offered are kept',
   'change.heading': 'What it changes',
-  'change.applied': 'What it changed',
   'change.arguments': 'Arguments',
   'change.created': 'new note',
   'change.removed': 'removed',
@@ -740,6 +739,21 @@ export const en = {
   'cluster.col.message': 'Message',
   'cluster.col.running': 'Running for',
   // end cluster
+  // desktop
+  'desktop.choose': 'Choose…',
+  'desktop.choose_hint': 'Choose the folder in the system\'s dialog',
+  'desktop.choose_workspace': 'Choose the run\'s workspace',
+  'desktop.recent': 'Recent workspaces',
+  'title.state.approval': 'waiting for approval',
+  'title.state.answer': 'waiting for your answer',
+  'title.state.paused': 'paused',
+  'title.state.running': 'running',
+  'title.state.finished': 'finished',
+  'title.state.failed': 'failed',
+  'title.state.guard': 'stopped by guard',
+  'title.state.stopped': 'stopped',
+  'title.state.limit': 'stopped at its limit',
+  // end desktop
 } as const
 
 export type MessageKey = keyof typeof en

@@ -278,7 +278,6 @@ export const zh: Catalog = {
   'approval.patterns': '始终允许这些命令（每条命令一条规则，用“;”分隔）：',
   'approval.patterns_hint': '清空后使用建议的模式',
   'change.heading': '将做的修改',
-  'change.applied': '所做的修改',
   'change.arguments': '参数',
   'change.created': '新笔记',
   'change.removed': '删除',
@@ -738,4 +737,19 @@ export const zh: Catalog = {
   'cluster.col.message': '消息',
   'cluster.col.running': '已运行',
   // end cluster
+  // desktop
+  'desktop.choose': '选择…',
+  'desktop.choose_hint': '在系统对话框中选择文件夹',
+  'desktop.choose_workspace': '选择本次运行的工作区',
+  'desktop.recent': '最近的工作区',
+  'title.state.approval': '等待审批',
+  'title.state.answer': '等待你的回答',
+  'title.state.paused': '已暂停',
+  'title.state.running': '运行中',
+  'title.state.finished': '已完成',
+  'title.state.failed': '失败',
+  'title.state.guard': '被护栏停止',
+  'title.state.stopped': '已停止',
+  'title.state.limit': '达到上限后停止',
+  // end desktop
 }

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { langNames, langs, translator, type Lang } from '../i18n/i18n'
 import { clusterHref, memoryHref, newRunHref, parseRoute, type Route } from '../lib/route'
 import { ClusterPage } from './ClusterPage'
+import { Desktop } from './Desktop'
 import type { Theme } from '../store/app'
 import { useAppState, useAppStore, useClusterState, useT } from './appContext'
 import { MemoryPage } from './MemoryPage'
@@ -62,6 +63,7 @@ export function App() {
 
   return (
     <div className="app">
+      <Desktop runId={runId} page={window.location.hash || '#/'} />
       <header className="topbar">
         <a className="brand" href="#/">
           <span className="brand-mark" aria-hidden="true">☿</span>

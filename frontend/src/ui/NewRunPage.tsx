@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'react'
 import type { ModelCheck, StartRunRequest, Toolset } from '../api/types'
 import { toApiError } from '../api/api'
+import { dropped, recentWorkspaces, rememberWorkspace, workspaceChoices } from '../lib/desktop'
 import { otherEndpoint } from '../lib/endpoint'
 import { runHref, runsHref } from '../lib/route'
 import { runSandbox } from '../lib/sandbox'
 import { toolsSummary } from '../lib/tools'
-import { useAppState, useAppStore, useT } from './appContext'
+import { useAppState, useAppStore, useRunsState, useT } from './appContext'
+import { FolderButton, localStore } from './FolderButton'
 
 function isLoopback(url: string): boolean {
   try {
@@ -41,7 +43,8 @@ export function NewRunPage() {
   const t = useT()
   const lang = useAppState((s) => s.lang)
   const settings = useAppState((s) => s.settings)
-  const [form, setForm] = useState<Form>({ task: '', instructions: '', workspace: '', model: '', base_url: '', max_iterations: '', strategy: '', sandbox: '', memory: '' })
+  // A folder dropped on the window is the workspace (Desktop.tsx).
+  const [form, setForm] = useState<Form>(() => ({ task: '', instructions: '', workspace: dropped.get().workspace, model: '', base_url: '', max_iterations: '', strategy: '', sandbox: '', memory: '' }))
   const [check, setCheck] = useState<ModelCheck | null>(null)
   const [busy, setBusy] = useState<'' | 'check' | 'start'>('')
   const [startError, setStartError] = useState('')
@@ -49,6 +52,18 @@ export function NewRunPage() {
   useEffect(() => {
     void store.loadSettings()
   }, [store])
+  useEffect(() => {
+    dropped.set({ workspace: '' })
+    return dropped.subscribe(() => {
+      const { workspace } = dropped.get()
+      if (workspace) {
+        setForm((f) => ({ ...f, workspace }))
+        dropped.set({ workspace: '' })
+      }
+    })
+  }, [])
+  const runs = useRunsState((r) => r.index)
+  const choices = workspaceChoices(recentWorkspaces(localStore()), runs.ids.map((id) => runs.byId[id]))
 
   const s = settings.value
   // What [tools] sandbox gives a run now, named in the default choice.
@@ -87,6 +102,7 @@ export function NewRunPage() {
       const max = Number(form.max_iterations)
       if (Number.isInteger(max) && max > 0) req.max_iterations = max
       const id = await store.startRun(req)
+      if (req.workspace) rememberWorkspace(localStore(), req.workspace)
       window.location.hash = runHref(id)
     } catch (err) {
       setStartError(toApiError(err).messageIn(lang))
@@ -115,7 +131,15 @@ export function NewRunPage() {
           </label>
           <label>
             <span>{t('new.workspace')}</span>
-            <input data-testid="new-workspace" value={form.workspace} onChange={set('workspace')} placeholder={s?.workspace || t('new.workspace_hint')} />
+            <span className="field-row">
+              <input data-testid="new-workspace" list="new-workspace-recent" value={form.workspace} onChange={set('workspace')} placeholder={s?.workspace || t('new.workspace_hint')} />
+              <FolderButton title={t('desktop.choose_workspace')} start={form.workspace || s?.workspace || ''} onChoose={(workspace) => setForm((f) => ({ ...f, workspace }))} testId="new-workspace-choose" />
+            </span>
+            <datalist id="new-workspace-recent" data-testid="new-workspace-recent" aria-label={t('desktop.recent')}>
+              {choices.map((w) => (
+                <option key={w} value={w} />
+              ))}
+            </datalist>
           </label>
           <label>
             <span>{t('new.sandbox')}</span>
