@@ -42,7 +42,7 @@ function localImports(file: string): string[] {
  * per strongly connected part, written as the path around it from its first
  * file in order, back to that file.
  */
-export function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   // Tarjan's strongly connected components.
   const index = new Map<string, number>()
   const low = new Map<string, number>()
