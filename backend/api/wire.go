@@ -30,6 +30,7 @@ var Shapes = []Shape{
 	{"ApprovalAnswer", Answer{}},
 	{"RenameRequest", RenameRequest{}},
 	{"PinRequest", PinRequest{}},
+	{"LabelRequest", LabelRequest{}},
 	{"ApiErrorBody", Error{}},
 	{"ApiErrorResponse", ErrorBody{}},
 	{"ModelCheck", ModelCheck{}},

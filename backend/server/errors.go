@@ -41,6 +41,10 @@ var statuses = map[string]int{
 	"model_failed":       http.StatusBadGateway,
 	"config_error":       http.StatusInternalServerError,
 	"corrupt_log":        http.StatusInternalServerError,
+	// Labels and evals (backend/eval), kept in the owner's hermes.db.
+	"eval_not_found": http.StatusNotFound,
+	"bad_label":      http.StatusBadRequest,
+	"not_owner":      http.StatusNotImplemented,
 	// A cluster's replica (backend/cluster).
 	"replica_gone":        http.StatusBadGateway,
 	"cluster_unavailable": http.StatusBadGateway,

@@ -112,6 +112,11 @@ export interface PinRequest {
   pinned: boolean
 }
 
+export interface LabelRequest {
+  label: string
+  note?: string
+}
+
 export interface ApiErrorBody {
   code: string
   message: Record<string, string>

@@ -1,0 +1,131 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"hermes/backend/api"
+	"hermes/backend/eval"
+	"hermes/backend/i18n"
+	"hermes/backend/runner"
+	"hermes/backend/store"
+)
+
+// storeUser is the runs of the process that owns the home (a
+// runner.Manager), which open hermes.db for what the API keeps there
+// besides runs: labels and evals.
+type storeUser interface {
+	WithStore(fn func(*store.Store) error) error
+}
+
+// withStore runs fn with hermes.db, or answers that only the process that
+// owns the home keeps it.
+func (s *server) withStore(w http.ResponseWriter, fn func(*store.Store) error) bool {
+	u, ok := s.runs.(storeUser)
+	if !ok {
+		writeAPIError(w, api.Error{Code: "not_owner", Message: bothLanguages("server.store_owner")})
+		return false
+	}
+	if err := u.WithStore(fn); err != nil {
+		if errors.Is(err, eval.ErrNoEval) {
+			e := runner.Explain(err)
+			e.Code = "eval_not_found"
+			writeAPIError(w, e)
+			return false
+		}
+		writeError(w, err)
+		return false
+	}
+	return true
+}
+
+func bothLanguages(key string) map[string]string {
+	return map[string]string{"en": i18n.In(i18n.EN, key), "zh-CN": i18n.In(i18n.ZH, key)}
+}
+
+// labelRun answers PUT /api/runs/{id}/label.
+func (s *server) labelRun(w http.ResponseWriter, r *http.Request) {
+	var body api.LabelRequest
+	if !decode(w, r, &body, false) {
+		return
+	}
+	if !slices.Contains([]string{"", store.LabelGood, store.LabelBad}, body.Label) {
+		writeAPIError(w, api.Error{Code: "bad_label", Message: bothLanguages("server.bad_label")})
+		return
+	}
+	id := r.PathValue("id")
+	if _, err := s.runs.Events(id); err != nil {
+		writeError(w, err)
+		return
+	}
+	l := store.Label{Label: body.Label, Note: strings.TrimSpace(body.Note), Updated: time.Now().UTC()}
+	if s.withStore(w, func(st *store.Store) error { return st.SetLabel(id, l) }) {
+		w.WriteHeader(http.StatusNoContent)
+	}
+}
+
+// listLabels answers GET /api/labels: every labelled run's label, by id.
+func (s *server) listLabels(w http.ResponseWriter, _ *http.Request) {
+	var labels map[string]store.Label
+	if s.withStore(w, func(st *store.Store) (err error) { labels, err = st.Labels(); return err }) {
+		writeJSON(w, http.StatusOK, labels)
+	}
+}
+
+// listEvals answers GET /api/evals: every eval, newest first, with how many
+// of its runs passed, failed and erred.
+func (s *server) listEvals(w http.ResponseWriter, _ *http.Request) {
+	type row struct {
+		eval.Eval
+		Passed int `json:"passed"`
+		Failed int `json:"failed"`
+		Errors int `json:"errors"`
+	}
+	rows := []row{}
+	ok := s.withStore(w, func(st *store.Store) error {
+		evs, err := eval.ListEvals(st)
+		if err != nil {
+			return err
+		}
+		counts, err := eval.Counts(st)
+		if err != nil {
+			return err
+		}
+		for _, ev := range evs {
+			n := counts[ev.ID]
+			rows = append(rows, row{ev, n[0], n[1], n[2]})
+		}
+		return nil
+	})
+	if ok {
+		writeJSON(w, http.StatusOK, rows)
+	}
+}
+
+// showEval answers GET /api/evals/{id}: the eval, its results and its
+// table, compared with its baseline when it has one.
+func (s *server) showEval(w http.ResponseWriter, r *http.Request) {
+	var view struct {
+		*eval.Eval
+		Cells []eval.Cell `json:"cells"`
+	}
+	ok := s.withStore(w, func(st *store.Store) error {
+		ev, err := eval.LoadEval(st, r.PathValue("id"))
+		if err != nil {
+			return err
+		}
+		view.Eval, view.Cells = ev, eval.Cells(ev)
+		if ev.Baseline != "" {
+			if base, err := eval.LoadEval(st, ev.Baseline); err == nil {
+				eval.Compare(view.Cells, eval.Cells(base))
+			}
+		}
+		return nil
+	})
+	if ok {
+		writeJSON(w, http.StatusOK, view)
+	}
+}
