@@ -151,9 +151,9 @@ func changeLines(raw json.RawMessage) []string {
 		out = append(out, head)
 		for _, pc := range n.Properties {
 			switch {
-			case pc.Before == nil:
+			case pc.Added:
 				out = append(out, fmt.Sprintf("    %s: + %s", pc.Name, show(pc.After)))
-			case pc.After == nil:
+			case pc.Removed:
 				out = append(out, fmt.Sprintf("    %s: - %s", pc.Name, show(pc.Before)))
 			default:
 				out = append(out, fmt.Sprintf("    %s: %s → %s", pc.Name, show(pc.Before), show(pc.After)))

@@ -109,7 +109,7 @@ func TestPrompter_ShowsAVaultEditsChange(t *testing.T) {
 		Name: "rename_note", Risk: "write", Arguments: `{"path":"Plan.md","new_path":"Archive/Plan 2024.md"}`,
 		Change: json.RawMessage(`{"tool":"rename_note","notes":[` +
 			`{"path":"Weekly.md","links":[{"line":1,"before":"[[Plan]]","after":"[[Plan 2024]]"}],"hunks":[{"line":1,"before":["See [[Plan]]."],"after":["See [[Plan 2024]]."]}]},` +
-			`{"path":"Plan.md","new_path":"Archive/Plan 2024.md","properties":[{"name":"status","before":"draft","after":"done"},{"name":"tags","after":["a","b"]}]}]}`),
+			`{"path":"Plan.md","new_path":"Archive/Plan 2024.md","properties":[{"name":"status","before":"draft","after":"done"},{"name":"tags","after":["a","b"],"added":true}]}]}`),
 	}
 	if got := newPrompter(strings.NewReader("o\n"), &out).ask(req); got.decision != event.ApproveOnce {
 		t.Errorf("answer %+v", got)

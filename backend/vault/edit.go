@@ -76,12 +76,14 @@ type NoteChange struct {
 	AfterSHA256 string `json:"after_sha256"`
 }
 
-// PropertyChange is a front-matter key changed; Before or After is absent
-// when the key was added or removed.
+// PropertyChange is a front-matter key added, changed or removed, with its
+// values (nil for a key without one).
 type PropertyChange struct {
-	Name   string `json:"name"`
-	Before any    `json:"before,omitempty"`
-	After  any    `json:"after,omitempty"`
+	Name    string `json:"name"`
+	Before  any    `json:"before,omitempty"`
+	After   any    `json:"after,omitempty"`
+	Added   bool   `json:"added,omitempty"`
+	Removed bool   `json:"removed,omitempty"`
 }
 
 // LinkChange is a link written differently at a line.
@@ -430,9 +432,9 @@ func (c *Change) summary() string {
 		var parts []string
 		for _, pc := range n.Properties {
 			switch {
-			case pc.Before == nil:
+			case pc.Added:
 				parts = append(parts, "property "+pc.Name+" added")
-			case pc.After == nil:
+			case pc.Removed:
 				parts = append(parts, "property "+pc.Name+" removed")
 			default:
 				parts = append(parts, "property "+pc.Name+" changed")

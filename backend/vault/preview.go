@@ -2,7 +2,6 @@ package vault
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"hermes/backend/skills"
 )
@@ -63,10 +62,4 @@ func decodeArgs(args json.RawMessage, into any) error {
 		return skills.Errorf("the arguments do not match the tool's parameters: %v", err)
 	}
 	return nil
-}
-
-// String is a one-line account of the change, for a terminal or a chat
-// approval.
-func (c *Change) String() string {
-	return fmt.Sprintf("%s:%s", c.Tool, c.summary())
 }

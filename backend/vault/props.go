@@ -204,7 +204,7 @@ func scalar(v string) (string, any) {
 				s = u
 			}
 		}
-		return typedText(s), typedValue(s)
+		return typedText(s), s
 	}
 	switch strings.ToLower(v) {
 	case "true":
@@ -229,8 +229,6 @@ func typedText(s string) string {
 	}
 	return "text"
 }
-
-func typedValue(s string) any { return s }
 
 // noteProperties reads a note's front matter (its text with any line
 // endings) into its properties, in the order written.
@@ -263,25 +261,17 @@ func propertyChanges(before, after string) []PropertyChange {
 		q, ok := find(a, p.Name)
 		switch {
 		case !ok:
-			out = append(out, PropertyChange{Name: p.Name, Before: orEmpty(p.Value)})
+			out = append(out, PropertyChange{Name: p.Name, Before: p.Value, Removed: true})
 		case !reflect.DeepEqual(p.Value, q.Value):
-			out = append(out, PropertyChange{Name: p.Name, Before: orEmpty(p.Value), After: orEmpty(q.Value)})
+			out = append(out, PropertyChange{Name: p.Name, Before: p.Value, After: q.Value})
 		}
 	}
 	for _, q := range a {
 		if _, ok := find(b, q.Name); !ok {
-			out = append(out, PropertyChange{Name: q.Name, After: orEmpty(q.Value)})
+			out = append(out, PropertyChange{Name: q.Name, After: q.Value, Added: true})
 		}
 	}
 	return out
-}
-
-// orEmpty stands for a key with no value, so that a change shows it.
-func orEmpty(v any) any {
-	if v == nil {
-		return ""
-	}
-	return v
 }
 
 // setProperty sets the key name to value (a JSON value: string, number,

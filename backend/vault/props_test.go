@@ -200,3 +200,17 @@ func TestSetProperty_KeepsTheRestAndTheUndoCopy(t *testing.T) {
 		t.Errorf("the GBK note: %q", got)
 	}
 }
+
+// A key with no value that gets one is changed, not added; the change says
+// which keys are added and removed.
+func TestPropertyChanges(t *testing.T) {
+	got := propertyChanges("---\nx:\ny: 1\nz: a\n---\n", "---\nx: 2\nz: a\nw: [b]\n---\n")
+	want := []PropertyChange{
+		{Name: "x", After: 2.0},
+		{Name: "y", Before: 1.0, Removed: true},
+		{Name: "w", After: []string{"b"}, Added: true},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %#v\nwant %#v", got, want)
+	}
+}

@@ -92,9 +92,9 @@ func describeProperties(pcs []PropertyChange) string {
 	var lines []string
 	for _, pc := range pcs {
 		switch {
-		case pc.Before == nil:
+		case pc.Added:
 			lines = append(lines, fmt.Sprintf("%s: %s (new)", pc.Name, showValue(pc.After)))
-		case pc.After == nil:
+		case pc.Removed:
 			lines = append(lines, fmt.Sprintf("%s: %s (removed)", pc.Name, showValue(pc.Before)))
 		default:
 			lines = append(lines, fmt.Sprintf("%s: %s → %s", pc.Name, showValue(pc.Before), showValue(pc.After)))

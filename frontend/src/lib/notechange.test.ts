@@ -24,14 +24,14 @@ describe('readChange', () => {
     expect(changedLinks(c!)).toEqual({ links: 3, notes: 2 })
   })
 
-  it('reads properties and sections, a key added or removed having no before or after', () => {
+  it('reads properties and sections, and whether a key is added or removed', () => {
     const c = readChange({
       tool: 'set_property',
-      notes: [{ path: 'Plan.md', properties: [{ name: 'status', before: 'draft', after: 'done' }, { name: '标签', after: ['科幻', '已读'] }], sections_added: ['Risks'] }],
+      notes: [{ path: 'Plan.md', properties: [{ name: 'status', before: 'draft', after: 'done' }, { name: '标签', after: ['科幻', '已读'], added: true }], sections_added: ['Risks'] }],
     })
     expect(c?.notes[0].properties).toEqual([
-      { name: 'status', before: 'draft', after: 'done' },
-      { name: '标签', before: undefined, after: ['科幻', '已读'] },
+      { name: 'status', before: 'draft', after: 'done', added: false, removed: false },
+      { name: '标签', before: undefined, after: ['科幻', '已读'], added: true, removed: false },
     ])
     expect(c?.notes[0].sectionsAdded).toEqual(['Risks'])
     expect(c?.notes[0].created).toBe(false)

@@ -8,6 +8,8 @@ export interface PropertyChange {
   name: string
   before?: unknown
   after?: unknown
+  added: boolean
+  removed: boolean
 }
 
 export interface LinkChange {
@@ -58,7 +60,7 @@ export function readChange(raw: unknown): ChangeView | null {
         created: n.created === true,
         properties: arr(n.properties)
           .map(obj)
-          .map((p) => ({ name: str(p.name), before: p.before, after: p.after })),
+          .map((p) => ({ name: str(p.name), before: p.before, after: p.after, added: p.added === true, removed: p.removed === true })),
         links: arr(n.links)
           .map(obj)
           .map((l) => ({ line: num(l.line), before: str(l.before) || undefined, after: str(l.after) || undefined })),

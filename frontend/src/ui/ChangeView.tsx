@@ -25,9 +25,9 @@ export function ChangeView({ change }: { change: Change }) {
             <ul className="change-rows" aria-label={t('change.properties')} data-testid="change-properties">
               {n.properties.map((p) => (
                 <li key={p.name}>
-                  <b>{p.name}</b>: {p.before !== undefined && <span className="change-before">{showValue(p.before)}</span>}
-                  {p.before !== undefined && ' → '}
-                  {p.after !== undefined ? showValue(p.after) : t('change.removed')}
+                  <b>{p.name}</b>: {!p.added && <span className="change-before">{showValue(p.before)}</span>}
+                  {!p.added && ' → '}
+                  {p.removed ? t('change.removed') : showValue(p.after)}
                 </li>
               ))}
             </ul>
