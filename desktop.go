@@ -64,9 +64,10 @@ func runDesktop(w cli.Window) error {
 			a.StopDesktop(ctx)
 			a.Shutdown(ctx)
 		},
-		// A folder or note dropped on the window goes to the app, never
-		// to the page, which would open the file in place of the UI.
-		DragAndDrop:        &options.DragAndDrop{EnableFileDrop: true, DisableWebViewDrop: true},
+		// A folder or note dropped on the window goes to the app. The
+		// webview stays a drop target (on Linux Wails hears drops through
+		// it), and the page refuses to open what is dropped in its place.
+		DragAndDrop:        &options.DragAndDrop{EnableFileDrop: true},
 		SingleInstanceLock: oneWindow(h, w, a),
 		Bind:               []any{a},
 	})

@@ -37,12 +37,17 @@ export function Desktop({ runId, page }: { runId: string; page: string }) {
     const onClick = (e: MouseEvent) => {
       linkClicked(e, window.location.href, (url) => report(d.OpenURL(url)))
     }
+    // A file dropped on the page would replace it: the window takes drops
+    // itself (hermes:drop below).
+    const refuseDrop = (e: DragEvent) => e.preventDefault()
     const onFocus = () => report(d.WindowFocused(true))
     const onBlur = () => report(d.WindowFocused(false))
     document.addEventListener('click', onClick, true)
     document.addEventListener('auxclick', onClick, true)
     window.addEventListener('focus', onFocus)
     window.addEventListener('blur', onBlur)
+    document.addEventListener('dragover', refuseDrop)
+    document.addEventListener('drop', refuseDrop)
     report(d.WindowFocused(document.hasFocus()))
     void d
       .PlaceWindow(screenKey(window.screen))
@@ -73,6 +78,8 @@ export function Desktop({ runId, page }: { runId: string; page: string }) {
       document.removeEventListener('auxclick', onClick, true)
       window.removeEventListener('focus', onFocus)
       window.removeEventListener('blur', onBlur)
+      document.removeEventListener('dragover', refuseDrop)
+      document.removeEventListener('drop', refuseDrop)
       for (const off of offs) off()
     }
   }, [])
