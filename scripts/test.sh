@@ -51,6 +51,9 @@ scripts/e2e.sh
 step "desktop window under Xvfb"
 scripts/smoke-desktop.sh
 
+step "the window on its desktop under Xvfb (links, folder dialog, notifications, place, one window, drops)"
+scripts/smoke-desktop-os.sh --no-build
+
 step "the release, installed as a user installs it (.deb, and the Windows setup under Wine)"
 scripts/test-release.sh
 
