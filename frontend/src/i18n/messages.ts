@@ -280,6 +280,7 @@ export const en = {
   'approval.patterns': 'Always allow these commands (one rule per command, separated by “;”):',
   'approval.patterns_hint': 'Emptied, the patterns offered are kept',
   'change.heading': 'What it changes',
+  'change.applied': 'What it changed',
   'change.arguments': 'Arguments',
   'change.created': 'new note',
   'change.removed': 'removed',

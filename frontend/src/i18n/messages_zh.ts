@@ -278,6 +278,7 @@ export const zh: Catalog = {
   'approval.patterns': '始终允许这些命令（每条命令一条规则，用“;”分隔）：',
   'approval.patterns_hint': '清空后使用建议的模式',
   'change.heading': '将做的修改',
+  'change.applied': '所做的修改',
   'change.arguments': '参数',
   'change.created': '新笔记',
   'change.removed': '删除',
