@@ -275,7 +275,7 @@ func (b *Bot) isClosed() bool {
 func (b *Bot) Shutdown(ctx context.Context) error {
 	// No new callbacks; those being answered finish first.
 	if err := b.srv.Shutdown(ctx); err != nil {
-		b.srv.Close()
+		_ = b.srv.Close() // the grace is over: those still open are cut
 	}
 	b.mu.Lock()
 	b.closed = true

@@ -131,7 +131,7 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 	running.Store(&botRunning{bot: bt, kit: kit, started: b})
 	ln, err := listenTCP(b.ListenAddr())
 	if err != nil {
-		bt.Shutdown(ctx)
+		_ = bt.Shutdown(ctx) // what failed is told; the runs stop all the same
 		return fail(env, i18n.Wrap(err, "cli.bot.listen_failed", b.ListenAddr(), err))
 	}
 	served := make(chan error, 1)
@@ -140,10 +140,10 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 
 	select {
 	case err := <-served:
-		bt.Shutdown(ctx)
+		_ = bt.Shutdown(ctx) // what failed is told; the runs stop all the same
 		return fail(env, i18n.Wrap(err, "cli.bot.failed", err))
 	case err := <-h.APIStopped():
-		bt.Shutdown(ctx)
+		_ = bt.Shutdown(ctx) // what failed is told; the runs stop all the same
 		return fail(env, i18n.Wrap(err, "cli.bot.failed", err))
 	case <-ctx.Done():
 	case <-env.Interrupts:

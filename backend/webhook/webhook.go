@@ -86,7 +86,7 @@ type Reply struct {
 // Sign is the signature of body sent at timestamp with nonce.
 func Sign(secret, timestamp, nonce string, body []byte) string {
 	m := hmac.New(sha256.New, []byte(secret))
-	fmt.Fprintf(m, "%s\n%s\n", timestamp, nonce)
+	m.Write([]byte(timestamp + "\n" + nonce + "\n"))
 	m.Write(body)
 	return "sha256=" + hex.EncodeToString(m.Sum(nil))
 }
@@ -224,8 +224,9 @@ func (r *webhookReplier) post(ctx context.Context, body []byte) (retry bool, err
 		}
 		return true, fmt.Errorf("reply to %s: %w", r.user, err)
 	}
-	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	resp.Body.Close()
+	// Read to its end (bounded), so that the connection is used again.
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	_ = resp.Body.Close()
 	if resp.StatusCode/100 == 2 {
 		return false, nil
 	}

@@ -94,7 +94,9 @@ type sharedStream struct {
 func (s *sharedStream) Address() string { return s.id }
 
 func (s *sharedStream) Reply(ctx context.Context, text string, final bool) error {
-	s.st.Reply(ctx, text, final)
+	if err := s.st.Reply(ctx, text, final); err != nil {
+		return err
+	}
 	return s.a.shared.Store(s.id, s.st.state())
 }
 
@@ -108,7 +110,7 @@ func (s *sharedStream) Draft(text string) {
 	}
 	s.mu.Unlock()
 	if due {
-		s.a.shared.Store(s.id, s.st.state()) // a draft lost is replaced by the next
+		_ = s.a.shared.Store(s.id, s.st.state()) // a draft lost is replaced by the next
 	}
 }
 
@@ -129,6 +131,7 @@ func (s *stream) state() []byte {
 
 func streamFrom(data []byte) *stream {
 	var st storedStream
-	json.Unmarshal(data, &st)
+	// A stream no replica can read starts again empty.
+	_ = json.Unmarshal(data, &st)
 	return &stream{notices: st.Notices, draft: st.Draft, answer: st.Answer, finished: st.Finished}
 }
