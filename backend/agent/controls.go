@@ -5,6 +5,8 @@ import "sync"
 // ControlKind names a request from a person to a running run.
 type ControlKind string
 
+// The controls a person can send; the ones without a comment do what
+// their name says to the run.
 const (
 	ControlStop   ControlKind = "stop"
 	ControlPause  ControlKind = "pause"

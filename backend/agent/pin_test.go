@@ -142,8 +142,8 @@ func TestReadArtifact_ReadsWhatWasCut(t *testing.T) {
 	var ref, offset string
 	srv := llmtest.NewFuncServer(t, func(req llmtest.Request) llmtest.Step {
 		last := req.Messages[len(req.Messages)-1]
-		switch {
-		case last.ToolCallID == "c1":
+		switch last.ToolCallID {
+		case "c1":
 			m := cutNote.FindStringSubmatch(last.Content)
 			if m == nil {
 				return llmtest.Step{Content: "no note"}
@@ -151,7 +151,7 @@ func TestReadArtifact_ReadsWhatWasCut(t *testing.T) {
 			ref, offset = m[1], m[2]
 			n, _ := strconv.Atoi(offset)
 			return llmtest.Step{ToolCalls: []llm.ToolCall{call("c2", "read_artifact", map[string]any{"ref": ref, "offset": n, "limit": 600})}}
-		case last.ToolCallID == "c2":
+		case "c2":
 			return llmtest.Step{Content: "done"}
 		}
 		return llmtest.Step{ToolCalls: []llm.ToolCall{call("c1", "read_file", map[string]any{"path": "big.txt"})}}

@@ -235,7 +235,7 @@ func (r *Run) replan(ctx context.Context, reason, evidence string) bool {
 			before = append(before, s)
 		}
 	}
-	p.Steps = append(passed, steps...)
+	p.Steps = slices.Concat(passed, steps)
 	for i := range p.Steps {
 		p.Steps[i].ID = i + 1
 	}

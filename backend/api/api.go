@@ -82,6 +82,8 @@ type Overrides struct {
 // is the same experiment as its source; "read" and "on" recall the memory
 // as it stood when the source started (what was written before, nothing
 // the source or a later run wrote), and "on" keeps what the fork verifies.
+// Workspace, when given, is the folder the fork works in instead of the
+// run's (a copy of it, or another when the run's was removed).
 type ForkRequest struct {
 	Iteration    int     `json:"iteration"`
 	Task         string  `json:"task,omitempty"`
@@ -89,6 +91,7 @@ type ForkRequest struct {
 	Model        string  `json:"model,omitempty"`
 	BaseURL      string  `json:"base_url,omitempty"`
 	Memory       string  `json:"memory,omitempty"`
+	Workspace    string  `json:"workspace,omitempty"`
 }
 
 // RunRef names the run a request started, resumed or forked.

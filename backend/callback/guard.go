@@ -89,7 +89,7 @@ func (g *Guard) expire(now time.Time) {
 		if now.Before(n.expires) && len(g.order)-i <= maxNonces {
 			break
 		}
-		if g.seen[n.nonce] == n.expires {
+		if g.seen[n.nonce].Equal(n.expires) {
 			delete(g.seen, n.nonce)
 		}
 	}

@@ -108,8 +108,9 @@ const (
 // DefaultSensitive are the phrases that make a call always asked.
 var DefaultSensitive = []string{"rm -rf", "drop table", "delete", "overwrite", "删除", "覆盖", "转账"}
 
-// ActionSandbox, for exec only: a call runs without asking when its process
-// runs inside the OS sandbox, and is asked when it would run outside it.
+// ActionSandbox is for exec only: a call runs without asking when its
+// process runs inside the OS sandbox, and is asked when it would run
+// outside it.
 const ActionSandbox = "sandbox"
 
 var defaultRisk = RiskPolicy{Read: "allow", Write: "ask", Exec: ActionSandbox, Network: "ask"}

@@ -47,7 +47,7 @@ func Watch(ctx context.Context, path string, onChange func(Config), onError func
 		return i18n.Wrap(err, "config.watch.start", abs, err)
 	}
 	if err := fsw.Add(filepath.Dir(abs)); err != nil {
-		fsw.Close()
+		_ = fsw.Close()
 		return i18n.Wrap(err, "config.watch.start", abs, err)
 	}
 	w := &watcher{path: abs, onChange: onChange, onError: onError}

@@ -167,8 +167,8 @@ func Estimate(text string) int {
 				e.endPiece()
 			}
 			e.runLen++
-			switch {
-			case k == classDigit:
+			switch k {
+			case classDigit:
 				e.digits++
 			default:
 				e.letters++

@@ -27,7 +27,9 @@ func TestEmitter_SeqFollowsSinkOrderUnderConcurrency(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range 50 {
-				m.Emit(ToolFinished, i, ToolFinishedData{Name: "t"})
+				if _, err := m.Emit(ToolFinished, i, ToolFinishedData{Name: "t"}); err != nil {
+					t.Error(err)
+				}
 			}
 		}()
 	}
@@ -49,7 +51,9 @@ func TestEmitter_RedactsBeforeAnyoneSees(t *testing.T) {
 	m := NewEmitter("run", EmitterOptions{Sinks: []Sink{rec}, Bus: bus, Redact: func(b []byte) []byte {
 		return []byte(strings.ReplaceAll(string(b), "s3cret", "[REDACTED]"))
 	}})
-	m.Emit(RunFinished, 1, RunFinishedData{Answer: "the key is s3cret"})
+	if _, err := m.Emit(RunFinished, 1, RunFinishedData{Answer: "the key is s3cret"}); err != nil {
+		t.Fatal(err)
+	}
 	got := <-sub.C
 	for _, e := range []Event{got, rec.events[0]} {
 		if strings.Contains(string(e.Data), "s3cret") {

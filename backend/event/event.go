@@ -17,6 +17,7 @@ const Version = 1
 // Type names an event. Types are extended, never renamed.
 type Type string
 
+// The types, each with its payload in payload.go (TypeData).
 const (
 	RunStarted          Type = "run.started"
 	IterationStarted    Type = "iteration.started"
@@ -44,6 +45,7 @@ const (
 	RunFinished         Type = "run.finished"
 
 	// The stages of the plan strategy, routing and questions (stage.go).
+
 	RouteDecided      Type = "route.decided"
 	PlanCreated       Type = "plan.created"
 	PlanRevised       Type = "plan.revised"

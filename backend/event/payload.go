@@ -95,7 +95,8 @@ type ForkRef struct {
 // IterationStartedData marks the start of one model turn.
 type IterationStartedData struct{}
 
-// Layer token counts of one request. Names follow the context layers.
+// Layers are the token counts of one request's layers, named after the
+// context's layers.
 type Layers struct {
 	System      int `json:"system"`
 	TaskAnchor  int `json:"task_anchor"`
@@ -325,6 +326,7 @@ type RunPausedData struct {
 	PendingCalls []DecidedCall `json:"pending_calls,omitempty"`
 }
 
+// RunResumedData marks a continuation (see RunPausedData).
 type RunResumedData struct {
 	FromCheckpoint bool   `json:"from_checkpoint,omitempty"`
 	Iteration      int    `json:"iteration,omitempty"`

@@ -20,6 +20,7 @@ import (
 // Lang is a UI language.
 type Lang string
 
+// The languages of the UI and the messages.
 const (
 	EN Lang = "en"
 	ZH Lang = "zh-CN"

@@ -19,7 +19,9 @@ var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 
 // chatRequest maps a Request onto go-openai's types.
 func (c *Client) chatRequest(req Request) openai.ChatCompletionRequest {
-	out := openai.ChatCompletionRequest{Model: c.cfg.Model, MaxTokens: c.cfg.MaxOutputTokens}
+	// max_tokens is deprecated by OpenAI only for its reasoning models;
+	// every other server knows it alone.
+	out := openai.ChatCompletionRequest{Model: c.cfg.Model, MaxTokens: c.cfg.MaxOutputTokens} //nolint:staticcheck // see above
 	if req.Model != "" {
 		out.Model = req.Model
 	}
@@ -27,7 +29,7 @@ func (c *Client) chatRequest(req Request) openai.ChatCompletionRequest {
 		// go-openai refuses max_tokens for the reasoning models it knows
 		// (o1, o3, o4, gpt-5…), which take max_completion_tokens; every
 		// other server, local ones included, knows max_tokens.
-		out.MaxTokens, out.MaxCompletionTokens = 0, out.MaxTokens
+		out.MaxTokens, out.MaxCompletionTokens = 0, out.MaxTokens //nolint:staticcheck // see above
 	}
 	if req.Temperature != nil {
 		out.Temperature = *req.Temperature

@@ -83,7 +83,7 @@ func TestChat_StreamFromMinimalServer(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		for _, l := range lines {
-			io.WriteString(w, "data: "+l+"\n\n")
+			_, _ = io.WriteString(w, "data: "+l+"\n\n")
 		}
 	}))
 	defer srv.Close()
@@ -112,7 +112,7 @@ func TestChat_RequestWireForm(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ = io.ReadAll(r.Body)
 		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"choices":[{"index":0,"message":{"role":"assistant","content":"done"},"finish_reason":"stop"}]}`)
+		_, _ = io.WriteString(w, `{"choices":[{"index":0,"message":{"role":"assistant","content":"done"},"finish_reason":"stop"}]}`)
 	}))
 	defer srv.Close()
 	call := llm.ToolCall{ID: "call_7", Name: "read_file", Arguments: `{"path":"a.txt"}`}
@@ -200,7 +200,7 @@ func TestChat_InvalidBaseURL(t *testing.T) {
 func TestChat_NotTheAPI(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
-		io.WriteString(w, "<!doctype html>\n<html><body>Welcome</body></html>\n")
+		_, _ = io.WriteString(w, "<!doctype html>\n<html><body>Welcome</body></html>\n")
 	}))
 	defer srv.Close()
 	for _, stream := range []bool{true, false} {

@@ -115,7 +115,7 @@ func TestChat_ZeroRetries(t *testing.T) {
 func TestChat_EndlessStreamLine(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
-		io.WriteString(w, `data: {"choices":[{"index":0,"delta":{"content":"`)
+		_, _ = io.WriteString(w, `data: {"choices":[{"index":0,"delta":{"content":"`)
 		block := []byte(strings.Repeat("a", 64<<10))
 		for range 1024 { // 64 MiB at most
 			if _, err := w.Write(block); err != nil || r.Context().Err() != nil {

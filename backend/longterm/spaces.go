@@ -7,6 +7,7 @@ import (
 	"errors"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 
 	"hermes/backend/store"
 )
@@ -123,7 +124,7 @@ func (m *Memory) view(fn func(tx *bolt.Tx) error) error {
 // the pinned, the preferences and the postings whose entries it can read.
 func rebuildIndex(tx *bolt.Tx) error {
 	for _, name := range [][]byte{memSpacesBucket, memDFBucket} {
-		if err := tx.DeleteBucket(name); err != nil && !errors.Is(err, bolt.ErrBucketNotFound) {
+		if err := tx.DeleteBucket(name); err != nil && !errors.Is(err, bolterrors.ErrBucketNotFound) {
 			return err
 		}
 		if _, err := tx.CreateBucket(name); err != nil {

@@ -362,7 +362,9 @@ func TestRecall_IndexRebuiltAfterAnOlderHermesOrSalvage(t *testing.T) {
 	}
 	defer db.Close()
 	empty := true
-	db.View(func(tx *bolt.Tx) error { empty = tx.Bucket(memSpacesBucket).Stats().KeyN == 0; return nil })
+	if err := db.View(func(tx *bolt.Tx) error { empty = tx.Bucket(memSpacesBucket).Stats().KeyN == 0; return nil }); err != nil {
+		t.Fatal(err)
+	}
 	if !empty {
 		t.Fatal("salvage copied the namespace index; it is rebuilt, since a damaged page may have cost it keys")
 	}

@@ -47,7 +47,7 @@ func New(app string) (Notifier, error) {
 		return nil, fmt.Errorf("%w: %w", ErrNoService, err)
 	}
 	if err := conn.AddMatchSignal(dbus.WithMatchInterface(busName), dbus.WithMatchObjectPath(busPath)); err != nil {
-		conn.Close()
+		_ = conn.Close()
 		return nil, fmt.Errorf("%w: %w", ErrNoService, err)
 	}
 	n := &busNotifier{

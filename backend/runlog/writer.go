@@ -84,15 +84,15 @@ func Append(path string, keep int64) (*Writer, error) {
 		return nil, fmt.Errorf("reopen log %s: %w", path, err)
 	}
 	if err := checkLineEnd(f, keep); err != nil {
-		f.Close()
+		_ = f.Close()
 		return nil, fmt.Errorf("reopen log %s at %d: %w", path, keep, err)
 	}
 	if err := f.Truncate(keep); err != nil {
-		f.Close()
+		_ = f.Close()
 		return nil, fmt.Errorf("truncate log %s to %d: %w", path, keep, err)
 	}
 	if _, err := f.Seek(keep, io.SeekStart); err != nil {
-		f.Close()
+		_ = f.Close()
 		return nil, fmt.Errorf("seek log %s: %w", path, err)
 	}
 	return newWriter(f, path, keep), nil

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -157,7 +158,7 @@ func TestAppend_TruncatesAndContinues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := append(kept, rec2.events...)
+	want := slices.Concat(kept, rec2.events)
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %d events, want %d (kept %d + resumed %d)", len(got), len(want), len(kept), len(rec2.events))
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"hermes/backend/agent"
+	"hermes/backend/config"
 	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/llm"
@@ -20,6 +21,7 @@ import (
 // forked_from), with the run's model and endpoint when it switched. A fork
 // recalls no long-term memory and keeps none unless req asks it to, and
 // then recalls only what was written before its source started (forkMemory).
+// It works in the run's workspace unless req names another.
 func (m *Manager) Fork(ctx context.Context, id string, req ForkRequest) (string, error) {
 	if m.isSample(id) {
 		return "", i18n.Wrap(ErrSample, "runner.sample")
@@ -44,6 +46,13 @@ func (m *Manager) Fork(ctx context.Context, id string, req ForkRequest) (string,
 	}
 	if req.Instructions != nil {
 		p.instructions = *req.Instructions
+	}
+	if req.Workspace != "" {
+		// As a new run's: "~/" is the user's home, and a folder that is not
+		// there is refused.
+		if p.workspace, err = m.resolveWorkspace(req.Workspace, config.Config{}); err != nil {
+			return "", err
+		}
 	}
 	if info, err := os.Stat(p.workspace); err != nil || !info.IsDir() {
 		return "", i18n.Wrap(ErrBadWorkspace, "runner.fork_workspace", p.workspace)

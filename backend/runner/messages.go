@@ -29,8 +29,8 @@ func runnerMessages() map[string]i18n.Msg {
 		},
 		"runner.bad_workspace": {EN: "the workspace %s is not a folder; choose an existing folder", ZH: "工作目录 %s 不是文件夹；请选择一个已存在的文件夹"},
 		"runner.fork_workspace": {
-			EN: "the run worked in %s, which is no longer a folder; restore it to fork the run",
-			ZH: "该运行的工作目录 %s 已不存在；恢复它之后才能分叉该运行",
+			EN: "the run worked in %s, which is no longer a folder; restore it, or choose another folder for the fork",
+			ZH: "该运行的工作目录 %s 已不存在；请恢复它，或为分叉选择另一个文件夹",
 		},
 		"runner.not_live":        {EN: "run %s is not running; resume it first", ZH: "运行 %s 未在进行；请先恢复它"},
 		"runner.live":            {EN: "run %s is running; stop it first", ZH: "运行 %s 正在进行；请先停止它"},

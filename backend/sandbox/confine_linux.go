@@ -129,15 +129,11 @@ func confine(cmd *exec.Cmd, p Policy, tmp, cache string) (*watcher, error) {
 // out, with TCP refused when p has no network and signals and abstract
 // sockets kept within the sandbox.
 func rulesetFD(p Policy, tmp, cache string) (int, error) {
-	args := []any{landlock.AccessFSSet(handledFS), landlock.ScopedSet(ll.ScopeAbstractUnixSocket | ll.ScopeSignal)}
+	cfg := landlock.Config{HandledAccessFS: handledFS, Scoped: ll.ScopeAbstractUnixSocket | ll.ScopeSignal}
 	if !p.Network {
 		// Landlock does not see Multipath TCP nor UDP: the seccomp filter
 		// refuses sockets altogether; this is a second line.
-		args = append(args, landlock.AccessNetSet(ll.AccessNetBindTCP|ll.AccessNetConnectTCP))
-	}
-	cfg, err := landlock.NewConfig(args...)
-	if err != nil {
-		return -1, err
+		cfg.HandledAccessNet = ll.AccessNetBindTCP | ll.AccessNetConnectTCP
 	}
 	var rules []landlock.Rule
 	hidden := p.HiddenPaths()
@@ -201,8 +197,10 @@ func dropCapabilities() {
 	// It fails past the last capability, or at once without CAP_SETPCAP.
 	for c := 0; unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0) == nil; c++ {
 	}
-	unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+	// Both only lower what the thread has, and fail only where it has
+	// nothing to give up (an old kernel without ambient capabilities).
+	_ = unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
 	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
 	var data [2]unix.CapUserData
-	unix.Capset(&hdr, &data[0])
+	_ = unix.Capset(&hdr, &data[0])
 }

@@ -26,11 +26,11 @@ import (
 type Mode string
 
 const (
-	// Workspace: read the system and the user's files, write the workspace.
+	// Workspace reads the system and the user's files and writes the workspace.
 	Workspace Mode = "workspace"
-	// ReadOnly: read the same, write nothing but the private temp folder.
+	// ReadOnly reads the same and writes nothing but the private temp folder.
 	ReadOnly Mode = "read-only"
-	// Off: no sandbox; the process can do what the user can.
+	// Off is no sandbox: the process can do what the user can.
 	Off Mode = "off"
 )
 

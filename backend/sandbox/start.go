@@ -58,7 +58,7 @@ func (p Policy) Start(cmd *exec.Cmd) (*Process, error) {
 		pr.tmp = tmp
 		cache = cacheFor(p)
 		if err := os.MkdirAll(cache, 0o700); err != nil {
-			os.RemoveAll(tmp)
+			_ = os.RemoveAll(tmp)
 			return nil, fmt.Errorf("make the sandbox's cache: %w", err)
 		}
 		cmd.Env = append(cmd.Env, "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp)
@@ -75,18 +75,19 @@ func (p Policy) Start(cmd *exec.Cmd) (*Process, error) {
 		err = cmd.Start()
 	}
 	for _, w := range writers {
-		w.Close() // the command holds its copies
+		_ = w.Close() // the command holds its copies
 	}
 	if err != nil {
 		for _, r := range pr.outputs {
-			r.Close()
+			_ = r.Close()
 		}
 		pr.cleanup()
 		return nil, err
 	}
 	for i, r := range pr.outputs {
 		dst := pr.destination(i)
-		pr.copies.Go(func() { io.Copy(dst, r) })
+		// A destination that fails loses the output, not the command.
+		pr.copies.Go(func() { _, _ = io.Copy(dst, r) })
 	}
 	return pr, nil
 }
@@ -112,7 +113,7 @@ func (pr *Process) pipeOutputs() (writers []*os.File, err error) {
 		r, w, err := os.Pipe()
 		if err != nil {
 			for _, f := range append(writers, pr.outputs...) {
-				f.Close()
+				_ = f.Close()
 			}
 			return nil, err
 		}
@@ -129,7 +130,7 @@ func (pr *Process) destination(i int) io.Writer { return pr.originals[i] }
 // sameWriter reports whether a and b are the same writer, as exec decides
 // to give stdout and stderr one pipe.
 func sameWriter(a, b io.Writer) (same bool) {
-	defer func() { recover() }() // writers of uncomparable types differ
+	defer func() { _ = recover() }() // writers of uncomparable types differ
 	return a == b
 }
 
@@ -162,7 +163,7 @@ func (pr *Process) Wait() error {
 		// A process outside the session holds the output (only an
 		// unconfined one can leave it): stop reading.
 		for _, r := range pr.outputs {
-			r.Close()
+			_ = r.Close()
 		}
 		<-drained
 		if err == nil {
@@ -170,7 +171,7 @@ func (pr *Process) Wait() error {
 		}
 	}
 	for _, r := range pr.outputs {
-		r.Close()
+		_ = r.Close()
 	}
 	if pr.watch != nil {
 		pr.watch.stop()
@@ -224,6 +225,6 @@ func (p Policy) cacheEnv(env []string, cache string) []string {
 
 func (pr *Process) cleanup() {
 	if pr.tmp != "" {
-		os.RemoveAll(pr.tmp)
+		_ = os.RemoveAll(pr.tmp) // what is left is in the system's temp folder
 	}
 }

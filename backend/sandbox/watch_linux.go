@@ -100,7 +100,8 @@ func (w *watcher) answer() {
 		w.record(n)
 		resp.Error = -int32(unix.EPERM)
 	}
-	ioctl(w.listener, unix.SECCOMP_IOCTL_NOTIF_SEND, unsafe.Pointer(&resp))
+	// It fails only for a process killed while it waited, which needs no answer.
+	_ = ioctl(w.listener, unix.SECCOMP_IOCTL_NOTIF_SEND, unsafe.Pointer(&resp))
 }
 
 func (w *watcher) record(n seccompNotif) {
@@ -144,11 +145,11 @@ func (w *watcher) record(n seccompNotif) {
 func (w *watcher) stop() {
 	w.once.Do(func() {
 		if w.wake[1] >= 0 {
-			unix.Close(w.wake[1])
+			_ = unix.Close(w.wake[1])
 		}
 		<-w.done
 		if w.wake[0] >= 0 {
-			unix.Close(w.wake[0])
+			_ = unix.Close(w.wake[0])
 		}
 	})
 }

@@ -285,5 +285,3 @@ func (r *reader) count() int {
 	}
 	return int(v)
 }
-
-func (r *reader) string() string { return string(r.next(r.count())) }

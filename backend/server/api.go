@@ -223,7 +223,7 @@ func noUI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	fmt.Fprintf(w, "<!doctype html><meta charset=utf-8><title>Hermes</title><p>%s</p><p lang=zh-CN>%s</p>",
+	_, _ = fmt.Fprintf(w, "<!doctype html><meta charset=utf-8><title>Hermes</title><p>%s</p><p lang=zh-CN>%s</p>",
 		html.EscapeString(i18n.In(i18n.EN, "server.no_ui")), html.EscapeString(i18n.In(i18n.ZH, "server.no_ui")))
 }
 

@@ -80,6 +80,6 @@ func refuse(w http.ResponseWriter, r *http.Request, e api.Error) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(statusOf(e.Code))
-	fmt.Fprintf(w, "<!doctype html><meta charset=utf-8><title>Hermes</title><p>%s</p><p lang=zh-CN>%s</p>",
+	_, _ = fmt.Fprintf(w, "<!doctype html><meta charset=utf-8><title>Hermes</title><p>%s</p><p lang=zh-CN>%s</p>",
 		html.EscapeString(e.Message[string(i18n.EN)]), html.EscapeString(e.Message[string(i18n.ZH)]))
 }

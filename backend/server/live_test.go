@@ -108,7 +108,7 @@ func TestServer_LateJoinersGetEveryEventOnce(t *testing.T) {
 	fromMid := h.stream("/api/runs/"+id+"/stream", http.Header{"Last-Event-Id": {fmt.Sprint(mid)}})
 	close(hold)
 
-	all := append(before, h.follow(first, before[len(before)-1].Seq, nil)...)
+	all := slices.Concat(before, h.follow(first, before[len(before)-1].Seq, nil))
 	if got := h.follow(fromStart, 0, nil); len(got) != len(all) {
 		t.Fatalf("the viewer from the start got %d events, want %d", len(got), len(all))
 	}

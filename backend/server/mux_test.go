@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -173,7 +174,7 @@ func TestStream_ResumeAfterReconnect(t *testing.T) {
 
 	again := h.openMux(t.Context(), fmt.Sprintf("?sub=%s:%d", a, seen[len(seen)-1].Seq))
 	again.last[a] = seen[len(seen)-1].Seq
-	all := append(seen, again.untilEnded(a)[a]...)
+	all := slices.Concat(seen, again.untilEnded(a)[a])
 	if want := h.logged(a); types(all) != types(want) {
 		t.Fatalf("streamed across the reconnect %s, logged %s", types(all), types(want))
 	}

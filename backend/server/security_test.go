@@ -192,7 +192,7 @@ func TestServer_TokenRedirectStaysHere(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer c.Close()
-			fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", tt.target, addr)
+			_, _ = fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", tt.target, addr)
 			res, err := http.ReadResponse(bufio.NewReader(c), nil)
 			if err != nil {
 				t.Fatal(err)

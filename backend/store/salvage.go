@@ -84,7 +84,7 @@ func Salvage(path string, now time.Time) (r Report, err error) {
 	if err := os.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return r, fmt.Errorf("remove %s: %w", tmp, err)
 	}
-	defer os.Remove(tmp) // gone by then, unless something failed
+	defer func() { _ = os.Remove(tmp) }() // gone by then, unless something failed
 	dst, err := bolt.Open(tmp, 0o600, &bolt.Options{Timeout: lockTimeout, NoSync: true, FreelistType: bolt.FreelistMapType})
 	if err != nil {
 		return r, fmt.Errorf("create %s: %w", tmp, err)
@@ -109,7 +109,7 @@ func Salvage(path string, now time.Time) (r Report, err error) {
 		return r, err
 	}
 	if src != nil {
-		src.Close() // Windows renames only a file no one has open
+		_ = src.Close() // Windows renames only a file no one has open
 	}
 	if err := atomicfile.Rename(tmp, path); err != nil {
 		return r, fmt.Errorf("rename %s: %w", tmp, err)

@@ -66,7 +66,7 @@ func openWithin(path string, wait time.Duration) (*Store, error) {
 	}
 	s := &Store{db: db, path: path}
 	if err := s.init(); err != nil {
-		db.Close()
+		_ = db.Close()
 		return nil, fmt.Errorf("open memory %s: %w", path, err)
 	}
 	s.startWriter()
@@ -108,13 +108,13 @@ func openBolt(path string, opts *bolt.Options, whole bool) (db *bolt.DB, err err
 	defer func() {
 		if r := recover(); r != nil {
 			if db != nil {
-				db.Close()
+				_ = db.Close()
 			} else if file != nil {
 				// bbolt lost its handle with the file locked and mapped;
 				// the lock is let go so this process can open the file
 				// again (hermes doctor does).
 				unlockFile(file)
-				file.Close()
+				_ = file.Close()
 			}
 			db, err = nil, damaged(path, fmt.Sprint(r))
 		}
@@ -143,7 +143,7 @@ func openBolt(path string, opts *bolt.Options, whole bool) (db *bolt.DB, err err
 		return nil
 	})
 	if err != nil {
-		db.Close()
+		_ = db.Close()
 		return nil, err
 	}
 	return db, nil

@@ -172,8 +172,8 @@ func startNATS(tb *bench) string {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() {
-		stdin.Close()
-		cmd.Wait()
+		_ = stdin.Close() // the server's signal to stop
+		_ = cmd.Wait()    // it stops with the bench; how is not measured
 	})
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	if err != nil {
@@ -199,7 +199,7 @@ func serveNATS(dir string) {
 		os.Exit(1)
 	}
 	fmt.Println(srv.ClientURL())
-	io.Copy(io.Discard, os.Stdin)
+	_, _ = io.Copy(io.Discard, os.Stdin) // until the bench closes it, or fails
 	srv.Shutdown()
 	srv.WaitForShutdown()
 }
@@ -281,7 +281,7 @@ func (b *bench) TempDir() string {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { os.RemoveAll(dir) })
+	b.Cleanup(func() { _ = os.RemoveAll(dir) }) // a temporary folder
 	return dir
 }
 

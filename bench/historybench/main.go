@@ -175,7 +175,7 @@ func get(args []string) error {
 			return 0, 0, err
 		}
 		b, err := io.ReadAll(res.Body)
-		res.Body.Close()
+		_ = res.Body.Close() // read
 		if res.StatusCode != http.StatusOK {
 			return 0, 0, fmt.Errorf("GET %s: %s %s", path, res.Status, b)
 		}

@@ -30,7 +30,7 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	defer os.RemoveAll(home)
+	defer func() { _ = os.RemoveAll(home) }() // a temporary folder
 	ws := filepath.Join(home, "ws")
 	if err := os.Mkdir(ws, 0o755); err != nil {
 		fail(err)

@@ -79,7 +79,7 @@ func run(in io.Reader, rounds int, base string, locks []string) error {
 	defer ln.Close()
 	// The first request ends the start of a request case: the process is
 	// killed while the request waits, so the answer never matters.
-	go http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	answer := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case requests <- struct{}{}:
 		default:
@@ -89,7 +89,8 @@ func run(in io.Reader, rounds int, base string, locks []string) error {
 			return
 		}
 		<-r.Context().Done()
-	}))
+	})
+	go func() { _ = http.Serve(ln, answer) }() // until the listener closes
 	url := "http://" + ln.Addr().String() + "/v1"
 
 	cases, err := parse(in, url)
@@ -172,8 +173,8 @@ func measure(c *startCase, requests chan struct{}) (time.Duration, error) {
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	var werr error
-	switch {
-	case c.until == "exit":
+	switch c.until {
+	case "exit":
 		werr = <-exited
 	default:
 		seen, requested := out.seen, requests
@@ -189,11 +190,11 @@ func measure(c *startCase, requests chan struct{}) (time.Duration, error) {
 			return 0, fmt.Errorf("exited before %s (%v): %s", c.until, err, out.buf.Bytes())
 		case <-time.After(30 * time.Second):
 			_ = cmd.Process.Kill()
-			<-exited
+			<-exited //nolint:errcheck // killed
 			return 0, fmt.Errorf("no %s in 30 s: %s", c.until, out.buf.Bytes())
 		}
 		_ = cmd.Process.Kill()
-		<-exited
+		<-exited //nolint:errcheck // killed: what it timed has happened
 	}
 	if werr != nil {
 		return 0, fmt.Errorf("%v: %s", werr, out.buf.Bytes())

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"hermes/backend/llm"
@@ -30,8 +31,10 @@ type Call struct {
 	From     map[string]string
 }
 
-// Do is a move of one or more calls; Say is a final answer.
-func Do(calls ...Call) Move  { return Move{Calls: calls} }
+// Do is a move of one or more calls.
+func Do(calls ...Call) Move { return Move{Calls: calls} }
+
+// Say is a final answer.
 func Say(answer string) Move { return Move{Answer: answer} }
 
 // C is a call of tool with args given as name, value pairs.
@@ -49,11 +52,14 @@ func (c Call) Going() Call { c.Continue = true; return c }
 // Because sets the call's one line on how it serves the goal.
 func (c Call) Because(why string) Call { c.Serves = why; return c }
 
-// Guessed marks an argument as the model's own inference; Given as the
-// user's; Found as a tool result's.
+// Guessed marks an argument as the model's own inference.
 func (c Call) Guessed(arg string) Call { return c.from(arg, "inferred") }
-func (c Call) Given(arg string) Call   { return c.from(arg, "user") }
-func (c Call) Found(arg string) Call   { return c.from(arg, "tool") }
+
+// Given marks an argument as the user's.
+func (c Call) Given(arg string) Call { return c.from(arg, "user") }
+
+// Found marks an argument as a tool result's.
+func (c Call) Found(arg string) Call { return c.from(arg, "tool") }
 
 func (c Call) from(arg, origin string) Call {
 	m := map[string]string{}
@@ -275,8 +281,7 @@ func situation(req llmtest.Request) *Situation {
 		anchor := req.Messages[1].Content
 		s.Planned = strings.Contains(anchor, "\nPlan (")
 		for _, m := range stepLine.FindAllStringSubmatch(anchor, -1) {
-			var id int
-			fmt.Sscan(m[1], &id)
+			id, _ := strconv.Atoi(m[1]) // digits: stepLine matched them
 			s.steps[id] = anchorStep{desc: m[3]}
 			if m[4] != "" {
 				s.steps[id] = anchorStep{desc: m[3], tools: strings.Split(m[4], ", ")}

@@ -87,7 +87,7 @@ func New(tb testing.TB, server *llmtest.Server, o Options) *Home {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { st.Close() })
+	tb.Cleanup(func() { _ = st.Close() })
 	h.Store = st
 	tools := skills.NewRegistry()
 	for _, tool := range append(skills.FileTools(nil), o.Tools...) {

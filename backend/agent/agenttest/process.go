@@ -27,20 +27,28 @@ func NewProcess(prefix string) (*Process, error) {
 	return &Process{Root: root}, nil
 }
 
-func (p *Process) Helper()          {}
-func (p *Process) Cleanup(f func()) { p.cleanups = append(p.cleanups, f) }
-func (p *Process) Failed() bool     { return p.failed }
+// Helper does nothing: a process has no call stack to trim from its logs.
+func (p *Process) Helper() {}
 
+// Cleanup registers f for Close, which runs the cleanups last first.
+func (p *Process) Cleanup(f func()) { p.cleanups = append(p.cleanups, f) }
+
+// Failed reports whether Errorf was called.
+func (p *Process) Failed() bool { return p.failed }
+
+// Errorf logs the error and remembers that the process failed.
 func (p *Process) Errorf(format string, args ...any) {
 	p.failed = true
 	log.Printf(format, args...)
 }
 
+// Fatal closes the process's directories, logs args and exits.
 func (p *Process) Fatal(args ...any) {
 	p.Close()
 	log.Fatal(args...)
 }
 
+// Fatalf is Fatal with a format.
 func (p *Process) Fatalf(format string, args ...any) { p.Fatal(fmt.Sprintf(format, args...)) }
 
 // TempDir is a new directory under Root.
@@ -58,5 +66,7 @@ func (p *Process) Close() {
 		p.cleanups[i]()
 	}
 	p.cleanups = nil
-	os.RemoveAll(p.Root)
+	if err := os.RemoveAll(p.Root); err != nil {
+		log.Printf("remove the process's directories: %v", err)
+	}
 }

@@ -174,10 +174,10 @@ func hasOpt(opts, opt string) bool {
 
 // tsType is the TypeScript type of the Go type t.
 func (g *gen) tsType(t reflect.Type) (string, error) {
-	switch {
-	case t == timeType:
+	switch t {
+	case timeType:
 		return "string", nil
-	case t == rawType:
+	case rawType:
 		return "unknown", nil
 	}
 	if e, ok := g.enums[t]; ok {

@@ -108,7 +108,7 @@ type (
 		Maybe  *inner `json:"maybe,omitempty"`
 		Hidden string `json:"-"`
 		When   []inner
-		hidden int
+		hidden int //nolint:unused // the generator must skip an unexported field
 	}
 	otherInner struct {
 		S string `json:"s"`

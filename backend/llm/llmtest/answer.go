@@ -54,7 +54,7 @@ func (a *answer) plain(w http.ResponseWriter) {
 		})
 	}
 	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(completion{
+	_ = json.NewEncoder(w).Encode(completion{ // a client gone has no one to be told
 		ID:      a.id,
 		Object:  "chat.completion",
 		Created: a.created,
@@ -92,9 +92,10 @@ func (a *answer) stream(ctx context.Context, w http.ResponseWriter, includeUsage
 			c.Choices = []chunkChoice{}
 		}
 		b, _ := json.Marshal(c)
-		bw.WriteString("data: ")
-		bw.Write(b)
-		bw.WriteString("\n\n")
+		// The writer keeps its first error for Flush.
+		_, _ = bw.WriteString("data: ")
+		_, _ = bw.Write(b)
+		_, _ = bw.WriteString("\n\n")
 		if bw.Flush() != nil {
 			return false
 		}
@@ -179,8 +180,8 @@ func (a *answer) stream(ctx context.Context, w http.ResponseWriter, includeUsage
 			return
 		}
 	}
-	bw.WriteString("data: [DONE]\n\n")
-	bw.Flush()
+	_, _ = bw.WriteString("data: [DONE]\n\n")
+	_ = bw.Flush() // the stream's end: a client gone has no one to be told
 }
 
 // split cuts s into n pieces of nearly equal rune counts, on rune

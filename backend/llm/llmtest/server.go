@@ -210,7 +210,7 @@ func (s *Server) models(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	fmt.Fprintf(w, `{"object":"list","data":[{"id":%q,"object":"model","created":0,"owned_by":"llmtest"}]}`, modelID)
+	_, _ = fmt.Fprintf(w, `{"object":"list","data":[{"id":%q,"object":"model","created":0,"owned_by":"llmtest"}]}`, modelID)
 }
 
 func writeError(w http.ResponseWriter, status int, msg string) {
@@ -230,7 +230,7 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(body)
+	_ = json.NewEncoder(w).Encode(body) // a client gone has no one to be told
 }
 
 // roughUsage counts about four characters a token, as real tokenisers do on

@@ -97,7 +97,7 @@ func NewGRPC(t testing.TB) *Receiver {
 	}
 	srv := grpc.NewServer()
 	collectortrace.RegisterTraceServiceServer(srv, grpcService{r: r})
-	go srv.Serve(lis)
+	go func() { _ = srv.Serve(lis) }() // until Stop
 	t.Cleanup(srv.Stop)
 	r.URL = "http://" + lis.Addr().String()
 	return r

@@ -77,6 +77,7 @@ export interface ForkRequest {
   model?: string
   base_url?: string
   memory?: string
+  workspace?: string
 }
 
 export interface RunRef {

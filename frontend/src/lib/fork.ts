@@ -17,17 +17,19 @@ export interface ForkForm {
   model: string
   baseUrl: string
   memory: ForkMemory
+  /** The folder the fork works in: the run's, or another chosen. */
+  workspace: string
 }
 
-type RunModel = Pick<RunView, 'task' | 'instructions' | 'model' | 'baseUrl'>
+type RunModel = Pick<RunView, 'task' | 'instructions' | 'model' | 'baseUrl' | 'workspace'>
 
-/** forkForm prefills the Fork dialog: iteration n, and the run's task, instructions, model and endpoint. */
+/** forkForm prefills the Fork dialog: iteration n, and the run's task, instructions, model, endpoint and workspace. */
 export function forkForm(n: number, run: RunModel): ForkForm {
-  return { iteration: n, task: run.task, instructions: run.instructions, model: run.model, baseUrl: run.baseUrl, memory: 'off' }
+  return { iteration: n, task: run.task, instructions: run.instructions, model: run.model, baseUrl: run.baseUrl, memory: 'off', workspace: run.workspace }
 }
 
 /**
- * forkRequest is what the dialog sends. The model and base URL go only when
+ * forkRequest is what the dialog sends. The model, base URL and workspace go only when
  * changed: the run's own are kept by the backend, whose base URL is the real
  * one, while the run log shows it masked (a secret in it reads "xxxxx").
  * Memory goes only when the fork is to have some: a fork has none by default.
@@ -39,5 +41,7 @@ export function forkRequest(form: ForkForm, run: RunModel): ForkRequest {
   if (model && model !== run.model) req.model = model
   if (baseUrl && baseUrl !== run.baseUrl) req.base_url = baseUrl
   if (form.memory !== 'off') req.memory = form.memory
+  const workspace = form.workspace.trim()
+  if (workspace && workspace !== run.workspace) req.workspace = workspace
   return req
 }

@@ -76,14 +76,13 @@ func main() {
 	if err := sc.load(raw); err != nil {
 		log.Fatalf("%s: %v", *scriptPath, err)
 	}
-	tb := &processTB{}
-	defer tb.cleanup()
-	model := llmtest.NewFuncServer(tb, sc.answer)
-
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		log.Fatal(err)
 	}
+	tb := &processTB{}
+	defer tb.cleanup()
+	model := llmtest.NewFuncServer(tb, sc.answer)
 	srv := &http.Server{Handler: handler(sc, model)}
 	go func() {
 		if err := srv.Serve(ln); err != http.ErrServerClosed {
