@@ -744,6 +744,7 @@ export const en = {
   'desktop.choose': 'Choose…',
   'desktop.choose_hint': 'Choose the folder in the system\'s dialog',
   'desktop.choose_workspace': 'Choose the run\'s workspace',
+  'desktop.choose_fork_workspace': 'Choose the fork\'s workspace',
   'desktop.recent': 'Recent workspaces',
   'title.state.approval': 'waiting for approval',
   'title.state.answer': 'waiting for your answer',

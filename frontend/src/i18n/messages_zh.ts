@@ -742,6 +742,7 @@ export const zh: Catalog = {
   'desktop.choose': '选择…',
   'desktop.choose_hint': '在系统对话框中选择文件夹',
   'desktop.choose_workspace': '选择本次运行的工作区',
+  'desktop.choose_fork_workspace': '选择分叉的工作区',
   'desktop.recent': '最近的工作区',
   'title.state.approval': '等待审批',
   'title.state.answer': '等待你的回答',

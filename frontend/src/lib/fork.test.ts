@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import { forkForm, forkRequest } from './fork'
 
-const run = { task: 'Sum the notes', instructions: 'Be brief', model: 'mb', baseUrl: 'http://user:xxxxx@127.0.0.1:9/v1' }
+const run = { task: 'Sum the notes', instructions: 'Be brief', model: 'mb', baseUrl: 'http://user:xxxxx@127.0.0.1:9/v1', workspace: '/w/notes' }
 
 describe('forkForm and forkRequest', () => {
   it('prefills the dialog with the run’s model and endpoint', () => {
-    expect(forkForm(2, run)).toEqual({ iteration: 2, task: 'Sum the notes', instructions: 'Be brief', model: 'mb', baseUrl: 'http://user:xxxxx@127.0.0.1:9/v1', memory: 'off' })
+    expect(forkForm(2, run)).toEqual({ iteration: 2, task: 'Sum the notes', instructions: 'Be brief', model: 'mb', baseUrl: 'http://user:xxxxx@127.0.0.1:9/v1', memory: 'off', workspace: '/w/notes' })
+  })
+
+  it('sends a workspace only when another folder was chosen', () => {
+    expect(forkRequest(forkForm(2, run), run).workspace).toBeUndefined()
+    expect(forkRequest({ ...forkForm(2, run), workspace: ' ' }, run).workspace).toBeUndefined()
+    expect(forkRequest({ ...forkForm(2, run), workspace: ' /w/copy ' }, run).workspace).toBe('/w/copy')
   })
 
   it('sends no model or endpoint left as they were, so the backend keeps the run’s (and the real, unmasked URL)', () => {

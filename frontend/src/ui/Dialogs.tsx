@@ -12,6 +12,7 @@ import { ChangeView } from './ChangeView'
 import { CopyButton } from './CopyButton'
 import { JsonText } from './JsonTree'
 import { useAppState, useAppStore, useT } from './appContext'
+import { FolderButton } from './FolderButton'
 
 export function Modal({ title, onClose, children, testId, wide }: { title: string; onClose: () => void; children: React.ReactNode; testId: string; wide?: boolean }) {
   useEffect(() => {
@@ -235,6 +236,13 @@ export function ForkDialog({ n, max, view, onClose }: { n: number; max: number; 
       <label className="field">
         <span>{t('new.instructions')}</span>
         <textarea rows={2} value={form.instructions} onChange={(e) => set({ instructions: e.target.value })} data-testid="fork-instructions" />
+      </label>
+      <label className="field">
+        <span>{t('new.workspace')}</span>
+        <span className="field-row">
+          <input value={form.workspace} onChange={(e) => set({ workspace: e.target.value })} data-testid="fork-workspace" />
+          <FolderButton title={t('desktop.choose_fork_workspace')} start={form.workspace} onChoose={(workspace) => set({ workspace })} testId="fork-workspace-choose" />
+        </span>
       </label>
       <div className="row2">
         <label className="field">
