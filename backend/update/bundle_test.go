@@ -434,7 +434,9 @@ func zipOf(t *testing.T, entries map[string]string) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fw.Write([]byte(content))
+		if _, err := fw.Write([]byte(content)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)

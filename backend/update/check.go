@@ -49,7 +49,7 @@ func (u *Updater) checkOnCopy(ctx context.Context, j journal) error {
 	}
 	// A copy that cannot go now (a file of it still held: an antivirus on
 	// Windows, Wine) never decides the update: a later tidy removes it.
-	removeAll(dir)
+	_ = removeAll(dir)
 	return err
 }
 
@@ -107,6 +107,6 @@ func (u *Updater) copyHome(dir string) error {
 func (u *Updater) removeCopies() {
 	dirs, _ := filepath.Glob(filepath.Join(u.dir(), "check-*"))
 	for _, d := range dirs {
-		removeAll(d)
+		_ = removeAll(d)
 	}
 }

@@ -11,6 +11,7 @@ import (
 // State is where an update stands, as the desktop notice shows it.
 type State string
 
+// The states, in the order an update goes through them.
 const (
 	StateIdle        State = "idle"
 	StateChecking    State = "checking"

@@ -244,11 +244,11 @@ func (u *Updater) fetch(ctx context.Context, art Artefact, part string, report f
 		return false, fmt.Errorf("%w: open %s: %w", errPermanent, part, err)
 	}
 	if err := f.Truncate(offset); err != nil {
-		f.Close()
+		_ = f.Close()
 		return false, fmt.Errorf("%w: truncate %s: %w", errPermanent, part, err)
 	}
 	if _, err := f.Seek(offset, io.SeekStart); err != nil {
-		f.Close()
+		_ = f.Close()
 		return false, fmt.Errorf("%w: seek %s: %w", errPermanent, part, err)
 	}
 	body := &stallReader{r: resp.Body, timer: time.AfterFunc(stallTimeout, func() {

@@ -41,13 +41,13 @@ func copyFile(src, dst string, perm os.FileMode, sync bool) error {
 		return fmt.Errorf("create %s: %w", dst, err)
 	}
 	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
+		_ = out.Close()
 		return fmt.Errorf("copy %s to %s: %w", src, dst, err)
 	}
 	// The mode is set again because the umask may have narrowed it, and a
 	// binary that cannot be executed is a broken install.
 	if err := out.Chmod(perm); err != nil {
-		out.Close()
+		_ = out.Close()
 		return fmt.Errorf("chmod %s: %w", dst, err)
 	}
 	if !sync {
@@ -61,7 +61,7 @@ func copyFile(src, dst string, perm os.FileMode, sync bool) error {
 
 func closeSync(f *os.File) error {
 	if err := f.Sync(); err != nil {
-		f.Close()
+		_ = f.Close()
 		return fmt.Errorf("sync %s: %w", f.Name(), err)
 	}
 	if err := f.Close(); err != nil {

@@ -20,8 +20,8 @@ func (u *Updater) lock() (unlock func(), err error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	if err := lockFile(f); err != nil {
-		f.Close()
+		_ = f.Close()
 		return nil, fmt.Errorf("lock %s: %w: %w", path, ErrBusy, err)
 	}
-	return func() { f.Close() }, nil
+	return func() { _ = f.Close() }, nil
 }

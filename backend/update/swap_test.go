@@ -152,7 +152,9 @@ func TestRestoreAside(t *testing.T) {
 
 	// Without the journal's name (a rollback's swap), the binary written
 	// last is the one that had exe's name.
-	os.Remove(exe)
+	if err := os.Remove(exe); err != nil {
+		t.Fatal(err)
+	}
 	older, newer := newAsidePath(exe), newAsidePath(exe)
 	writeFile(t, older, "1.0.0")
 	writeFile(t, newer, "1.1.0")
@@ -181,7 +183,9 @@ func TestTidy(t *testing.T) {
 	if err := Tidy(home, exe); err != nil || !exists(aside) {
 		t.Fatalf("tidied during an update: %v", err)
 	}
-	os.Remove(u.journalPath())
+	if err := os.Remove(u.journalPath()); err != nil {
+		t.Fatal(err)
+	}
 	if err := Tidy(home, exe); err != nil || exists(aside) || readFile(t, exe) != "1.1.0" {
 		t.Fatalf("tidy: %v, aside left: %v", err, exists(aside))
 	}

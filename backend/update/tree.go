@@ -124,11 +124,11 @@ func unpackFile(f *zip.File, target string, perm os.FileMode) error {
 		return fmt.Errorf("create %s: %w", target, err)
 	}
 	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
+		_ = out.Close()
 		return fmt.Errorf("unpack %s: %w", f.Name, err)
 	}
 	if err := out.Chmod(perm); err != nil { // past the umask
-		out.Close()
+		_ = out.Close()
 		return fmt.Errorf("chmod %s: %w", target, err)
 	}
 	return closeSync(out)
@@ -142,7 +142,7 @@ func unpackSymlink(f *zip.File, rel, target string) error {
 		return fmt.Errorf("read %s: %w", f.Name, err)
 	}
 	link, err := io.ReadAll(io.LimitReader(in, 4096))
-	in.Close()
+	_ = in.Close()
 	if err != nil {
 		return fmt.Errorf("read %s: %w", f.Name, err)
 	}
@@ -223,20 +223,21 @@ func treeDigest(root string) (string, error) {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(h, "%s\x00%v\x00", filepath.ToSlash(rel), info.Mode())
+		// A hash's Write never fails.
+		_, _ = fmt.Fprintf(h, "%s\x00%v\x00", filepath.ToSlash(rel), info.Mode())
 		switch {
 		case info.Mode()&fs.ModeSymlink != 0:
 			link, err := os.Readlink(p)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(h, "%s\x00", link)
+			_, _ = fmt.Fprintf(h, "%s\x00", link)
 		case info.Mode().IsRegular():
 			sum, err := fileSHA256(p)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(h, "%s\x00", sum)
+			_, _ = fmt.Fprintf(h, "%s\x00", sum)
 		}
 		return nil
 	})

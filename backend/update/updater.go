@@ -54,6 +54,7 @@ type Options struct {
 // Step names a durable point of an update.
 type Step string
 
+// The durable points, in the order an update reaches them.
 const (
 	StepDownloaded Step = "downloaded" // the artefact is in the cache, verified
 	StepStaged     Step = "staged"     // the new binary is written beside the old one

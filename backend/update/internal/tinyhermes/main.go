@@ -67,7 +67,7 @@ func killDuringHealthCheck() {
 		return
 	}
 	if p, err := os.FindProcess(os.Getppid()); err == nil {
-		p.Kill()
+		_ = p.Kill()
 	}
 	killSelf()
 }
@@ -195,6 +195,6 @@ func cmdUpdate(ctx context.Context, args []string) error {
 // killSelf dies at once, as a power cut or a kill -9 would stop it.
 func killSelf() {
 	p, _ := os.FindProcess(os.Getpid())
-	p.Kill()
+	_ = p.Kill()
 	time.Sleep(time.Minute) // the signal lands before this returns
 }
