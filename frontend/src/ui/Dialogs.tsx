@@ -212,7 +212,7 @@ export function ForkDialog({ n, max, view, onClose }: { n: number; max: number; 
   return (
     <Modal title={t('fork.title')} onClose={onClose} testId="fork-dialog" wide>
       <p className="muted">{t('fork.explain')}</p>
-      <div className="row2">
+      <div className="fork-first">
         <label className="field">
           <span>{t('fork.iteration')}</span>
           <input type="number" min={1} max={max} value={iteration} onChange={(e) => set({ iteration: Number(e.target.value) })} data-testid="fork-iteration" />
@@ -227,6 +227,13 @@ export function ForkDialog({ n, max, view, onClose }: { n: number; max: number; 
             ))}
           </select>
         </label>
+        <label className="field">
+          <span>{t('new.workspace')}</span>
+          <span className="field-row">
+            <input value={form.workspace} onChange={(e) => set({ workspace: e.target.value })} data-testid="fork-workspace" />
+            <FolderButton title={t('desktop.choose_fork_workspace')} start={form.workspace} onChoose={(workspace) => set({ workspace })} testId="fork-workspace-choose" />
+          </span>
+        </label>
       </div>
       <p className="muted field-hint">{t('fork.memory_hint')}</p>
       <label className="field">
@@ -236,13 +243,6 @@ export function ForkDialog({ n, max, view, onClose }: { n: number; max: number; 
       <label className="field">
         <span>{t('new.instructions')}</span>
         <textarea rows={2} value={form.instructions} onChange={(e) => set({ instructions: e.target.value })} data-testid="fork-instructions" />
-      </label>
-      <label className="field">
-        <span>{t('new.workspace')}</span>
-        <span className="field-row">
-          <input value={form.workspace} onChange={(e) => set({ workspace: e.target.value })} data-testid="fork-workspace" />
-          <FolderButton title={t('desktop.choose_fork_workspace')} start={form.workspace} onChoose={(workspace) => set({ workspace })} testId="fork-workspace-choose" />
-        </span>
       </label>
       <div className="row2">
         <label className="field">
