@@ -16,7 +16,7 @@ func processAlive(pid int) bool {
 	if err != nil {
 		return errors.Is(err, windows.ERROR_ACCESS_DENIED)
 	}
-	defer windows.CloseHandle(h)
+	defer windows.CloseHandle(h) //nolint:errcheck // a handle only read from
 	var code uint32
 	if err := windows.GetExitCodeProcess(h, &code); err != nil {
 		return true

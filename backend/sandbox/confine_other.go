@@ -10,7 +10,7 @@ import (
 	"hermes/backend/i18n"
 )
 
-// Status: this system has no sandbox that Hermes can use yet.
+// Status says that this system has no sandbox that Hermes can use yet.
 func (p Policy) Status() Status {
 	s := Status{Mode: p.Mode, Network: p.Network}
 	switch {
