@@ -382,7 +382,7 @@ func (h *Host) Close(grace context.Context) error {
 		ctx, cancel := context.WithTimeout(context.Background(), apiGrace)
 		defer cancel()
 		if h.api.Shutdown(ctx) != nil {
-			h.api.Close() // requests still open after the grace are cut off
+			_ = h.api.Close() // requests still open after the grace are cut off
 		}
 	}
 	if h.cluster != nil {
@@ -448,6 +448,6 @@ func lockListener(ln net.Listener) (string, net.Listener, error) {
 
 func closeListener(ln net.Listener) {
 	if ln != nil {
-		ln.Close()
+		_ = ln.Close()
 	}
 }

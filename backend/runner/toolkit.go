@@ -99,7 +99,7 @@ func openToolkit(ctx context.Context, home string, cfg config.Config, rules skil
 	catalog, policy, err := skills.Open(ctx, home, cfg, rules, vaultOf(v))
 	if err != nil {
 		if v != nil {
-			v.Close()
+			_ = v.Close()
 		}
 		return nil, err
 	}
@@ -191,7 +191,7 @@ func (k *Toolkit) Configure(ctx context.Context, cfg config.Config) error {
 			return err
 		}
 		if prev := k.vault; prev != nil {
-			closeOld = func() { prev.Close() }
+			closeOld = func() { _ = prev.Close() }
 		}
 		v = nv
 	}
@@ -261,7 +261,7 @@ func (k *Toolkit) Close() {
 		g.retire = nil
 	}
 	if k.vault != nil {
-		k.vault.Close()
+		_ = k.vault.Close() // what it saves is its index, which the next open builds again
 	}
 }
 

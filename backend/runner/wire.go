@@ -4,6 +4,8 @@ import "hermes/backend/api"
 
 // The runs' requests and answers are the local API's wire types, declared
 // in backend/api; these names keep them at hand for the runner's callers.
+//
+//nolint:revive // aliases, each documented where it is declared
 type (
 	Summary       = api.Summary
 	RunPage       = api.RunPage

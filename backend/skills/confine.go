@@ -39,7 +39,7 @@ func openWorkspace(env Env, environ *Environ) (*workspace, error) {
 	}
 	real, err := filepath.EvalSymlinks(env.Workspace)
 	if err != nil {
-		root.Close()
+		_ = root.Close()
 		return nil, unavailable(err)
 	}
 	return &workspace{root: root, dir: filepath.Clean(env.Workspace), real: real, hidden: environ.Policy(env, Asks{}).Concealer()}, nil

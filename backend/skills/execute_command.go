@@ -74,16 +74,16 @@ func execute(ctx context.Context, env Env, shell []string, a executeArgs, limit 
 	if a.Dir != "" {
 		rel, err := w.resolve(a.Dir)
 		if err != nil {
-			w.Close()
+			_ = w.Close()
 			return "", fsError(a.Dir, "directory", err)
 		}
 		if fi, err := w.root.Stat(rel); err != nil || !fi.IsDir() {
-			w.Close()
+			_ = w.Close()
 			return "", Errorf("%s is not a directory in the workspace; call list_files to see what exists, or leave dir out", a.Dir)
 		}
 		dir = filepath.Join(w.real, rel)
 	}
-	w.Close()
+	_ = w.Close()
 
 	cmd := exec.CommandContext(ctx, shell[0], append(shell[1:], a.Command)...)
 	cmd.Dir = dir

@@ -100,13 +100,17 @@ func TestExecuteCommand_DescribesTheShell(t *testing.T) {
 func TestHeadTail(t *testing.T) {
 	h := newHeadTail(10)
 	for _, chunk := range []string{"abc", "defgh", "ijklmnop", "qrstuvwxyz"} {
-		h.Write([]byte(chunk))
+		if _, err := h.Write([]byte(chunk)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if got := h.String(); !h.Cut() || !strings.HasPrefix(got, "abcde\n") || !strings.HasSuffix(got, "\nvwxyz") {
 		t.Fatalf("got %q", got)
 	}
 	short := newHeadTail(10)
-	short.Write([]byte("0123456789"))
+	if _, err := short.Write([]byte("0123456789")); err != nil {
+		t.Fatal(err)
+	}
 	if short.Cut() || short.String() != "0123456789" {
 		t.Fatalf("under the limit: %q", short.String())
 	}

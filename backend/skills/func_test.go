@@ -33,7 +33,7 @@ type searchArgs struct {
 	When    time.Time          `json:"when,omitempty"`
 	Hidden  string             `json:"-"`
 	paging
-	internal int
+	internal int //nolint:unused // the schema must leave an unexported field out
 }
 
 func TestFunc_SchemaFromTags(t *testing.T) {

@@ -290,24 +290,24 @@ func (t *sandboxedServer) start() (io.Reader, error) {
 	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
-		inR.Close()
-		inW.Close()
+		_ = inR.Close()
+		_ = inW.Close()
 		return nil, err
 	}
 	t.cmd.Stdin, t.cmd.Stdout = inR, outW
 	t.proc, err = t.policy.Start(t.cmd)
-	inR.Close()
-	outW.Close()
+	_ = inR.Close()
+	_ = outW.Close()
 	if err != nil {
-		inW.Close()
-		outR.Close()
+		_ = inW.Close()
+		_ = outR.Close()
 		return nil, err
 	}
 	t.stdin, t.exited = inW, make(chan struct{})
 	// Waiting at once reaps a server that dies by itself; the output, on a
 	// pipe of ours, is read to its end regardless.
 	go func() {
-		t.proc.Wait()
+		_ = t.proc.Wait() // how a server ended is not what its client asks
 		close(t.exited)
 	}()
 	return outR, nil
@@ -316,8 +316,8 @@ func (t *sandboxedServer) start() (io.Reader, error) {
 func (t *sandboxedServer) Write(p []byte) (int, error) { return t.stdin.Write(p) }
 
 func (t *sandboxedServer) Close() error {
-	t.stdin.Close()
-	for _, step := range []func(){func() {}, func() { t.proc.Signal(syscall.SIGTERM) }, t.proc.Kill} {
+	_ = t.stdin.Close()
+	for _, step := range []func(){func() {}, func() { _ = t.proc.Signal(syscall.SIGTERM) }, t.proc.Kill} {
 		step()
 		select {
 		case <-t.exited:

@@ -133,7 +133,7 @@ func (s *mcpSession) take(m rpcMessage) {
 		}
 		// Not from the reader: a server that writes before it reads its
 		// stdin again would wait on the reply while the reply waits on it.
-		go s.send(reply)
+		go func() { _ = s.send(reply) }() // a server gone is the reader's to see
 	case m.Method == "" && len(m.ID) > 0:
 		id, err := strconv.ParseInt(string(m.ID), 10, 64)
 		if err != nil {

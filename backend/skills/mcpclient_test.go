@@ -52,8 +52,12 @@ func startFakeMCP(t *testing.T, answer func(f *fakeMCP, msg map[string]any)) (*f
 }
 
 func (f *fakeMCP) reply(msg map[string]any, result any) {
-	f.enc.Encode(map[string]any{"jsonrpc": "2.0", "id": msg["id"], "result": result})
+	f.send(map[string]any{"jsonrpc": "2.0", "id": msg["id"], "result": result})
 }
+
+// send writes msg to the client; a client that has gone shows in what the
+// test reads of it, not here.
+func (f *fakeMCP) send(msg map[string]any) { _ = f.enc.Encode(msg) }
 
 func (f *fakeMCP) sent(method string) []map[string]any {
 	f.mu.Lock()
@@ -82,9 +86,9 @@ func TestMCPSession(t *testing.T) {
 			}
 		case "initialize":
 			// The server asks something of the client first, as servers do.
-			f.enc.Encode(map[string]any{"jsonrpc": "2.0", "id": "s1", "method": "ping"})
-			f.enc.Encode(map[string]any{"jsonrpc": "2.0", "id": 7, "method": "roots/list"})
-			f.enc.Encode(map[string]any{"jsonrpc": "2.0", "method": "notifications/message", "params": map[string]any{"level": "info"}})
+			f.send(map[string]any{"jsonrpc": "2.0", "id": "s1", "method": "ping"})
+			f.send(map[string]any{"jsonrpc": "2.0", "id": 7, "method": "roots/list"})
+			f.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/message", "params": map[string]any{"level": "info"}})
 			f.reply(msg, map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "serverInfo": map[string]any{"name": "fake"}})
 		case "tools/list":
 			params, _ := msg["params"].(map[string]any)
@@ -96,7 +100,7 @@ func TestMCPSession(t *testing.T) {
 		case "tools/call":
 			params := msg["params"].(map[string]any)
 			if params["name"] == "broken" {
-				f.enc.Encode(map[string]any{"jsonrpc": "2.0", "id": msg["id"], "error": map[string]any{"code": -32602, "message": "unknown tool"}})
+				f.send(map[string]any{"jsonrpc": "2.0", "id": msg["id"], "error": map[string]any{"code": -32602, "message": "unknown tool"}})
 				return
 			}
 			f.reply(msg, map[string]any{"content": []any{map[string]any{"type": "text", "text": "hi " + params["arguments"].(map[string]any)["who"].(string)}}})
@@ -138,7 +142,7 @@ func TestMCPSession(t *testing.T) {
 		t.Fatalf("the server's ping was answered %v, its roots/list %v", ping, roots)
 	}
 	// The server's output ends: the session ends, and so do calls.
-	go s.call(context.Background(), "quit", nil, nil)
+	go func() { _ = s.call(context.Background(), "quit", nil, nil) }() // it fails: the output ended
 	if err := s.Wait(); err != nil {
 		t.Fatalf("Wait = %v after the output ended", err)
 	}

@@ -9,6 +9,7 @@ import (
 // Action is what a policy says of a call.
 type Action string
 
+// The actions; the first three do what their name says.
 const (
 	Allow Action = "allow"
 	Ask   Action = "ask"

@@ -92,10 +92,10 @@ func (s *schema) UnmarshalJSON(b []byte) error {
 		s.Order = append(s.Order, name)
 	}
 	slices.Sort(s.Order)
-	switch ap := strings.TrimSpace(string(w.AdditionalProperties)); {
-	case ap == "false":
+	switch strings.TrimSpace(string(w.AdditionalProperties)) {
+	case "false":
 		s.Closed = true
-	case ap == "" || ap == "true":
+	case "", "true":
 	default:
 		s.Extra = new(schema)
 		if err := json.Unmarshal(w.AdditionalProperties, s.Extra); err != nil {

@@ -21,6 +21,7 @@ import (
 // Risk says what a tool may do; approvals and concurrency are decided by it.
 type Risk string
 
+// The risks a tool can declare.
 const (
 	RiskRead    Risk = "read"
 	RiskWrite   Risk = "write"
@@ -40,14 +41,14 @@ func (r Risk) valid() bool {
 type Confinement int
 
 const (
-	// Unconfined: no OS sandbox ([tools] sandbox = "off", or the OS has
+	// Unconfined is no OS sandbox ([tools] sandbox = "off", or the OS has
 	// none), so the process can do what the user can.
 	Unconfined Confinement = iota
-	// Confined: inside the OS sandbox, which stops writes outside the
+	// Confined is inside the OS sandbox, which stops writes outside the
 	// workspace, reading the hidden paths and (by default) the network.
 	Confined
-	// Escaping: the model asked to run this one call outside the sandbox;
-	// a person must always approve it.
+	// Escaping is outside it: the model asked to run this one call outside
+	// the sandbox; a person must always approve it.
 	Escaping
 )
 

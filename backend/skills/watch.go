@@ -44,7 +44,7 @@ func (c *Catalog) WatchFolder(ctx context.Context, changed func()) error {
 		return fmt.Errorf("watch skills %s: %w", dir, err)
 	}
 	if err := w.Add(dir); err != nil {
-		w.Close()
+		_ = w.Close()
 		return fmt.Errorf("watch skills %s: %w", dir, err)
 	}
 	watchSubdirs(w, dir)
