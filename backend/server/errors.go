@@ -45,6 +45,8 @@ var statuses = map[string]int{
 	"eval_not_found": http.StatusNotFound,
 	"bad_label":      http.StatusBadRequest,
 	"not_owner":      http.StatusNotImplemented,
+	"bad_suite_path": http.StatusBadRequest,
+	"bad_case":       http.StatusBadRequest,
 	// A cluster's replica (backend/cluster).
 	"replica_gone":        http.StatusBadGateway,
 	"cluster_unavailable": http.StatusBadGateway,

@@ -77,6 +77,8 @@ func New(o Options) http.Handler {
 		mux.HandleFunc("GET /api/runs/{id}/artifacts", s.artifact)
 		mux.HandleFunc("GET /api/runs/{id}/context/preview", s.contextPreview)
 		mux.HandleFunc("PUT /api/runs/{id}/label", s.labelRun)
+		mux.HandleFunc("GET /api/runs/{id}/case", s.runCase)
+		mux.HandleFunc("POST /api/runs/{id}/case", s.saveCase)
 		mux.HandleFunc("GET /api/labels", s.listLabels)
 		mux.HandleFunc("GET /api/evals", s.listEvals)
 		mux.HandleFunc("GET /api/evals/{id}", s.showEval)

@@ -118,6 +118,27 @@ export interface LabelRequest {
   note?: string
 }
 
+export interface CaseProposal {
+  task_id: string
+  toml: string
+  files: string[]
+  fixture?: string
+  notes?: string[]
+  home: string
+  workspace?: string
+  suite: string
+}
+
+export interface CaseRequest {
+  suite: string
+  toml: string
+}
+
+export interface CaseSaved {
+  suite: string
+  files: number
+}
+
 export interface ApiErrorBody {
   code: string
   message: Record<string, string>
