@@ -34,6 +34,8 @@ var Shapes = []Shape{
 	{"CaseProposal", CaseProposal{}},
 	{"CaseRequest", CaseRequest{}},
 	{"CaseSaved", CaseSaved{}},
+	{"VaultEdit", VaultEdit{}},
+	{"VaultNote", VaultNote{}},
 	{"ApiErrorBody", Error{}},
 	{"ApiErrorResponse", ErrorBody{}},
 	{"ModelCheck", ModelCheck{}},

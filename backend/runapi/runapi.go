@@ -41,6 +41,14 @@ type Runs interface {
 	Artifact(id, ref string, offset, limit int) ([]byte, int, error)
 	ContextPreview(id string) (contextmgr.Preview, error)
 
+	// VaultEdit says what a vault edit of a run's call changed and whether
+	// it was undone; UndoVaultEdit undoes it (refused when a note changed
+	// since); VaultNote reads a note of the run's vault by name, as seen
+	// from the note at from, confined as the vault's tools are.
+	VaultEdit(id, callID string) (api.VaultEdit, error)
+	UndoVaultEdit(id, callID string) (api.VaultEdit, error)
+	VaultNote(id, name, from string) (api.VaultNote, error)
+
 	Memories(limit int) ([]longterm.Entry, error)
 	Memory(id uint64) (longterm.Entry, error)
 	PinMemory(id uint64, pinned bool) error

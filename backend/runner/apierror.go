@@ -9,6 +9,7 @@ import (
 	"hermes/backend/longterm"
 	"hermes/backend/runlog"
 	"hermes/backend/store"
+	"hermes/backend/vault"
 )
 
 // CheckResult is the answer for the error of Manager.CheckModel.
@@ -64,6 +65,10 @@ var errorCodes = []struct {
 	{config.ErrEscapedPath, "config_error"},
 	{config.ErrInvalid, "config_error"},
 	{runlog.ErrCorruptLog, "corrupt_log"},
+	// The vault's routes: an undo refused, a note not found, no vault.
+	{vault.ErrUndoRefused, "undo_refused"},
+	{vault.ErrNoNote, "note_not_found"},
+	{ErrNoVault, "no_vault"},
 }
 
 // Explain turns any error into what the API shows of it. An error the

@@ -62,4 +62,8 @@ var (
 	// ErrNoCheckpoint is returned by ContextPreview for a run that is not
 	// live and saved no checkpoint.
 	ErrNoCheckpoint = errors.New("no checkpoint")
+
+	// ErrNoVault is returned by the vault's routes (a run's edits and
+	// notes) when no vault is set.
+	ErrNoVault = errors.New("no vault set")
 )

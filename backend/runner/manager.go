@@ -74,6 +74,8 @@ type Manager struct {
 	openKit func(context.Context, string, config.Config, skills.RuleStore) (*Toolkit, error)
 	kitMu   sync.Mutex
 	kit     *Toolkit
+	// undoMu lets one vault edit be undone at a time (vaultedit.go).
+	undoMu sync.Mutex
 
 	// ctx is every run's context; cancelling it cuts the runs short when
 	// Shutdown's deadline passes.

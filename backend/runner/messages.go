@@ -35,6 +35,8 @@ func runnerMessages() map[string]i18n.Msg {
 		"runner.not_live":        {EN: "run %s is not running; resume it first", ZH: "运行 %s 未在进行；请先恢复它"},
 		"runner.live":            {EN: "run %s is running; stop it first", ZH: "运行 %s 正在进行；请先停止它"},
 		"runner.finished":        {EN: "run %s finished with its answer; fork it to go on from one of its iterations", ZH: "运行 %s 已完成并给出答案；如需继续，请从它的某一轮迭代分叉"},
+		"runner.no_vault":        {EN: "no vault is set, so no note can be shown nor edit undone; set [obsidian] vault in hermes.toml", ZH: "未设置笔记库，无法显示笔记或撤销修改；请在 hermes.toml 中设置 [obsidian] vault"},
+		"runner.undo_unkept":     {EN: "the edit was undone, but that it was could not be kept (%v); the card may still offer Undo, which would then be refused", ZH: "修改已撤销，但未能记录撤销（%v）；卡片上可能仍显示撤销，再点会被拒绝"},
 		"runner.sample":          {EN: "the sample run ships with Hermes and can only be replayed; start a run of your own", ZH: "示例运行随 Hermes 提供，只能回放；请开始你自己的运行"},
 		"runner.control.kind":    {EN: "unknown control %q; use pause, resume, stop, cancel, inject, edit, edit_call, pin or answer", ZH: "未知的控制 %q；可用 pause、resume、stop、cancel、inject、edit、edit_call、pin 或 answer"},
 		"runner.control.no_pin":  {EN: "pin needs the fact to pin (text) or the index of a message (message)", ZH: "pin 需要要固定的事实（text）或消息的序号（message）"},

@@ -47,6 +47,10 @@ var statuses = map[string]int{
 	"not_owner":      http.StatusNotImplemented,
 	"bad_suite_path": http.StatusBadRequest,
 	"bad_case":       http.StatusBadRequest,
+	// A vault edit's undo and a note of the vault (backend/vault).
+	"undo_refused":   http.StatusConflict,
+	"note_not_found": http.StatusNotFound,
+	"no_vault":       http.StatusNotFound,
 	// A cluster's replica (backend/cluster).
 	"replica_gone":        http.StatusBadGateway,
 	"cluster_unavailable": http.StatusBadGateway,

@@ -22,3 +22,11 @@ var ErrHidden = errors.New("path in an excluded folder")
 // ErrClosed is returned by a vault tool called after the process closed its
 // vault.
 var ErrClosed = errors.New("vault closed")
+
+// ErrUndoRefused is returned by Undo, before it changes anything, when a
+// note changed since the edit, a copy kept before it is gone, or a rename's
+// old name is taken again.
+var ErrUndoRefused = errors.New("undo refused")
+
+// ErrNoNote is returned by View for a name that finds no note it may read.
+var ErrNoNote = errors.New("no such note")

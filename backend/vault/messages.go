@@ -26,6 +26,14 @@ func vaultMessages() map[string]i18n.Msg {
 			EN: "could not undo the edit of %s (%v); the notes undone so far stay undone, try Undo again",
 			ZH: "无法撤销对 %s 的修改（%v）；已撤销的笔记保持撤销状态，请再试一次撤销",
 		},
+		"vault.no_note": {
+			EN: "there is no note %s in the vault, or it cannot be read; it may have been renamed or deleted since, so search for it in Obsidian",
+			ZH: "笔记库中没有笔记 %s，或无法读取；它可能已被重命名或删除，请在 Obsidian 中搜索",
+		},
+		"vault.undone": {
+			EN: "this edit was undone already",
+			ZH: "这次修改已经撤销过了",
+		},
 		"vault.bad_exclude": {
 			EN: "the exclude pattern %q is malformed; fix [obsidian] exclude in hermes.toml (patterns such as \"Archive\" or \"*.excalidraw.md\")",
 			ZH: "排除规则 %q 格式有误；请修改 hermes.toml 的 [obsidian] exclude（例如 \"Archive\" 或 \"*.excalidraw.md\"）",

@@ -32,27 +32,27 @@ func (v *Vault) Undo(home string, c *Change) error {
 		}
 		b, err := v.root.ReadFile(now)
 		if err != nil {
-			return i18n.Wrap(err, "vault.undo_changed", now)
+			return i18n.Wrap(errors.Join(ErrUndoRefused, err), "vault.undo_changed", now)
 		}
 		if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != n.AfterSHA256 {
-			return i18n.Errorf("vault.undo_changed", now)
+			return i18n.Wrap(ErrUndoRefused, "vault.undo_changed", now)
 		}
 		s := step{n: n, now: now}
 		if !n.Created {
 			if s.before, _, err = runlog.ReadArtifact(home, n.BeforeRef, 0, 0); err != nil || n.BeforeRef == "" {
-				return i18n.Wrap(err, "vault.undo_no_copy", n.Path, err)
+				return i18n.Wrap(errors.Join(ErrUndoRefused, err), "vault.undo_no_copy", n.Path, err)
 			}
 		}
 		if n.NewPath != "" && c.Folder == nil && !strings.EqualFold(n.Path, n.NewPath) {
 			if _, err := v.root.Lstat(n.Path); err == nil {
-				return i18n.Errorf("vault.undo_taken", n.Path)
+				return i18n.Wrap(ErrUndoRefused, "vault.undo_taken", n.Path)
 			}
 		}
 		steps = append(steps, s)
 	}
 	if c.Folder != nil {
 		if _, err := v.root.Lstat(c.Folder.From); err == nil {
-			return i18n.Errorf("vault.undo_taken", c.Folder.From)
+			return i18n.Wrap(ErrUndoRefused, "vault.undo_taken", c.Folder.From)
 		}
 	}
 	var touched []string

@@ -139,6 +139,19 @@ export interface CaseSaved {
   files: number
 }
 
+export interface VaultEdit {
+  call_id: string
+  change: unknown
+  undone_at?: string
+}
+
+export interface VaultNote {
+  path: string
+  text: string
+  vault: string
+  backlinks: VaultBacklink[]
+}
+
 export interface ApiErrorBody {
   code: string
   message: Record<string, string>
@@ -556,6 +569,11 @@ export interface ForkRef {
   iteration: number
   from_model?: string
   from_base_url?: string
+}
+
+export interface VaultBacklink {
+  from: string
+  line: number
 }
 
 export interface SandboxData {
