@@ -280,6 +280,7 @@ until_ok window_named "Hermes" || fail "the window did not open again"
 geometry() { xwininfo -id "$(window_id Hermes)" 2>/dev/null | awk '/Absolute upper-left X/ {x=$NF} /Absolute upper-left Y/ {y=$NF} /Width/ {w=$NF} /Height/ {h=$NF} END {print w "x" h "+" x "+" y}'; }
 placed() { [ "$(geometry)" = "1000x680+60+40" ]; }
 until_ok placed || fail "the window opened at $(geometry), not 1000x680+60+40"
+patience=120 until_ok drawn || fail "the window never drew its page"
 
 echo "smoke: 5. a second launch brings the window to the front"
 # The launch hands its arguments to the window and exits at once, with
@@ -302,6 +303,8 @@ mkdir -p "$tmp/dropped-ws"
 pids+=($!)
 until_ok window_named "dragsource" || fail "the drag source did not open"
 xdotool windowmove --sync "$(window_id dragsource)" 1100 680 windowraise "$(window_id dragsource)"
+# A drop before the page has drawn (and listens) would replace the page.
+until_ok drawn || fail "the window's page is not drawn"
 still
 # Press on it, move in steps (a drag starts past a threshold), let go over
 # the window.
