@@ -1,6 +1,10 @@
+import type { EvalDetail, EvalRow, Labels } from '../lib/evals'
 import type {
   ApprovalAnswer,
   Artifact,
+  CaseProposal,
+  CaseRequest,
+  CaseSaved,
   ClusterStatus,
   ContextPreview,
   ControlRequest,
@@ -75,6 +79,18 @@ export interface Api {
   installUpdate(): Promise<void>
   /** clusterStatus is the bot replicas of [cluster] nats_url, their tasks and the queue; enabled is false without a cluster. */
   clusterStatus(): Promise<ClusterStatus>
+  /** evals lists the home's evals, newest first, with their runs passed, failed and erred (docs/evals.md). */
+  evals(): Promise<EvalRow[]>
+  /** evalDetail is one eval: its results and its table against its baseline. */
+  evalDetail(id: string): Promise<EvalDetail>
+  /** labels are the labels of the labelled runs, by run id. */
+  labels(): Promise<Labels>
+  /** setLabel marks a run good or bad with a note; "" takes the label away. */
+  setLabel(runId: string, label: string, note: string): Promise<void>
+  /** runCase proposes a test case from a finished run. */
+  runCase(runId: string): Promise<CaseProposal>
+  /** saveCase appends a (edited) test case of the run to a suite in the home or the run's workspace. */
+  saveCase(runId: string, req: CaseRequest): Promise<CaseSaved>
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { Api } from './api'
 import { ApiError } from './api'
 import { createMux } from './mux'
-import type { ApiErrorBody, Artifact, ClusterStatus, ContextPreview, HermesEvent, MemoryEntry, ModelCheck, Notice, RunPage, RunSummary, Settings } from './types'
+import type { EvalDetail, EvalRow, Labels } from '../lib/evals'
+import type { ApiErrorBody, Artifact, CaseProposal, CaseSaved, ClusterStatus, ContextPreview, HermesEvent, MemoryEntry, ModelCheck, Notice, RunPage, RunSummary, Settings } from './types'
 
 export type FetchFn = (input: string, init?: RequestInit) => Promise<Response>
 
@@ -81,6 +82,12 @@ export function createHttpApi(base: string, fetchFn: FetchFn, opts: HttpOptions 
     notices: async () => (await json<Notice[] | null>('GET', '/api/notices')) ?? [],
     watchNotices: (onNotice) => mux.watchNotices(onNotice),
     clusterStatus: () => json<ClusterStatus>('GET', '/api/cluster'),
+    evals: async () => (await json<EvalRow[] | null>('GET', '/api/evals')) ?? [],
+    evalDetail: (id) => json<EvalDetail>('GET', `/api/evals/${encodeURIComponent(id)}`),
+    labels: async () => (await json<Labels | null>('GET', '/api/labels')) ?? {},
+    setLabel: async (id, label, note) => void (await request('PUT', `${run(id)}/label`, { label, note })),
+    runCase: (id) => json<CaseProposal>('GET', `${run(id)}/case`),
+    saveCase: (id, req) => json<CaseSaved>('POST', `${run(id)}/case`, req),
     // A browser cannot restart the server it talks to.
     installUpdate: () => Promise.reject(new ApiError('run `hermes update` in a terminal, then start hermes serve again', { code: 'restart_unavailable', messages: restartUnavailable })),
   }

@@ -2,9 +2,13 @@ import type { Api } from './api'
 import { ApiError } from './api'
 import { noCluster } from '../lib/cluster'
 import { pageOf } from '../lib/runs'
+import type { EvalDetail, EvalRow, Labels } from '../lib/evals'
 import type {
   ApiErrorBody,
   ApprovalAnswer,
+  CaseProposal,
+  CaseRequest,
+  CaseSaved,
   ClusterStatus,
   ContextPreview,
   ControlRequest,
@@ -44,6 +48,12 @@ export interface AppBindings {
   Notices?(): Promise<Notice[] | null>
   InstallUpdate?(): Promise<void>
   ClusterStatus?(): Promise<ClusterStatus>
+  Evals?(): Promise<EvalRow[] | null>
+  Eval?(id: string): Promise<EvalDetail>
+  Labels?(): Promise<Labels | null>
+  SetLabel?(runId: string, label: string, note: string): Promise<void>
+  RunCase?(runId: string): Promise<CaseProposal>
+  SaveCase?(runId: string, req: CaseRequest): Promise<CaseSaved>
   WatchRun?(watchId: string, runId: string, after: number): Promise<void>
   UnwatchRun?(watchId: string): Promise<void>
 }
@@ -164,6 +174,12 @@ export function createWailsApi(win: WailsWindow): Api {
     installUpdate: () => call(() => method('InstallUpdate')()),
     // A window built before the cluster view has no cluster to show.
     clusterStatus: () => call(async () => (app().ClusterStatus ? ((await app().ClusterStatus!()) ?? noCluster) : noCluster)),
+    evals: () => call(async () => (await method('Evals')()) ?? []),
+    evalDetail: (id) => call(() => method('Eval')(id)),
+    labels: () => call(async () => (await method('Labels')()) ?? {}),
+    setLabel: (id, label, note) => call(() => method('SetLabel')(id, label, note)),
+    runCase: (id) => call(() => method('RunCase')(id)),
+    saveCase: (id, req) => call(() => method('SaveCase')(id, req)),
   }
 }
 

@@ -12,6 +12,8 @@ describe('routes', () => {
     ['#/new', { page: 'new' }],
     ['#/memory', { page: 'memory' }],
     ['#/cluster', { page: 'cluster' }],
+    ['#/evals', { page: 'evals', evalId: '' }],
+    ['#/evals/ev-20261205-1', { page: 'evals', evalId: 'ev-20261205-1' }],
   ])('%s', (hash, want) => {
     expect(parseRoute(hash)).toEqual(want)
   })

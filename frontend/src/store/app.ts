@@ -2,6 +2,7 @@ import { toApiError, type Api, type ApiError } from '../api/api'
 import type { ModelCheck, ModelCheckRequest, Settings, StartRunRequest } from '../api/types'
 import { detectLang, type Lang } from '../i18n/i18n'
 import { createClusterStore, type ClusterStore } from './cluster'
+import { createLabelsStore, type LabelsStore } from './labels'
 import { createMemoryStore, type MemoryStore } from './memory'
 import { createNoticesStore, timeoutLater, type Later, type NoticesStore } from './notices'
 import { createRunStore, intervalTicker, type Frame, type RunStore, type Ticker } from './run'
@@ -46,6 +47,7 @@ export interface AppStore extends Store<AppState> {
   memory: MemoryStore
   notices: NoticesStore
   cluster: ClusterStore
+  labels: LabelsStore
   /** start settles the language, loads the runs list and follows live runs. */
   start(): Promise<void>
   setLang(lang: Lang): void
@@ -57,6 +59,11 @@ export interface AppStore extends Store<AppState> {
   artifact: Api['artifact']
   /** runEvents reads another run's events, as a fork's page does its source's. */
   runEvents: Api['runEvents']
+  /** The Evals page's and the test case's calls (docs/evals.md). */
+  evals: Api['evals']
+  evalDetail: Api['evalDetail']
+  runCase: Api['runCase']
+  saveCase: Api['saveCase']
 }
 
 const langKey = 'hermes.lang'
@@ -79,6 +86,7 @@ export function createAppStore({ api, storage, browserLanguages, ticker = interv
   const memory = createMemoryStore(api)
   const notices = createNoticesStore(api, later)
   const cluster = createClusterStore(api, ticker)
+  const labels = createLabelsStore(api)
 
   async function start(): Promise<void> {
     runs.watch()
@@ -102,6 +110,7 @@ export function createAppStore({ api, storage, browserLanguages, ticker = interv
     memory,
     notices,
     cluster,
+    labels,
     start,
     setLang(lang) {
       storage?.setItem(langKey, lang)
@@ -131,5 +140,9 @@ export function createAppStore({ api, storage, browserLanguages, ticker = interv
     startRun: (req) => api.startRun(req),
     artifact: (runId, ref, offset, limit) => api.artifact(runId, ref, offset, limit),
     runEvents: (runId) => api.runEvents(runId),
+    evals: () => api.evals(),
+    evalDetail: (id) => api.evalDetail(id),
+    runCase: (runId) => api.runCase(runId),
+    saveCase: (runId, req) => api.saveCase(runId, req),
   }
 }

@@ -1,5 +1,6 @@
 import type { Api, EventHandlers } from '../api/api'
 import { noCluster } from '../lib/cluster'
+import type { Labels } from '../lib/evals'
 import { pageOf } from '../lib/runs'
 import type { ClusterStatus, ContextPreview, HermesEvent, MemoryEntry, Notice, RunSummary } from '../api/types'
 
@@ -40,12 +41,14 @@ export interface TestData {
   memory?: MemoryEntry[]
   notices?: Notice[]
   cluster?: ClusterStatus
+  labels?: Labels
 }
 
 export function testApi(data: TestData = {}): TestApi {
   const calls: string[] = []
   const noticeListeners: ((n: Notice) => void)[] = []
   const memory = (data.memory ?? []).map((e) => ({ ...e }))
+  const labels: Labels = { ...data.labels }
   const watchers: Watcher[] = []
   const runListeners: ((r: RunSummary) => void)[] = []
   const held = new Map<string, (() => void)[]>()
@@ -120,6 +123,19 @@ export function testApi(data: TestData = {}): TestApi {
     },
     installUpdate: () => answer('installUpdate', [], () => undefined),
     clusterStatus: () => answer('clusterStatus', [], () => data.cluster ?? noCluster),
+    evals: () => answer('evals', [], () => []),
+    evalDetail: (id) =>
+      answer('evalDetail', [id], () => {
+        throw new Error(`no eval ${id}`)
+      }),
+    labels: () => answer('labels', [], () => ({ ...labels })),
+    setLabel: (id, label, note) =>
+      answer('setLabel', [id, label, note], () => {
+        if (label) labels[id] = { label, note }
+        else delete labels[id]
+      }),
+    runCase: (id) => answer('runCase', [id], () => ({ task_id: 'case', toml: '[[task]]\n', files: [], home: '/h', suite: 'suites/cases.toml' })),
+    saveCase: (id, req) => answer('saveCase', [id, req], () => ({ suite: `/h/${req.suite}`, files: 0 })),
   }
   return {
     api,

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react'
 import { langNames, langs, translator, type Lang } from '../i18n/i18n'
-import { clusterHref, memoryHref, newRunHref, parseRoute, type Route } from '../lib/route'
+import { clusterHref, evalsHref, memoryHref, newRunHref, parseRoute, type Route } from '../lib/route'
 import { ClusterPage } from './ClusterPage'
 import { Desktop } from './Desktop'
+import { EvalsPage } from './EvalsPage'
 import type { Theme } from '../store/app'
 import { useAppState, useAppStore, useClusterState, useT } from './appContext'
 import { MemoryPage } from './MemoryPage'
@@ -38,7 +39,7 @@ export function App() {
   useEffect(() => {
     const tr = translator(lang)
     document.documentElement.lang = lang
-    const page = route.page === 'runs' ? tr('runs.heading') : route.page === 'new' ? tr('new.heading') : route.page === 'memory' ? tr('memory.heading') : route.page === 'cluster' ? tr('cluster.heading') : tr('run.timeline')
+    const page = route.page === 'runs' ? tr('runs.heading') : route.page === 'new' ? tr('new.heading') : route.page === 'memory' ? tr('memory.heading') : route.page === 'cluster' ? tr('cluster.heading') : route.page === 'evals' ? tr('evals.heading') : tr('run.timeline')
     document.title = `${tr('app.name')} · ${page}`
   }, [lang, route.page])
 
@@ -75,6 +76,9 @@ export function App() {
         </a>
         <a className={`nav-link${route.page === 'memory' ? ' active' : ''}`} href={memoryHref} data-testid="nav-memory">
           {t('memory.heading')}
+        </a>
+        <a className={`nav-link${route.page === 'evals' ? ' active' : ''}`} href={evalsHref} data-testid="nav-evals">
+          {t('evals.heading')}
         </a>
         {(clustered || route.page === 'cluster') && (
           <a className={`nav-link${route.page === 'cluster' ? ' active' : ''}`} href={clusterHref} data-testid="nav-cluster">
@@ -114,6 +118,8 @@ export function App() {
           <MemoryPage />
         ) : route.page === 'cluster' ? (
           <ClusterPage />
+        ) : route.page === 'evals' ? (
+          <EvalsPage evalId={route.evalId} />
         ) : (
           <RunsPage />
         )}

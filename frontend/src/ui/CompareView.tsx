@@ -151,7 +151,7 @@ export function ForkView() {
 }
 
 /** Brief is one iteration in a line: its number, the calls it made, or its answer. */
-function Brief({ it }: { it: IterationView }) {
+export function Brief({ it }: { it: IterationView }) {
   const what = it.calls.length > 0 ? it.calls.map((c) => `${c.name} ${briefArgs(splitCallMeta(c.arguments).rest)}`).join(', ') : it.answer ? `= ${it.answer}` : it.thought
   return (
     <span title={decisionText(it)}>

@@ -23,6 +23,7 @@ import { Markdown } from './Markdown'
 import { Panel, PanelGroupContext, usePanelGroup } from './Panel'
 import { PlanPanel } from './PlanPanel'
 import { ReplayBar } from './ReplayBar'
+import { RunLabelBar } from './RunLabel'
 import { RunSearch } from './RunSearch'
 import { RunStatusBadge } from './StatusBadge'
 import { SandboxBadge } from './SandboxBadge'
@@ -268,6 +269,7 @@ export function RunPage({ runId }: { runId: string }) {
             />
           </header>
           <RunFigures view={figures} cost={cost} forks={forks} />
+          {!live && !replay && !sample && hasEvents && <RunLabelBar runId={runId} />}
           {actionError && (
             <div className="notice notice-error" role="alert" data-testid="action-error">
               {actionError.messageIn(lang)}

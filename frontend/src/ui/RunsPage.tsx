@@ -6,17 +6,23 @@ import { formatCost } from '../lib/cost'
 import { statusLabel } from '../lib/events'
 import { formatDateTime, formatTokens, oneLine } from '../lib/format'
 import { newRunHref, runHref } from '../lib/route'
+import { labelMatches, type LabelFilter } from '../lib/evals'
 import { filterRuns, runLabel } from '../lib/runs'
-import { useAppState, useAppStore, useRunsState, useT } from './appContext'
+import { useAppState, useAppStore, useLabelsState, useRunsState, useT } from './appContext'
 import { ReplicaTag } from './ReplicaTag'
 import { StatusBadge } from './StatusBadge'
 
 export function RunsPage() {
-  const { runs: store } = useAppStore()
+  const { runs: store, labels } = useAppStore()
   const t = useT()
   const lang = useAppState((s) => s.lang)
   const runs = useRunsState((s) => s)
-  const shown = filterRuns(runs.index, runs.filter)
+  const byLabel = useLabelsState((s) => s.byRun)
+  const labelFilter = useLabelsState((s) => s.filter)
+  const shown = filterRuns(runs.index, runs.filter).filter((r) => labelMatches(byLabel[r.run_id], labelFilter))
+  useEffect(() => {
+    void labels.load()
+  }, [labels])
   const total = runs.index.ids.length
 
   return (
@@ -46,6 +52,12 @@ export function RunsPage() {
                 {statusLabel(s, lang)}
               </option>
             ))}
+          </select>
+          <select data-testid="runs-label-filter" value={labelFilter} onChange={(e) => labels.setFilter(e.target.value as LabelFilter)}>
+            <option value="">{t('label.all')}</option>
+            <option value="good">{t('label.good')}</option>
+            <option value="bad">{t('label.bad')}</option>
+            <option value="none">{t('label.none')}</option>
           </select>
         </div>
       )}
@@ -143,6 +155,7 @@ function RunRow({ run: r }: { run: RunSummary }) {
   const open = () => (window.location.hash = runHref(r.run_id))
   const stop = (e: React.SyntheticEvent) => e.stopPropagation()
   const label = runLabel(r)
+  const verdict = useLabelsState((s) => s.byRun[r.run_id])
 
   return (
     <tr className={`run-row${r.live ? ' live' : ''}`} data-testid="run-row" data-run-id={r.run_id} data-live={r.live ? 'true' : 'false'} data-sample={r.sample ? 'true' : 'false'} onClick={open}>
@@ -169,6 +182,11 @@ function RunRow({ run: r }: { run: RunSummary }) {
           {r.live && <span className="live-dot" title={t('runs.live')} />}
           {r.sample && <span className="tag">{t('runs.sample')}</span>}
           <ReplicaTag run={r} />
+          {verdict?.label && (
+            <span className={`tag label-${verdict.label}`} data-testid="run-row-label" data-label={verdict.label} title={verdict.note}>
+              {verdict.label === 'good' ? t('label.good') : t('label.bad')}
+            </span>
+          )}
           {r.forked_from && <ForkOf from={r.forked_from} />}
           {r.origin && (
             <span className="tag" data-testid="run-origin" title={askedBy(r.asked_by) ? r.origin : t('runs.origin_hint')}>

@@ -2,6 +2,7 @@ import { createContext, useContext, useSyncExternalStore } from 'react'
 import { translator, type Translate } from '../i18n/i18n'
 import type { AppState, AppStore } from '../store/app'
 import type { ClusterState } from '../store/cluster'
+import type { LabelsState } from '../store/labels'
 import type { MemoryState } from '../store/memory'
 import type { NoticesState } from '../store/notices'
 import type { RunState } from '../store/run'
@@ -48,6 +49,11 @@ export function useNoticesState<T>(select: (s: NoticesState) => T): T {
 /** useClusterState subscribes to the Cluster view. */
 export function useClusterState<T>(select: (s: ClusterState) => T): T {
   return useSlice(useAppStore().cluster, select)
+}
+
+/** useLabelsState subscribes to the runs' labels. */
+export function useLabelsState<T>(select: (s: LabelsState) => T): T {
+  return useSlice(useAppStore().labels, select)
 }
 
 /** useT is the translator of the current language. */
