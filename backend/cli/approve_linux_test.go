@@ -133,7 +133,9 @@ func TestRun_TerminalApprovals(t *testing.T) {
 			continue
 		}
 		var d event.ApprovalResolvedData
-		json.Unmarshal(e.Data, &d)
+		if err := json.Unmarshal(e.Data, &d); err != nil {
+			t.Fatal(err)
+		}
 		decisions = append(decisions, d.Decision+":"+d.Reason)
 	}
 	if strings.Join(decisions, ",") != "deny:not that one,allow_run:" {

@@ -88,8 +88,11 @@ func TestBot_AnAttachedProcessSeesAndStopsTheBotsRun(t *testing.T) {
 		Origin string `json:"origin"`
 		Sample bool   `json:"sample"`
 	}
-	json.NewDecoder(res.Body).Decode(&runs)
+	decodeErr := json.NewDecoder(res.Body).Decode(&runs)
 	res.Body.Close()
+	if decodeErr != nil {
+		t.Fatal(decodeErr)
+	}
 	// The sample run ends every list.
 	if len(runs) != 2 || !runs[1].Sample || !runs[0].Live || runs[0].Task != "write step0.txt" || runs[0].Origin != "wecom/alice" {
 		t.Fatalf("the attached process lists %+v, want the bot's run for wecom/alice, live", runs)

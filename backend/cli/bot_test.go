@@ -189,7 +189,9 @@ func TestBot_RefusesAnIncompleteConfig(t *testing.T) {
 				// A later key of the same name is a TOML error, so replace it.
 				key := strings.SplitN(tc.extra, " ", 2)[0]
 				re := regexp.MustCompile(`(?m)^` + key + ` = .*$`)
-				os.WriteFile(filepath.Join(home, "hermes.toml"), re.ReplaceAll(raw, []byte(tc.extra)), 0o600)
+				if err := os.WriteFile(filepath.Join(home, "hermes.toml"), re.ReplaceAll(raw, []byte(tc.extra)), 0o600); err != nil {
+					t.Fatal(err)
+				}
 			}
 			out, errOut := &botOutput{}, &botOutput{}
 			env := botEnv(out, errOut)

@@ -122,7 +122,7 @@ func cmdEvalRun(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	defer closeHost(env, h)
+	defer func() { _ = closeHost(env, h) }() // it says on stderr what it stops
 	st := h.Store()
 
 	ev, suite, code := prepareEval(env, st, f, rest)
@@ -364,7 +364,7 @@ func writeJUnitFile(path string, ev *eval.Eval) error {
 		return i18n.Wrap(err, "cli.eval.junit_failed", path, err)
 	}
 	if err := eval.WriteJUnit(f, ev); err != nil {
-		f.Close()
+		_ = f.Close()
 		return i18n.Wrap(err, "cli.eval.junit_failed", path, err)
 	}
 	return f.Close()

@@ -36,8 +36,7 @@ func TestEval_ClusterWorkerKilledLosesNoRun(t *testing.T) {
 				results++
 			}
 		}
-		switch results {
-		case 0:
+		if results == 0 {
 			step := llmtest.Step{Content: "Writing.", ToolCalls: []llm.ToolCall{{ID: "w1", Name: "write_file", Arguments: `{"path":"OUT.txt","content":"ok"}`}}}
 			if strings.Contains(req.Header.Get("Authorization"), "sk-worker-0") {
 				once.Do(func() { step.Wait = hold; held <- struct{}{} })

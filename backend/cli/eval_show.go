@@ -81,7 +81,7 @@ func cmdEvalList(env *Env, args []string) int {
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", ev.ID, ev.Suite, ev.State,
 			ev.Started.Local().Format("2006-01-02 15:04"), n[0], n[1], n[2], ev.Baseline)
 	}
-	w.Flush()
+	_ = w.Flush() // to the terminal, like every line above
 	return ExitOK
 }
 
@@ -157,7 +157,7 @@ func printEvalTable(env *Env, ev *eval.Eval, cells []eval.Cell) {
 		}
 		fmt.Fprintln(w, line)
 	}
-	w.Flush()
+	_ = w.Flush() // to the terminal, like every line above
 }
 
 func hasDelta(cells []eval.Cell) bool {

@@ -25,8 +25,11 @@ func TestPin_FactReachesTheOwnersLiveRun(t *testing.T) {
 	var ref struct {
 		RunID string `json:"run_id"`
 	}
-	json.NewDecoder(res.Body).Decode(&ref)
+	decodeErr := json.NewDecoder(res.Body).Decode(&ref)
 	res.Body.Close()
+	if decodeErr != nil {
+		t.Fatal(decodeErr)
+	}
 	if res.StatusCode != http.StatusCreated {
 		t.Fatalf("start: %d", res.StatusCode)
 	}
@@ -75,7 +78,9 @@ func TestPin_NoOwnerSaysWhatToDo(t *testing.T) {
 	var runs []struct {
 		RunID string `json:"run_id"`
 	}
-	json.Unmarshal([]byte(out.stdout), &runs)
+	if err := json.Unmarshal([]byte(out.stdout), &runs); err != nil || len(runs) == 0 {
+		t.Fatalf("hermes runs --json: %v\n%s", err, out.stdout)
+	}
 	out = runHermes(t, "pin", "--home", home, runs[0].RunID, "a fact")
 	if out.code != cli.ExitFailed || !strings.Contains(out.stderr, "is not live") {
 		t.Errorf("pin without an owner: exit %d, %q", out.code, out.stderr)

@@ -321,12 +321,13 @@ func (p *Printer) reasoning(d event.ModelReasoningData) {
 	text := d.Text
 	if !p.o.Verbose {
 		text, p.thoughtSpace = foldSpace(text, p.thoughtSpace)
-		if p.thoughtRoom <= 0 {
+		switch {
+		case p.thoughtRoom <= 0:
 			text = ""
-		} else if width(text) > p.thoughtRoom {
+		case width(text) > p.thoughtRoom:
 			text = truncate(text, p.thoughtRoom)
 			p.thoughtRoom = 0
-		} else {
+		default:
 			p.thoughtRoom -= width(text)
 		}
 	}
@@ -630,10 +631,11 @@ func statusLook(status string) (mark, label string, st style) {
 	return "·", status, dim
 }
 
-// line writes one full line, ending any streamed text first.
+// line writes one full line, ending any streamed text first. The printer
+// writes to the terminal, where a write that fails has no one to tell.
 func (p *Printer) line(s string) {
 	p.endLine()
-	io.WriteString(p.w, s+"\n")
+	_, _ = io.WriteString(p.w, s+"\n")
 }
 
 // raw writes streamed model text as it is.
@@ -641,13 +643,13 @@ func (p *Printer) raw(s string) {
 	if s == "" {
 		return
 	}
-	io.WriteString(p.w, s)
+	_, _ = io.WriteString(p.w, s)
 	p.midLine = !strings.HasSuffix(s, "\n")
 }
 
 func (p *Printer) endLine() {
 	if p.midLine {
-		io.WriteString(p.w, "\n")
+		_, _ = io.WriteString(p.w, "\n")
 		p.midLine = false
 	}
 }

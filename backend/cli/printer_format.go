@@ -88,14 +88,6 @@ func nonEmpty(ss ...string) []string {
 	return out
 }
 
-// joinNote appends ": note" to label when there is a note.
-func joinNote(label, note string) string {
-	if note == "" {
-		return label
-	}
-	return label + ": " + note
-}
-
 // humanSize renders a byte count: "312 B", "1.2 KB", "3.4 MB".
 func humanSize(n int) string {
 	switch {

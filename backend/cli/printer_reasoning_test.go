@@ -16,16 +16,16 @@ func printReasoning(t *testing.T, o PrinterOptions, pieces []string, text string
 	t.Helper()
 	var out bytes.Buffer
 	p := NewPrinter(&out, o)
-	em := event.NewEmitter("r", event.EmitterOptions{Sinks: []event.Sink{sinkFunc(func(e event.Event) error { p.Print(e); return nil })}})
-	em.Emit(event.IterationStarted, 1, event.IterationStartedData{})
+	emit := emitTo(t, p)
+	emit(event.IterationStarted, 1, event.IterationStartedData{})
 	for _, piece := range pieces {
-		em.Emit(event.ModelReasoning, 1, event.ModelReasoningData{Text: piece})
+		emit(event.ModelReasoning, 1, event.ModelReasoningData{Text: piece})
 	}
 	if text != "" {
-		em.Emit(event.ModelDelta, 1, event.ModelDeltaData{Text: text})
+		emit(event.ModelDelta, 1, event.ModelDeltaData{Text: text})
 	}
-	em.Emit(event.ModelDecided, 1, d)
-	em.Emit(event.RunFinished, 1, event.RunFinishedData{Status: event.StatusFinished, Answer: d.FinalAnswer, Verified: true,
+	emit(event.ModelDecided, 1, d)
+	emit(event.RunFinished, 1, event.RunFinishedData{Status: event.StatusFinished, Answer: d.FinalAnswer, Verified: true,
 		Totals: event.Totals{Iterations: 1, PromptTokens: 400, CompletionTokens: 60, TotalTokens: 460, ReasoningTokens: 41}})
 	p.Flush()
 	return out.String()

@@ -44,8 +44,8 @@ func TestPrinter_SummaryEntities(t *testing.T) {
 			t.Cleanup(func() { i18n.SetLang(was) })
 			var out bytes.Buffer
 			p := NewPrinter(&out, PrinterOptions{})
-			em := event.NewEmitter("r", event.EmitterOptions{Sinks: []event.Sink{sinkFunc(func(e event.Event) error { p.Print(e); return nil })}})
-			em.Emit(event.SummaryUpdated, 1, c.data)
+			emit := emitTo(t, p)
+			emit(event.SummaryUpdated, 1, c.data)
 			got := strings.TrimRight(out.String(), "\n")
 			if c.lang != i18n.EN {
 				got = got[strings.Index(got, "\n")+1:]

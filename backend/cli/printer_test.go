@@ -235,16 +235,16 @@ func TestPrinter_DecidedAfterDeltas(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var out bytes.Buffer
 			p := NewPrinter(&out, PrinterOptions{})
-			em := event.NewEmitter("r", event.EmitterOptions{Sinks: []event.Sink{sinkFunc(func(e event.Event) error { p.Print(e); return nil })}})
-			em.Emit(event.IterationStarted, 1, event.IterationStartedData{})
+			emit := emitTo(t, p)
+			emit(event.IterationStarted, 1, event.IterationStartedData{})
 			for _, d := range c.deltas {
 				if text, ok := d.(string); ok {
-					em.Emit(event.ModelDelta, 1, event.ModelDeltaData{Text: text})
+					emit(event.ModelDelta, 1, event.ModelDeltaData{Text: text})
 				} else {
-					em.Emit(event.ModelRetried, 1, d)
+					emit(event.ModelRetried, 1, d)
 				}
 			}
-			em.Emit(event.ModelDecided, 1, c.decided)
+			emit(event.ModelDecided, 1, c.decided)
 			p.Flush()
 			text := strings.TrimSpace(c.want)
 			if n := strings.Count(out.String(), text); n != 1 {
@@ -261,10 +261,10 @@ func TestPrinter_TruncatesByDisplayWidth(t *testing.T) {
 	useLang(t, i18n.EN)
 	var out bytes.Buffer
 	p := NewPrinter(&out, PrinterOptions{Width: 40})
-	em := event.NewEmitter("r", event.EmitterOptions{Sinks: []event.Sink{sinkFunc(func(e event.Event) error { p.Print(e); return nil })}})
+	emit := emitTo(t, p)
 	args := `{"path":"笔记/项目计划/二零二六年第四季度总结.md"}`
-	em.Emit(event.ToolStarted, 1, event.ToolStartedData{CallID: "c1", Name: "read_file", Arguments: args, Attempt: 1})
-	em.Emit(event.ToolFinished, 1, event.ToolFinishedData{CallID: "c1", Name: "read_file", OK: true,
+	emit(event.ToolStarted, 1, event.ToolStartedData{CallID: "c1", Name: "read_file", Arguments: args, Attempt: 1})
+	emit(event.ToolFinished, 1, event.ToolFinishedData{CallID: "c1", Name: "read_file", OK: true,
 		Result: "# 二零二六年第四季度总结：收入增长百分之二十，成本下降", Size: 300, DurationMS: 2, Attempt: 1})
 	p.Flush()
 	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
@@ -368,8 +368,8 @@ func TestPrinter_FinishedStates(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var out bytes.Buffer
 			p := NewPrinter(&out, PrinterOptions{})
-			em := event.NewEmitter("r", event.EmitterOptions{Sinks: []event.Sink{sinkFunc(func(e event.Event) error { p.Print(e); return nil })}})
-			em.Emit(event.RunFinished, 1, c.data)
+			emit := emitTo(t, p)
+			emit(event.RunFinished, 1, c.data)
 			for _, w := range c.want {
 				if !strings.Contains(out.String(), w) {
 					t.Errorf("missing %q in:\n%s", w, out.String())
@@ -423,8 +423,8 @@ func TestPrinter_OtherEvents(t *testing.T) {
 		t.Run(string(c.typ), func(t *testing.T) {
 			var out bytes.Buffer
 			p := NewPrinter(&out, PrinterOptions{})
-			em := event.NewEmitter("r", event.EmitterOptions{Sinks: []event.Sink{sinkFunc(func(e event.Event) error { p.Print(e); return nil })}})
-			em.Emit(c.typ, 1, c.payload)
+			emit := emitTo(t, p)
+			emit(c.typ, 1, c.payload)
 			if got := strings.TrimRight(out.String(), "\n"); got != c.want {
 				t.Errorf("got %q, want %q", got, c.want)
 			}
@@ -477,8 +477,18 @@ func TestJSONPrinter_SameBytesAsLog(t *testing.T) {
 	}
 	var out bytes.Buffer
 	em := event.NewEmitter(runID, event.EmitterOptions{Sinks: []event.Sink{w, NewJSONPrinter(&out)}})
-	em.Emit(event.RunStarted, 0, event.RunStartedData{Task: "compare <a> & <b>", Tools: []string{"read_file"}})
-	em.Emit(event.ToolFinished, 1, event.ToolFinishedData{CallID: "c1", Name: "read_file", OK: true, Result: "<html>&amp;</html>"})
+	for _, e := range []struct {
+		typ     event.Type
+		it      int
+		payload any
+	}{
+		{event.RunStarted, 0, event.RunStartedData{Task: "compare <a> & <b>", Tools: []string{"read_file"}}},
+		{event.ToolFinished, 1, event.ToolFinishedData{CallID: "c1", Name: "read_file", OK: true, Result: "<html>&amp;</html>"}},
+	} {
+		if _, err := em.Emit(e.typ, e.it, e.payload); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -509,10 +519,8 @@ func TestPrinter_MemoryLine(t *testing.T) {
 	} {
 		var out bytes.Buffer
 		p := NewPrinter(&out, PrinterOptions{Width: 200})
-		em := event.NewEmitter("r", event.EmitterOptions{Sinks: []event.Sink{sinkFunc(func(e event.Event) error { p.Print(e); return nil })}})
-		if _, err := em.Emit(event.RunStarted, 0, event.RunStartedData{Task: "t", Memory: c.memory}); err != nil {
-			t.Fatal(err)
-		}
+		emit := emitTo(t, p)
+		emit(event.RunStarted, 0, event.RunStartedData{Task: "t", Memory: c.memory})
 		var line string
 		for _, l := range strings.Split(out.String(), "\n") {
 			if strings.HasPrefix(strings.TrimSpace(l), "memory") {
@@ -521,6 +529,18 @@ func TestPrinter_MemoryLine(t *testing.T) {
 		}
 		if want := strings.Join(strings.Fields(c.want), " "); line != want {
 			t.Errorf("memory %+v: header line %q, want %q", c.memory, line, want)
+		}
+	}
+}
+
+// emitTo returns a function that emits an event of run "r" to p, failing
+// the test when the emitter cannot.
+func emitTo(t *testing.T, p *Printer) func(event.Type, int, any) {
+	em := event.NewEmitter("r", event.EmitterOptions{Sinks: []event.Sink{sinkFunc(func(e event.Event) error { p.Print(e); return nil })}})
+	return func(typ event.Type, iteration int, payload any) {
+		t.Helper()
+		if _, err := em.Emit(typ, iteration, payload); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

@@ -305,8 +305,8 @@ func TestResume_KeepsTheRunsEndpoint(t *testing.T) {
 	var out bytes.Buffer
 	resume := atB(hermes(t, "resume", "--yes", "--home", home, "--max-iterations", "3", runID))
 	resume.Stdout, resume.Stderr = &out, &out
-	if resume.Run(); resume.ProcessState.ExitCode() != cli.ExitMaxIterations {
-		t.Fatalf("resume: exit %d\n%s", resume.ProcessState.ExitCode(), out.String())
+	if err := resume.Run(); resume.ProcessState == nil || resume.ProcessState.ExitCode() != cli.ExitMaxIterations {
+		t.Fatalf("resume: %v\n%s", err, out.String())
 	}
 	if n := len(configured.Requests()); n != 0 {
 		t.Errorf("the configured endpoint was asked %d times", n)

@@ -30,10 +30,10 @@ func openIndex(home string) (x *runlog.Index, closeFn func(), syncErr error, ok 
 	x = runlog.NewIndex(home, st)
 	syncErr = x.Sync()
 	if syncErr != nil && !errors.Is(syncErr, runlog.ErrUnreadableLog) {
-		st.Close()
+		_ = st.Close()
 		return nil, nil, nil, false
 	}
-	return x, func() { st.Close() }, syncErr, true
+	return x, func() { _ = st.Close() }, syncErr, true
 }
 
 // listRuns returns the newest limit runs (0: all) with status ("" any),

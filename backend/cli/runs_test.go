@@ -166,7 +166,11 @@ func TestRuns_TableAlignsChinese(t *testing.T) {
 		t.Fatalf("want a header and 3 rows, got:\n%s", out)
 	}
 	// Every task starts in the same column, counted in display width.
-	col := width(lines[0][:strings.Index(lines[0], "任务")])
+	head, _, found := strings.Cut(lines[0], "任务")
+	if !found {
+		t.Fatalf("no 任务 column in the header %q", lines[0])
+	}
+	col := width(head)
 	for _, l := range lines[1:] {
 		task := strings.LastIndex(l, "  ") + 2
 		if got := width(l[:task]); got != col {

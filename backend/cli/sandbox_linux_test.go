@@ -201,7 +201,9 @@ func TestSandbox_NoNetwork(t *testing.T) {
 		}
 	}
 	// A UDP datagram that got through would be waiting.
-	udp.SetReadDeadline(time.Now())
+	if err := udp.SetReadDeadline(time.Now()); err != nil {
+		t.Fatal(err)
+	}
 	if _, _, err := udp.ReadFrom(make([]byte, 8)); err == nil {
 		t.Error("a datagram reached the loopback port")
 	}

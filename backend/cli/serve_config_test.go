@@ -70,8 +70,11 @@ func TestServe_KeepsLastGoodConfigOverDeepEdit(t *testing.T) {
 	var ref struct {
 		RunID string `json:"run_id"`
 	}
-	json.NewDecoder(res.Body).Decode(&ref)
+	decodeErr := json.NewDecoder(res.Body).Decode(&ref)
 	res.Body.Close()
+	if decodeErr != nil {
+		t.Fatal(decodeErr)
+	}
 	if res.StatusCode != http.StatusCreated {
 		t.Fatalf("a run on the last good config: %d", res.StatusCode)
 	}

@@ -11,6 +11,7 @@ import (
 	"net/http/cookiejar"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -244,7 +245,7 @@ func TestServe_Refusals(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var stderr bytes.Buffer
 			env := &cli.Env{Stdout: io.Discard, Stderr: &stderr, Getenv: func(string) string { return "" }}
-			args := append(tt.args, "--home", t.TempDir())
+			args := slices.Concat(tt.args, []string{"--home", t.TempDir()})
 			if c := cli.Main(t.Context(), env, args); c != tt.code {
 				t.Fatalf("exit code %d, want %d; stderr %q", c, tt.code, stderr.String())
 			}

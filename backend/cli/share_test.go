@@ -168,8 +168,11 @@ func TestShare_SecondProcessAttachesSeesAndStopsTheLiveRun(t *testing.T) {
 	var ref struct {
 		RunID string `json:"run_id"`
 	}
-	json.NewDecoder(res.Body).Decode(&ref)
+	decodeErr := json.NewDecoder(res.Body).Decode(&ref)
 	res.Body.Close()
+	if decodeErr != nil {
+		t.Fatal(decodeErr)
+	}
 	if res.StatusCode != http.StatusCreated {
 		t.Fatalf("start in the first: %d", res.StatusCode)
 	}
@@ -183,8 +186,11 @@ func TestShare_SecondProcessAttachesSeesAndStopsTheLiveRun(t *testing.T) {
 		RunID string `json:"run_id"`
 		Live  bool   `json:"live"`
 	}
-	json.NewDecoder(res.Body).Decode(&runs)
+	decodeErr = json.NewDecoder(res.Body).Decode(&runs)
 	res.Body.Close()
+	if decodeErr != nil {
+		t.Fatal(decodeErr)
+	}
 	if len(runs) == 0 || runs[0].RunID != ref.RunID || !runs[0].Live {
 		t.Fatalf("the second lists %+v, want %s live first", runs, ref.RunID)
 	}

@@ -46,7 +46,7 @@ func startBusy(t *testing.T, env ...string) *busyProcess {
 	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "busy\n" {
 		t.Fatalf("the process said %q, %v", line, err)
 	}
-	go io.Copy(io.Discard, stdout)
+	go func() { _, _ = io.Copy(io.Discard, stdout) }() // what it says next is not read
 	p := &busyProcess{cmd: cmd, lines: make(chan string, 16)}
 	go func() {
 		defer close(p.lines)

@@ -65,7 +65,7 @@ func cmdWorker(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	defer closeHost(env, h)
+	defer func() { _ = closeHost(env, h) }() // it says on stderr what it stops
 	machine, _ := os.Hostname()
 	q, err := eval.OpenQueue(ctx, cfg.Cluster, fmt.Sprintf("hermes-worker %s/%d", machine, os.Getpid()))
 	if err != nil {
