@@ -111,7 +111,9 @@ func TestBot_GenericWebhook(t *testing.T) {
 	bridge := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		var rep webhook.Reply
-		json.Unmarshal(body, &rep)
+		if err := json.Unmarshal(body, &rep); err != nil {
+			t.Error(err)
+		}
 		sig := webhook.Sign(testToken, r.Header.Get(webhook.HeaderTimestamp), r.Header.Get(webhook.HeaderNonce), body)
 		replies <- received{rep, sig == r.Header.Get(webhook.HeaderSignature)}
 	}))

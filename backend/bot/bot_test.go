@@ -119,7 +119,9 @@ func readBody(t *testing.T, req *http.Request) string {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	b.ReadFrom(rc)
+	if _, err := b.ReadFrom(rc); err != nil {
+		t.Fatal(err)
+	}
 	return b.String()
 }
 

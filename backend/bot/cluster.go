@@ -180,7 +180,7 @@ func (b *Bot) take(data []byte, check func() error, settle func(bool) error) {
 	var t task
 	if err := json.Unmarshal(data, &t); err != nil {
 		b.log.Error("a queued task no replica can read is dropped", "err", err)
-		settle(true)
+		_ = settle(true) // or it comes back, and is dropped again
 		return
 	}
 	r := b.replierOf(t.Platform, t.User, t.To)
@@ -230,7 +230,7 @@ func (l *leased) Reply(ctx context.Context, text string, final bool) error {
 	}
 	err := l.inner.Reply(ctx, text, final)
 	if err == nil {
-		l.commit() // a reply with nothing to send: done all the same
+		_ = l.commit() // a reply with nothing to send: done all the same
 		return nil
 	}
 	handedBack := false
@@ -239,7 +239,7 @@ func (l *leased) Reply(ctx context.Context, text string, final bool) error {
 		// replica answers.
 		handedBack, l.err = true, ErrTaskTaken
 		for _, t := range l.tasks {
-			t.settle(false)
+			_ = t.settle(false) // or it comes back after the ack wait
 		}
 	})
 	if handedBack {
@@ -268,7 +268,7 @@ func (l *leased) commit() error {
 		if lost >= 0 {
 			for i, t := range l.tasks {
 				if i != lost {
-					t.settle(false)
+					_ = t.settle(false) // or it comes back after the ack wait
 				}
 			}
 			l.b.log.Info("answer not sent: one of its messages was taken over by another replica; the others are handed back, each to be answered once", "messages", len(l.tasks))
@@ -299,7 +299,7 @@ func release(r chat.Replier) bool {
 	l, ok := r.(*leased)
 	if ok {
 		for _, t := range l.tasks {
-			t.settle(false)
+			_ = t.settle(false) // or it comes back after the ack wait
 		}
 	}
 	return ok

@@ -16,7 +16,7 @@ func fixedGate(limit int) *runGate {
 
 func TestGate_RunBeyondTheLimitWaitsForOneToEnd(t *testing.T) {
 	g := fixedGate(2)
-	if !g.enter() || !g.enter() {
+	if first, second := g.enter(), g.enter(); !first || !second {
 		t.Fatal("the first two runs were refused")
 	}
 	entered := make(chan bool)

@@ -236,7 +236,7 @@ func (s *session) takeOver(in inbound, task string) bool {
 	var rc runner.RunCopy
 	if err := json.Unmarshal(data, &rc); err != nil {
 		s.b.log.Warn("the copy of the task's run is unreadable; it starts afresh", "session", s.key, "err", err)
-		c.to.Drop(key) // the run started afresh is the task's now
+		_ = c.to.Drop(key) // the run started afresh is the task's now
 		return false
 	}
 	s.mu.Lock()
@@ -260,7 +260,7 @@ func (s *session) takeOver(in inbound, task string) bool {
 	if err != nil {
 		s.b.log.Warn("the task's run could not be resumed from its copy; it starts afresh", "session", s.key, "run", rc.RunID,
 			"err", s.b.scrub(err.Error(), setup.Redactor))
-		c.to.Drop(key) // the run started afresh is the task's now
+		_ = c.to.Drop(key) // the run started afresh is the task's now
 		return false
 	}
 	s.b.log.Info("task taken over: its run resumed from the copy of its last checkpoint", "session", s.key, "run", rc.RunID, "iteration", rc.Iteration)

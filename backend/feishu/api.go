@@ -185,7 +185,7 @@ func (a *API) retry(ctx context.Context, op, path, tok string, body any, out ans
 		r := chatapi.Try{Again: err != nil || limited, Wait: wait}
 		switch {
 		case err != nil:
-			r.Err = fmt.Errorf("Feishu API %s: %w", op, err)
+			r.Err = fmt.Errorf("Feishu API %s: %w", op, err) //nolint:staticcheck // Feishu is a name
 		case st.Code != 0 || limited: // a 429 has no code of its own
 			r.Err = &APIError{Op: op, Code: st.Code, Message: st.Msg}
 		}
@@ -226,7 +226,7 @@ func (a *API) do(ctx context.Context, path, tok string, body, out any) (limited 
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode == http.StatusTooManyRequests {
-		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10)) // drained for the connection's reuse, if it can be
 		if s, err := strconv.Atoi(resp.Header.Get("X-Ogw-Ratelimit-Reset")); err == nil && s > 0 {
 			wait = time.Duration(s) * time.Second
 		}

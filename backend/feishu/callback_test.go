@@ -86,8 +86,8 @@ func TestAdapter_URLVerification(t *testing.T) {
 			t.Fatalf("key %q: %d %v", key, status, err)
 		}
 		var got struct{ Challenge string }
-		if json.Unmarshal(body, &got); got.Challenge != "ajls384kdjx98XX" {
-			t.Fatalf("key %q: answered %s", key, body)
+		if err := json.Unmarshal(body, &got); err != nil || got.Challenge != "ajls384kdjx98XX" {
+			t.Fatalf("key %q: answered %s (%v)", key, body, err)
 		}
 		ev.Token = "another app's token"
 		if status, _, _ := ev.VerifyURL("x"); status != http.StatusForbidden {
@@ -253,7 +253,9 @@ func TestAdapter_RichTextIsReadAndPicturesAreNot(t *testing.T) {
 		t.Helper()
 		raw := ev.JSON(feishutest.Text{EventID: id, MessageID: "om_" + id, OpenID: "ou_zhang", ChatID: "oc_p2p"})
 		var body map[string]any
-		json.Unmarshal(raw, &body)
+		if err := json.Unmarshal(raw, &body); err != nil {
+			t.Fatal(err)
+		}
 		msg := body["event"].(map[string]any)["message"].(map[string]any)
 		msg["message_type"], msg["content"] = typ, content
 		raw, _ = json.Marshal(body)
@@ -354,7 +356,9 @@ func TestAdapter_RefusesStaleEvents(t *testing.T) {
 			post("four minutes old", created("four", -4*time.Minute), http.StatusOK)
 
 			var undated map[string]any
-			json.Unmarshal(created("undated", 0), &undated)
+			if err := json.Unmarshal(created("undated", 0), &undated); err != nil {
+				t.Fatal(err)
+			}
 			delete(undated["header"].(map[string]any), "create_time")
 			raw, _ := json.Marshal(undated)
 			post("no create_time", raw, http.StatusBadRequest)

@@ -18,5 +18,5 @@ var (
 	ErrUnsigned = fmt.Errorf("%w: no X-Lark-Signature while encrypt_key is set", callback.ErrSignature)
 	// ErrAPI is wrapped by every error the Feishu open API answers with;
 	// the *APIError carries its code.
-	ErrAPI = errors.New("Feishu API error")
+	ErrAPI = errors.New("Feishu API error") //nolint:staticcheck // Feishu is a name
 )

@@ -76,7 +76,7 @@ func encode(v any) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	enc.Encode(v) // maps of strings always encode
+	_ = enc.Encode(v) // maps of strings always encode
 	return strings.TrimSuffix(b.String(), "\n")
 }
 

@@ -245,7 +245,7 @@ func (a *API) do(ctx context.Context, method, pathAndQuery string, body, out any
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10)) // drained for the connection's reuse, if it can be
 		return fmt.Errorf("%w %d", errHTTPStatus, resp.StatusCode)
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(out); err != nil {

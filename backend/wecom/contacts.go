@@ -153,7 +153,8 @@ func (a *API) Person(ctx context.Context, callbackID string) (Person, error) {
 			a.contacts.pending.Add(1)
 			go func() {
 				defer a.contacts.pending.Done()
-				a.lookUp(context.WithoutCancel(ctx), key, userID)
+				// A refresh that fails keeps the person known, to be tried again.
+				_, _ = a.lookUp(context.WithoutCancel(ctx), key, userID)
 			}()
 		}
 		return p, nil

@@ -54,7 +54,7 @@ func (c *Callbacks) TextXML(from, msgID, text string) []byte {
 		Text string `xml:",cdata"`
 	}
 	var b bytes.Buffer
-	xml.NewEncoder(&b).Encode(struct {
+	_ = xml.NewEncoder(&b).Encode(struct { // strings always encode
 		XMLName      xml.Name `xml:"xml"`
 		ToUserName   cdata
 		FromUserName cdata
@@ -102,7 +102,7 @@ func (c *Callbacks) Do(req *http.Request) (int, time.Duration, error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	resp.Body.Close()
+	_ = resp.Body.Close() // only the status is asked
 	return resp.StatusCode, time.Since(start), nil
 }
 
@@ -122,6 +122,8 @@ func (c *Callbacks) VerifyURL(echo string) (int, string, error) {
 	}
 	defer resp.Body.Close()
 	var b bytes.Buffer
-	b.ReadFrom(resp.Body)
+	if _, err := b.ReadFrom(resp.Body); err != nil {
+		return 0, "", err
+	}
 	return resp.StatusCode, b.String(), nil
 }

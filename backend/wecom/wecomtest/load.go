@@ -71,7 +71,7 @@ func (l Load) Warm(tb testing.TB, client *http.Client, health string) {
 				tb.Error(err)
 				return
 			}
-			resp.Body.Close()
+			_ = resp.Body.Close() // only the status is asked
 		})
 	}
 	wg.Wait()

@@ -159,7 +159,7 @@ func (s *Server) answer(w http.ResponseWriter, code int, body map[string]any) {
 		body["errmsg"] = fmt.Sprintf("wecomtest error %d, more info at https://open.work.weixin.qq.com/devtool/query?e=%d", code, code)
 	}
 	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(body)
+	_ = json.NewEncoder(w).Encode(body) // a client gone has no one to be told
 }
 
 func (s *Server) getToken(w http.ResponseWriter, r *http.Request) {
