@@ -215,10 +215,10 @@ func linksIn(lines []string) []string {
 	fence := ""
 	for _, l := range lines {
 		if m := fenceMarker().FindStringSubmatch(l); m != nil {
-			switch {
-			case fence == "":
+			switch fence {
+			case "":
 				fence = m[1]
-			case fence == m[1]:
+			case m[1]:
 				fence = ""
 			}
 			continue

@@ -14,6 +14,7 @@ import (
 // in the encoding it was read in.
 type Encoding string
 
+// The encodings a note is read in and written back in.
 const (
 	UTF8    Encoding = "utf-8"
 	UTF8BOM Encoding = "utf-8-bom"

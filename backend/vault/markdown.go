@@ -88,10 +88,10 @@ func parse(notePath, text string) *Note {
 		// Cheap checks first: most lines hold no mark a regexp looks for.
 		if t := strings.TrimLeft(line, " "); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 			if m := fenceMarker().FindStringSubmatch(line); m != nil {
-				switch {
-				case fence == "":
+				switch fence {
+				case "":
 					fence = m[1]
-				case fence == m[1]:
+				case m[1]:
 					fence = ""
 				}
 				continue

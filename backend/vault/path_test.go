@@ -107,10 +107,12 @@ func FuzzVaultPath(f *testing.F) {
 
 func listTree(t testing.TB, dir string) []string {
 	var out []string
-	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+	if err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		out = append(out, p)
 		return nil
-	})
+	}); err != nil {
+		t.Fatal(err)
+	}
 	return out
 }
 

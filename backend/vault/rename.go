@@ -147,10 +147,10 @@ func (r *renamer) rewrite(raw, from string) string {
 	for i, line := range lines {
 		if t := strings.TrimLeft(line, " "); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 			if m := fenceMarker().FindStringSubmatch(line); m != nil {
-				switch {
-				case fence == "":
+				switch fence {
+				case "":
 					fence = m[1]
-				case fence == m[1]:
+				case m[1]:
 					fence = ""
 				}
 				continue

@@ -131,10 +131,10 @@ func markedLines(lines []string, top int) []int {
 	for i := top; i < len(lines); i++ {
 		line := strings.TrimRight(lines[i], "\r")
 		if m := fenceMarker().FindStringSubmatch(line); m != nil {
-			switch {
-			case fence == "":
+			switch fence {
+			case "":
 				fence = m[1]
-			case fence == m[1]:
+			case m[1]:
 				fence = ""
 			}
 			continue

@@ -131,7 +131,11 @@ func TestEditNote_NestedHeadings(t *testing.T) {
 			// A block keeps its id when replaced.
 			orig = readFile(t, tv, hc.links)
 			mustCall(t, v, "edit_note", `{"path":`+quote(hc.links)+`,"block":"^b15695","mode":"replace","content":"New paragraph."}`)
-			line := orig[strings.LastIndex(orig[:strings.Index(orig, "^b15695")], "\n")+1 : strings.Index(orig, "^b15695")+len("^b15695")]
+			end := strings.Index(orig, "^b15695")
+			if end < 0 {
+				t.Fatalf("no ^b15695 in %s", hc.links)
+			}
+			line := orig[strings.LastIndex(orig[:end], "\n")+1 : end+len("^b15695")]
 			if got, want := readFile(t, tv, hc.links), strings.Replace(orig, line, "New paragraph. ^b15695", 1); got != want {
 				t.Errorf("block replace:\n%s", lineDiff(want, got))
 			}

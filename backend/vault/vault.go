@@ -98,17 +98,17 @@ func Open(dir string, opts Options) (*Vault, error) {
 	v.load()
 	wg.Wait()
 	if scanErr != nil {
-		root.Close()
+		_ = root.Close()
 		return nil, scanErr
 	}
 	v.sync(onDisk)
 	if err := v.save(); err != nil {
-		root.Close()
+		_ = root.Close()
 		return nil, err
 	}
 	if opts.Watch {
 		if err := v.startWatching(); err != nil {
-			root.Close()
+			_ = root.Close()
 			return nil, err
 		}
 	}

@@ -33,7 +33,7 @@ func (v *Vault) startWatching() error {
 	}
 	w := &watcher{fsw: fsw, done: make(chan struct{})}
 	if err := v.watchTree(fsw, ""); err != nil {
-		fsw.Close()
+		_ = fsw.Close()
 		return err
 	}
 	v.watch = w
