@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 	"slices"
 	"strings"
@@ -10,7 +9,6 @@ import (
 	"hermes/backend/api"
 	"hermes/backend/eval"
 	"hermes/backend/i18n"
-	"hermes/backend/runner"
 	"hermes/backend/store"
 )
 
@@ -30,12 +28,6 @@ func (s *server) withStore(w http.ResponseWriter, fn func(*store.Store) error) b
 		return false
 	}
 	if err := u.WithStore(fn); err != nil {
-		if errors.Is(err, eval.ErrNoEval) {
-			e := runner.Explain(err)
-			e.Code = "eval_not_found"
-			writeAPIError(w, e)
-			return false
-		}
 		writeError(w, err)
 		return false
 	}
@@ -78,29 +70,8 @@ func (s *server) listLabels(w http.ResponseWriter, _ *http.Request) {
 // listEvals answers GET /api/evals: every eval, newest first, with how many
 // of its runs passed, failed and erred.
 func (s *server) listEvals(w http.ResponseWriter, _ *http.Request) {
-	type row struct {
-		eval.Eval
-		Passed int `json:"passed"`
-		Failed int `json:"failed"`
-		Errors int `json:"errors"`
-	}
-	rows := []row{}
-	ok := s.withStore(w, func(st *store.Store) error {
-		evs, err := eval.ListEvals(st)
-		if err != nil {
-			return err
-		}
-		counts, err := eval.Counts(st)
-		if err != nil {
-			return err
-		}
-		for _, ev := range evs {
-			n := counts[ev.ID]
-			rows = append(rows, row{ev, n[0], n[1], n[2]})
-		}
-		return nil
-	})
-	if ok {
+	var rows []eval.Listed
+	if s.withStore(w, func(st *store.Store) (err error) { rows, err = eval.List(st); return err }) {
 		writeJSON(w, http.StatusOK, rows)
 	}
 }
@@ -108,24 +79,8 @@ func (s *server) listEvals(w http.ResponseWriter, _ *http.Request) {
 // showEval answers GET /api/evals/{id}: the eval, its results and its
 // table, compared with its baseline when it has one.
 func (s *server) showEval(w http.ResponseWriter, r *http.Request) {
-	var view struct {
-		*eval.Eval
-		Cells []eval.Cell `json:"cells"`
-	}
-	ok := s.withStore(w, func(st *store.Store) error {
-		ev, err := eval.LoadEval(st, r.PathValue("id"))
-		if err != nil {
-			return err
-		}
-		view.Eval, view.Cells = ev, eval.Cells(ev)
-		if ev.Baseline != "" {
-			if base, err := eval.LoadEval(st, ev.Baseline); err == nil {
-				eval.Compare(view.Cells, eval.Cells(base))
-			}
-		}
-		return nil
-	})
-	if ok {
+	var view eval.Shown
+	if s.withStore(w, func(st *store.Store) (err error) { view, err = eval.Show(st, r.PathValue("id")); return err }) {
 		writeJSON(w, http.StatusOK, view)
 	}
 }

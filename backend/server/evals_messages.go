@@ -10,26 +10,6 @@ func evalsMessages() map[string]i18n.Msg {
 			EN: "labels and evals are kept by the process that owns the home; ask its local API (the lock's address)",
 			ZH: "标记和评测由占用该主目录的进程保存；请向它的本地 API（锁文件中的地址）请求",
 		},
-		"server.case_live": {
-			EN: "the run has not finished: save it as a test case once it has ended",
-			ZH: "该运行尚未结束：请等它结束后再保存为测试用例",
-		},
-		"server.bad_case": {
-			EN: "the test case was not saved, the suite would not load: %v; fix the text and save again",
-			ZH: "测试用例未保存，套件无法加载：%v；请修改文本后再保存",
-		},
-		"server.suite_not_toml": {
-			EN: "%s is not a suite: name a .toml file",
-			ZH: "%s 不是套件：请指定一个 .toml 文件",
-		},
-		"server.suite_outside_home": {
-			EN: "%s is outside the home %s: a suite is saved in the home (a relative path is taken from it)",
-			ZH: "%s 不在主目录 %s 中：套件只能保存在主目录中（相对路径以主目录为起点）",
-		},
-		"server.suite_outside": {
-			EN: "%s is outside the home %s and the run's workspace %s: save the suite in one of them (a relative path is taken from the home)",
-			ZH: "%s 不在主目录 %s 或该运行的工作区 %s 中：请把套件保存在其中之一（相对路径以主目录为起点）",
-		},
 		"server.bad_label": {EN: `label is "good", "bad", or "" to take it away`, ZH: `label 应为 "good"、"bad"，或 "" 表示取消`},
 	}
 }
