@@ -169,7 +169,9 @@ func TestSessions_UpdateKeepsEveryChange(t *testing.T) {
 			for j := range 25 {
 				err := s.Update("wecom/user 1", func(stored []byte) ([]byte, error) {
 					var list []string
-					json.Unmarshal(stored, &list)
+					if err := json.Unmarshal(stored, &list); stored != nil && err != nil {
+						return nil, err
+					}
 					return json.Marshal(append(list, fmt.Sprintf("%d-%d", i, j)))
 				})
 				if err != nil {

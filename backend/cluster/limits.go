@@ -198,6 +198,7 @@ func (r *Rate) read(ctx context.Context) (map[string]lease, uint64, error) {
 	case err != nil:
 		return nil, 0, err
 	}
-	json.Unmarshal(e.Value(), &leases)
+	// A value that cannot be read holds no lease; the next write replaces it.
+	_ = json.Unmarshal(e.Value(), &leases)
 	return leases, e.Revision(), nil
 }

@@ -283,7 +283,7 @@ func TestLive_LostEventsAreFetchedAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cl.Close()
-	stopTasks, err := cl.Tasks().Consume(func(_ []byte, settle func(bool) error) { settle(false) })
+	stopTasks, err := cl.Tasks().Consume(func(_ []byte, settle func(bool) error) { _ = settle(false) })
 	if err != nil {
 		t.Fatal(err)
 	}

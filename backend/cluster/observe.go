@@ -266,7 +266,7 @@ func (ob *Observer) relayLocked(id, replica string) *relay {
 		if err != nil {
 			return
 		}
-		defer sub.Unsubscribe()
+		defer func() { _ = sub.Unsubscribe() }() // the observer is ending: nothing is left to tell
 		r.run()
 	}()
 	return r

@@ -114,7 +114,7 @@ func (a *announcer) run(stop <-chan struct{}, done chan<- struct{}) {
 		case <-stop:
 			ctx, cancel := opCtx()
 			defer cancel()
-			a.cl.replicas.Delete(ctx, a.key)
+			_ = a.cl.replicas.Delete(ctx, a.key) // one left goes at replicaTTL
 			return
 		}
 	}
@@ -138,7 +138,7 @@ func (a *announcer) put() {
 	}
 	ctx, cancel := opCtx()
 	defer cancel()
-	a.cl.replicas.Put(ctx, a.key, data) // a missed beat is made up by the next
+	_, _ = a.cl.replicas.Put(ctx, a.key, data) // a missed beat is made up by the next
 }
 
 // beat is how often a replica announces itself: as often as it tells

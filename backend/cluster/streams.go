@@ -23,6 +23,7 @@ type Streams struct{ cl *Cluster }
 // Streams returns the shared stream replies.
 func (cl *Cluster) Streams() *Streams { return &Streams{cl} }
 
+// Load is the reply stored under id, nil when there is none.
 func (s *Streams) Load(id string) ([]byte, error) {
 	ctx, cancel := opCtx()
 	defer cancel()
@@ -36,6 +37,7 @@ func (s *Streams) Load(id string) ([]byte, error) {
 	return e.Value(), nil
 }
 
+// Store keeps data as the reply under id.
 func (s *Streams) Store(id string, data []byte) error {
 	ctx, cancel := opCtx()
 	defer cancel()

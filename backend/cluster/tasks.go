@@ -71,7 +71,7 @@ func (t *Tasks) Take(take func(task []byte, check func() error, settle func(done
 	cc, err := t.cl.tasks.Consume(func(m jetstream.Msg) {
 		md, err := m.Metadata()
 		if err != nil {
-			m.Nak()
+			_ = m.Nak() // or it comes back after the ack wait
 			return
 		}
 		seq := md.Sequence.Stream
@@ -85,9 +85,9 @@ func (t *Tasks) Take(take func(task []byte, check func() error, settle func(done
 			lease, finished, err := t.claim(seq)
 			switch {
 			case err != nil:
-				m.Nak() // it comes back, to this replica or another
+				_ = m.Nak() // it comes back, to this replica or another
 			case finished: // by the replica that had it, whose ack is late
-				m.Ack()
+				_ = m.Ack() // lost, it comes back and is found finished again
 			default:
 				t.mu.Lock()
 				t.retaken++
@@ -218,7 +218,7 @@ func (t *Tasks) hold(m jetstream.Msg, seq, lease uint64, dropped func()) (check 
 			// The lease says who answers: should this acknowledgement be
 			// lost, the replica the task goes to next finds it done and
 			// acknowledges it.
-			m.DoubleAck(ctx)
+			_ = m.DoubleAck(ctx)
 		})
 		return result
 	}
@@ -241,7 +241,7 @@ func (t *Tasks) hold(m jetstream.Msg, seq, lease uint64, dropped func()) (check 
 			return result
 		}
 		// A full ack wait from now before JetStream hands it on again.
-		m.InProgress()
+		_ = m.InProgress() // missed, JetStream may hand it on, and the lease says who answers
 		return nil
 	}
 	return check, settle

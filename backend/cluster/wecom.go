@@ -68,7 +68,7 @@ func (t *Token) Token(ctx context.Context, fetch func(context.Context) (string, 
 }
 
 func (t *Token) fetch(ctx context.Context, fetch func(context.Context) (string, time.Time, error)) (string, time.Time, error) {
-	defer t.cl.wecom.Delete(context.WithoutCancel(ctx), t.lock)
+	defer func() { _ = t.cl.wecom.Delete(context.WithoutCancel(ctx), t.lock) }() // or it goes at lockFor
 	// The lock may be taken just after another replica stored its token.
 	if st, _, err := t.read(ctx); err == nil && st.Token != "" && t.cl.now().Before(st.Expires) {
 		return st.Token, st.Expires, nil
@@ -105,7 +105,7 @@ func (t *Token) Drop(token string) {
 	ctx, cancel := opCtx()
 	defer cancel()
 	if st, rev, err := t.read(ctx); err == nil && rev != 0 && st.Token == token {
-		t.cl.wecom.Delete(ctx, t.token, jetstream.LastRevision(rev))
+		_ = t.cl.wecom.Delete(ctx, t.token, jetstream.LastRevision(rev)) // kept, it is refused and dropped again
 	}
 }
 
@@ -116,6 +116,7 @@ type UserIDs struct{ cl *Cluster }
 // UserIDs returns the shared conversions.
 func (cl *Cluster) UserIDs() *UserIDs { return &UserIDs{cl} }
 
+// CachedUserID is the user id converted for key, if a replica stored one.
 func (u *UserIDs) CachedUserID(key string) (string, bool, error) {
 	ctx, cancel := opCtx()
 	defer cancel()
@@ -129,6 +130,7 @@ func (u *UserIDs) CachedUserID(key string) (string, bool, error) {
 	return string(e.Value()), true, nil
 }
 
+// CacheUserID stores the user id converted for key for every replica.
 func (u *UserIDs) CacheUserID(key, userID string) error {
 	ctx, cancel := opCtx()
 	defer cancel()
@@ -201,7 +203,8 @@ func (l *Limits) end(k, id string, per time.Duration) {
 	ctx, cancel := opCtx()
 	defer cancel()
 	now := l.cl.now().UnixNano()
-	l.change(ctx, k, func(ps []place) ([]place, bool) {
+	// A place not marked ended is let go at twice per (live).
+	_ = l.change(ctx, k, func(ps []place) ([]place, bool) {
 		ps = live(ps, now, per)
 		for i := range ps {
 			if ps[i].ID == id {
@@ -234,7 +237,7 @@ func (l *Limits) change(ctx context.Context, k string, f func([]place) ([]place,
 		switch {
 		case err == nil:
 			rev = e.Revision()
-			json.Unmarshal(e.Value(), &ps)
+			_ = json.Unmarshal(e.Value(), &ps) // unreadable, it holds no place; this write replaces it
 		case !errors.Is(err, jetstream.ErrKeyNotFound):
 			return fmt.Errorf("%w: %v", ErrUnavailable, err)
 		}

@@ -76,7 +76,7 @@ func (d Drive) Run(tb testing.TB, procs []*Proc) Sent {
 					why = fmt.Sprintf("HTTP %d", resp.StatusCode)
 				}
 				if err == nil {
-					resp.Body.Close()
+					_ = resp.Body.Close()
 				}
 				if why == "" {
 					out.Acks[i] = took

@@ -54,7 +54,7 @@ func StartRunReplica(tb testing.TB, url, name, model string, policy skills.Polic
 	}
 	r.Cluster = cl
 	tb.Cleanup(r.Close)
-	stopTasks, err := cl.Tasks().Consume(func(_ []byte, settle func(bool) error) { settle(false) })
+	stopTasks, err := cl.Tasks().Consume(func(_ []byte, settle func(bool) error) { _ = settle(false) })
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -26,10 +25,7 @@ func BuildHermes(tb testing.TB) string {
 	if bin := os.Getenv("HERMES_BIN"); bin != "" {
 		return bin
 	}
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goTool); err != nil {
-		goTool = "go"
-	}
+	const goTool = "go" // go test puts the bin folder of its own Go first in PATH
 	gomod, err := exec.Command(goTool, "env", "GOMOD").Output()
 	if err != nil || len(bytes.TrimSpace(gomod)) == 0 {
 		tb.Fatalf("clustertest: no Go module to build hermes from: %v", err)
@@ -211,7 +207,7 @@ func (p *Proc) Kill() {
 	p.mu.Lock()
 	cmd, exited := p.cmd, p.exited
 	p.mu.Unlock()
-	cmd.Process.Signal(syscall.SIGKILL)
+	_ = cmd.Process.Signal(syscall.SIGKILL) // one that has exited is as good
 	<-exited
 	p.keepLogs()
 }
@@ -229,7 +225,7 @@ func (p *Proc) Stop() {
 	select {
 	case <-exited:
 	case <-time.After(time.Minute):
-		cmd.Process.Kill()
+		_ = cmd.Process.Kill()
 		<-exited
 		p.tb.Errorf("%s did not exit within a minute of Ctrl-C", p.Name)
 	}

@@ -85,7 +85,7 @@ func StartReplica(tb testing.TB, o ReplicaOptions) *Replica {
 		Config: config.Cluster{NATSURL: o.NATSURL}, Name: o.Name, AckWait: o.AckWait,
 	})
 	if err != nil {
-		st.Close()
+		_ = st.Close()
 		tb.Fatal(err)
 	}
 	reg := skills.NewRegistry()
@@ -111,7 +111,7 @@ func StartReplica(tb testing.TB, o ReplicaOptions) *Replica {
 	})
 	if err != nil {
 		cl.Close()
-		st.Close()
+		_ = st.Close()
 		tb.Fatal(err)
 	}
 	r.srv = httptest.NewServer(r.Bot.Handler())
@@ -139,7 +139,7 @@ func (r *Replica) Close() {
 		}
 		r.srv.Close()
 		r.Cluster.Close()
-		r.store.Close()
+		_ = r.store.Close()
 		logs := r.logs.String()
 		for _, s := range []string{ModelKey, Secret, Token, AESKey, "wecomtest-token-"} {
 			if strings.Contains(logs, s) {

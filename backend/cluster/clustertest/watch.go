@@ -211,6 +211,6 @@ func (w *Watch) Finished(seqs []uint64) (byAnother, before, never int) {
 
 // Close stops watching.
 func (w *Watch) Close() {
-	w.kw.Stop()
+	_ = w.kw.Stop()
 	w.nc.Close()
 }
