@@ -43,7 +43,9 @@ func runDesktop(w cli.Window) error {
 	if err != nil {
 		return err
 	}
-	defer h.Close(context.Background()) // when the window never started; else its Shutdown closed it
+	// When the window never started; else its Shutdown closed it, and this
+	// does nothing.
+	defer func() { _ = h.Close(context.Background()) }()
 	a := app.New(h)
 	width, height := app.FirstSize(home)
 	err = wails.Run(&options.App{

@@ -57,10 +57,9 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer os.RemoveAll(tmp)
-
-	tb := &processTB{}
+	tb := bench
 	defer tb.cleanup()
+	tb.Cleanup(func() { _ = os.RemoveAll(tmp) })
 	model := llmtest.NewFuncServer(tb, func(req llmtest.Request) llmtest.Step {
 		return llmtest.Step{Content: "Done: the task is answered."}
 	})
@@ -106,7 +105,7 @@ func main() {
 		} `json:"results"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &ev); err != nil {
-		log.Fatalf("hermes eval: %v, %v\n%s", runErr, err, tail(errOut.String()))
+		fatalf("hermes eval: %v, %v\n%s", runErr, err, tail(errOut.String()))
 	}
 	passed := 0
 	for _, r := range ev.Results {
@@ -136,9 +135,9 @@ func onCluster(tb *processTB, hermes, tmp, modelURL, suite string, repeat, worke
 	must(err)
 	go srv.Start()
 	if !srv.ReadyForConnections(30 * time.Second) {
-		log.Fatal("the NATS server did not start")
+		fatal("the NATS server did not start")
 	}
-	defer srv.Shutdown()
+	tb.Cleanup(srv.Shutdown)
 	cfg := fmt.Appendf(nil, "[model]\nbase_url = %q\nmax_retries = 0\n\n[agent]\nstrategy = \"react\"\nroute = false\n\n[cluster]\nnats_url = %q\nack_wait = \"2s\"\n", modelURL, srv.ClientURL())
 	env := append(os.Environ(), "OPENAI_API_KEY=sk-bench-0000000000000000", "HERMES_LANG=en")
 	newHome := func(name string) string {
@@ -210,7 +209,7 @@ func onCluster(tb *processTB, hermes, tmp, modelURL, suite string, repeat, worke
 		} `json:"results"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &ev); err != nil {
-		log.Fatalf("hermes eval run --cluster: %v", err)
+		fatalf("hermes eval run --cluster: %v", err)
 	}
 	passed, twice := 0, 0
 	seen := map[string]bool{}
@@ -267,9 +266,21 @@ func tail(s string) string {
 
 func must(err error) {
 	if err != nil {
-		log.Fatal(err)
+		fatal(err)
 	}
 }
+
+// bench is the program's processTB: its cleanups (the temporary folder,
+// the scripted model, the NATS server) run at the end of main, and before
+// a fatal error's exit, which a deferred call would not wait for.
+var bench = &processTB{}
+
+func fatal(v ...any) {
+	bench.cleanup()
+	log.Fatal(v...)
+}
+
+func fatalf(format string, v ...any) { fatal(fmt.Sprintf(format, v...)) }
 
 // processTB is the part of testing.TB that llmtest uses, so that its
 // scripted server runs in this program.
