@@ -4,7 +4,11 @@
 // link, a link in code that stays), then sets a property. The approval
 // dialog shows each note whose links change, before → after, and the
 // property's values; the notes on disk follow once approved, and the
-// call's card shows what it changed.
+// call's card shows what it changed. Undo on the cards: the rename's is
+// refused while the property set after it stands, with why; the
+// property's, then the rename's, put every note back as it was, and the
+// cards say so after a reload. A note a tool read opens in the inspector
+// rendered: a wikilink leads to another note, whose backlinks are listed.
 // scripts/e2e.sh passes HERMES_BIN and HERMES_SCRIPTMODEL.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -21,6 +25,7 @@ let served: Served
 let model: ScriptModel
 let workspace: string
 let vault: string
+let renameRun = ''
 
 const call = (id: string, name: string, args: object) => ({ id, name, arguments: JSON.stringify(args) })
 
@@ -50,6 +55,13 @@ afterAll(() => live?.stop())
 
 const read = (p: string) => readFileSync(join(vault, p), 'utf8')
 
+// openRun opens the page of a run, as a person following a link to it does.
+async function openRun(page: Page, runId: string) {
+  await page.goto(served.url)
+  await page.getByTestId('runs-page').waitFor()
+  await page.evaluate((h) => (window.location.hash = h), `#/runs/${runId}`)
+}
+
 async function approve(page: Page) {
   const dialog = page.getByTestId('approval-dialog')
   await dialog.getByTestId('approve-once').click()
@@ -66,6 +78,7 @@ describe('a vault edit in the approval dialog', () => {
     const res = await served.api('POST', '/api/runs', { task: 'Archive my plan note and mark it done', workspace })
     expect(res.status).toBe(201)
     const runId = ((await res.json()) as { run_id: string }).run_id
+    renameRun = runId
     const { ctx, page } = await openPage(browser, { width: 1280, height: 720 })
     await page.goto(served.url)
     await page.getByTestId('runs-page').waitFor()
@@ -108,6 +121,76 @@ describe('a vault edit in the approval dialog', () => {
     expect(await changed.getByTestId('change-note').count()).toBe(3)
     expect(await changed.getByTestId('change-reach').textContent()).toBe('4 links change in 2 notes')
     await shot(page, 'vault-card-change.png')
+    await ctx.close()
+  })
+
+  it('undoes an edit from its card: refused while a later edit stands, then a rename as one', async () => {
+    expect(renameRun).not.toBe('')
+    const { ctx, page } = await openPage(browser, { width: 1280, height: 720 })
+    await openRun(page, renameRun)
+    const card = (n: number) => page.locator(`[data-testid="iteration-card"][data-iteration="${n}"]`).getByTestId('call-change')
+    const renamed = { plan: read('Archive/Plan 2024.md'), weekly: read('Weekly.md'), zh: read('周报/本周.md') }
+
+    // The rename first: the property set after it changed the note since.
+    await card(1).locator('summary').click()
+    await card(1).getByTestId('undo-edit').click()
+    const refusal = card(1).getByTestId('undo-error')
+    await refusal.waitFor()
+    expect(await refusal.textContent()).toContain('Archive/Plan 2024.md changed after the edit')
+    expect({ plan: read('Archive/Plan 2024.md'), weekly: read('Weekly.md'), zh: read('周报/本周.md') }).toEqual(renamed)
+    await shot(page, 'vault-undo-refused.png')
+
+    // The property's undo, then the rename's.
+    await card(2).locator('summary').click()
+    await card(2).getByTestId('undo-edit').click()
+    await card(2).getByTestId('call-undone').waitFor()
+    expect(read('Archive/Plan 2024.md')).toBe(notes['Projects/Plan.md'])
+    await card(1).getByTestId('undo-edit').click()
+    await card(1).getByTestId('call-undone').waitFor()
+    expect(await card(1).getByTestId('undo-error').count()).toBe(0)
+    for (const [p, text] of Object.entries(notes)) expect(read(p)).toBe(text)
+    expect(existsSync(join(vault, 'Archive/Plan 2024.md'))).toBe(false)
+    await shot(page, 'vault-undone.png')
+
+    // Kept with the run: a reload shows both undone, with no Undo to offer.
+    await page.reload()
+    await card(1).getByTestId('call-undone-tag').waitFor()
+    await card(1).locator('summary').click()
+    expect(await card(1).getByTestId('undo-edit').count()).toBe(0)
+    expect(await card(2).getByTestId('call-undone-tag').count()).toBe(1)
+    await ctx.close()
+  })
+
+  it('opens a note a tool read in the inspector, rendered, its wikilinks and backlinks followed', async () => {
+    await model.script([
+      { content: 'Reading the week.', tool_calls: [call('n1', 'read_note', { note: '[[Weekly]]' })] },
+      { content: 'The week points at the plan.' },
+    ])
+    const res = await served.api('POST', '/api/runs', { task: 'What is in my weekly note?', workspace })
+    const runId = ((await res.json()) as { run_id: string }).run_id
+    const { ctx, page } = await openPage(browser, { width: 1280, height: 720 })
+    await openRun(page, runId)
+    await expect.poll(async () => page.getByTestId('run-status').first().getAttribute('data-status'), { timeout: 15000 }).toBe('finished')
+
+    await page.locator('[data-testid="iteration-card"][data-iteration="1"]').getByTestId('call-open-note').click()
+    const view = page.getByTestId('inspector').getByTestId('note-view')
+    await expect.poll(() => view.getAttribute('data-path')).toBe('Weekly.md')
+    expect(await view.getByTestId('note-obsidian').getAttribute('href')).toBe(`obsidian://open?vault=vault&file=Weekly`)
+    // Rendered: the table is a table, the link in code stays code.
+    expect(await view.getByTestId('note-text').locator('table').count()).toBe(1)
+    expect(await view.getByTestId('note-text').locator('code').textContent()).toBe('[[Plan]]')
+    const links = view.getByTestId('note-wikilink')
+    expect(await links.allTextContents()).toEqual(['Plan', 'the goal', 'plan'])
+    expect(await view.getByTestId('note-backlinks').textContent()).toContain('No note links here.')
+
+    // A wikilink leads to the plan, inside the vault, with its backlinks.
+    await links.first().click()
+    await expect.poll(() => view.getAttribute('data-path')).toBe('Projects/Plan.md')
+    expect(await view.getByTestId('note-front').textContent()).toContain('status: draft')
+    expect(await view.getByTestId('note-backlink').allTextContents()).toContain('Weekly.md')
+    await shot(page, 'vault-note-view.png')
+    await view.getByTestId('note-back').click()
+    await expect.poll(() => view.getAttribute('data-path')).toBe('Weekly.md')
     await ctx.close()
   })
 })

@@ -19,6 +19,8 @@ import type {
   RunSummary,
   Settings,
   StartRunRequest,
+  VaultEdit,
+  VaultNote,
 } from './types'
 
 /** EventHandlers receive a run's events as they come, in batches. */
@@ -67,6 +69,12 @@ export interface Api {
   watchRuns(onRun: (run: RunSummary) => void): () => void
   /** contextPreview says which messages the run's next compression will fold. */
   contextPreview(runId: string): Promise<ContextPreview>
+  /** vaultEdit is what a vault edit of the run's call changed, and when it was undone. */
+  vaultEdit(runId: string, callId: string): Promise<VaultEdit>
+  /** undoVaultEdit puts back what the edit changed (a rename as one); refused, with why, when a note changed since. */
+  undoVaultEdit(runId: string, callId: string): Promise<VaultEdit>
+  /** vaultNote reads a note of the run's vault by name, as a wikilink in the note at from ("" for none) finds it. */
+  vaultNote(runId: string, name: string, from: string): Promise<VaultNote>
   /** memories lists up to limit long-term memories (0: the backend's default), newest first. */
   memories(limit?: number): Promise<MemoryEntry[]>
   pinMemory(id: number, pinned: boolean): Promise<void>

@@ -1,6 +1,7 @@
 import type { Api } from './api'
 import { ApiError } from './api'
 import { createMux } from './mux'
+import type { VaultEdit, VaultNote } from './types'
 import type { EvalDetail, EvalRow, Labels } from '../lib/evals'
 import type { ApiErrorBody, Artifact, CaseProposal, CaseSaved, ClusterStatus, ContextPreview, HermesEvent, MemoryEntry, ModelCheck, Notice, RunPage, RunSummary, Settings } from './types'
 
@@ -76,6 +77,9 @@ export function createHttpApi(base: string, fetchFn: FetchFn, opts: HttpOptions 
     watchRun: (id, after, handlers) => mux.watchRun(id, after, handlers),
     watchRuns: (onRun) => mux.watchRuns(onRun),
     contextPreview: (id) => json<ContextPreview>('GET', `${run(id)}/context/preview`),
+    vaultEdit: (id, callId) => json<VaultEdit>('GET', `${run(id)}/calls/${encodeURIComponent(callId)}/edit`),
+    undoVaultEdit: (id, callId) => json<VaultEdit>('POST', `${run(id)}/calls/${encodeURIComponent(callId)}/undo`),
+    vaultNote: (id, name, from) => json<VaultNote>('GET', `${run(id)}/note?${new URLSearchParams(from ? { name, from } : { name })}`),
     memories: async (limit = 0) => (await json<MemoryEntry[] | null>('GET', `/api/memory${limit > 0 ? `?limit=${limit}` : ''}`)) ?? [],
     pinMemory: async (id, pinned) => void (await request('POST', `/api/memory/${id}/pin`, { pinned })),
     forgetMemory: async (id) => void (await request('DELETE', `/api/memory/${id}`)),

@@ -23,6 +23,8 @@ import type {
   RunSummary,
   Settings,
   StartRunRequest,
+  VaultEdit,
+  VaultNote,
 } from './types'
 
 /** The methods app.App binds into the window (docs/api.md, "Inside the window"). */
@@ -42,6 +44,9 @@ export interface AppBindings {
   Settings?(): Promise<Settings>
   CheckModel?(req: ModelCheckRequest): Promise<ModelCheck>
   ContextPreview?(runId: string): Promise<ContextPreview>
+  VaultEdit?(runId: string, callId: string): Promise<VaultEdit>
+  UndoVaultEdit?(runId: string, callId: string): Promise<VaultEdit>
+  VaultNote?(runId: string, name: string, from: string): Promise<VaultNote>
   Memories?(limit: number): Promise<MemoryEntry[] | null>
   PinMemory?(id: number, pinned: boolean): Promise<void>
   ForgetMemory?(id: number): Promise<void>
@@ -162,6 +167,9 @@ export function createWailsApi(win: WailsWindow): Api {
       })
     },
     contextPreview: (id) => call(() => method('ContextPreview')(id)),
+    vaultEdit: (id, callId) => call(() => method('VaultEdit')(id, callId)),
+    undoVaultEdit: (id, callId) => call(() => method('UndoVaultEdit')(id, callId)),
+    vaultNote: (id, name, from) => call(() => method('VaultNote')(id, name, from)),
     memories: (limit = 0) => call(async () => (await method('Memories')(limit)) ?? []),
     pinMemory: (id, pinned) => call(() => method('PinMemory')(id, pinned)),
     forgetMemory: (id) => call(() => method('ForgetMemory')(id)),

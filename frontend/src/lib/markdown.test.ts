@@ -81,3 +81,26 @@ describe('collapsing', () => {
     expect(preview('x'.repeat(50), 5, 10)).toBe('x'.repeat(10))
   })
 })
+
+describe('a note’s wikilinks', () => {
+  const links = (src: string) => walk(parseMarkdown(src, { wikilinks: true })).filter((n) => n.kind === 'wikilink')
+  it('reads [[Note]], [[Note#Heading|alias]], an embed and a table’s escaped pipe', () => {
+    expect(links('See [[Plan]], [[Plan#Goals|the goals]] and ![[Diagram]].\n\n| a | b |\n| - | - |\n| [[Plan\\|plan]] | x |\n')).toEqual([
+      { kind: 'wikilink', target: 'Plan', text: 'Plan' },
+      { kind: 'wikilink', target: 'Plan#Goals', text: 'the goals' },
+      { kind: 'wikilink', target: 'Diagram', text: 'Diagram' },
+      { kind: 'wikilink', target: 'Plan', text: 'plan' },
+    ])
+  })
+  it('leaves a link in code, an unclosed one and an answer’s as text', () => {
+    expect(links('Code: `[[Plan]]`\n\n```\n[[Plan]]\n```\n\n[[open')).toEqual([])
+    expect(walk(parseMarkdown('Renamed [[Plan]].')).some((n) => n.kind === 'wikilink')).toBe(false)
+  })
+  it('draws a link as a button only where it can be followed', () => {
+    const nodes = parseMarkdown('[[Plan|the plan]]', { wikilinks: true })
+    expect(renderToStaticMarkup(createElement(Fragment, null, ...mdElements(nodes, labels)))).toBe('<p><span class="md-wikilink">the plan</span></p>')
+    const followed = renderToStaticMarkup(createElement(Fragment, null, ...mdElements(nodes, { ...labels, wikilink: () => {} })))
+    expect(followed).toContain('data-target="Plan"')
+    expect(followed).toContain('>the plan</button>')
+  })
+})

@@ -1,4 +1,5 @@
-import MarkdownIt, { type Token } from 'markdown-it'
+import MarkdownIt, { type StateInline, type Token } from 'markdown-it'
+import { wikilinkParts } from './notes'
 
 // Answers, reasoning and notes are Markdown written by a model, which may
 // have read anything, so they are parsed into a tree of plain nodes and
@@ -23,11 +24,32 @@ export type MdNode =
   /** An image is never loaded: its alt text, linked to its source when that is safe ("" when not). */
   | { kind: 'image'; alt: string; href: string }
   | { kind: 'el'; tag: MdTag; start?: number; children: MdNode[] }
+  /** A note's [[wikilink]] (or ![[embed]]): the note and heading it names, and the text it shows. Only notes are parsed for them. */
+  | { kind: 'wikilink'; target: string; text: string }
   /** Text past maxParsed, shown as written (escaped, never parsed). */
   | { kind: 'plain'; text: string }
 
 // breaks: a model's single newlines are meant as line breaks.
 const md = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: true })
+// A note of the vault is read with its wikilinks, which Obsidian draws as links.
+const notes = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: true })
+notes.inline.ruler.before('link', 'wikilink', wikilink)
+
+// wikilink reads [[Note#Heading|alias]] and ![[embed]] on one line; one in a
+// code span never reaches it (the code span's rule takes the span first).
+function wikilink(state: StateInline, silent: boolean): boolean {
+  const src = state.src
+  let pos = state.pos
+  if (src.charCodeAt(pos) === 0x21 /* ! */) pos++
+  if (!src.startsWith('[[', pos)) return false
+  const end = src.indexOf(']]', pos + 2)
+  if (end < 0) return false
+  const inner = src.slice(pos + 2, end)
+  if (inner.trim() === '' || inner.includes('\n') || inner.includes('[[')) return false
+  if (!silent) state.push('wikilink', '', 0).meta = wikilinkParts(inner)
+  state.pos = end + 2
+  return true
+}
 
 const schemes = new Set(['http:', 'https:', 'mailto:'])
 
@@ -46,10 +68,11 @@ export function safeHref(href: string | null | undefined): string {
 // long is a dump, not prose, and parsing a megabyte takes a second.
 export const maxParsed = 200_000
 
-/** parseMarkdown turns Markdown source into nodes that hold no HTML. */
-export function parseMarkdown(src: string): MdNode[] {
-  if (src.length <= maxParsed) return build(md.parse(src, {}))
-  return [...build(md.parse(src.slice(0, maxParsed), {})), { kind: 'plain', text: src.slice(maxParsed) }]
+/** parseMarkdown turns Markdown source into nodes that hold no HTML; a note's (opts.wikilinks) with its [[wikilinks]]. */
+export function parseMarkdown(src: string, opts: { wikilinks?: boolean } = {}): MdNode[] {
+  const parser = opts.wikilinks ? notes : md
+  if (src.length <= maxParsed) return build(parser.parse(src, {}))
+  return [...build(parser.parse(src.slice(0, maxParsed), {})), { kind: 'plain', text: src.slice(maxParsed) }]
 }
 
 // build folds a token stream into nodes: an opening token starts a child
@@ -96,6 +119,11 @@ function build(tokens: Token[]): MdNode[] {
       case 'hr':
         out.push({ kind: 'hr' })
         break
+      case 'wikilink': {
+        const { target, text } = tok.meta as { target: string; text: string }
+        out.push({ kind: 'wikilink', target, text })
+        break
+      }
       case 'image': {
         const alt = (tok.children ?? []).map((c) => c.content).join('') || tok.content
         out.push({ kind: 'image', alt, href: safeHref(String(tok.attrGet('src') ?? '')) })

@@ -1,5 +1,5 @@
 import { toApiError, type Api, type ApiError } from '../api/api'
-import type { ApprovalDecision, ContextPreview, ForkRequest, HermesEvent } from '../api/types'
+import type { ApprovalDecision, ContextPreview, ForkRequest, HermesEvent, VaultEdit, VaultNote } from '../api/types'
 import { createDrawn, type Drawn } from '../lib/drawn'
 import { orderEvents } from '../lib/events'
 import { nextIterationStart, prevIterationStart, replayTo, type Replay } from '../lib/replay'
@@ -169,6 +169,12 @@ export interface RunStore extends Store<RunState> {
   pinMessage(index: number): Promise<boolean>
   /** loadPreview asks which messages the next compression will fold. */
   loadPreview(): Promise<void>
+  /** vaultEdit reads what a vault edit of the run's call changed, and when it was undone. */
+  vaultEdit(callId: string): Promise<VaultEdit>
+  /** undoVaultEdit puts the edit back; it rejects with the backend's reason when a note changed since. */
+  undoVaultEdit(callId: string): Promise<VaultEdit>
+  /** vaultNote reads a note of the run's vault by name, as a wikilink in the note at from finds it. */
+  vaultNote(name: string, from: string): Promise<VaultNote>
   answer(decision: ApprovalDecision, reason?: string, pattern?: string): Promise<boolean>
   /** answerQuestion answers the question a run asked (text "": no one can answer, and the model is told not to guess). */
   answerQuestion(questionId: string, text: string): Promise<boolean>
@@ -357,6 +363,9 @@ export function createRunStore(api: Api, ticker: Ticker = intervalTicker, frame:
         if (mine === ticket) store.set({ preview: { status: 'error', value: null, error: toApiError(err) } })
       }
     },
+    vaultEdit: (callId) => api.vaultEdit(id(), callId),
+    undoVaultEdit: (callId) => api.undoVaultEdit(id(), callId),
+    vaultNote: (name, from) => api.vaultNote(id(), name, from),
     answer(decision, reason, pattern) {
       const pending = store.get().view.pendingApproval
       if (!pending?.approval_id) return Promise.resolve(false)

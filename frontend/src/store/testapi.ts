@@ -102,6 +102,9 @@ export function testApi(data: TestData = {}): TestApi {
     },
     contextPreview: (id) =>
       answer('contextPreview', [id], () => data.preview ?? { tokens: 0, threshold: 0, window: 0, due: false, folded: 0, turns: [], pinned: [], facts: [] }),
+    vaultEdit: (id, callId) => answer('vaultEdit', [id, callId], () => ({ call_id: callId, change: null })),
+    undoVaultEdit: (id, callId) => answer('undoVaultEdit', [id, callId], () => ({ call_id: callId, change: null, undone_at: '2026-01-02T03:04:05Z' })),
+    vaultNote: (id, name, from) => answer('vaultNote', [id, name, from], () => ({ path: `${name}.md`, text: `# ${name}\n`, vault: 'Vault', backlinks: [] })),
     memories: (limit) => answer('memories', [limit], () => memory.map((e) => ({ ...e }))),
     pinMemory: (id, pinned) =>
       answer('pinMemory', [id, pinned], () => {

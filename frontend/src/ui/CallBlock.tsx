@@ -6,14 +6,15 @@ import { callSandbox } from '../lib/sandbox'
 import { hitIn, type CardHit } from '../lib/search'
 import { resultShown } from '../lib/iteration'
 import { readChange } from '../lib/notechange'
+import { noteOfCall, showNote } from '../lib/notes'
 import type { CallView } from '../lib/timeline'
-import { ChangeView } from './ChangeView'
+import { VaultEditBlock } from './VaultEditBlock'
 import { DiffView } from './DiffView'
 import { PinButton, type Pins } from './MessageView'
 import { JsonText } from './JsonTree'
 import { CopyButton } from './CopyButton'
 import { Highlight } from './Highlight'
-import { useAppState, useT } from './appContext'
+import { useAppState, useRunState, useT } from './appContext'
 
 const previewChars = 600
 
@@ -37,6 +38,8 @@ export function CallBlock({ call, onArtifact, pins, resultIndex, hit }: { call: 
   // arguments; the tool never got it, so it is a tag here, not arguments.
   const { rest: args, meta } = useMemo(() => splitCallMeta(call.arguments), [call.arguments])
   const sandbox = useMemo(() => callSandbox(t, call.sandbox), [t, call.sandbox])
+  const note = useMemo(() => noteOfCall(call.name, call.arguments), [call.name, call.arguments])
+  const runId = useRunState((s) => s.runId)
 
   return (
     <div className={`call call-${call.status}`} data-testid="call" data-call-id={call.id} data-status={call.status}>
@@ -105,12 +108,7 @@ export function CallBlock({ call, onArtifact, pins, resultIndex, hit }: { call: 
           {a.decision === '' ? t(a.escaping ? 'call.awaiting_escaping' : 'call.awaiting', { risk: a.risk }) : approvalText(t, a.decision, a.by, a.denyReason, a.pattern)}
         </div>
       )}
-      {change && call.status === 'ok' && (
-        <details className="call-change" data-testid="call-change">
-          <summary>{t('change.applied')}</summary>
-          <ChangeView change={change} />
-        </details>
-      )}
+      <VaultEditBlock call={call} approved={change} />
       {seen && (
         <div className={`call-result${call.status === 'failed' || call.status === 'denied' ? ' failed' : ''}`}>
           <pre data-testid="call-result" className={clamped ? 'clamped' : ''}>
@@ -123,6 +121,11 @@ export function CallBlock({ call, onArtifact, pins, resultIndex, hit }: { call: 
               </button>
             )}
             <CopyButton text={seen} title={t('copy.result')} testId="copy-result" />
+            {note && call.status === 'ok' && (
+              <button type="button" className="link" data-testid="call-open-note" title={t('note.open_hint', { note })} onClick={() => showNote(runId, note)}>
+                {t('note.open')}
+              </button>
+            )}
             {call.artifact && (
               <button type="button" className="link" data-testid="call-artifact" onClick={() => onArtifact(call)}>
                 {t('call.full_output', { size: formatBytes(call.size, lang) })}

@@ -1,8 +1,9 @@
-import { memo, useEffect, useMemo, useRef, useState } from 'react'
+import { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import { budgetSplit } from '../lib/budget'
 import { curlCommand } from '../lib/curl'
 import { diffContexts, messagesOf, previousContext, type RequestContext } from '../lib/context'
 import { pairEdits } from '../lib/diff'
+import { shownNote } from '../lib/notes'
 import { conversationIndex } from '../lib/pins'
 import { summarizeEvent } from '../lib/events'
 import { formatCount, formatPercent, formatTokens } from '../lib/format'
@@ -13,6 +14,7 @@ import { CompressionPreview } from './CompressionPreview'
 import { CopyButton } from './CopyButton'
 import { useAppState, useRunState, useT } from './appContext'
 import { MessageDiff, MessageView, type Pins } from './MessageView'
+import { NoteView } from './NoteView'
 
 /** Endpoint is where the run's requests went, for "copy as cURL": the model, the masked base URL and the tools. */
 export interface Endpoint {
@@ -21,7 +23,7 @@ export interface Endpoint {
   tools: readonly string[]
 }
 
-type Tab = 'messages' | 'changes' | 'compare' | 'fork' | 'budget' | 'events'
+type Tab = 'messages' | 'changes' | 'compare' | 'fork' | 'budget' | 'events' | 'note'
 
 /**
  * Inspector shows what one iteration sent to the model (with a pin on each
@@ -34,7 +36,16 @@ export const Inspector = memo(function Inspector({ it, contexts, pins, endpoint 
   const t = useT()
   const [tab, setTab] = useState<Tab>('messages')
   const forked = useRunState((s) => s.view.forkedFrom !== null)
-  const tabs: Tab[] = ['messages', 'changes', 'compare', ...(forked ? (['fork'] as const) : []), 'budget', 'events']
+  // A note a call read, asked for from its card (lib/notes.ts), is shown on a tab of its own.
+  const runId = useRunState((s) => s.runId)
+  const asked = useSyncExternalStore(shownNote.subscribe, shownNote.get)
+  const hasNote = asked.seq > 0 && asked.runId === runId
+  const [noteSeen, setNoteSeen] = useState(0)
+  if (hasNote && asked.seq !== noteSeen) {
+    setNoteSeen(asked.seq)
+    setTab('note')
+  }
+  const tabs: Tab[] = ['messages', 'changes', 'compare', ...(forked ? (['fork'] as const) : []), 'budget', 'events', ...(hasNote ? (['note'] as const) : [])]
   if (!it) return <aside className="inspector empty-inspector muted">{t('inspector.none')}</aside>
   const ctx = contexts.get(it.n)
   const prev = previousContext(contexts, it.n)
@@ -63,6 +74,7 @@ export const Inspector = memo(function Inspector({ it, contexts, pins, endpoint 
           </>
         )}
         {tab === 'events' && <RawEvents it={it} />}
+        {tab === 'note' && hasNote && <NoteView key={asked.seq} asked={asked} />}
       </div>
     </aside>
   )

@@ -6,6 +6,8 @@ import { useT } from './appContext'
 /** Labels is what the drawn Markdown says in the person's language. */
 export interface MdLabels {
   image: (alt: string) => string
+  /** wikilink follows a note's [[wikilink]] to the note it names; without it the link is its text. */
+  wikilink?: (target: string) => void
 }
 
 const rel = 'noopener noreferrer nofollow'
@@ -40,6 +42,13 @@ export function mdElements(nodes: MdNode[], labels: MdLabels, inLink = false): R
           <a key={i} href={n.href} target="_blank" rel={rel}>
             {mdElements(n.children, labels, true)}
           </a>
+        )
+      case 'wikilink':
+        if (!labels.wikilink || inLink) return <span key={i} className="md-wikilink">{n.text}</span>
+        return (
+          <button key={i} type="button" className="link md-wikilink" data-testid="note-wikilink" data-target={n.target} title={n.target} onClick={() => labels.wikilink?.(n.target)}>
+            {n.text}
+          </button>
         )
       case 'image': {
         const text = labels.image(n.alt || n.href)
