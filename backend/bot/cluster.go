@@ -185,7 +185,7 @@ func (b *Bot) take(data []byte, check func() error, settle func(bool) error) {
 	}
 	r := b.replierOf(t.Platform, t.User, t.To)
 	if r == nil || b.isClosed() {
-		settle(false) // another replica's
+		_ = settle(false) // another replica's; or it comes back after the ack wait
 		return
 	}
 	m := chat.Message{ID: t.ID, User: t.User, Text: t.Text}
