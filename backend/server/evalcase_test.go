@@ -1,8 +1,10 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +12,10 @@ import (
 
 	"hermes/backend/api"
 	"hermes/backend/eval"
+	"hermes/backend/homelock"
 	"hermes/backend/llm/llmtest"
+	"hermes/backend/remote"
+	"hermes/backend/server"
 )
 
 // A finished run read a note and wrote a summary: GET proposes its case,
@@ -141,5 +146,65 @@ func TestCase_RefusedWithoutToken(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(h.home, "suites")); !os.IsNotExist(err) {
 		t.Errorf("a refused request wrote the suite: %v", err)
+	}
+}
+
+// A hermes serve attached to the process that owns the home (hermes eval
+// run, say) passes labels, evals and test cases on to the owner, which
+// keeps hermes.db.
+func TestEvals_AttachedAsksTheOwner(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Step{Content: "Done."})
+	h := newHarness(t, srv, nil, "")
+	id := h.start("say done")
+	h.watch(id, 0, nil)
+	// The harness's server is the owner's local API: the lock names it.
+	c, err := remote.Dial(t.Context(), homelock.Lock{Addr: strings.TrimPrefix(h.url, "http://"), Token: testToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Its stream to the owner ends before the owner's server closes.
+	t.Cleanup(func() { _ = c.Shutdown(context.Background()) })
+	attached := httptest.NewServer(server.New(server.Options{Runs: c, Token: testToken}))
+	t.Cleanup(attached.Close)
+
+	res, body := fetch(t, "PUT", attached.URL+"/api/runs/"+id+"/label", `{"label":"bad","note":"wrong"}`)
+	if res.StatusCode != http.StatusNoContent {
+		t.Fatalf("PUT label through the attached server: %d %s", res.StatusCode, body)
+	}
+	_, body = fetch(t, "GET", h.url+"/api/labels", "")
+	if !strings.Contains(string(body), `"label":"bad"`) {
+		t.Errorf("the owner's labels: %s", body)
+	}
+	res, body = fetch(t, "GET", attached.URL+"/api/evals", "")
+	if res.StatusCode != http.StatusOK || strings.TrimSpace(string(body)) != "[]" {
+		t.Errorf("GET /api/evals through the attached server: %d %s", res.StatusCode, body)
+	}
+	res, body = fetch(t, "GET", attached.URL+"/api/evals/ev-nope", "")
+	if res.StatusCode != http.StatusNotFound || !strings.Contains(string(body), "eval_not_found") {
+		t.Errorf("an unknown eval through the attached server: %d %s", res.StatusCode, body)
+	}
+	var p api.CaseProposal
+	res, body = fetch(t, "GET", attached.URL+"/api/runs/"+id+"/case", "")
+	if res.StatusCode != http.StatusOK || json.Unmarshal(body, &p) != nil || p.Home != h.home {
+		t.Fatalf("GET case through the attached server: %d %s", res.StatusCode, body)
+	}
+	req, _ := json.Marshal(api.CaseRequest{Suite: "suites/a.toml", TOML: p.TOML})
+	res, body = fetch(t, "POST", attached.URL+"/api/runs/"+id+"/case", string(req))
+	if res.StatusCode != http.StatusCreated {
+		t.Fatalf("POST case through the attached server: %d %s", res.StatusCode, body)
+	}
+	if _, err := eval.Load(filepath.Join(h.home, "suites", "a.toml")); err != nil {
+		t.Error(err)
+	}
+	// The attached server checks the token itself before passing anything on.
+	r, _ := http.NewRequestWithContext(t.Context(), "PUT", attached.URL+"/api/runs/"+id+"/label", strings.NewReader(`{"label":"good"}`))
+	r.Header.Set("Content-Type", "application/json")
+	res, err = http.DefaultClient.Do(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = res.Body.Close()
+	if res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a PUT without the token: %d", res.StatusCode)
 	}
 }

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"context"
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
@@ -82,5 +84,44 @@ func (s *server) showEval(w http.ResponseWriter, r *http.Request) {
 	var view eval.Shown
 	if s.withStore(w, func(st *store.Store) (err error) { view, err = eval.Show(st, r.PathValue("id")); return err }) {
 		writeJSON(w, http.StatusOK, view)
+	}
+}
+
+// ownerClient is the client of the process that owns the home
+// (backend/remote), which keeps hermes.db: an attached process passes the
+// requests for labels, evals and test cases on to it.
+type ownerClient interface {
+	Owned(ctx context.Context, method, path string, body []byte) (int, []byte, error)
+}
+
+// owned serves h in the process that owns the home, and passes the request
+// on to the owner in one attached to it, so that the Evals page of a
+// window or hermes serve opened while hermes eval run owns the home fills
+// as the eval goes.
+func (s *server) owned(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		c, ok := s.runs.(ownerClient)
+		if !ok {
+			h(w, r)
+			return
+		}
+		var body []byte
+		if r.Method != http.MethodGet {
+			var raw json.RawMessage
+			if !decode(w, r, &raw, true) {
+				return
+			}
+			body = raw
+		}
+		status, b, err := c.Owned(r.Context(), r.Method, r.URL.RequestURI(), body)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		if len(b) > 0 {
+			w.Header().Set("Content-Type", "application/json")
+		}
+		w.WriteHeader(status)
+		_, _ = w.Write(b) // the client that asked is gone
 	}
 }
