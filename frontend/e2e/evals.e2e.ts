@@ -4,7 +4,8 @@
 // that home shows the eval's table in headless Chromium at 1280×720, a cell
 // opens its run, the two variants stand side by side with the iteration
 // that differs marked; a run is labelled bad and the runs list filtered by
-// it; and Save as test case writes a suite that `hermes eval run` passes.
+// it; Save as test case writes a suite that `hermes eval run` passes; and
+// a `hermes serve` attached to a running eval fills its table as runs end.
 // scripts/e2e.sh passes HERMES_BIN and HERMES_SCRIPTMODEL.
 import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -27,7 +28,12 @@ const config = (url: string) => `version = 1\n\n[model]\nbase_url = "${url}"\nmo
 
 /** hermes runs the CLI to its end and resolves with its exit code and output. */
 function hermes(args: string[]): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
+  return started(args).done
+}
+
+/** started starts the CLI; done resolves with its exit code and output. */
+function started(args: string[]): { done: Promise<{ code: number | null; out: string }> } {
+  const done = new Promise<{ code: number | null; out: string }>((resolve, reject) => {
     const child = spawn(env('HERMES_BIN'), args, { env: { ...process.env, HERMES_LANG: 'en' }, stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
     child.stdout.on('data', (b: Buffer) => (out += b.toString()))
@@ -35,6 +41,7 @@ function hermes(args: string[]): Promise<{ code: number | null; out: string }> {
     child.on('error', reject)
     child.on('exit', (code) => resolve({ code, out }))
   })
+  return { done }
 }
 
 // Each run reads the note; the first answers what it says, the second not.
@@ -69,8 +76,8 @@ afterAll(async () => {
   expect(code).toBe(0)
 })
 
-async function openEval(page: Page): Promise<void> {
-  await page.goto(served!.url)
+async function openEval(page: Page, url = served!.url): Promise<void> {
+  await page.goto(url)
   await page.getByTestId('runs-page').waitFor()
   await page.getByTestId('nav-evals').click()
   await page.getByTestId('evals-table').waitFor()
@@ -177,5 +184,35 @@ describe('the Evals page', () => {
     await model!.script(reads('c1', 'The review is on Friday.'))
     const ev = await hermes(['eval', 'run', suitePath, '--home', other, '--model', 'model-a'])
     expect(ev.code, ev.out).toBe(0)
+  })
+
+  it('fills a running eval\'s table as its runs are checked, in a hermes serve attached to the eval', async () => {
+    const home2 = join(tmp, 'live')
+    mkdirSync(home2)
+    writeFileSync(join(home2, 'hermes.toml'), config(model!.url))
+    // The first run waits for its first answer, the second for its last.
+    const [a1, a2] = reads('l1', 'The review is on Friday.')
+    const [b1, b2] = reads('l2', 'The review is on Monday.')
+    await model!.script([{ ...a1, hold: true }, a2, b1, { ...b2, hold: true }])
+    const ev = started(['eval', 'run', join(tmp, 'suite', 'notes.toml'), '--home', home2, '--model', 'model-a', '--model', 'model-b', '--parallel', '1'])
+    await expect.poll(async () => (await model!.state()).waiting, { timeout: 20_000 }).toBe(1)
+    const attached = await serve(env('HERMES_BIN'), home2)
+    try {
+      const { ctx, page } = await openPage(browser!, { width: 1280, height: 720 })
+      await openEval(page, attached.url)
+      expect(await page.getByTestId('eval-page').getAttribute('data-state')).toBe('running')
+      expect(await page.locator('[data-testid="eval-cell"][data-runs="0"]').count()).toBe(2)
+      await model!.release()
+      // The first run is checked while the second waits: its cell fills, the eval still running.
+      await page.locator('[data-testid="eval-cell"][data-runs="1"]').waitFor()
+      expect(await page.locator('[data-testid="eval-cell"][data-runs="0"]').count()).toBe(1)
+      expect(await page.getByTestId('eval-page').getAttribute('data-state')).toBe('running')
+      await shot(page, 'evals-live.png')
+      await ctx.close()
+      await model!.release()
+      expect((await ev.done).code).toBe(1)
+    } finally {
+      await attached.stop()
+    }
   })
 })
