@@ -111,3 +111,29 @@ describe('createWailsApi watchRun', () => {
     expect(w.listeners.size).toBe(0)
   })
 })
+
+describe('createWailsApi evals and labels', () => {
+  it('calls the window\'s bindings, and says to update an older window that has none', async () => {
+    const calls: string[] = []
+    const base = { ListRuns: () => Promise.resolve([]), RunEvents: () => Promise.resolve([]), Language: () => Promise.resolve('en') }
+    const api = createWailsApi({
+      go: {
+        app: {
+          App: {
+            ...base,
+            Evals: () => Promise.resolve(null),
+            Labels: () => Promise.resolve(null),
+            SetLabel: (id: string, label: string, note: string) => (calls.push(`SetLabel ${id} ${label} ${note}`), Promise.resolve()),
+            SaveCase: () => Promise.reject(new Error('{"error":{"code":"bad_suite_path","message":{"en":"outside the home","zh-CN":"不在主目录"}}}')),
+          },
+        },
+      },
+    })
+    expect(await api.evals()).toEqual([])
+    expect(await api.labels()).toEqual({})
+    await api.setLabel('r1', 'bad', 'made it up')
+    expect(calls).toEqual(['SetLabel r1 bad made it up'])
+    await expect(api.saveCase('r1', { suite: '/etc/x.toml', toml: '' })).rejects.toMatchObject({ code: 'bad_suite_path', messages: { 'zh-CN': '不在主目录' } })
+    await expect(api.runCase('r1')).rejects.toThrow('this build of Hermes has no RunCase; update Hermes')
+  })
+})
