@@ -139,6 +139,9 @@ describe('createRunStore', () => {
     ])
     t.push(steeredEvents.slice(8, 9))
     expect(await store.answer('allow_once')).toBe(false)
+    // The dialog names the approval it showed, whatever the view has folded.
+    expect(await store.answer('allow_once', '', '', 'a2')).toBe(true)
+    expect(t.calls.filter((c) => c.startsWith('approve')).at(-1)).toBe('approve("r2", "a2", {"decision":"allow_once"})')
   })
 
   it('resumes a stopped run and reads its log again; forks from an iteration', async () => {

@@ -175,7 +175,12 @@ export interface RunStore extends Store<RunState> {
   undoVaultEdit(callId: string): Promise<VaultEdit>
   /** vaultNote reads a note of the run's vault by name, as a wikilink in the note at from finds it. */
   vaultNote(name: string, from: string): Promise<VaultNote>
-  answer(decision: ApprovalDecision, reason?: string, pattern?: string): Promise<boolean>
+  /**
+   * answer decides the approval the person was shown (approvalId), or the
+   * run's pending one: the page may draw a newer approval before its store's
+   * view has folded it, so the dialog names its own.
+   */
+  answer(decision: ApprovalDecision, reason?: string, pattern?: string, approvalId?: string): Promise<boolean>
   /** answerQuestion answers the question a run asked (text "": no one can answer, and the model is told not to guess). */
   answerQuestion(questionId: string, text: string): Promise<boolean>
   /** resumeRun continues a stopped or failed run from its checkpoint. */
@@ -366,11 +371,11 @@ export function createRunStore(api: Api, ticker: Ticker = intervalTicker, frame:
     vaultEdit: (callId) => api.vaultEdit(id(), callId),
     undoVaultEdit: (callId) => api.undoVaultEdit(id(), callId),
     vaultNote: (name, from) => api.vaultNote(id(), name, from),
-    answer(decision, reason, pattern) {
-      const pending = store.get().view.pendingApproval
-      if (!pending?.approval_id) return Promise.resolve(false)
+    answer(decision, reason, pattern, approvalId) {
+      const asked = approvalId || store.get().view.pendingApproval?.approval_id
+      if (!asked) return Promise.resolve(false)
       const answer = { decision, ...(reason ? { reason } : {}), ...(pattern ? { pattern } : {}) }
-      return act(() => api.approve(id(), pending.approval_id ?? '', answer))
+      return act(() => api.approve(id(), asked, answer))
     },
     async resumeRun() {
       const runId = id()

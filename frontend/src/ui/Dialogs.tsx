@@ -48,7 +48,7 @@ export function ApprovalDialog({ pending, onLater }: { pending: PendingApproval;
   const [busy, setBusy] = useState(false)
   const answer = async (d: ApprovalDecision) => {
     setBusy(true)
-    await run.answer(d, d === 'deny' ? reason.trim() : '', d === 'allow_always' ? alwaysPattern(pattern, choices.offered) : '')
+    await run.answer(d, d === 'deny' ? reason.trim() : '', d === 'allow_always' ? alwaysPattern(pattern, choices.offered) : '', pending.approval_id)
     setBusy(false)
   }
   return (
