@@ -198,9 +198,9 @@ echo "smoke: 1. a link opens in the system, the page stays"
 open_window "#/runs/$run"
 until_ok window_named "Hermes — Find the quarterly report · finished" || fail "the run's page and title did not show"
 still
-xdotool mousemove 70 152 click 1 mousemove 1000 700 # open the Answer panel; no tooltip over it
+xdotool mousemove 70 205 click 1 mousemove 1000 700 # open the Answer panel, under the label bar; no tooltip over it
 link=""
-answer_shown() { link=$(accent_at 20 172 750 36) && [ -n "$link" ]; }
+answer_shown() { link=$(accent_at 20 225 750 36) && [ -n "$link" ]; }
 until_ok answer_shown || fail "the answer's link did not show"
 still
 answer_shown || fail "the answer's link went away"
