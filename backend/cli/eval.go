@@ -270,6 +270,9 @@ func progressPrinter(env *Env) func(eval.Progress) {
 		mark := i18n.T("cli.eval.pass")
 		detail := ""
 		switch {
+		case r.Ungraded:
+			// Said whole: what to do next ends it.
+			mark, detail = i18n.T("cli.eval.ungraded"), r.Error
 		case r.Error != "":
 			mark, detail = i18n.T("cli.eval.error"), r.Error
 		case !r.Pass:
@@ -282,7 +285,10 @@ func progressPrinter(env *Env) func(eval.Progress) {
 			}
 		}
 		line := fmt.Sprintf("[%d/%d] %-5s %s · %s #%d  %s", p.Done, p.Total, mark, r.Task, r.Variant, r.Rep+1, durationText(r.DurationMS))
-		if detail != "" {
+		switch {
+		case r.Ungraded:
+			line += "  " + strings.ReplaceAll(detail, "\n", " ")
+		case detail != "":
 			line += "  " + firstLine(detail, 160)
 		}
 		fmt.Fprintln(env.Stderr, line)

@@ -50,6 +50,8 @@ func evalMessages() map[string]i18n.Msg {
 		"cli.eval.pass":            {EN: "pass", ZH: "通过"},
 		"cli.eval.fail":            {EN: "FAIL", ZH: "失败"},
 		"cli.eval.error":           {EN: "ERROR", ZH: "错误"},
+		"cli.eval.ungraded":        {EN: "NOT GRADED", ZH: "未评分"},
+		"cli.eval.judged":          {EN: "judge: score %.2f (passes at %.2f): %s", ZH: "评判：得分 %.2f（%.2f 通过）：%s"},
 		"cli.eval.title":           {EN: "eval %s · %s · %s", ZH: "评测 %s · %s · %s"},
 		"cli.eval.table_header":    {EN: "TASK\tVARIANT\tPASSED\tPASS@%d\tPASS^%d\tMEDIAN\tP95\tTOKENS\tCOST\tERRORS", ZH: "任务\t变体\t通过\tPASS@%d\tPASS^%d\t中位数\tP95\t令牌\t费用\t错误"},
 		"cli.eval.baseline_header": {EN: "VS BASELINE", ZH: "对比基线"},

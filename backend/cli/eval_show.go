@@ -3,7 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"strings"
+	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -127,7 +127,7 @@ func cmdEvalShow(env *Env, args []string) int {
 		return writeJSON(env, evalView{Eval: ev, Cells: cells})
 	}
 	printEvalTable(env, ev, cells)
-	printFailures(env, ev)
+	printResults(env, ev)
 	return ExitOK
 }
 
@@ -169,22 +169,37 @@ func hasDelta(cells []eval.Cell) bool {
 	return false
 }
 
-// printFailures lists the checks that failed and the runs that erred,
-// each with its run, to open or fork.
-func printFailures(env *Env, ev *eval.Eval) {
+// printResults lists, run by run, the checks that failed, the judge's
+// verdicts (its score and reason, passed or not) and the runs that erred
+// or that the judge could not grade, each with its run, to open or fork.
+func printResults(env *Env, ev *eval.Eval) {
 	for _, r := range ev.Results {
-		if r.Pass {
+		judged := slices.ContainsFunc(r.Checks, func(c eval.CheckResult) bool { return c.Kind == eval.KindJudge })
+		if r.Pass && !judged {
 			continue
 		}
 		fmt.Fprintf(env.Stdout, "\n%s · %s #%d  run %s\n", r.Task, r.Variant, r.Rep+1, r.RunID)
-		if r.Error != "" {
-			fmt.Fprintf(env.Stdout, "  %s %s\n", i18n.T("cli.eval.error"), r.Error)
-			continue
-		}
 		for _, c := range r.Checks {
-			if !c.Pass {
-				fmt.Fprintf(env.Stdout, "  %s %s: %s\n", i18n.T("cli.eval.fail"), c.Kind, strings.ReplaceAll(c.Detail, "\n", " "))
+			switch {
+			case c.Kind == eval.KindJudge && c.Score != nil:
+				mark := i18n.T("cli.eval.pass")
+				if !c.Pass {
+					mark = i18n.T("cli.eval.fail")
+				}
+				verdict := oneLine(c.Detail) // kept before the result had its parts
+				if c.PassAt != nil {
+					verdict = i18n.T("cli.eval.judged", *c.Score, *c.PassAt, oneLine(c.Reason))
+				}
+				fmt.Fprintf(env.Stdout, "  %s %s\n", mark, verdict)
+			case !c.Pass && !c.Ungraded:
+				fmt.Fprintf(env.Stdout, "  %s %s: %s\n", i18n.T("cli.eval.fail"), c.Kind, oneLine(c.Detail))
 			}
+		}
+		switch {
+		case r.Ungraded:
+			fmt.Fprintf(env.Stdout, "  %s %s\n", i18n.T("cli.eval.ungraded"), r.Error)
+		case r.Error != "":
+			fmt.Fprintf(env.Stdout, "  %s %s\n", i18n.T("cli.eval.error"), r.Error)
 		}
 	}
 }

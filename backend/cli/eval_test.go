@@ -26,7 +26,8 @@ import (
 // what it does: "summarise" reads notes/alpha.md, writes SUMMARY.md and
 // answers; "flaky" writes OUT.txt, "bad" in one run of three; "broken"
 // fails with HTTP 500. The judge is asked to grade with a criterion that
-// says "good" (0.9) or not (0.2). fail makes "summarise" write a wrong
+// says "good" (0.9) or not (0.2), unless judge is set: then it answers
+// what judge returns. fail makes "summarise" write a wrong
 // summary; hold, when set, holds the first turn of the runs after the
 // first until closed.
 type evalModel struct {
@@ -37,6 +38,7 @@ type evalModel struct {
 	hold    chan struct{}
 	holding chan struct{} // gets a value when a turn is held
 	starts  atomic.Int64
+	judge   atomic.Pointer[func() llmtest.Step]
 }
 
 func newEvalModel(t *testing.T) *evalModel {
@@ -55,6 +57,9 @@ func (m *evalModel) answer(req llmtest.Request) llmtest.Step {
 		}
 	}
 	if strings.HasPrefix(req.Messages[0].Content, "You grade") {
+		if j := m.judge.Load(); j != nil {
+			return (*j)()
+		}
 		score := 0.2
 		if strings.Contains(all, "Criterion: good") {
 			score = 0.9

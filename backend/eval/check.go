@@ -13,40 +13,57 @@ import (
 )
 
 // CheckResult is one check of one run: whether it passed and why, in
-// English (results are kept, and read in either language).
+// English (results are kept, and read in either language). A judge check
+// also has its score, the score it passes at and the judge's reason, or,
+// when the judge could not grade the run, Ungraded.
 type CheckResult struct {
-	Kind   string   `json:"kind"`
-	Pass   bool     `json:"pass"`
-	Detail string   `json:"detail"`
-	Score  *float64 `json:"score,omitempty"`
+	Kind     string   `json:"kind"`
+	Pass     bool     `json:"pass"`
+	Detail   string   `json:"detail"`
+	Score    *float64 `json:"score,omitempty"`
+	PassAt   *float64 `json:"pass_at,omitempty"`
+	Reason   string   `json:"reason,omitempty"`
+	Ungraded bool     `json:"ungraded,omitempty"`
 }
 
 // Judge grades a run against a criterion with a model: a score from 0 to 1
-// and its reason. An error is the judge's model call failing.
+// and its reason. An error is the judge's model call failing, or an answer
+// without a score (ErrJudge).
 type Judge func(ctx context.Context, criterion string, task Task, o Outcome) (score float64, reason string, err error)
 
-// Evaluate runs every check of t on o. A judge whose model call fails makes
-// err (an error of the run, not a failed check).
+// Evaluate runs every check of t on o. A judge that cannot grade the run
+// (its model call fails, its answer holds no score) leaves its check
+// Ungraded and makes err, the first such: the run is not graded, neither
+// passed nor failed. The other checks are still run.
 func Evaluate(ctx context.Context, t Task, o Outcome, judge Judge) ([]CheckResult, error) {
 	out := make([]CheckResult, 0, len(t.Checks))
+	var firstErr error
 	for i := range t.Checks {
 		c := &t.Checks[i]
-		if c.Kind() == KindJudge {
-			if judge == nil {
-				return out, fmt.Errorf("%w: no judge model", ErrJudge)
-			}
-			score, reason, err := judge(ctx, c.Judge, t, o)
-			if err != nil {
-				return out, err
-			}
-			r := CheckResult{Kind: KindJudge, Pass: score >= c.passAt(), Score: &score,
-				Detail: fmt.Sprintf("score %.2f (pass at %.2f): %s", score, c.passAt(), reason)}
-			out = append(out, r)
+		if c.Kind() != KindJudge {
+			out = append(out, c.evaluate(o))
 			continue
 		}
-		out = append(out, c.evaluate(o))
+		var (
+			score  float64
+			reason string
+			err    = errors.New("no judge model")
+		)
+		if judge != nil {
+			score, reason, err = judge(ctx, c.Judge, t, o)
+		}
+		passAt := c.passAt()
+		if err != nil {
+			out = append(out, CheckResult{Kind: KindJudge, PassAt: &passAt, Ungraded: true, Detail: "not graded: " + err.Error()})
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		out = append(out, CheckResult{Kind: KindJudge, Pass: score >= passAt, Score: &score, PassAt: &passAt, Reason: reason,
+			Detail: fmt.Sprintf("score %.2f (pass at %.2f): %s", score, passAt, reason)})
 	}
-	return out, nil
+	return out, firstErr
 }
 
 // Passed reports whether every result passed.

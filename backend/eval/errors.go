@@ -15,5 +15,5 @@ var (
 	ErrNoRun = errors.New("no such run")
 
 	// ErrJudge is returned when a judge's answer holds no score.
-	ErrJudge = errors.New("judge gave no score")
+	ErrJudge = errors.New("the judge's answer holds no score")
 )

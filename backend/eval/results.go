@@ -58,8 +58,8 @@ type Eval struct {
 
 // Result is one run of one task under one variant: its run, whether every
 // check passed, each check's result, and what it took. Error, when set,
-// is why the run could not be checked (its model call failed): neither a
-// pass nor a fail.
+// is why the run could not be checked (its model call failed) or graded
+// (Ungraded: the judge could not say): neither a pass nor a fail.
 type Result struct {
 	Task       string        `json:"task"`
 	Variant    string        `json:"variant"`
@@ -68,6 +68,7 @@ type Result struct {
 	Status     string        `json:"status,omitempty"`
 	Pass       bool          `json:"pass"`
 	Error      string        `json:"error,omitempty"`
+	Ungraded   bool          `json:"ungraded,omitempty"`
 	Checks     []CheckResult `json:"checks,omitempty"`
 	Answer     string        `json:"answer,omitempty"`
 	Iterations int           `json:"iterations"`

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -400,7 +401,13 @@ func (e *Engine) runOne(ctx context.Context, stop <-chan struct{}, s *Suite, eva
 	checks, err := Evaluate(ctx, *t, o, judge)
 	res.Checks = checks
 	if err != nil {
-		res.Error = i18n.In(i18n.EN, "eval.judge_failed", err)
+		// Not graded: an error of the eval, which a resume runs again.
+		res.Ungraded = true
+		key := "eval.judge_failed"
+		if errors.Is(err, ErrJudge) {
+			key = "eval.judge_malformed"
+		}
+		res.Error = i18n.In(i18n.EN, key, err, evalID)
 		return res, false, nil
 	}
 	res.Pass = Passed(checks)
