@@ -62,21 +62,16 @@ async function openRun(page: Page, runId: string) {
   await page.evaluate((h) => (window.location.hash = h), `#/runs/${runId}`)
 }
 
-// approve allows the call the dialog shows. A click on the dialog of an
-// approval asked right after another is sometimes lost, about one run in
-// three on a full suite: an open defect of the dialog, not yet explained.
-// Click again, as a person would, at most twice.
-async function approve(page: Page) {
-  const dialog = page.getByTestId('approval-dialog')
-  for (let i = 0; i < 3; i++) {
-    await dialog.getByTestId('approve-once').click()
-    try {
-      await dialog.waitFor({ state: 'detached', timeout: i < 2 ? 3000 : 10000 })
-      return
-    } catch (err) {
-      if (i === 2) throw err
-    }
-  }
+// approvalOf is the dialog of the approval of one call. Asked right after
+// another, it can replace the dialog before in the same frame, so a test
+// waiting for "the" dialog to close would see the next one instead.
+const approvalOf = (page: Page, callId: string) => page.locator(`[data-testid="approval-dialog"][data-id="approval_${callId}"]`)
+
+// approve allows the call, and waits for its dialog to go.
+async function approve(page: Page, callId: string) {
+  const dialog = approvalOf(page, callId)
+  await dialog.getByTestId('approve-once').click()
+  await dialog.waitFor({ state: 'detached' })
 }
 
 describe('a vault edit in the approval dialog', () => {
@@ -95,7 +90,7 @@ describe('a vault edit in the approval dialog', () => {
     await page.getByTestId('runs-page').waitFor()
     await page.evaluate((h) => (window.location.hash = h), `#/runs/${runId}`)
 
-    const dialog = page.getByTestId('approval-dialog')
+    const dialog = approvalOf(page, 'r1')
     const change = dialog.getByTestId('approval-change')
     await change.waitFor()
     expect(await change.getByTestId('change-reach').textContent()).toBe('4 links change in 2 notes')
@@ -110,13 +105,13 @@ describe('a vault edit in the approval dialog', () => {
     // The arguments are there, folded.
     expect(await dialog.locator('details.dialog-json').getAttribute('open')).toBeNull()
     await shot(page, 'vault-approval-rename.png')
-    await approve(page)
+    await approve(page, 'r1')
 
-    const props = page.getByTestId('approval-dialog').getByTestId('change-properties')
+    const props = approvalOf(page, 'p1').getByTestId('change-properties')
     await props.waitFor()
     expect(await props.textContent()).toBe('status: draft → done')
     await shot(page, 'vault-approval-property.png')
-    await approve(page)
+    await approve(page, 'p1')
 
     await expect.poll(async () => page.getByTestId('run-status').first().getAttribute('data-status'), { timeout: 15000 }).toBe('finished')
     expect(existsSync(join(vault, 'Projects/Plan.md'))).toBe(false)

@@ -14,7 +14,22 @@ import { JsonText } from './JsonTree'
 import { useAppState, useAppStore, useT } from './appContext'
 import { FolderButton } from './FolderButton'
 
-export function Modal({ title, onClose, children, testId, wide }: { title: string; onClose: () => void; children: React.ReactNode; testId: string; wide?: boolean }) {
+export function Modal({
+  title,
+  onClose,
+  children,
+  testId,
+  wide,
+  id,
+}: {
+  title: string
+  onClose: () => void
+  children: React.ReactNode
+  testId: string
+  wide?: boolean
+  /** id names what the dialog is about (an approval's id), for a test or a script to find this one dialog. */
+  id?: string
+}) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose()
     window.addEventListener('keydown', onKey)
@@ -22,7 +37,7 @@ export function Modal({ title, onClose, children, testId, wide }: { title: strin
   }, [onClose])
   return (
     <div className="overlay" onClick={onClose}>
-      <div className={`dialog${wide ? ' wide' : ''}`} role="dialog" aria-modal="true" aria-label={title} data-testid={testId} onClick={(e) => e.stopPropagation()}>
+      <div className={`dialog${wide ? ' wide' : ''}`} role="dialog" aria-modal="true" aria-label={title} data-testid={testId} data-id={id} onClick={(e) => e.stopPropagation()}>
         <h2>{title}</h2>
         {children}
       </div>
@@ -52,7 +67,7 @@ export function ApprovalDialog({ pending, onLater }: { pending: PendingApproval;
     setBusy(false)
   }
   return (
-    <Modal title={t('approval.title', { name: pending.name ?? '?' })} onClose={onLater} testId="approval-dialog">
+    <Modal title={t('approval.title', { name: pending.name ?? '?' })} onClose={onLater} testId="approval-dialog" id={pending.approval_id}>
       <p>
         <span className="tag warn">{t('approval.risk', { risk: pending.risk ?? '?' })}</span>
         {choices.escaping && <span className="tag bad">{t('approval.escaping_tag')}</span>} <span className="muted">{pending.reason}</span>
