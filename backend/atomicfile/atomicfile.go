@@ -19,7 +19,7 @@ import (
 type Option func(*options)
 
 type options struct {
-	keepMode, exactMode, noReplace bool
+	keepMode, exactMode, noReplace, noSync bool
 }
 
 // KeepMode gives the new file the permission bits of the file it replaces,
@@ -36,6 +36,12 @@ func ExactMode() Option { return func(o *options) { o.exactMode = true } }
 // hard links are not supported the name is claimed empty first (with
 // O_EXCL) and the written file renamed over it.
 func NoReplace() Option { return func(o *options) { o.noReplace = true } }
+
+// NoSync leaves the file and its directory unsynced, for a file that a
+// crash makes meaningless anyway (a lock, whose process the crash ends):
+// it still appears whole or not at all to another process, and the syncs
+// (a journal commit each) are left out of the writer's start.
+func NoSync() Option { return func(o *options) { o.noSync = true } }
 
 // WriteFile replaces the file at path with data, or creates it with perm
 // (narrowed by the umask, as os.WriteFile does).
@@ -140,7 +146,7 @@ func writeIn(d dir, name string, perm fs.FileMode, fill func(io.Writer) error, o
 	if err == nil && exact {
 		err = f.Chmod(perm)
 	}
-	if err == nil {
+	if err == nil && !o.noSync {
 		err = f.Sync()
 	}
 	if err = errors.Join(err, f.Close()); err != nil {
@@ -151,7 +157,7 @@ func writeIn(d dir, name string, perm fs.FileMode, fill func(io.Writer) error, o
 	} else {
 		err = d.Rename(tmp, name)
 	}
-	if err != nil {
+	if err != nil || o.noSync {
 		return err
 	}
 	return syncDir(d, filepath.Dir(name))

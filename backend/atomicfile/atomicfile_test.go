@@ -150,6 +150,29 @@ func TestWriteFile_NoReplace(t *testing.T) {
 	}
 }
 
+// NoSync writes the file whole, as NoReplace's link, without syncing its
+// directory.
+func TestWriteFile_NoSync(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "hermes.lock")
+	synced := recordSyncs(t)
+	if err := WriteFile(path, []byte("mine"), 0o600, NoReplace(), NoSync()); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(path, []byte("theirs"), 0o600, NoReplace(), NoSync()); !errors.Is(err, fs.ErrExist) {
+		t.Fatalf("error %v, want fs.ErrExist", err)
+	}
+	if got := readFile(t, path); got != "mine" {
+		t.Fatalf("content %q, want the first writer's", got)
+	}
+	if got := names(t, dir); !slices.Equal(got, []string{"hermes.lock"}) {
+		t.Fatalf("directory holds %v, want only the file", got)
+	}
+	if len(*synced) != 0 {
+		t.Fatalf("synced %v, want nothing", *synced)
+	}
+}
+
 // noLinks is a file system without hard links, as FAT.
 type noLinks struct{ osDir }
 

@@ -73,10 +73,11 @@ var errCorrupt = errors.New("not a Hermes lock")
 
 // create writes b as home's lock unless there is one: the lock appears
 // whole or not at all (atomicfile's NoReplace links a finished file, which
-// never replaces another), so a reader never sees half of it. fs.ErrExist
-// when there is one.
+// never replaces another), so a reader never sees half of it. It is not
+// synced: a crash ends the process it names, and a lock a crash left empty
+// or cut short is taken over as a stale one. fs.ErrExist when there is one.
 func create(home string, b []byte) error {
-	err := atomicfile.WriteFile(LockPath(home), b, 0o600, atomicfile.NoReplace())
+	err := atomicfile.WriteFile(LockPath(home), b, 0o600, atomicfile.NoReplace(), atomicfile.NoSync())
 	if errors.Is(err, fs.ErrExist) {
 		return fs.ErrExist
 	}

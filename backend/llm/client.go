@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -82,7 +83,7 @@ func New(cfg Config) *Client {
 	}
 	transport := hc.Transport
 	if transport == nil {
-		transport = sharedTransport
+		transport = sharedTransport()
 	}
 	hc.Transport = headerCapture{next: transport}
 
@@ -108,12 +109,13 @@ func New(cfg Config) *Client {
 
 // sharedTransport carries every client's requests that name no transport
 // of their own. Many runs (a bot's users) ask one endpoint at once, so it
-// keeps more connections per host for reuse than Go's default of two.
-var sharedTransport = func() *http.Transport {
+// keeps more connections per host for reuse than Go's default of two. It
+// is made for the first client, not in the start of every process.
+var sharedTransport = sync.OnceValue(func() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxIdleConnsPerHost = 64
 	return t
-}()
+})
 
 // defaultBackoff doubles from 500ms and adds up to a quarter of jitter, so
 // clients that failed together do not retry together.

@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -37,19 +38,16 @@ const (
 	minRelevance = 0.35
 )
 
-// functionWords are the query terms that say nothing of a task's subject:
+// functionTerms' words are the query terms that say nothing of a task's subject:
 // a memory sharing only "the" and "to" with a task is not about it; nor
 // are the words every memory of a run holds ("Task: … Outcome: …", "Files
 // used for …"). They stay in the index, so the list can change without a
-// rebuild. Chinese terms are pairs of characters: those of functionPairs
-// are no more, nor is any pair holding one of functionChars (a particle or
-// a pronoun: "的报" of "历史的报告" is no word).
-var (
-	functionWords = map[string]bool{}
-	functionChars = map[rune]bool{}
-)
-
-func init() {
+// rebuild. Chinese terms are pairs of characters: those among the words
+// are no more, nor is any pair holding one of its chars (a particle or
+// a pronoun: "的报" of "历史的报告" is no word). They are made at the first
+// recall, not in the start of every process.
+var functionTerms = sync.OnceValues(func() (words map[string]bool, chars map[rune]bool) {
+	words, chars = map[string]bool{}, map[rune]bool{}
 	for _, w := range strings.Fields(`a an the and or but if then so of to in on at by for from with as into
 		is are was were be been it its this thi that these those there here i me my we our you your he she they them
 		do doe did not no can will would should could may might must have ha had what which who how when where
@@ -58,15 +56,17 @@ func init() {
 		我们 你们 他们 她们 它们 这个 那个 这些 那些 这里 那里 这样 那样 一个 一下 一些 一份 一点 什么 怎么 如何
 		为什 为何 哪些 哪个 哪里 可以 能否 是否 不是 就是 还是 但是 而且 或者 以及 因为 所以 如果 然后 并且
 		关于 对于 帮忙 请帮 请问 请把 请将 告诉 需要 应该 已经 现在 没有`) {
-		functionWords[w] = true
+		words[w] = true
 	}
 	for _, r := range "的了吗呢吧啊呀哦嘛么什是里我你您他她它" {
-		functionChars[r] = true
+		chars[r] = true
 	}
-}
+	return words, chars
+})
 
 // contentTerm reports whether a query term can say what a task is about.
 func contentTerm(term string) bool {
+	functionWords, functionChars := functionTerms()
 	if functionWords[term] {
 		return false
 	}
