@@ -72,9 +72,9 @@ func (v *Vault) dailyNote(env skills.Env, a dailyNoteArgs) (string, error) {
 	}
 	content := pl.files[0].afterText
 	if strings.TrimSpace(content) == "" {
-		return fmt.Sprintf("created the daily note %s, %s; link to it as [[%s]]", p, from, noteName(p)), nil
+		return fmt.Sprintf("created the daily note %s, %s; %s", p, from, v.linkAdvice(p)), nil
 	}
-	return fmt.Sprintf("created the daily note %s, %s; link to it as [[%s]]:\n%s", p, from, noteName(p), content), nil
+	return fmt.Sprintf("created the daily note %s, %s; %s:\n%s", p, from, v.linkAdvice(p), content), nil
 }
 
 // planDaily plans the creation of the daily note of a day; the plan is nil

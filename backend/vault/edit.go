@@ -228,7 +228,9 @@ func linksIn(lines []string) []string {
 		}
 		l = inlineCode().ReplaceAllString(l, " ")
 		out = append(out, wikilinkRE().FindAllString(l, -1)...)
-		out = append(out, mdLinkRE().FindAllString(l, -1)...)
+		for _, m := range mdLinks(l) {
+			out = append(out, l[m.start:m.end])
+		}
 	}
 	return out
 }

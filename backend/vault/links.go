@@ -2,6 +2,7 @@ package vault
 
 import (
 	"cmp"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -46,6 +47,38 @@ func (x nameIndex) remove(n *Note) {
 	for _, a := range n.Aliases {
 		drop(x.byAlias, strings.ToLower(a))
 	}
+}
+
+// moved is the index as it is once the notes in moves (old path → new)
+// have moved, their aliases with them; x stays as it is. remove and add
+// change a list in place, so the copy owns each list it changes.
+func (x nameIndex) moved(moves map[string]string, notes map[string]*Note) nameIndex {
+	y := nameIndex{byName: maps.Clone(x.byName), byPath: maps.Clone(x.byPath), byAlias: maps.Clone(x.byAlias)}
+	own := func(m map[string][]string, key string) {
+		if l, ok := m[key]; ok {
+			m[key] = slices.Clone(l)
+		}
+	}
+	for old, p := range moves {
+		var aliases []string
+		if n := notes[old]; n != nil {
+			aliases = n.Aliases
+		}
+		own(y.byName, strings.ToLower(noteName(old)))
+		own(y.byName, strings.ToLower(noteName(p)))
+		for _, a := range aliases {
+			own(y.byAlias, strings.ToLower(a))
+		}
+		y.remove(&Note{Path: old, Aliases: aliases})
+	}
+	for old, p := range moves {
+		var aliases []string
+		if n := notes[old]; n != nil {
+			aliases = n.Aliases
+		}
+		y.add(&Note{Path: p, Aliases: aliases})
+	}
+	return y
 }
 
 // linkKey is a path or link target as the name index keys it.

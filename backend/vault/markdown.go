@@ -1,7 +1,6 @@
 package vault
 
 import (
-	"net/url"
 	"path"
 	"regexp"
 	"slices"
@@ -47,7 +46,6 @@ type Heading struct {
 
 var (
 	wikilinkRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`!?\[\[([^\[\]\n]+?)\]\]`) })
-	mdLinkRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[[^\]\n]*\]\(([^)\s]+?\.md)(#[^)\s]*)?\)`) })
 	// A tag is "#" that does not follow a letter, a digit or a character of
 	// a URL or an entity, then letters, digits, "_", "-" or "/" (nested
 	// tags); "#123" is not a tag. Chinese text puts one straight after
@@ -120,15 +118,8 @@ func parse(notePath, text string) *Note {
 			line = wikilinkRE().ReplaceAllString(line, " ")
 		}
 		if strings.Contains(line, "](") {
-			for _, m := range mdLinkRE().FindAllStringSubmatch(line, -1) {
-				if strings.Contains(m[1], "://") {
-					continue
-				}
-				target, err := url.PathUnescape(m[1])
-				if err != nil {
-					target = m[1]
-				}
-				n.Links = append(n.Links, Link{Target: target, Heading: strings.TrimPrefix(m[2], "#"), Line: i + 1})
+			for _, l := range mdLinks(line) {
+				n.Links = append(n.Links, Link{Target: l.target, Heading: l.fragment, Line: i + 1})
 			}
 			line = mdLinkRE().ReplaceAllString(line, " ")
 		}

@@ -14,17 +14,28 @@ import (
 // A rename moves a note (or a folder of notes) and rewrites every link to
 // it across the vault as Obsidian does: [[wikilinks]], ![[embeds]], links
 // to a heading or a block, with an alias or with the "\|" a table needs,
-// and relative Markdown links ([x](Note%20name.md)); links inside code
-// spans and code blocks stay, and so does every other byte. A link that
-// named the note by its name names it by its new name when no other note
-// has it (Obsidian's shortest path), else by its path; a relative link
-// stays relative; a link through an alias stays as it was.
+// and Markdown links ([x](Note%20name.md), [x](<Note name>)); links
+// inside code spans and code blocks stay, and so does every other byte.
+//
+// Each link keeps its own form: a wikilink stays a wikilink and a Markdown
+// link a Markdown link, with or without ".md", encoded or between angle
+// brackets as it was; a link by name names the new name, one by path from
+// the vault root the new path (a leading "/" kept), one relative to the
+// linking note the new relative path ("./" kept), one through an alias
+// stays. The vault's link format (see linkformat.go) decides a link that
+// several forms describe (a Markdown link to a note in the same folder is
+// by name and relative) and what a link becomes when its form no longer
+// leads to its note: a new name another note has too, or a link to an
+// unmoved note that the moved one would now take, is written as a path,
+// relative when the vault writes relative links, else from the root.
 
 // renamer rewrites the links of the notes that a move concerns; v.mu is
 // read-locked while it works.
 type renamer struct {
-	v     *Vault
-	moves map[string]string // old note path → new
+	v      *Vault
+	moves  map[string]string // old note path → new
+	after  nameIndex         // the names once moved
+	format string            // the vault's newLinkFormat
 }
 
 // newPathOf is where the note at p is after the move.
@@ -35,89 +46,141 @@ func (r *renamer) newPathOf(p string) string {
 	return p
 }
 
-// unique reports whether, after the move, no other note is called name.
-func (r *renamer) unique(name, self string) bool {
-	for _, p := range r.v.names.byName[strings.ToLower(name)] {
-		if p != self && r.newPathOf(p) == p {
-			return false
-		}
-	}
-	for old, q := range r.moves {
-		if old != self && strings.EqualFold(noteName(q), name) {
-			return false
-		}
-	}
-	return true
-}
-
 func noteName(p string) string {
 	base := path.Base(p)
 	return strings.TrimSuffix(base, path.Ext(base))
 }
 
-// linkStyle is how a link names the note at to: by its name, by its path
-// from the vault root, relative to the linking note, or through an alias.
+// linkStyle is how a link names its note.
 type linkStyle int
 
 const (
-	styleAlias linkStyle = iota
-	styleName
-	stylePath
-	styleRelative
+	styleAlias    linkStyle = iota // through a front-matter alias
+	styleName                      // by its name
+	styleAbsolute                  // by its path from the vault root
+	styleRelative                  // by its path from the linking note's folder
+	styleSuffix                    // by the end of its path (Projects/Plan)
 )
 
-func styleOf(target, from, to string, markdown bool) linkStyle {
-	key := linkKey(target)
-	name := key[strings.LastIndex(key, "/")+1:]
-	relative := from != "" && linkKey(path.Join(path.Dir(from), target)) == linkKey(to)
+// styleOf is the form of a link written target in the note from to the
+// note at to.
+func (r *renamer) styleOf(target, from, to string, markdown bool) linkStyle {
 	switch {
-	case markdown && relative:
+	case strings.HasPrefix(target, "/"):
+		return styleAbsolute
+	case strings.HasPrefix(target, "./") || strings.HasPrefix(target, "../"):
 		return styleRelative
-	case !strings.Contains(key, "/") && name == strings.ToLower(noteName(to)):
+	}
+	key, toKey := linkKey(target), linkKey(to)
+	name := !strings.Contains(key, "/") && key == strings.ToLower(noteName(to))
+	abs := key == toKey
+	rel := linkKey(path.Join(path.Dir(from), target)) == toKey
+	switch {
+	case r.format == formatRelative && rel:
+		return styleRelative
+	case r.format == formatAbsolute && abs:
+		return styleAbsolute
+	case name:
 		return styleName
-	case key == linkKey(to) || strings.HasSuffix(linkKey(to), "/"+key):
-		return stylePath
-	case relative:
+	case markdown && rel:
 		return styleRelative
+	case abs:
+		return styleAbsolute
+	case rel:
+		return styleRelative
+	case strings.HasSuffix(toKey, "/"+key):
+		return styleSuffix
 	}
 	return styleAlias
 }
 
-// retarget is what a link written target in the note from should say
-// after the move, and whether it changes.
-func (r *renamer) retarget(target, from string, markdown bool) (string, bool) {
+// concerns reports whether the move changes where a link written target
+// in the unmoved note from leads, or what it should say.
+func (r *renamer) concerns(target, from string) bool {
+	to, ok := r.v.names.resolve(target, from)
+	if !ok {
+		return false
+	}
+	if _, moved := r.moves[to]; moved {
+		return true
+	}
+	now, _ := r.after.resolve(target, from)
+	return now != to
+}
+
+// relink is what a link written target (decoded, without "#" and alias)
+// in the note from should say after the move, and whether it changes.
+func (r *renamer) relink(target, from string, markdown bool) (string, bool) {
 	to, ok := r.v.names.resolve(target, from)
 	if !ok {
 		return "", false
 	}
 	newTo, newFrom := r.newPathOf(to), r.newPathOf(from)
 	if newTo == to && newFrom == from {
-		return "", false
+		if now, _ := r.after.resolve(target, from); now == to {
+			return "", false
+		}
 	}
-	style := styleOf(target, from, to, markdown)
+	withExt := strings.EqualFold(path.Ext(target), path.Ext(to))
+	bare := strings.TrimSuffix(newTo, path.Ext(newTo))
 	var s string
+	style := r.styleOf(target, from, to, markdown)
 	switch style {
 	case styleAlias:
-		return "", false
+		s = target
+	case styleName:
+		s = noteName(newTo)
+		if len(r.after.byName[strings.ToLower(s)]) > 1 {
+			s = "" // another note has the name: a path, below
+		}
+	case styleAbsolute:
+		s = bare
+		if strings.HasPrefix(target, "/") {
+			s = "/" + s
+		}
 	case styleRelative:
-		s = relativePath(path.Dir(newFrom), newTo)
-	default:
-		if newTo == to {
-			return "", false // a name or a path from the root still resolves
+		s = r.relative(newFrom, newTo)
+		if strings.HasPrefix(target, "./") && !strings.HasPrefix(s, "../") {
+			s = "./" + s
 		}
-		if r.unique(noteName(newTo), to) {
-			s = noteName(newTo) + path.Ext(newTo)
-		} else {
-			s = newTo
+	case styleSuffix:
+		s = bare
+	}
+	if s != "" && style != styleAlias && withExt {
+		s += path.Ext(newTo)
+	}
+	if s == "" || !r.leadsTo(s, newFrom, newTo) {
+		s = r.path(newFrom, newTo)
+		if withExt {
+			s += path.Ext(newTo)
 		}
-	}
-	if !markdown && !strings.HasSuffix(strings.ToLower(target), ".md") {
-		s = strings.TrimSuffix(s, path.Ext(s))
-	}
-	if markdown {
-		return s, true
 	}
 	return s, s != target
+}
+
+// relative is the path of the note at to from the folder of the note at
+// from, without ".md".
+func (r *renamer) relative(from, to string) string {
+	return strings.TrimSuffix(relativePath(path.Dir(from), to), path.Ext(to))
+}
+
+// path is the link Obsidian writes to the note at to when its name is not
+// enough: its path from the linking note's folder when the vault writes
+// relative links, else from the root; without ".md".
+func (r *renamer) path(from, to string) string {
+	if r.format == formatRelative {
+		if s := r.relative(from, to); r.leadsTo(s, from, to) {
+			return s
+		}
+	}
+	return strings.TrimSuffix(to, path.Ext(to))
+}
+
+// leadsTo reports whether a link written s in the note from leads to the
+// note at to once moved.
+func (r *renamer) leadsTo(s, from, to string) bool {
+	got, ok := r.after.resolve(s, from)
+	return ok && got == to
 }
 
 // relativePath is the path from the folder dir to the file p, both from
@@ -205,25 +268,24 @@ func (r *renamer) rewriteLine(line, from string) string {
 		if strings.TrimSpace(target) == "" {
 			continue // [[#Heading]] is within the note
 		}
-		if s, ok := r.retarget(strings.TrimSpace(target), from, false); ok {
+		if s, ok := r.relink(strings.TrimSpace(target), from, false); ok {
 			edits = append(edits, edit{m[2], m[2] + len(target), s})
 		}
 	}
-	for _, m := range mdLinkRE().FindAllStringSubmatchIndex(line, -1) {
-		if inCode(m[0], m[1]) {
-			continue
-		}
-		written := line[m[2]:m[3]]
-		if strings.Contains(written, "://") {
-			continue
-		}
-		target, err := url.PathUnescape(written)
-		if err != nil {
-			target = written
-		}
-		if s, ok := r.retarget(target, from, true); ok {
-			if s = encodeLink(s, written); s != written {
-				edits = append(edits, edit{m[2], m[3], s})
+	if strings.Contains(line, "](") {
+		for _, l := range mdLinks(line) {
+			if inCode(l.start, l.end) {
+				continue
+			}
+			s, ok := r.relink(l.target, from, true)
+			if !ok {
+				continue
+			}
+			if !l.angle {
+				s = encodeLink(s, l.written)
+			}
+			if s != l.written {
+				edits = append(edits, edit{l.pathStart, l.pathEnd, s})
 			}
 		}
 	}
@@ -325,16 +387,18 @@ func (v *Vault) planRename(from, to string) (*plan, error) {
 
 	v.rlockAll()
 	defer v.mu.RUnlock()
-	r := &renamer{v: v, moves: moves}
+	r := &renamer{v: v, moves: moves, after: v.names.moved(moves, v.notes), format: v.linkSettings().NewLinkFormat}
 	concerned := map[string]bool{}
 	for p := range moves {
 		concerned[p] = true // its own relative links may change
 	}
-	// A link can lead to a moved note only if it ends with the note's name
-	// or is one of its aliases: the others are not resolved at all.
+	// A link can lead to a moved note, or be taken by one, only if it ends
+	// with the note's name, old or new, or is one of its aliases: the
+	// others are not resolved at all.
 	ends := map[string]bool{}
-	for p := range moves {
+	for p, q := range moves {
 		ends[strings.ToLower(noteName(p))] = true
+		ends[strings.ToLower(noteName(q))] = true
 		if n := v.notes[p]; n != nil {
 			for _, a := range n.Aliases {
 				ends[linkKey(a)] = true
@@ -353,7 +417,7 @@ func (v *Vault) planRename(from, to string) (*plan, error) {
 			if !mayLead(l.Target) {
 				continue
 			}
-			if to, ok := v.names.resolve(l.Target, p); ok && moves[to] != "" {
+			if r.concerns(l.Target, p) {
 				concerned[p] = true
 				break
 			}
@@ -366,7 +430,7 @@ func (v *Vault) planRename(from, to string) (*plan, error) {
 				for _, m := range wikilinkRE().FindAllStringSubmatch(s, -1) {
 					target, _, _ := strings.Cut(m[1], "|")
 					target, _, _ = strings.Cut(target, "#")
-					if to, ok := v.names.resolve(strings.TrimSpace(target), p); ok && moves[to] != "" {
+					if r.concerns(strings.TrimSpace(target), p) {
 						concerned[p] = true
 					}
 				}

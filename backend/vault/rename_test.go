@@ -51,17 +51,25 @@ func linkingNotes(rc renameCase) map[string][2]string {
 		"Test/07 markdown.md": {"[rel](../" + esc(rc.path) + ") and [anchored](../" + esc(rc.path) + "#" + esc(h) + ")\n",
 			"[rel](../" + esc(rc.newPath) + ") and [anchored](../" + esc(rc.newPath) + "#" + esc(h) + ")\n"},
 		"08 root markdown.md": {"[from the root](" + full(rc.path) + ")\n", "[from the root](" + full(rc.newPath) + ")\n"},
-		"Test/09 path.md":     {"By path: [[" + strings.TrimSuffix(rc.path, ".md") + "]] and [[{old}.md]].\n", "By path: [[{new}]] and [[{new}.md]].\n"},
-		"Test/10 code.md":     {"Inline `[[{old}]]` stays, [[{old}]] does not.\n" + code, "Inline `[[{old}]]` stays, [[{new}]] does not.\n" + code},
+		"Test/09 path.md": {"By path: [[" + strings.TrimSuffix(rc.path, ".md") + "]], [[/" + strings.TrimSuffix(rc.path, ".md") + "#" + h + "]], [[../" + strings.TrimSuffix(rc.path, ".md") + "|rel]] and [[{old}.md]].\n",
+			"By path: [[" + strings.TrimSuffix(rc.newPath, ".md") + "]], [[/" + strings.TrimSuffix(rc.newPath, ".md") + "#" + h + "]], [[../" + strings.TrimSuffix(rc.newPath, ".md") + "|rel]] and [[{new}.md]].\n"},
+		"Test/10 code.md": {"Inline `[[{old}]]` stays, [[{old}]] does not.\n" + code, "Inline `[[{old}]]` stays, [[{new}]] does not.\n" + code},
 		"Test/11 front.md": {"---\nrelated: \"[[{old}]]\"\n# a comment\ntags: [a]\n---\nBody [[{lower}]].\n",
 			"---\nrelated: \"[[{new}]]\"\n# a comment\ntags: [a]\n---\nBody [[{new}]].\n"},
 		"Test/12 alias only.md": {"Through the alias: [[" + rc.alias + "]], and [[Aliases]] is another note.\n", "Through the alias: [[" + rc.alias + "]], and [[Aliases]] is another note.\n"},
 		"Test/13 crlf.md":       {"Windows\r\n[[{old}]]\r\n", "Windows\r\n[[{new}]]\r\n"},
+		// Markdown links without ".md", by name, between angle brackets,
+		// from the root, with a title; in code they stay.
+		"Test/14 markdown forms.md": {"[bare](../" + esc(strings.TrimSuffix(rc.path, ".md")) + ") [name]({oldesc}) [angle](<../" + rc.path + "#" + h + ">) " +
+			"[root](/" + esc(rc.path) + ") [title](../" + esc(rc.path) + " \"t\") `[c](../" + esc(rc.path) + ")` [web](https://example.com/" + esc(rc.path) + ")\n",
+			"[bare](../" + esc(strings.TrimSuffix(rc.newPath, ".md")) + ") [name]({newesc}) [angle](<../" + rc.newPath + "#" + h + ">) " +
+				"[root](/" + esc(rc.newPath) + ") [title](../" + esc(rc.newPath) + " \"t\") `[c](../" + esc(rc.path) + ")` [web](https://example.com/" + esc(rc.path) + ")\n"},
 	}
 }
 
 func fill(text, name, newName string) string {
-	return strings.NewReplacer("{old}", name, "{new}", newName, "{lower}", strings.ToLower(name)).Replace(text)
+	esc := func(s string) string { return strings.ReplaceAll(s, " ", "%20") }
+	return strings.NewReplacer("{oldesc}", esc(name), "{newesc}", esc(newName), "{old}", name, "{new}", newName, "{lower}", strings.ToLower(name)).Replace(text)
 }
 
 // resolved is where each link of every note leads: note path and line

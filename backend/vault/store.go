@@ -13,7 +13,7 @@ import (
 
 // storeVersion changes whenever Note or the way notes are indexed changes,
 // so an index written by another version is rebuilt.
-const storeVersion = 3
+const storeVersion = 4
 
 // notesFile is what the index knows of each note, saved beside the search
 // index (see writeNotes).

@@ -44,7 +44,7 @@ func createNoteTool(get opener) skills.Tool {
 			"existing one use append_note. It never replaces a note: if the path is taken it fails, and you should "+
 			"pick another name or append. Missing folders are created; the note is written atomically in UTF-8. "+
 			"With a template, the note starts from the user's template in the vault's templates folder. Returns the "+
-			"note's path, which is also how other notes link to it ([[name]]).",
+			"note's path and how other notes link to it, as the vault's settings write links ([[name]] by default).",
 		skills.RiskWrite, func(_ context.Context, env skills.Env, a createNoteArgs) (string, error) {
 			v, err := get()
 			if err != nil {
@@ -160,7 +160,7 @@ func (v *Vault) createNote(env skills.Env, a createNoteArgs) (string, error) {
 		return "", err
 	}
 	f := pl.files[0]
-	return fmt.Sprintf("created %s (%d bytes); link to it as [[%s]]; to undo, delete it", f.path, len(f.after), noteName(f.path)), nil
+	return fmt.Sprintf("created %s (%d bytes); %s; to undo, delete it", f.path, len(f.after), v.linkAdvice(f.path)), nil
 }
 
 // planCreate plans create_note.
