@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"sync"
@@ -46,6 +47,7 @@ type liveRun struct {
 type asked struct {
 	name, reason string
 	escaping     bool
+	change       json.RawMessage // what the call would change, when its tool can tell
 }
 
 // inject adds a message to the run as an instruction for its next step,
@@ -165,7 +167,7 @@ func (lr *liveRun) follow(e event.Event, posts *[]outbound) {
 		}
 	case event.ApprovalRequested:
 		if d, err := event.Decode[event.ApprovalRequestedData](e); err == nil {
-			lr.asked[d.ApprovalID] = asked{d.Name, d.Reason, d.Escaping}
+			lr.asked[d.ApprovalID] = asked{d.Name, d.Reason, d.Escaping, d.Change}
 		}
 	case event.ApprovalResolved:
 		d, err := event.Decode[event.ApprovalResolvedData](e)
@@ -176,6 +178,9 @@ func (lr *liveRun) follow(e event.Event, posts *[]outbound) {
 		text := i18n.In(lr.lang, "bot.denied", a.name, a.reason)
 		if a.escaping {
 			text = i18n.In(lr.lang, "bot.denied_escaping", a.name)
+		}
+		if c := changeText(lr.lang, a.change); c != "" {
+			text += "\n" + c
 		}
 		for _, r := range unique(lr.answerTo) {
 			*posts = append(*posts, outbound{r: r, text: text, redact: lr.redact})
