@@ -126,8 +126,8 @@ var calls = []call{
 		why: "no entry point claims a home by hand: open it with host.Open"},
 	{pkg: "hermes/backend/remote", funcs: []string{"Dial"}, by: []string{"hermes/backend/host"},
 		why: "no entry point attaches to an owner by hand: open the home with host.Open or host.Attach"},
-	{pkg: "hermes/backend/cluster", funcs: []string{"Observe", "ObserveHome"}, by: []string{"hermes/backend/host"},
-		why: "the window and hermes serve observe the cluster through the host (host.Options.Cluster)"},
+	{pkg: "hermes/backend/cluster", funcs: []string{"Observe", "ObserveHome", "Open"}, by: []string{"hermes/backend/host"},
+		why: "the window and hermes serve observe the cluster, and hermes bot joins it as a replica, through the host (host.Options.Cluster)"},
 	{pkg: "hermes/backend/store", funcs: []string{"Open", "OpenWithin"}, by: []string{"hermes/backend/runner", "hermes/backend/host"},
 		why: "hermes.db is opened by the runs that use it (runner) or through the host: a command opens it with host.OpenStore"},
 }

@@ -22,7 +22,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"path/filepath"
 	"sync"
@@ -81,7 +80,6 @@ type Bot struct {
 	now      func() time.Time
 	seen     *dedup
 	platform chat.Adapter // [bot] platform's
-	srv      *http.Server // the callbacks', when Serve serves them
 	wsRoot   string
 	runs     *runner.Manager
 
@@ -154,7 +152,6 @@ func New(o Options) (*Bot, error) {
 			return nil, err
 		}
 	}
-	b.srv = &http.Server{Handler: b.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second}
 	b.prune()
 	return b, nil
 }
@@ -199,15 +196,6 @@ func (b *Bot) Handler() http.Handler {
 		w.Write([]byte("ok\n"))
 	})
 	return mux
-}
-
-// Serve serves Handler on ln until Shutdown, which stops taking callbacks
-// before anything else; it returns nil then.
-func (b *Bot) Serve(ln net.Listener) error {
-	if err := b.srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
 }
 
 // Deliver queues a message for its sender's session and returns at once. A
@@ -266,17 +254,14 @@ func (b *Bot) isClosed() bool {
 	return b.closed
 }
 
-// Shutdown stops serving callbacks (Serve; those being answered finish)
-// and taking messages (those taken and not yet started are answered that
-// the bot is restarting), asks every running task to stop at its next safe
-// point (saving a checkpoint) and waits for them and for the replies still
-// queued, until ctx is done; then it cuts them short.
-// The runs a window started in this process stop with the bot's.
+// Shutdown stops taking messages (those taken and not yet started are
+// answered that the bot is restarting), asks every running task to stop at
+// its next safe point (saving a checkpoint) and waits for them and for the
+// replies still queued, until ctx is done; then it cuts them short. Whoever
+// serves Handler stops taking callbacks first (host.Service, whose Close
+// calls it). The runs a window started in this process stop with the
+// bot's.
 func (b *Bot) Shutdown(ctx context.Context) error {
-	// No new callbacks; those being answered finish first.
-	if err := b.srv.Shutdown(ctx); err != nil {
-		_ = b.srv.Close() // the grace is over: those still open are cut
-	}
 	b.mu.Lock()
 	b.closed = true
 	b.mu.Unlock()

@@ -12,7 +12,6 @@ import (
 	"hermes/backend/agent"
 	"hermes/backend/bot"
 	"hermes/backend/chat"
-	"hermes/backend/cluster"
 	"hermes/backend/config"
 	"hermes/backend/homelock"
 	"hermes/backend/host"
@@ -51,15 +50,8 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 	if *status {
 		return botClusterStatus(ctx, env, *cfgPath, *asJSON)
 	}
-	cfg, err := config.Load(*cfgPath)
+	cfg, err := botConfig(env, *cfgPath, *listen)
 	if err != nil {
-		return failUsage(env, err)
-	}
-	cfg = cfg.ResolveEnv(env.Getenv)
-	if *listen != "" {
-		cfg.Bot.Listen = *listen
-	}
-	if err := errors.Join(cfg.Validate(), cfg.Bot.Ready()); err != nil {
 		return failUsage(env, err)
 	}
 
@@ -68,7 +60,8 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 	// API for them listens on loopback only, whatever [bot] listen is. Its
 	// one watcher of hermes.toml reconfigures the bot too: an edit applies
 	// without a restart where it can; a broken one keeps the last good
-	// config, and the log says why.
+	// config, and the log says why. With [cluster], the bot is one replica
+	// of several sharing NATS JetStream (host.Replica).
 	log := slog.New(slog.NewTextHandler(env.Stderr, nil))
 	for _, w := range cfg.Warnings() {
 		log.Warn(w.Error())
@@ -76,7 +69,7 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 	var running atomic.Pointer[botRunning]
 	cwd, _ := os.Getwd()
 	h, err := host.Open(ctx, dir, host.Bot, host.Options{
-		MustOwn: true, HoldStore: true, Assets: env.Assets, Version: env.Version,
+		MustOwn: true, HoldStore: true, Cluster: true, Assets: env.Assets, Version: env.Version,
 		Getenv: env.Getenv, Workspace: cwd, ConfigPath: *cfgPath,
 		OnConfig: func(next config.Config, err error) {
 			if r := running.Load(); r != nil {
@@ -92,103 +85,84 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	// Until the bot shuts the host down, which stops its runs and closes
-	// the toolkit and the store.
-	closeHost := true
-	defer func() {
-		if closeHost {
-			_ = h.Close(context.Background())
-		}
-	}()
-	manager := h.Manager()
-	kit, err := manager.Toolkit(ctx, cfg)
+	// A failure below stops the host as a stop does (a second stop does
+	// nothing); its error is told.
+	defer func() { _ = h.Stop(env.Interrupts) }()
+	bt, kit, err := startBot(ctx, env, h, cfg, log)
 	if err != nil {
 		return fail(env, err)
 	}
 	b := cfg.Bot
-	setup, err := botSetup(ctx, dir, cfg, env.Getenv, kit, b)
-	if err != nil {
-		return fail(env, err)
-	}
-	// [cluster]: one replica of several sharing NATS JetStream; its
-	// connection outlives the bot's shutdown.
-	shared, leave, err := joinCluster(ctx, env, cfg, manager)
-	if err != nil {
-		return fail(env, err)
-	}
-	defer leave()
-	bt, err := bot.New(bot.Options{Setup: setup, Runs: manager, Store: h.Store(), Config: b, Log: log, Shared: shared})
-	if err != nil {
-		return fail(env, err)
-	}
-	// A platform's credentials are checked before it takes a callback, so
-	// that a wrong one is told now and not at the first reply.
-	if c, ok := bt.Platform().(chat.Checker); ok {
-		if err := c.Check(ctx); err != nil {
-			return fail(env, err)
-		}
-	}
 	running.Store(&botRunning{bot: bt, kit: kit, started: b})
 	ln, err := listenTCP(b.ListenAddr())
 	if err != nil {
 		_ = bt.Shutdown(ctx) // what failed is told; the runs stop all the same
 		return fail(env, i18n.Wrap(err, "cli.bot.listen_failed", b.ListenAddr(), err))
 	}
-	served := make(chan error, 1)
-	go func() { served <- bt.Serve(ln) }()
+	// The host stops taking callbacks, then stops the bot, before the runs.
+	h.Serve(ln, bt)
 	fmt.Fprintln(env.Stdout, i18n.T("cli.bot.listening", b.PlatformName(), "http://"+ln.Addr().String()+b.CallbackPath(), dir))
 
 	select {
-	case err := <-served:
-		_ = bt.Shutdown(ctx) // what failed is told; the runs stop all the same
-		return fail(env, i18n.Wrap(err, "cli.bot.failed", err))
 	case err := <-h.APIStopped():
-		_ = bt.Shutdown(ctx) // what failed is told; the runs stop all the same
 		return fail(env, i18n.Wrap(err, "cli.bot.failed", err))
 	case <-ctx.Done():
 	case <-env.Interrupts:
 	}
 	fmt.Fprintln(env.Stderr, i18n.T("cli.bot.stopping"))
-	grace, cancel := context.WithTimeout(context.Background(), host.StopGrace)
-	defer cancel()
-	go func() {
-		select {
-		case <-env.Interrupts:
-			cancel()
-		case <-grace.Done():
-		}
-	}()
 	code := ExitOK
-	if err := bt.Shutdown(grace); err != nil {
+	// Attached windows see the runs end before the API goes.
+	if err := h.Stop(env.Interrupts); err != nil {
 		fmt.Fprintln(env.Stderr, i18n.T("cli.bot.cut_short", err))
 		code = ExitStopped
 	}
-	// Attached windows see the runs end before the API goes.
-	closeHost = false
-	_ = h.Close(grace)
 	fmt.Fprintln(env.Stdout, i18n.T("cli.bot.stopped"))
 	return code
 }
 
-// joinCluster makes the bot one replica of the cluster [cluster] names,
-// nil without one: its state is then shared (bot.SharedBy), and the
-// window and `hermes serve` attached to the cluster show and steer the
-// runs of manager. leave closes the connection.
-func joinCluster(ctx context.Context, env *Env, cfg config.Config, manager *runner.Manager) (_ *bot.Shared, leave func(), _ error) {
-	if !cfg.Cluster.Enabled() {
-		return nil, func() {}, nil
+// botConfig is the config the bot starts with: the file at path, its
+// environment references resolved, listen (--listen) for [bot] listen,
+// checked and with what the platform needs.
+func botConfig(env *Env, path, listen string) (config.Config, error) {
+	cfg, err := config.Load(path)
+	if err != nil {
+		return cfg, err
 	}
-	machine, _ := os.Hostname()
-	cl, err := cluster.Open(ctx, cluster.Options{Config: cfg.Cluster, Name: fmt.Sprintf("hermes-bot %s/%d", machine, os.Getpid()), Version: env.Version})
+	cfg = cfg.ResolveEnv(env.Getenv)
+	if listen != "" {
+		cfg.Bot.Listen = listen
+	}
+	return cfg, errors.Join(cfg.Validate(), cfg.Bot.Ready())
+}
+
+// startBot builds the bot of cfg over h's runs and hermes.db, one replica
+// of h.Replica when the host joined a cluster, its model checked and its
+// platform's credentials too, before it takes a callback, so that a wrong
+// one is told now and not at the first reply.
+func startBot(ctx context.Context, env *Env, h *host.Host, cfg config.Config, log *slog.Logger) (*bot.Bot, *runner.Toolkit, error) {
+	kit, err := h.Manager().Toolkit(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
-	stopRuns, err := cl.ServeRuns(manager)
+	setup, err := botSetup(ctx, h.Home(), cfg, env.Getenv, kit, cfg.Bot)
 	if err != nil {
-		cl.Close()
 		return nil, nil, err
 	}
-	return bot.SharedBy(cl), func() { stopRuns(); cl.Close() }, nil
+	var shared *bot.Shared
+	if cl := h.Replica(); cl != nil {
+		shared = bot.SharedBy(cl)
+	}
+	bt, err := bot.New(bot.Options{Setup: setup, Runs: h.Manager(), Store: h.Store(), Config: cfg.Bot, Log: log, Shared: shared})
+	if err != nil {
+		return nil, nil, err
+	}
+	if c, ok := bt.Platform().(chat.Checker); ok {
+		if err := c.Check(ctx); err != nil {
+			_ = bt.Shutdown(ctx) // the check's error is told; a replica stops taking tasks
+			return nil, nil, err
+		}
+	}
+	return bt, kit, nil
 }
 
 // botRunning is what an edit of hermes.toml reconfigures once the bot has

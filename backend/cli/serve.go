@@ -96,16 +96,7 @@ func closeHost(env *Env, h *host.Host) error {
 			fmt.Fprintln(env.Stderr, i18n.T("cli.serve.stopping_runs", n))
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), host.StopGrace)
-	defer cancel()
-	go func() {
-		select {
-		case <-env.Interrupts:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	return h.Close(ctx)
+	return h.Stop(env.Interrupts)
 }
 
 // browserURL is the address to open: an unspecified host (":7777",

@@ -96,6 +96,9 @@ type Options struct {
 	// `hermes serve`): Runs are both, through a backend/cluster Observer
 	// that takes no tasks. Without a nats_url it does nothing; a cluster
 	// that does not answer leaves the home's runs alone, and Warn says so.
+	// An owner in mode Bot joins the cluster instead, as one of its
+	// replicas (Replica), whose runs the observers see; a cluster that does
+	// not answer fails Open, since the replicas share what the bot keeps.
 	Cluster bool
 
 	// Version is the running version, which the update check compares with
@@ -123,6 +126,13 @@ type Host struct {
 	own     *homelock.Owner   // nil when attached
 	store   *store.Store      // nil without Options.HoldStore
 	cluster *cluster.Observer // nil without Options.Cluster and a cluster
+	replica *cluster.Cluster  // nil unless an owner in mode Bot joined one
+	// stopReplica stops serving the Manager's runs to the cluster.
+	stopReplica func()
+
+	// service is served on its own listener (Serve); nil until then.
+	service    Service
+	serviceSrv *http.Server
 
 	api    *http.Server
 	served chan error
@@ -156,7 +166,8 @@ func Open(ctx context.Context, home string, mode Mode, o Options) (*Host, error)
 		closeListener(o.Listener)
 		return nil, err
 	}
-	h := &Host{home: home, mode: mode, token: token, served: make(chan error, 2)}
+	// One error each from o.Listener, the lock's listener and a Service's.
+	h := &Host{home: home, mode: mode, token: token, served: make(chan error, 3)}
 	me := homelock.Lock{Addr: lockAddr, Token: h.token, Mode: mode}
 	if o.MustOwn {
 		h.own, err = homelock.Claim(ctx, home, me)
@@ -178,7 +189,7 @@ func Open(ctx context.Context, home string, mode Mode, o Options) (*Host, error)
 			if h.store, err = OpenStore(home, 0); err != nil {
 				closeListener(o.Listener)
 				closeListener(lockLn)
-				h.own.Release()
+				h.letGo()
 				return nil, err
 			}
 		}
@@ -194,7 +205,15 @@ func Open(ctx context.Context, home string, mode Mode, o Options) (*Host, error)
 		})
 		h.runs, owner = h.manager, &h.own.Lock
 	}
-	if o.Cluster {
+	switch {
+	case o.Cluster && mode == Bot && h.manager != nil:
+		if err := h.join(ctx, o); err != nil {
+			closeListener(o.Listener)
+			closeListener(lockLn)
+			h.letGo()
+			return nil, err
+		}
+	case o.Cluster:
 		h.observeCluster(mode, o, warn)
 	}
 	streams, endStreams := context.WithCancel(context.Background())
@@ -267,6 +286,74 @@ func (h *Host) observeCluster(mode Mode, o Options, warn func(error)) {
 	}
 }
 
+// A Service is what an owner serves on a listener of its own beside the
+// local API: the bot's chat callbacks.
+type Service interface {
+	// Handler answers the service's requests.
+	Handler() http.Handler
+	// Shutdown stops what the service started, within grace. The host has
+	// stopped taking its requests and let those under way finish; it stops
+	// the runs after.
+	Shutdown(grace context.Context) error
+}
+
+// Serve serves s on ln (`hermes bot`'s [bot] listen) until Close, which
+// stops it first, with the runs' grace; an error ln stops with reaches
+// APIStopped. The host closes ln. A host serves one Service, once.
+func (h *Host) Serve(ln net.Listener, s Service) {
+	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed || h.service != nil {
+		panic("host: Serve after Close, or a second time")
+	}
+	h.service, h.serviceSrv = s, srv
+	go func() { h.served <- srv.Serve(ln) }()
+}
+
+// join makes the owner one replica of the cluster of [cluster] nats_url in
+// the config it follows, when it names one: the replicas share what the
+// bot keeps (Replica), and the cluster's observers see and steer the
+// Manager's runs.
+func (h *Host) join(ctx context.Context, o Options) error {
+	path := o.ConfigPath
+	if path == "" {
+		path = config.Path(h.home)
+	}
+	cfg, err := config.Load(path)
+	if err != nil {
+		return err
+	}
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if cfg = cfg.ResolveEnv(getenv); !cfg.Cluster.Enabled() {
+		return nil
+	}
+	machine, _ := os.Hostname()
+	cl, err := cluster.Open(ctx, cluster.Options{Config: cfg.Cluster, Name: fmt.Sprintf("hermes-%s %s/%d", h.mode, machine, os.Getpid()), Version: o.Version})
+	if err != nil {
+		return err
+	}
+	stop, err := cl.ServeRuns(h.manager)
+	if err != nil {
+		cl.Close()
+		return err
+	}
+	h.replica, h.stopReplica = cl, stop
+	return nil
+}
+
+// letGo closes what an owner holds before its API serves: hermes.db and
+// the lock.
+func (h *Host) letGo() {
+	if h.store != nil {
+		_ = h.store.Close() // nothing was written to it yet; the open's error is told
+	}
+	h.own.Release()
+}
+
 // follow makes the owner follow hermes.toml (a good edit applies to the
 // next run, a broken one keeps the last good config) and check for
 // updates, both told as notices. A `hermes run` that owns the home for one
@@ -306,6 +393,11 @@ func (h *Host) Token() string { return h.token }
 // Store is hermes.db, held open with Options.HoldStore; nil otherwise.
 func (h *Host) Store() *store.Store { return h.store }
 
+// Replica is the cluster this owner joined as one replica (Options.Cluster
+// in mode Bot), nil without one. It stays open until Close, after the
+// Service and the runs have stopped.
+func (h *Host) Replica() *cluster.Cluster { return h.replica }
+
 // ObservesCluster reports whether Runs have the cluster's live runs beside
 // the home's (Options.Cluster).
 func (h *Host) ObservesCluster() bool { return h.cluster != nil }
@@ -343,9 +435,9 @@ func (h *Host) OwnerGone() error {
 	return i18n.Wrap(remote.ErrOwnerGone, "remote.owner_gone", o.Mode, o.PID)
 }
 
-// APIStopped receives the error of each listener the local API stops
-// serving on; ServeError tells one that Close stopped (nil) from one that
-// failed.
+// APIStopped receives the error of each listener the local API, or the
+// Service, stops serving on; ServeError tells one that Close stopped (nil)
+// from one that failed.
 func (h *Host) APIStopped() <-chan error { return h.served }
 
 // Notices is the owner's board of notices (a broken hermes.toml, an update
@@ -357,10 +449,26 @@ func (h *Host) Notices() *runner.NoticeBoard {
 	return h.manager.Notices()
 }
 
-// Close stops the live runs at their next safe point (checkpoints saved),
-// cancelling them when grace ends first, and returns grace's error then;
-// then it stops following the config, ends the local API and lets go of
-// the home. Attached, the owner's runs go on: they are the owner's to stop.
+// Stop closes the host with the one grace every entry point gives its runs,
+// StopGrace, which cut ends sooner (a second Ctrl-C; nil never does).
+func (h *Host) Stop(cut <-chan os.Signal) error {
+	grace, cancel := context.WithTimeout(context.Background(), StopGrace)
+	defer cancel()
+	go func() {
+		select {
+		case <-cut:
+			cancel()
+		case <-grace.Done():
+		}
+	}()
+	return h.Close(grace)
+}
+
+// Close stops the Service, if one is served, then the live runs at their
+// next safe point (checkpoints saved), cancelling them when grace ends
+// first, and returns grace's error then; then it stops following the
+// config, ends the local API, leaves the cluster and lets go of the home.
+// Attached, the owner's runs go on: they are the owner's to stop.
 func (h *Host) Close(grace context.Context) error {
 	h.mu.Lock()
 	if h.closed {
@@ -368,10 +476,18 @@ func (h *Host) Close(grace context.Context) error {
 		return nil
 	}
 	h.closed = true
+	service, serviceSrv := h.service, h.serviceSrv
 	h.mu.Unlock()
 	var err error
+	if service != nil {
+		// No new requests; those being answered finish first.
+		if serviceSrv.Shutdown(grace) != nil {
+			_ = serviceSrv.Close() // the grace is over: those still open are cut
+		}
+		err = service.Shutdown(grace)
+	}
 	if h.manager != nil {
-		err = h.manager.Shutdown(grace)
+		err = errors.Join(err, h.manager.Shutdown(grace))
 	} else {
 		_ = h.client.Shutdown(context.Background()) // its streams end at once
 	}
@@ -387,6 +503,11 @@ func (h *Host) Close(grace context.Context) error {
 	}
 	if h.cluster != nil {
 		h.cluster.Close() // after the API: its streams of the replicas' runs have ended
+	}
+	if h.replica != nil {
+		// After the runs: the bot's ends went through it.
+		h.stopReplica()
+		h.replica.Close()
 	}
 	if h.store != nil {
 		if cerr := h.store.Close(); cerr != nil && err == nil {
