@@ -13,6 +13,7 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/price"
+	"hermes/backend/runapi"
 	"hermes/backend/runlog"
 	"hermes/backend/store"
 )
@@ -66,13 +67,13 @@ func cmdRuns(_ context.Context, env *Env, args []string) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	listLimit := *limit
-	if *label != "" || *evalID != "" {
-		listLimit = 0 // filtered below, from hermes.db
+	q := runapi.ListQuery{Status: *status, Label: *label, Limit: *limit}
+	if *evalID != "" {
+		q.Limit = 0 // filtered below, from hermes.db
 	}
-	runs, more, anyRuns, err := listRuns(h, *status, listLimit)
-	if err == nil && (*label != "" || *evalID != "") {
-		runs, more, err = keepLabelled(h, runs, *label, *evalID, *limit)
+	runs, more, anyRuns, err := listRuns(h, q)
+	if err == nil && *evalID != "" {
+		runs, more, err = keepEval(h, runs, *evalID, *limit)
 	}
 	if errors.Is(err, runlog.ErrUnreadableLog) {
 		// The readable runs are still worth listing; say which logs were not.

@@ -9,10 +9,12 @@ import (
 
 	"hermes/backend/homelock"
 	"hermes/backend/host"
+	"hermes/backend/i18n"
 	"hermes/backend/remote"
 	"hermes/backend/runapi"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
+	"hermes/backend/store"
 )
 
 // indexWait is how long a list waits for the process that holds hermes.db
@@ -22,7 +24,7 @@ const indexWait = 100 * time.Millisecond
 // openIndex opens the run index kept in the home's hermes.db, brought up to
 // date with logs that came without a summary. ok is false when another
 // process holds the store: the caller reads the logs, as before the index.
-func openIndex(home string) (x *runlog.Index, closeFn func(), syncErr error, ok bool) {
+func openIndex(home string) (x *runlog.Index, st *store.Store, syncErr error, ok bool) {
 	st, err := host.OpenStore(home, indexWait)
 	if err != nil {
 		return nil, nil, nil, false
@@ -33,26 +35,32 @@ func openIndex(home string) (x *runlog.Index, closeFn func(), syncErr error, ok 
 		_ = st.Close()
 		return nil, nil, nil, false
 	}
-	return x, func() { _ = st.Close() }, syncErr, true
+	return x, st, syncErr, true
 }
 
-// listRuns returns the newest limit runs (0: all) with status ("" any),
-// whether more match, and whether the home has any run at all: asked of the
-// home's owner when a process owns it (it keeps the index, and may hold
-// hermes.db for a live run), else from the index, else, when the store is
-// held and no owner answers, from the logs. The error may be an
+// listRuns returns the newest q.Limit runs (0: all) that q asks for (its
+// status and label), whether more match, and whether the home has any run
+// at all: asked of the home's owner when a process owns it (it keeps the
+// index and the labels, and may hold hermes.db for a live run), else from
+// the index, else, when the store is held and no owner answers, from the
+// logs (where a label cannot be read: ErrStoreHeld). The error may be an
 // ErrUnreadableLog one beside the runs.
-func listRuns(home, status string, limit int) (runs []runlog.Summary, more, anyRuns bool, err error) {
+func listRuns(home string, q runapi.ListQuery) (runs []runlog.Summary, more, anyRuns bool, err error) {
 	var keep func(runlog.Summary) bool
-	if status != "" {
-		keep = func(s runlog.Summary) bool { return s.Status == status }
+	if q.Status != "" || q.Label != "" {
+		keep = func(s runlog.Summary) bool { return q.Matches(s, "") }
 	}
-	if runs, more, anyRuns, ok := ownerRuns(home, runapi.ListQuery{Limit: limit, Status: status}); ok {
+	if runs, more, anyRuns, ok := ownerRuns(home, q); ok {
 		return runs, more, anyRuns, nil
 	}
-	if x, closeIndex, syncErr, ok := openIndex(home); ok {
-		defer closeIndex()
-		p, err := x.Page("", limit, keep)
+	if x, st, syncErr, ok := openIndex(home); ok {
+		defer func() { _ = st.Close() }() // only read
+		if q.Label != "" {
+			if q.Labels, err = st.Labels(); err != nil {
+				return nil, false, false, err
+			}
+		}
+		p, err := x.Page("", q.Limit, keep)
 		if err != nil {
 			return nil, false, false, err
 		}
@@ -66,6 +74,9 @@ func listRuns(home, status string, limit int) (runs []runlog.Summary, more, anyR
 		}
 		return p.Runs, p.Next != "", anyRuns, syncErr
 	}
+	if q.Label != "" {
+		return nil, false, false, i18n.Wrap(store.ErrLocked, "cli.eval.store_held")
+	}
 	all, err := runlog.List(home)
 	if err != nil && !errors.Is(err, runlog.ErrUnreadableLog) {
 		return nil, false, false, err
@@ -74,8 +85,8 @@ func listRuns(home, status string, limit int) (runs []runlog.Summary, more, anyR
 	if keep != nil {
 		runs = slices.DeleteFunc(slices.Clone(all), func(s runlog.Summary) bool { return !keep(s) })
 	}
-	if limit > 0 && len(runs) > limit {
-		runs, more = runs[:limit], true
+	if q.Limit > 0 && len(runs) > q.Limit {
+		runs, more = runs[:q.Limit], true
 	}
 	return runs, more, len(all) > 0, err
 }
@@ -90,8 +101,8 @@ func runsWithPrefix(home, prefix string) ([]runlog.Summary, error) {
 	if matches, ok := ownerPrefix(home, prefix); ok {
 		return matches, nil
 	}
-	if x, closeIndex, syncErr, ok := openIndex(home); ok {
-		defer closeIndex()
+	if x, st, syncErr, ok := openIndex(home); ok {
+		defer func() { _ = st.Close() }() // only read
 		matches, err := x.Prefix(prefix, maxPrefixMatches)
 		if err != nil {
 			return nil, err
@@ -107,7 +118,7 @@ func runsWithPrefix(home, prefix string) ([]runlog.Summary, error) {
 const ownerWait = 2 * time.Second
 
 // ownerRuns asks the process that owns home, named by hermes.lock, for a
-// page of its runs (GET /api/runs?limit=&status=). ok is false when no
+// page of its runs (GET /api/runs?limit=&status=&label=). ok is false when no
 // process owns the home or it does not answer; its sample run, shown in an
 // empty window, is not one of the home's runs.
 func ownerRuns(home string, q runapi.ListQuery) (runs []runlog.Summary, more, anyRuns, ok bool) {
@@ -117,7 +128,7 @@ func ownerRuns(home string, q runapi.ListQuery) (runs []runlog.Summary, more, an
 	}
 	runs = logged(page.Runs)
 	anyRuns = len(runs) > 0
-	if !anyRuns && q.Status != "" {
+	if !anyRuns && (q.Status != "" || q.Label != "") {
 		all, ok := ownerPage(home, runapi.ListQuery{Limit: 1})
 		if !ok {
 			return nil, false, false, false

@@ -54,32 +54,23 @@ func cmdRunsLabel(env *Env, args []string) int {
 	return ExitOK
 }
 
-// keepLabelled keeps the runs labelled label ("" any) and started by eval
-// evalID ("" any, a prefix matches), from the labels and tags in
-// hermes.db; limit (0: all) applies after.
-func keepLabelled(home string, runs []runlog.Summary, label, evalID string, limit int) ([]runlog.Summary, bool, error) {
+// keepEval keeps the runs started by eval evalID (a prefix matches), from
+// the tags in hermes.db; limit (0: all) applies after.
+func keepEval(home string, runs []runlog.Summary, evalID string, limit int) ([]runlog.Summary, bool, error) {
 	st, err := openHomeStore(home)
 	if err != nil {
 		return nil, false, err
 	}
 	defer st.Close()
-	labels, err := st.Labels()
-	if err != nil {
-		return nil, false, err
-	}
 	tags, err := eval.Tags(st)
 	if err != nil {
 		return nil, false, err
 	}
 	var out []runlog.Summary
 	for _, s := range runs {
-		if label != "" && labels[s.RunID].Label != label {
-			continue
+		if strings.HasPrefix(tags[s.RunID].Eval, evalID) {
+			out = append(out, s)
 		}
-		if evalID != "" && !strings.HasPrefix(tags[s.RunID].Eval, evalID) {
-			continue
-		}
-		out = append(out, s)
 	}
 	more := limit > 0 && len(out) > limit
 	if more {

@@ -45,10 +45,10 @@ func (c *Client) List() ([]api.Summary, error) {
 }
 
 // ListPage returns one page of the owner's runs, read from the summaries it
-// keeps in hermes.db (GET /api/runs?limit=&before=&status=&q=).
+// keeps in hermes.db (GET /api/runs?limit=&before=&status=&label=&q=).
 func (c *Client) ListPage(q runapi.ListQuery) (api.RunPage, error) {
 	v := url.Values{"limit": {strconv.Itoa(q.Limit)}}
-	for k, s := range map[string]string{"before": q.Before, "status": q.Status, "q": q.Search} {
+	for k, s := range map[string]string{"before": q.Before, "status": q.Status, "label": q.Label, "q": q.Search} {
 		if s != "" {
 			v.Set(k, s)
 		}

@@ -17,6 +17,7 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/longterm"
 	"hermes/backend/runlog"
+	"hermes/backend/store"
 )
 
 // Runs is the runs of a home as the window and the local API use them: one
@@ -62,13 +63,18 @@ type Runs interface {
 }
 
 // ListQuery asks for one page of the runs list: up to Limit runs (0: all)
-// after the run Before ("": from the newest) that have Status and whose id,
-// task or title holds Search, ignoring case ("" for either: any).
+// after the run Before ("": from the newest) that have Status, that a
+// person labelled Label ("good" or "bad"), and whose id, task, title or
+// label's note holds Search, ignoring case ("" for any of them: any).
 type ListQuery struct {
 	Before string
 	Limit  int
 	Status string
+	Label  string
 	Search string
+	// Labels are the runs' labels, by id, that Label and Search look at:
+	// the lister that keeps them in hermes.db fills it in.
+	Labels map[string]store.Label
 }
 
 // Pager lists runs a page at a time; the Manager and the client of an owner
@@ -77,16 +83,24 @@ type Pager interface {
 	ListPage(q ListQuery) (api.RunPage, error)
 }
 
+// Labelled reports whether q looks at the runs' labels, which the lister
+// must then fill in.
+func (q ListQuery) Labelled() bool { return q.Label != "" || q.Search != "" }
+
 // Matches reports whether a run with this summary and title is one q asks for.
 func (q ListQuery) Matches(s runlog.Summary, title string) bool {
 	if q.Status != "" && s.Status != q.Status {
+		return false
+	}
+	l := q.Labels[s.RunID]
+	if q.Label != "" && l.Label != q.Label {
 		return false
 	}
 	if q.Search == "" {
 		return true
 	}
 	want := strings.ToLower(q.Search)
-	for _, in := range []string{s.RunID, s.Task, title} {
+	for _, in := range []string{s.RunID, s.Task, title, l.Note} {
 		if strings.Contains(strings.ToLower(in), want) {
 			return true
 		}

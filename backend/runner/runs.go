@@ -14,6 +14,7 @@ import (
 	"hermes/backend/i18n"
 	"hermes/backend/runapi"
 	"hermes/backend/runlog"
+	"hermes/backend/store"
 )
 
 // List returns the live runs first, newest first, then the runs in the
@@ -38,6 +39,13 @@ var (
 func (m *Manager) ListPage(q runapi.ListQuery) (RunPage, error) {
 	if m.isSample(q.Before) {
 		return RunPage{}, nil // nothing comes after the sample
+	}
+	if q.Labelled() && q.Labels == nil {
+		labels, err := m.labels()
+		if err != nil && q.Label != "" {
+			return RunPage{}, i18n.Wrap(err, "runner.list_failed", err)
+		}
+		q.Labels = labels // a search without them still finds the text
 	}
 	var out []Summary
 	live := map[string]bool{}
@@ -85,6 +93,16 @@ func (m *Manager) ListPage(q runapi.ListQuery) (RunPage, error) {
 		}
 	}
 	return RunPage{Runs: out, Next: page.Next}, err
+}
+
+// labels are the labels people gave the runs, from hermes.db.
+func (m *Manager) labels() (map[string]store.Label, error) {
+	st, err := m.store.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer m.store.release()
+	return st.Labels()
 }
 
 // logged is a page of the runs in the home's logs: from the index in

@@ -16,18 +16,19 @@ import (
 	"hermes/backend/runapi"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
+	"hermes/backend/store"
 )
 
 // maxBody bounds a request body; the largest is an edited task.
 const maxBody = 1 << 20
 
 // listRuns answers GET /api/runs. Without a query it is every run, as an
-// array (older clients); with limit, before, status or q it is one page,
+// array (older clients); with limit, before, status, label or q it is one page,
 // {"runs": [...], "next": CURSOR}, read from the summaries kept in hermes.db.
 // Logs that cannot be read are left out; the rest are still listed.
 func (s *server) listRuns(w http.ResponseWriter, r *http.Request) {
 	v := r.URL.Query()
-	if !v.Has("limit") && !v.Has("before") && !v.Has("status") && !v.Has("q") {
+	if !v.Has("limit") && !v.Has("before") && !v.Has("status") && !v.Has("q") && !v.Has("label") {
 		runs, err := s.runs.List()
 		if err != nil && !errors.Is(err, runlog.ErrUnreadableLog) {
 			writeError(w, err)
@@ -36,7 +37,11 @@ func (s *server) listRuns(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, runs)
 		return
 	}
-	q := runapi.ListQuery{Before: v.Get("before"), Status: v.Get("status"), Search: v.Get("q")}
+	q := runapi.ListQuery{Before: v.Get("before"), Status: v.Get("status"), Label: v.Get("label"), Search: v.Get("q")}
+	if q.Label != "" && q.Label != store.LabelGood && q.Label != store.LabelBad {
+		writeAPIError(w, api.Error{Code: "bad_label", Message: bothLanguages("server.bad_label_filter")})
+		return
+	}
 	n, err := intParam(v.Get("limit"))
 	if err != nil {
 		writeError(w, err)
