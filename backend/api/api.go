@@ -159,6 +159,12 @@ type Settings struct {
 	Tools *Toolset `json:"tools,omitempty"`
 }
 
+// VaultRequest is the body of PUT /api/settings/vault: the vault's folder
+// to write into hermes.toml as [obsidian] vault, "" to remove it.
+type VaultRequest struct {
+	Vault string `json:"vault"`
+}
+
 // Kinds of notices.
 const (
 	// NoticeConfigError: hermes.toml has a mistake; the last good config

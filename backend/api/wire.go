@@ -40,6 +40,7 @@ var Shapes = []Shape{
 	{"ApiErrorResponse", ErrorBody{}},
 	{"ModelCheck", ModelCheck{}},
 	{"Settings", Settings{}},
+	{"VaultRequest", VaultRequest{}},
 	{"Owner", Owner{}},
 	{"Notice", Notice{}},
 	{"UpdateStatus", update.Status{}},

@@ -59,6 +59,7 @@ var errorCodes = []struct {
 	{llm.ErrUnreachable, "model_unreachable"},
 	{llm.ErrRateLimited, "model_rate_limited"},
 	{llm.ErrServer, "model_failed"},
+	{config.ErrBadVault, "bad_vault"},
 	{config.ErrSyntax, "config_error"},
 	{config.ErrUnknownKey, "config_error"},
 	{config.ErrWrongType, "config_error"},

@@ -40,6 +40,7 @@ var statuses = map[string]int{
 	"model_rate_limited": http.StatusBadGateway,
 	"model_failed":       http.StatusBadGateway,
 	"config_error":       http.StatusInternalServerError,
+	"bad_vault":          http.StatusBadRequest,
 	"corrupt_log":        http.StatusInternalServerError,
 	// Labels and evals (backend/eval), kept in the owner's hermes.db.
 	"eval_not_found": http.StatusNotFound,

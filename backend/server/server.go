@@ -94,6 +94,7 @@ func New(o Options) http.Handler {
 		mux.HandleFunc("GET /api/stream", s.stream)
 		mux.HandleFunc("POST /api/stream/{id}", s.changeStream)
 		mux.HandleFunc("GET /api/settings", s.settings)
+		mux.HandleFunc("PUT /api/settings/vault", s.setVault)
 		mux.HandleFunc("POST /api/model/check", s.checkModel)
 		mux.HandleFunc("GET /api/cluster", s.clusterStatus)
 		if o.Owner != nil {

@@ -2,13 +2,14 @@
 // The endpoint's check says one thing per case (a key sent and accepted;
 // none sent and none needed), in English and Chinese; an edit of
 // hermes.toml that adds a vault and an MCP server reaches the next run
-// without a restart, the toast says so, and the Configured panel lists them.
-import { mkdirSync, writeFileSync } from 'node:fs'
+// without a restart, the toast says so, and the Configured panel lists them;
+// the vault typed there is saved into hermes.toml, its comments kept.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { join, resolve } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openPage } from './browser'
+import { openPage, shot } from './browser'
 import { startLive, type Live } from './harness'
 
 let live: Live
@@ -79,7 +80,8 @@ describe('the New run form', () => {
 
   it('gives the next run the vault and the MCP server an edit of hermes.toml adds, and lists them', async () => {
     const { page, close } = await openForm()
-    await expect.poll(() => page.getByTestId('new-vault').textContent()).toContain('none')
+    await expect.poll(() => page.getByTestId('new-vault').getAttribute('placeholder')).toContain('none')
+    expect(await page.getByTestId('new-vault').inputValue()).toBe('')
     expect(await page.getByTestId('new-mcp').textContent()).toContain('none')
     expect(await page.getByTestId('new-skills').textContent()).toContain('files')
 
@@ -108,7 +110,7 @@ describe('the New run form', () => {
     // The Configured panel lists them for the next run.
     await page.reload()
     await page.getByTestId('new-tools').waitFor()
-    expect(await page.getByTestId('new-vault').textContent()).toBe(vault)
+    expect(await page.getByTestId('new-vault').inputValue()).toBe(vault)
     expect(await page.getByTestId('new-skills').textContent()).toContain('obsidian')
     await expect.poll(() => page.locator('[data-testid="new-mcp-server"][data-name="everything"]').getAttribute('data-state')).toBe('loaded')
 
@@ -126,6 +128,39 @@ describe('the New run form', () => {
       .join('\n')
     expect(result).toContain('Budget.md')
     expect(result).not.toContain('no tool named')
+    await close()
+  })
+
+  it('saves the vault typed in the Configured panel into hermes.toml, its comments kept; a folder that is not there is refused', async () => {
+    writeFileSync(join(live.home, 'hermes.toml'), `# my settings, by hand\n${config(live.model.url)}`)
+    const { page, close } = await openForm()
+    const field = page.getByTestId('new-vault')
+    await expect.poll(() => field.inputValue()).toBe('')
+    // In a browser the folder is typed: there is no system dialog to open.
+    expect(await page.getByTestId('vault-choose').count()).toBe(0)
+    expect(await page.getByTestId('vault-save').isDisabled()).toBe(true)
+
+    const missing = join(live.workspace, 'no-such-vault')
+    await field.fill(missing)
+    await page.getByTestId('vault-save').click()
+    await page.getByTestId('vault-error').waitFor()
+    expect(await page.getByTestId('vault-error').textContent()).toContain('is not a folder')
+    expect(readFileSync(join(live.home, 'hermes.toml'), 'utf8')).not.toContain('no-such-vault')
+
+    const vault = join(live.workspace, 'Typed Vault')
+    mkdirSync(vault)
+    await field.fill(vault)
+    await page.getByTestId('vault-save').click()
+    await page.getByTestId('vault-saved').waitFor()
+    expect(await page.getByTestId('vault-saved').textContent()).toContain('new runs get this vault')
+    const written = readFileSync(join(live.home, 'hermes.toml'), 'utf8')
+    expect(written).toContain('# my settings, by hand')
+    expect(written).toContain(`[obsidian]\nvault = "${vault}"`)
+    await shot(page, 'newrun-vault-saved.png')
+
+    // The page read again shows it as hermes.toml says now.
+    await page.reload()
+    await expect.poll(() => page.getByTestId('new-vault').inputValue()).toBe(vault)
     await close()
   })
 })

@@ -41,10 +41,12 @@ export interface Api {
   listRuns(): Promise<RunSummary[]>
   /**
    * listRunsPage is one page of listRuns: up to limit runs after the run
-   * before ("" from the newest; the live runs come first on that page).
-   * next is the before of the following page, "" on the last.
+   * before ("" from the newest; the live runs come first on that page),
+   * only those a person labelled label ('good' or 'bad'; '' any), chosen
+   * where the labels are kept. next is the before of the following page,
+   * "" on the last.
    */
-  listRunsPage(before: string, limit: number): Promise<RunPage>
+  listRunsPage(before: string, limit: number, label?: string): Promise<RunPage>
   /** The events of one run so far, in seq order. */
   runEvents(runId: string): Promise<HermesEvent[]>
   /** The backend's language ("en" or "zh-CN"), or "" when it has no say. */
@@ -58,6 +60,8 @@ export interface Api {
   deleteRun(runId: string): Promise<void>
   artifact(runId: string, ref: string, offset?: number, limit?: number): Promise<Artifact>
   settings(): Promise<Settings>
+  /** setVault writes [obsidian] vault into hermes.toml ("" removes it) and resolves with the settings then. */
+  setVault(vault: string): Promise<Settings>
   checkModel(req: ModelCheckRequest): Promise<ModelCheck>
   /**
    * watchRun delivers the events of runId with seq > after: those so far,

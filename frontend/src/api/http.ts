@@ -48,9 +48,10 @@ export function createHttpApi(base: string, fetchFn: FetchFn, opts: HttpOptions 
 
   return {
     listRuns: async () => (await json<RunSummary[] | null>('GET', '/api/runs')) ?? [],
-    listRunsPage: async (before, limit) => {
+    listRunsPage: async (before, limit, label = '') => {
       const q = new URLSearchParams({ limit: String(limit) })
       if (before) q.set('before', before)
+      if (label) q.set('label', label)
       const page = await json<Partial<RunPage> | null>('GET', `/api/runs?${q}`)
       return { runs: page?.runs ?? [], next: page?.next ?? '' }
     },
@@ -73,6 +74,7 @@ export function createHttpApi(base: string, fetchFn: FetchFn, opts: HttpOptions 
       return { text, total: Number(res.headers.get('X-Total-Size') ?? text.length) }
     },
     settings: () => json<Settings>('GET', '/api/settings'),
+    setVault: (vault) => json<Settings>('PUT', '/api/settings/vault', { vault }),
     checkModel: (req) => json<ModelCheck>('POST', '/api/model/check', req),
     watchRun: (id, after, handlers) => mux.watchRun(id, after, handlers),
     watchRuns: (onRun) => mux.watchRuns(onRun),

@@ -181,6 +181,10 @@ export interface Settings {
   tools?: Toolset
 }
 
+export interface VaultRequest {
+  vault: string
+}
+
 export interface Owner {
   pid: number
   mode: string

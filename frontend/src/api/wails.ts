@@ -42,6 +42,7 @@ export interface AppBindings {
   DeleteRun?(runId: string): Promise<void>
   Artifact?(runId: string, ref: string, offset: number, limit: number): Promise<unknown>
   Settings?(): Promise<Settings>
+  SetVault?(vault: string): Promise<Settings>
   CheckModel?(req: ModelCheckRequest): Promise<ModelCheck>
   ContextPreview?(runId: string): Promise<ContextPreview>
   VaultEdit?(runId: string, callId: string): Promise<VaultEdit>
@@ -62,6 +63,9 @@ export interface AppBindings {
   WatchRun?(watchId: string, runId: string, after: number): Promise<void>
   UnwatchRun?(watchId: string): Promise<void>
 }
+
+/** labelScan is how many runs a page read to find labelled runs holds. */
+const labelScan = 200
 
 /** What one watch of a run sends on hermes:watch:ID: a batch of its events, then the end of its leg. */
 interface WatchMessage {
@@ -108,12 +112,30 @@ export function createWailsApi(win: WailsWindow): Api {
     listRuns: () => call(async () => (await app().ListRuns()) ?? []),
     // The window pages as GET /api/runs does; an older window's binding lists
     // every run and the page is cut here.
-    listRunsPage: (before, limit) =>
+    listRunsPage: (before, limit, label = '') =>
       call(async () => {
         const b = app()
-        if (!b.ListRunsPage) return pageOf((await b.ListRuns()) ?? [], before, limit)
-        const page = await b.ListRunsPage(before, limit)
-        return { runs: page?.runs ?? [], next: page?.next ?? '' }
+        const page = async (from: string, n: number): Promise<RunPage> => {
+          if (!b.ListRunsPage) return pageOf((await b.ListRuns()) ?? [], from, n)
+          const p = await b.ListRunsPage(from, n)
+          return { runs: p?.runs ?? [], next: p?.next ?? '' }
+        }
+        if (!label) return page(before, limit)
+        // The window's binding takes no label: the process that owns the
+        // home answers its pages at once, and they are kept here to the
+        // runs labelled so, until limit of them or the last page.
+        const labels = (await method('Labels')()) ?? {}
+        const runs: RunSummary[] = []
+        for (let from = before; ; ) {
+          const p = await page(from, labelScan)
+          for (const r of p.runs) {
+            if (labels[r.run_id]?.label !== label) continue
+            runs.push(r)
+            if (limit > 0 && runs.length === limit) return { runs, next: r.run_id }
+          }
+          if (!p.next) return { runs, next: '' }
+          from = p.next
+        }
       }),
     runEvents: (id) => call(async () => (await app().RunEvents(id)) ?? []),
     language: () => call(() => app().Language()),
@@ -133,6 +155,7 @@ export function createWailsApi(win: WailsWindow): Api {
         return { text, total: o.total_size ?? o.total ?? text.length }
       }),
     settings: () => call(() => method('Settings')()),
+    setVault: (vault) => call(() => method('SetVault')(vault)),
     checkModel: (req) => call(() => method('CheckModel')(req)),
     // Listen first, then ask: the window sends the events so far and the
     // live ones on this watch's name, with no gap, then the end.

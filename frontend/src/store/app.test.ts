@@ -45,6 +45,18 @@ describe('createAppStore', () => {
     expect(store.get().settings).toMatchObject({ status: 'error', error: { status: 401 } })
   })
 
+  it('saves the vault and shows the settings hermes.toml has then; a refusal is the caller\'s to show', async () => {
+    const t = testApi()
+    const store = createAppStore({ api: t.api, storage: null, browserLanguages: [] })
+    await store.loadSettings()
+    await store.setVault('/notes')
+    expect(t.calls).toContain('setVault("/notes")')
+    expect(store.get().settings).toMatchObject({ status: 'ready', value: { tools: { vault: '/notes' } } })
+    t.fail('setVault', new ApiError('not a folder', { code: 'bad_vault', status: 400 }))
+    await expect(store.setVault('/gone')).rejects.toMatchObject({ code: 'bad_vault' })
+    expect(store.get().settings).toMatchObject({ status: 'ready', value: { tools: { vault: '/notes' } } })
+  })
+
   it('reports a model check that could not be made as a failed check in both languages', async () => {
     const t = testApi()
     const store = createAppStore({ api: t.api, storage: null, browserLanguages: [] })

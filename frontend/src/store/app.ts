@@ -53,6 +53,8 @@ export interface AppStore extends Store<AppState> {
   setLang(lang: Lang): void
   setTheme(theme: Theme): void
   loadSettings(): Promise<void>
+  /** setVault writes [obsidian] vault into hermes.toml and shows the settings then; it rejects with why it was refused. */
+  setVault(vault: string): Promise<void>
   checkModel(req: ModelCheckRequest): Promise<ModelCheck>
   /** startRun starts a run and resolves with its id. */
   startRun(req: StartRunRequest): Promise<string>
@@ -128,6 +130,10 @@ export function createAppStore({ api, storage, browserLanguages, ticker = interv
       } catch (err) {
         store.set((s) => ({ settings: { ...s.settings, status: 'error', error: toApiError(err) } }))
       }
+    },
+    async setVault(vault) {
+      const value = await api.setVault(vault)
+      store.set({ settings: { status: 'ready', value, error: null } })
     },
     async checkModel(req) {
       try {

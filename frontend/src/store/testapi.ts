@@ -71,7 +71,10 @@ export function testApi(data: TestData = {}): TestApi {
 
   const api: Api = {
     listRuns: () => answer('listRuns', [], () => data.runs ?? []),
-    listRunsPage: (before, limit) => answer('listRunsPage', [before, limit], () => pageOf(data.runs ?? [], before, limit)),
+    listRunsPage: (before, limit, label = '') =>
+      answer('listRunsPage', label ? [before, limit, label] : [before, limit], () =>
+        pageOf((data.runs ?? []).filter((r) => !label || labels[r.run_id]?.label === label), before, limit),
+      ),
     runEvents: (id) =>
       answer('runEvents', [id], () => {
         const ev = data.events?.[id]
@@ -89,6 +92,8 @@ export function testApi(data: TestData = {}): TestApi {
     artifact: (id, ref, offset, limit) => answer('artifact', [id, ref, offset, limit], () => ({ text: 'full', total: 4 })),
     settings: () =>
       answer('settings', [], () => ({ model: 'm', base_url: 'http://127.0.0.1:1/v1', has_key: false, key_env: 'OPENAI_API_KEY', workspace: '/w', language: 'en', home: '/h', config_path: '/h/hermes.toml' })),
+    setVault: (vault) =>
+      answer('setVault', [vault], () => ({ model: 'm', base_url: 'http://127.0.0.1:1/v1', has_key: false, key_env: 'OPENAI_API_KEY', workspace: '/w', language: 'en', home: '/h', config_path: '/h/hermes.toml', tools: { vault, skills: [] } })),
     checkModel: (req) => answer('checkModel', [req], () => ({ ok: true, key_sent: false })),
     watchRun(runId, after, handlers) {
       calls.push(`watchRun(${JSON.stringify(runId)}, ${after})`)

@@ -269,13 +269,24 @@ function ConfiguredTools({ tools }: { tools: Toolset }) {
     <>
       <h2>{t('new.tools')}</h2>
       {tools.error ? (
-        <p className="notice notice-error" data-testid="new-tools-error">
-          {tools.error.message?.[lang] ?? tools.error.message?.en}
-        </p>
+        <>
+          <p className="notice notice-error" data-testid="new-tools-error">
+            {tools.error.message?.[lang] ?? tools.error.message?.en}
+          </p>
+          {/* The vault's folder gone is the error most often: it is set again here. */}
+          <dl>
+            <dt>{t('new.vault')}</dt>
+            <dd>
+              <VaultSetting vault={sum.vault} />
+            </dd>
+          </dl>
+        </>
       ) : (
         <dl data-testid="new-tools">
           <dt>{t('new.vault')}</dt>
-          <dd data-testid="new-vault">{sum.vault || t('new.vault_none')}</dd>
+          <dd>
+            <VaultSetting vault={sum.vault} />
+          </dd>
           <dt>{t('new.skills')}</dt>
           <dd data-testid="new-skills">
             {sum.on.join(', ') || '–'}
@@ -299,5 +310,64 @@ function ConfiguredTools({ tools }: { tools: Toolset }) {
       )}
       <p className="muted field-hint">{t('new.tools_apply')}</p>
     </>
+  )
+}
+
+/**
+ * VaultSetting is [obsidian] vault, set where the Configured panel shows it:
+ * typed, or chosen in the system's folder dialog in the window, and saved
+ * into hermes.toml with its comments kept; new runs get it. Cleared and
+ * saved, new runs get no vault.
+ */
+function VaultSetting({ vault }: { vault: string }) {
+  const t = useT()
+  const lang = useAppState((s) => s.lang)
+  const store = useAppStore()
+  // null: as hermes.toml says.
+  const [typed, setTyped] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [said, setSaid] = useState<'' | 'saved' | 'removed'>('')
+  const [error, setError] = useState('')
+  const value = typed ?? vault
+  const changed = typed !== null && typed.trim() !== vault
+  const edit = (v: string) => {
+    setTyped(v)
+    setSaid('')
+    setError('')
+  }
+  const save = async (e: React.FormEvent) => {
+    e.preventDefault()
+    setBusy(true)
+    setError('')
+    try {
+      await store.setVault(value.trim())
+      setTyped(null)
+      setSaid(value.trim() ? 'saved' : 'removed')
+    } catch (err) {
+      setError(toApiError(err).messageIn(lang))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <form className="vault-setting" onSubmit={(e) => void save(e)} data-testid="vault-setting">
+      <span className="field-row">
+        <input data-testid="new-vault" aria-label={t('new.vault')} value={value} onChange={(e) => edit(e.target.value)} placeholder={t('new.vault_none')} />
+        <FolderButton title={t('desktop.choose_vault')} start={value} onChoose={edit} testId="vault-choose" />
+        <button type="submit" className="button" disabled={busy || !changed} data-testid="vault-save">
+          {busy ? t('vault.saving') : t('vault.save')}
+        </button>
+      </span>
+      {error && (
+        <span className="field-hint warn" role="alert" data-testid="vault-error">
+          {error}
+        </span>
+      )}
+      {said && (
+        <span className="field-hint muted" role="status" data-testid="vault-saved">
+          {t(said === 'saved' ? 'vault.saved' : 'vault.removed')}
+        </span>
+      )}
+    </form>
   )
 }
