@@ -130,3 +130,41 @@ func TestCreateNote_LinkAdviceFollowsSettings(t *testing.T) {
 		t.Errorf("create_note of a name taken: %s", out)
 	}
 }
+
+// Links to attachments by path follow a note that moves away from them and
+// a folder that moves them: a Markdown link's relative path is written
+// anew, encoded or between angle brackets as it was; a link by the file's
+// name, and a wikilink by the end of the file's path while that still ends
+// it, stay, as Obsidian finds them anywhere.
+func TestRenameNote_AttachmentLinks(t *testing.T) {
+	plan := "![图](图片/架构%20图.png) ![[图片/架构 图.png]] [pdf](<../资料/报告 1.pdf>) ![](本地.png) ![x](./图片/架构%20图.png)\n"
+	index := "![a](项目/图片/架构%20图.png) ![[项目/图片/架构 图.png]] [r](/资料/报告%201.pdf)\n"
+	for _, tc := range []struct {
+		name, from, to    string
+		planAt            string
+		wantPlan, wantIdx string
+	}{
+		{"note", "项目/计划 草稿.md", "归档/2024/计划.md", "归档/2024/计划.md",
+			"![图](../../项目/图片/架构%20图.png) ![[图片/架构 图.png]] [pdf](<../../资料/报告 1.pdf>) ![](本地.png) ![x](../../项目/图片/架构%20图.png)\n", index},
+		{"folder", "项目", "归档/项目 2024", "归档/项目 2024/计划 草稿.md",
+			"![图](图片/架构%20图.png) ![[图片/架构 图.png]] [pdf](<../../资料/报告 1.pdf>) ![](本地.png) ![x](./图片/架构%20图.png)\n",
+			"![a](归档/项目%202024/图片/架构%20图.png) ![[归档/项目 2024/图片/架构 图.png]] [r](/资料/报告%201.pdf)\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tv, v := linkVault(t, "", map[string]string{
+				"项目/计划 草稿.md":    plan,
+				"项目/图片/架构 图.png": "png",
+				"项目/本地.png":      "png",
+				"资料/报告 1.pdf":    "pdf",
+				"索引.md":          index,
+			})
+			mustCall(t, v, "rename_note", `{"path":"`+tc.from+`","new_path":"`+tc.to+`"}`)
+			if got := readFile(t, tv, tc.planAt); got != tc.wantPlan {
+				t.Errorf("the moved note:\n%s", lineDiff(tc.wantPlan, got))
+			}
+			if got := readFile(t, tv, "索引.md"); got != tc.wantIdx {
+				t.Errorf("索引.md:\n%s", lineDiff(tc.wantIdx, got))
+			}
+		})
+	}
+}

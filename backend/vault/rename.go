@@ -34,6 +34,7 @@ import (
 type renamer struct {
 	v      *Vault
 	moves  map[string]string // old note path → new
+	folder [2]string         // a folder moved whole (from, to), attachments and all
 	after  nameIndex         // the names once moved
 	format string            // the vault's newLinkFormat
 }
@@ -113,7 +114,7 @@ func (r *renamer) concerns(target, from string) bool {
 func (r *renamer) relink(target, from string, markdown bool) (string, bool) {
 	to, ok := r.v.names.resolve(target, from)
 	if !ok {
-		return "", false
+		return r.relinkFile(target, from, markdown)
 	}
 	newTo, newFrom := r.newPathOf(to), r.newPathOf(from)
 	if newTo == to && newFrom == from {
@@ -156,6 +157,70 @@ func (r *renamer) relink(target, from string, markdown bool) (string, bool) {
 		}
 	}
 	return s, s != target
+}
+
+// relinkFile is relink for a link to a file that is not a note (an image,
+// a PDF) by its path: from the linking note's folder, or from the root.
+// A file is never renamed, but it moves with its folder, and the linking
+// note may move away from it. A link by the file's name alone stays, as
+// Obsidian finds it anywhere in the vault; so does a wikilink by the end
+// of the file's path while that still ends it.
+func (r *renamer) relinkFile(target, from string, markdown bool) (string, bool) {
+	if !strings.Contains(target, "/") {
+		return "", false
+	}
+	explicit := strings.HasPrefix(target, "./") || strings.HasPrefix(target, "../")
+	newFrom := r.newPathOf(from)
+	p, relative := path.Join(path.Dir(from), target), true
+	switch {
+	case strings.HasPrefix(target, "/"):
+		p, relative = path.Clean(target[1:]), false
+	case !r.isFile(p):
+		p, relative = path.Clean(target), false
+	}
+	if !r.isFile(p) {
+		return "", false
+	}
+	if relative && !explicit && path.Clean(target) == p {
+		// From a note at the root, by path from the root and relative both,
+		// in the form the vault writes, as for a note (styleOf).
+		relative = r.format == formatRelative || markdown && r.format != formatAbsolute
+	}
+	newP := p
+	if rest, ok := strings.CutPrefix(p, r.folder[0]+"/"); ok && r.folder[0] != "" {
+		newP = r.folder[1] + "/" + rest
+	}
+	if newP == p && newFrom == from {
+		return "", false
+	}
+	if !markdown && !explicit {
+		// Obsidian resolves a wikilink's path from the root or by its end.
+		end := strings.ToLower(path.Clean(strings.TrimPrefix(target, "/")))
+		if low := strings.ToLower(newP); low == end || strings.HasSuffix(low, "/"+end) {
+			return "", false
+		}
+		relative = r.format == formatRelative
+	}
+	s := newP
+	switch {
+	case relative:
+		s = relativePath(path.Dir(newFrom), newP)
+		if strings.HasPrefix(target, "./") && !strings.HasPrefix(s, "../") {
+			s = "./" + s
+		}
+	case strings.HasPrefix(target, "/"):
+		s = "/" + newP
+	}
+	return s, s != target
+}
+
+// isFile reports whether p is a file of the vault that is not a note.
+func (r *renamer) isFile(p string) bool {
+	if isNote(p) || p == "." || strings.HasPrefix(p, "../") {
+		return false
+	}
+	fi, err := r.v.root.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // relative is the path of the note at to from the folder of the note at
@@ -299,6 +364,14 @@ func (r *renamer) rewriteLine(line, from string) string {
 	return line
 }
 
+// intoFolder reports whether a link written target in the note from may
+// lead into folder by its path, from the note's folder or from the root.
+func intoFolder(target, from, folder string) bool {
+	prefix := strings.ToLower(folder) + "/"
+	return strings.HasPrefix(strings.ToLower(path.Join(path.Dir(from), target)), prefix) ||
+		strings.HasPrefix(strings.ToLower(path.Clean(strings.TrimPrefix(target, "/"))), prefix)
+}
+
 // encodeLink writes a Markdown link's path as the link it replaces was
 // written: every character beyond ASCII escaped if it escaped them, else
 // only what a link cannot hold (spaces, parentheses, "%").
@@ -388,6 +461,9 @@ func (v *Vault) planRename(from, to string) (*plan, error) {
 	v.rlockAll()
 	defer v.mu.RUnlock()
 	r := &renamer{v: v, moves: moves, after: v.names.moved(moves, v.notes), format: v.linkSettings().NewLinkFormat}
+	if folder != "" {
+		r.folder = [2]string{folder, dst}
+	}
 	concerned := map[string]bool{}
 	for p := range moves {
 		concerned[p] = true // its own relative links may change
@@ -414,6 +490,10 @@ func (v *Vault) planRename(from, to string) (*plan, error) {
 			continue
 		}
 		for _, l := range n.Links {
+			if folder != "" && intoFolder(l.Target, p, folder) {
+				concerned[p] = true // may lead to a file of the folder
+				break
+			}
 			if !mayLead(l.Target) {
 				continue
 			}
