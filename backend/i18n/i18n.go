@@ -13,6 +13,9 @@ package i18n
 import (
 	"fmt"
 	"os"
+	"reflect"
+	"runtime"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -34,10 +37,16 @@ type Msg struct {
 
 var (
 	mu      sync.RWMutex
-	pending []func() map[string]Msg // registered, not yet in catalog
+	pending []registered // not yet in catalog
 	catalog = map[string]Msg{}
 	current = Detect()
 )
+
+// registered is one Register's messages, not yet made.
+type registered struct {
+	make func() map[string]Msg
+	pkg  string // the name of make's package, once looked up
+}
 
 // Register adds messages to the catalog: a function that returns them,
 // called when a message is first looked up, or the messages themselves. A
@@ -48,16 +57,18 @@ func Register[M map[string]Msg | func() map[string]Msg](msgs M) {
 	defer mu.Unlock()
 	switch m := any(msgs).(type) {
 	case func() map[string]Msg:
-		pending = append(pending, m)
+		pending = append(pending, registered{make: m})
 	case map[string]Msg:
-		pending = append(pending, func() map[string]Msg { return m })
+		pending = append(pending, registered{make: func() map[string]Msg { return m }})
 	}
 }
 
 // lookup returns message key. The packages' messages join the catalog as
-// they are needed, the last registered first, until key is in it (a key
-// that is not adds them all): a package registers after those it imports,
-// so cli's, whose flags every command looks up, are made first, and the
+// they are needed: first those of the package the key's first part names,
+// which by custom holds it ("skills.not_set_up" is skills' message), then
+// the others, the last registered first, until key is in it (a key that is
+// not adds them all): a package registers after those it imports, so
+// cli's, whose flags every command looks up, are made first, and the
 // messages of packages a command never speaks for are never made. A key
 // registered twice panics when its second package's messages join.
 func lookup(key string) (Msg, bool) {
@@ -70,19 +81,50 @@ func lookup(key string) (Msg, bool) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	for !ok && len(pending) > 0 {
-		last := len(pending) - 1
-		made := pending[last]()
-		pending = pending[:last]
-		for k, msg := range made {
-			if _, dup := catalog[k]; dup {
-				panic("i18n: message registered twice: " + k)
+	if m, ok = catalog[key]; ok { // made meanwhile
+		return m, ok
+	}
+	if pkg, _, found := strings.Cut(key, "."); found {
+		for i := len(pending) - 1; i >= 0 && !ok; i-- {
+			if pending[i].pkgName() == pkg {
+				m, ok = makePending(i, key)
 			}
-			catalog[k] = msg
 		}
-		m, ok = catalog[key]
+	}
+	for !ok && len(pending) > 0 {
+		m, ok = makePending(len(pending)-1, key)
 	}
 	return m, ok
+}
+
+// makePending makes pending[i]'s messages, adds them to the catalog and
+// looks key up again. It runs under mu.
+func makePending(i int, key string) (Msg, bool) {
+	made := pending[i].make()
+	pending = slices.Delete(pending, i, i+1)
+	for k, msg := range made {
+		if _, dup := catalog[k]; dup {
+			panic("i18n: message registered twice: " + k)
+		}
+		catalog[k] = msg
+	}
+	m, ok := catalog[key]
+	return m, ok
+}
+
+// pkgName is the last element of the path of the package whose function
+// made r ("skills" for hermes/backend/skills.catalogMessages), looked up
+// once, at the first message not found.
+func (r *registered) pkgName() string {
+	if r.pkg == "" {
+		r.pkg = "-" // not a package's name
+		if fn := runtime.FuncForPC(reflect.ValueOf(r.make).Pointer()); fn != nil {
+			name, _, _ := strings.Cut(fn.Name(), "[") // a generic function's type arguments hold paths too
+			name = name[strings.LastIndexByte(name, '/')+1:]
+			r.pkg, _, _ = strings.Cut(name, ".")
+		}
+	}
+	return r.pkg
 }
 
 // Detect picks the language from HERMES_LANG, then the locale variables.

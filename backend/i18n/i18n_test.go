@@ -3,6 +3,7 @@ package i18n
 import (
 	"errors"
 	"io/fs"
+	"slices"
 	"testing"
 )
 
@@ -96,6 +97,56 @@ func TestLookup_MakesOnlyWhatItNeeds(t *testing.T) {
 	}
 	if got := T("test.first"); got != "test.first" || len(made) != 3 {
 		t.Fatalf("T = %q after making %q", got, made)
+	}
+}
+
+// A key is looked up first among the messages of the package its first
+// part names, so a package's message made late in a process (skills' in a
+// listing) makes none of the packages registered after it; a key of no
+// package's name falls back to the last registered first.
+func TestLookup_KeysPackageFirst(t *testing.T) {
+	var made []string
+	add := func(pkg, key string) {
+		mu.Lock()
+		defer mu.Unlock()
+		pending = append(pending, registered{pkg: pkg, make: func() map[string]Msg {
+			made = append(made, key)
+			return map[string]Msg{key: {EN: key}}
+		}})
+	}
+	add("alpha", "alpha.one")
+	add("beta", "other.one")
+	add("gamma", "gamma.one")
+	defer func() {
+		mu.Lock()
+		pending = nil
+		mu.Unlock()
+	}()
+	if got := T("alpha.one"); got != "alpha.one" || !slices.Equal(made, []string{"alpha.one"}) {
+		t.Fatalf("T = %q after making %q", got, made)
+	}
+	if got := T("other.one"); got != "other.one" || !slices.Equal(made, []string{"alpha.one", "gamma.one", "other.one"}) {
+		t.Fatalf("T = %q after making %q", got, made)
+	}
+}
+
+func packageMessages() map[string]Msg { return nil }
+
+// The package of registered messages is that of the function that makes
+// them, a named one or a closure, or Register's own for a map.
+func TestRegistered_PkgName(t *testing.T) {
+	for _, r := range []registered{{make: packageMessages}, {make: func() map[string]Msg { return nil }}} {
+		if got := r.pkgName(); got != "i18n" {
+			t.Errorf("pkgName = %q, want i18n", got)
+		}
+	}
+	Register(map[string]Msg{})
+	mu.Lock()
+	r := pending[len(pending)-1]
+	pending = pending[:len(pending)-1]
+	mu.Unlock()
+	if got := r.pkgName(); got != "i18n" {
+		t.Errorf("pkgName of a map's = %q, want i18n", got)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -35,27 +36,7 @@ import (
 // arguments did not pass through Registry.Prepare. Func panics when P's tags
 // are malformed: that is a mistake in the program, seen at start-up.
 func Func[P any](name, description string, risk Risk, fn func(ctx context.Context, env Env, p P) (string, error)) Tool {
-	s, err := typeSchema(reflect.TypeFor[P](), map[reflect.Type]bool{})
-	if err == nil && (len(s.Types) != 1 || s.Types[0] != "object") {
-		err = fmt.Errorf("parameters must be a struct")
-	}
-	if err == nil {
-		err = s.check("parameters")
-	}
-	if err != nil {
-		panic(fmt.Sprintf("skills.Func(%q): %v", name, err))
-	}
-	params, err := s.MarshalJSON()
-	if err != nil {
-		panic(fmt.Sprintf("skills.Func(%q): %v", name, err))
-	}
-	defaults, err := encodeJSON(defaultsOf(s))
-	if err != nil {
-		panic(fmt.Sprintf("skills.Func(%q): %v", name, err))
-	}
-	if err := json.Unmarshal(defaults, new(P)); err != nil {
-		panic(fmt.Sprintf("skills.Func(%q): defaults do not fit the struct: %v", name, err))
-	}
+	params, defaults := funcSchemaOf[P](name)
 	return Tool{
 		Name:        name,
 		Description: strings.TrimRight(description, "\n"),
@@ -74,6 +55,47 @@ func Func[P any](name, description string, risk Risk, fn func(ctx context.Contex
 			return fn(ctx, env, p)
 		},
 	}
+}
+
+// funcSchemas holds the schema and the defaults Func made of each parameter
+// struct (a reflect.Type), so that a tool made again (a run's built-in file
+// tools after the toolkit's) takes no reflection. They are shared, never
+// modified.
+var funcSchemas sync.Map
+
+type funcSchema struct{ params, defaults json.RawMessage }
+
+// funcSchemaOf is P's schema and the defaults of its properties, checked;
+// it panics when P's tags are malformed.
+func funcSchemaOf[P any](name string) (params, defaults json.RawMessage) {
+	t := reflect.TypeFor[P]()
+	if v, ok := funcSchemas.Load(t); ok {
+		fs := v.(funcSchema)
+		return fs.params, fs.defaults
+	}
+	s, err := typeSchema(t, map[reflect.Type]bool{})
+	if err == nil && (len(s.Types) != 1 || s.Types[0] != "object") {
+		err = fmt.Errorf("parameters must be a struct")
+	}
+	if err == nil {
+		err = s.check("parameters")
+	}
+	if err != nil {
+		panic(fmt.Sprintf("skills.Func(%q): %v", name, err))
+	}
+	params, err = s.MarshalJSON()
+	if err != nil {
+		panic(fmt.Sprintf("skills.Func(%q): %v", name, err))
+	}
+	defaults, err = encodeJSON(defaultsOf(s))
+	if err != nil {
+		panic(fmt.Sprintf("skills.Func(%q): %v", name, err))
+	}
+	if err := json.Unmarshal(defaults, new(P)); err != nil {
+		panic(fmt.Sprintf("skills.Func(%q): defaults do not fit the struct: %v", name, err))
+	}
+	funcSchemas.Store(t, funcSchema{params, defaults})
+	return params, defaults
 }
 
 // defaultsOf is an object of the default values of s's properties, nested

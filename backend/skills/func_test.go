@@ -136,3 +136,29 @@ func TestFunc_BadTagsPanic(t *testing.T) {
 		})
 	}
 }
+
+// A parameter struct's schema is made by reflection once: a tool made again
+// with it (a run's file tools after the toolkit's) gets the same schema and
+// defaults for a few allocations.
+func TestFunc_SchemaMadeOncePerStruct(t *testing.T) {
+	type params struct {
+		Path  string `json:"path" description:"A file."`
+		Limit int    `json:"limit" default:"3" minimum:"1" description:"Most lines."`
+	}
+	run := func(_ context.Context, _ Env, p params) (string, error) {
+		return p.Path + strings.Repeat("!", p.Limit), nil
+	}
+	first := Func("first", "One.", RiskRead, run)
+	var again Tool
+	allocs := testing.AllocsPerRun(10, func() { again = Func("again", "Two.", RiskRead, run) })
+	if allocs > 4 {
+		t.Errorf("a tool made again allocates %.0f times, want the schema made once", allocs)
+	}
+	if string(again.Parameters) != string(first.Parameters) {
+		t.Errorf("schema %s, want %s", again.Parameters, first.Parameters)
+	}
+	out, err := again.Run(context.Background(), Env{}, json.RawMessage(`{"path":"a"}`))
+	if err != nil || out != "a!!!" {
+		t.Errorf("Run = %q, %v; want the default limit applied", out, err)
+	}
+}
