@@ -52,6 +52,7 @@ async function serve(req: IncomingMessage, res: ServerResponse) {
   if (req.method === 'GET' && url === '/api/runs') return json(200, null)
   if (req.method === 'GET' && url === '/api/runs?limit=2') return json(200, { runs: [{ run_id: 'b' }, { run_id: 'a' }], next: 'a' })
   if (req.method === 'GET' && url === '/api/runs?limit=2&before=a') return json(200, { runs: [] })
+  if (req.method === 'GET' && url === '/api/runs?limit=50&before=z&label=bad') return json(200, { runs: [{ run_id: 'y' }] })
   if (req.method === 'GET' && url === '/api/runs/r1/events') return json(200, sampleEvents)
   if (req.method === 'POST' && url === '/api/runs') return json(201, { run_id: 'new1' })
   if (req.method === 'POST' && url === '/api/runs/r1/fork') return json(201, { run_id: 'fork1' })
@@ -115,6 +116,10 @@ describe('createHttpApi', () => {
   it('reads the runs a page at a time', async () => {
     expect(await api().listRunsPage('', 2)).toEqual({ runs: [{ run_id: 'b' }, { run_id: 'a' }], next: 'a' })
     expect(await api().listRunsPage('a', 2)).toEqual({ runs: [], next: '' })
+  })
+
+  it('asks the server for the runs with a label', async () => {
+    expect(await api().listRunsPage('z', 50, 'bad')).toEqual({ runs: [{ run_id: 'y' }], next: '' })
   })
 
   it('sends controls, starts, forks, renames and deletes with JSON bodies', async () => {

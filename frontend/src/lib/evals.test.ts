@@ -26,7 +26,17 @@ describe('evals', () => {
     expect(pairFor(detail, 't', 'a', 'nope')).toBeNull()
   })
   it('keeps the judge\'s reasons', () => {
-    expect(judgeReasons(resultsOf(detail, 't', 'cold'))).toEqual([{ rep: 1, pass: false, detail: 'score 0.20 (pass at 0.50): invents a note' }])
+    expect(judgeReasons(resultsOf(detail, 't', 'cold'))).toEqual([
+      { rep: 1, pass: false, ungraded: false, score: undefined, passAt: undefined, reason: '', detail: 'score 0.20 (pass at 0.50): invents a note' },
+    ])
+    const judged = [
+      result('t', 'a', 0, true, { checks: [{ kind: 'file', pass: true, detail: 'x' }, { kind: 'judge', pass: true, detail: 'score 0.85 (pass at 0.70): fine', score: 0.85, pass_at: 0.7, reason: 'fine' }] }),
+      result('t', 'a', 1, false, { ungraded: true, error: 'the judge\'s answer holds no score', checks: [{ kind: 'judge', pass: false, detail: 'not graded', pass_at: 0.7, ungraded: true }] }),
+    ]
+    expect(judgeReasons(judged)).toEqual([
+      { rep: 0, pass: true, ungraded: false, score: 0.85, passAt: 0.7, reason: 'fine', detail: 'score 0.85 (pass at 0.70): fine' },
+      { rep: 1, pass: false, ungraded: true, score: undefined, passAt: 0.7, reason: '', detail: 'not graded' },
+    ])
   })
   it('filters by label', () => {
     expect(labelMatches({ label: 'bad' }, 'bad')).toBe(true)

@@ -11,12 +11,15 @@ export interface EvalVariant {
   Strategy?: string
 }
 
-/** EvalCheck is one check of a run: its kind, whether it passed, and why (a judge's reason and score). */
+/** EvalCheck is one check of a run: its kind, whether it passed, and why (in English); a judge's check has its score, the score it passes at and its reason apart, or ungraded when the judge could not say. */
 export interface EvalCheck {
   kind: string
   pass: boolean
   detail: string
   score?: number
+  pass_at?: number
+  reason?: string
+  ungraded?: boolean
 }
 
 /** EvalResult is one run of a task under a variant. */
@@ -28,6 +31,8 @@ export interface EvalResult {
   status?: string
   pass: boolean
   error?: string
+  /** The judge could not grade the run: neither passed nor failed; error says why and what to do. */
+  ungraded?: boolean
   checks?: EvalCheck[]
   answer?: string
   iterations: number
@@ -119,10 +124,25 @@ export function resultsOf(d: EvalDetail, task: string, variant: string): EvalRes
   return (d.results ?? []).filter((r) => r.task === task && r.variant === variant).sort((a, b) => a.rep - b.rep)
 }
 
-/** judgeReasons are the reasons the judge gave a task's runs under a variant, one per judged run. */
-export function judgeReasons(rs: EvalResult[]): { rep: number; pass: boolean; detail: string }[] {
-  const out: { rep: number; pass: boolean; detail: string }[] = []
-  for (const r of rs) for (const c of r.checks ?? []) if (c.kind === 'judge') out.push({ rep: r.rep, pass: c.pass, detail: c.detail })
+/** JudgeVerdict is what the judge said of one run: its score, the score it passes at and its reason, or that it could not grade the run. */
+export interface JudgeVerdict {
+  rep: number
+  pass: boolean
+  ungraded: boolean
+  score?: number
+  passAt?: number
+  reason: string
+  /** The check's detail in English, for a result kept before the parts were. */
+  detail: string
+}
+
+/** judgeReasons are the verdicts the judge gave a task's runs under a variant, one per judge check. */
+export function judgeReasons(rs: EvalResult[]): JudgeVerdict[] {
+  const out: JudgeVerdict[] = []
+  for (const r of rs)
+    for (const c of r.checks ?? [])
+      if (c.kind === 'judge')
+        out.push({ rep: r.rep, pass: c.pass, ungraded: !!c.ungraded, score: c.score, passAt: c.pass_at, reason: c.reason ?? '', detail: c.detail })
   return out
 }
 

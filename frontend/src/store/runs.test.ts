@@ -91,6 +91,27 @@ describe('createRunsStore', () => {
     ])
   })
 
+  it('asks the server for the runs with a label, so one far down the list is found at once', async () => {
+    const runs = Array.from({ length: 2000 }, (_, i) => run(`r${String(i).padStart(4, '0')}`, new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString()))
+    const t = testApi({ runs, labels: { r1500: { label: 'bad', note: 'made it up' }, r0007: { label: 'good' } } })
+    const store = createRunsStore(t.api)
+    await store.load()
+    expect(store.get().index.ids).not.toContain('r1500') // the 500th newest: not on the first page
+    await store.setLabel('bad')
+    expect(store.get().label).toBe('bad')
+    expect(store.get().index.ids).toEqual(['r1500'])
+    expect(store.get().next).toBe('')
+    expect(t.calls.at(-1)).toBe(`listRunsPage("", ${runsPageSize}, "bad")`)
+    await store.load() // a reload keeps the label
+    expect(t.calls.at(-1)).toBe(`listRunsPage("", ${runsPageSize}, "bad")`)
+    await store.setLabel('')
+    expect(store.get().index.ids.length).toBe(runsPageSize)
+    expect(t.calls.at(-1)).toBe(`listRunsPage("", ${runsPageSize})`)
+    const asked = t.calls.length
+    await store.setLabel('')
+    expect(t.calls.length).toBe(asked) // the same label: nothing to ask
+  })
+
   it('turns a transport failure into an ApiError', async () => {
     const t = testApi()
     t.fail('listRunsPage', new TypeError('fetch failed'))

@@ -15,6 +15,8 @@ export interface RunsState {
   /** The cursor of the next page of older runs; "" when all are loaded. */
   next: string
   loadingMore: boolean
+  /** The list holds only the runs labelled so ('good' or 'bad'; '' all), as the server chose them. */
+  label: string
 }
 
 /** runsPageSize is how many runs a page of the list loads. */
@@ -28,6 +30,8 @@ export interface RunsStore extends Store<RunsState> {
   /** watch follows live runs until the returned function is called. */
   watch(): () => void
   setFilter(filter: Partial<RunFilter>): void
+  /** setLabel lists only the runs labelled label ('good' or 'bad'; '' all), asked of the server, which keeps the labels: a labelled run far down the list is found without loading the runs above it. */
+  setLabel(label: string): Promise<void>
   rename(runId: string, title: string): Promise<boolean>
   remove(runId: string): Promise<boolean>
 }
@@ -45,6 +49,7 @@ export function createRunsStore(api: Api): RunsStore {
     actionError: null,
     next: '',
     loadingMore: false,
+    label: '',
   })
   // Each load takes a ticket; a reply to an older ticket is stale and dropped,
   // so a slow answer never overwrites a newer one.
@@ -69,18 +74,23 @@ export function createRunsStore(api: Api): RunsStore {
     }
   }
 
-  return {
+  const page = (before: string) => {
+    const { label } = store.get()
+    return label ? api.listRunsPage(before, runsPageSize, label) : api.listRunsPage(before, runsPageSize)
+  }
+
+  const runs: RunsStore = {
     ...store,
     async load() {
       const mine = ++ticket
       arrived = []
       store.set({ status: 'loading', error: null })
       try {
-        const page = await api.listRunsPage('', runsPageSize)
+        const page1 = await page('')
         if (mine !== ticket) return
-        let index = indexRuns(page.runs)
+        let index = indexRuns(page1.runs)
         for (const r of arrived) index = upsertRun(index, r)
-        store.set({ status: 'ready', index, error: null, next: page.next, loadingMore: false })
+        store.set({ status: 'ready', index, error: null, next: page1.next, loadingMore: false })
       } catch (err) {
         if (mine !== ticket) return
         store.set({ status: 'error', error: toApiError(err) })
@@ -92,10 +102,10 @@ export function createRunsStore(api: Api): RunsStore {
       const mine = ticket
       store.set({ loadingMore: true })
       try {
-        const page = await api.listRunsPage(next, runsPageSize)
+        const more = await page(next)
         // A reload since began the list again; this page belongs to the old one.
         if (mine !== ticket) return
-        store.set((s) => ({ index: addRuns(s.index, page.runs), next: page.next, loadingMore: false }))
+        store.set((s) => ({ index: addRuns(s.index, more.runs), next: more.next, loadingMore: false }))
       } catch (err) {
         if (mine !== ticket) return
         store.set({ loadingMore: false, actionError: toApiError(err) })
@@ -104,6 +114,12 @@ export function createRunsStore(api: Api): RunsStore {
     watch: () => api.watchRuns(upsert),
     setFilter(filter) {
       store.set((s) => ({ filter: { ...s.filter, ...filter } }))
+    },
+    async setLabel(label) {
+      if (label === store.get().label) return
+      // The list begins again: what it held is another list's.
+      store.set({ label, index: indexRuns([]), next: '' })
+      await runs.load()
     },
     rename: (runId, title) =>
       act(async () => {
@@ -117,4 +133,5 @@ export function createRunsStore(api: Api): RunsStore {
         store.set((s) => ({ index: removeRun(s.index, runId) }))
       }),
   }
+  return runs
 }

@@ -4,7 +4,7 @@ import type { HermesEvent } from '../api/types'
 import type { Translate } from '../i18n/i18n'
 import { alignFork } from '../lib/compare'
 import { formatCost } from '../lib/cost'
-import { cellOf, judgeReasons, pairFor, resultsOf, share, variantsOf, type EvalCell, type EvalDetail, type EvalRow } from '../lib/evals'
+import { cellOf, judgeReasons, pairFor, resultsOf, share, variantsOf, type EvalCell, type EvalDetail, type EvalRow, type JudgeVerdict } from '../lib/evals'
 import { formatDateTime, formatDuration, formatTokens } from '../lib/format'
 import { evalHref, evalsHref, runHref } from '../lib/route'
 import { foldRun } from '../lib/timeline'
@@ -266,7 +266,9 @@ function CellRuns({ d, task, variant }: { d: EvalDetail; task: string; variant: 
       <ul>
         {rs.map((r) => (
           <li key={r.rep} data-testid="eval-run" data-pass={r.pass ? 'true' : 'false'}>
-            <span className={`tag ${r.error ? 'bad' : r.pass ? 'ok' : 'warn'}`}>{r.error ? t('evals.run.error') : r.pass ? t('evals.run.pass') : t('evals.run.fail')}</span>{' '}
+            <span className={`tag ${r.ungraded ? 'warn' : r.error ? 'bad' : r.pass ? 'ok' : 'warn'}`} data-testid="eval-run-mark">
+              {r.ungraded ? t('evals.run.ungraded') : r.error ? t('evals.run.error') : r.pass ? t('evals.run.pass') : t('evals.run.fail')}
+            </span>{' '}
             {r.run_id ? (
               <a href={runHref(r.run_id)} data-testid="eval-run-link">
                 {t('evals.run.rep', { n: r.rep + 1 })} · {r.run_id}
@@ -277,7 +279,11 @@ function CellRuns({ d, task, variant }: { d: EvalDetail; task: string; variant: 
             <span className="muted">
               {t('evals.run.figures', { iterations: r.iterations, time: formatDuration(r.duration_ms) })}
             </span>
-            {r.error && <div className="notice notice-error">{r.error}</div>}
+            {r.error && (
+              <div className="notice notice-error" data-testid="eval-run-error">
+                {r.error}
+              </div>
+            )}
             {(r.checks ?? []).some((c) => !c.pass && c.kind !== 'judge') && (
               <ul className="eval-checks">
                 {(r.checks ?? [])
@@ -297,14 +303,29 @@ function CellRuns({ d, task, variant }: { d: EvalDetail; task: string; variant: 
           <h3>{t('evals.judge')}</h3>
           <ul>
             {reasons.map((j) => (
-              <li key={j.rep} data-testid="eval-judge-reason" data-pass={j.pass ? 'true' : 'false'}>
-                {t('evals.run.rep', { n: j.rep + 1 })}: {j.detail}
+              <li key={j.rep} data-testid="eval-judge-reason" data-pass={j.pass ? 'true' : 'false'} data-ungraded={j.ungraded ? 'true' : 'false'}>
+                {t('evals.run.rep', { n: j.rep + 1 })}: <JudgeSaid j={j} />
               </li>
             ))}
           </ul>
         </div>
       )}
     </section>
+  )
+}
+
+/** JudgeSaid is one verdict of the judge in the page's language: its score against the score it passes at, and its reason. */
+function JudgeSaid({ j }: { j: JudgeVerdict }) {
+  const t = useT()
+  if (j.ungraded) return <span className="muted">{t('evals.judge.ungraded')}</span>
+  if (j.score === undefined || j.passAt === undefined) return <>{j.detail}</>
+  return (
+    <>
+      <span className={`tag ${j.pass ? 'ok' : 'warn'}`} data-testid="eval-judge-score">
+        {t('evals.judge.score', { score: j.score.toFixed(2), pass_at: j.passAt.toFixed(2) })}
+      </span>{' '}
+      <span data-testid="eval-judge-said">{j.reason}</span>
+    </>
   )
 }
 

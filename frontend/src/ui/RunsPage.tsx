@@ -24,6 +24,12 @@ export function RunsPage() {
     void labels.load()
   }, [labels])
   const total = runs.index.ids.length
+  // A label filter lists what the server found: none found is no match, not an empty home.
+  const filtering = total > 0 || runs.label !== ''
+  const chooseLabel = (f: LabelFilter) => {
+    labels.setFilter(f)
+    void store.setLabel(f === 'good' || f === 'bad' ? f : '')
+  }
 
   return (
     <section className="page runs-page" data-testid="runs-page">
@@ -36,7 +42,7 @@ export function RunsPage() {
         </button>
       </div>
 
-      {total > 0 && (
+      {filtering && (
         <div className="filters">
           <input
             type="search"
@@ -53,7 +59,7 @@ export function RunsPage() {
               </option>
             ))}
           </select>
-          <select data-testid="runs-label-filter" value={labelFilter} onChange={(e) => labels.setFilter(e.target.value as LabelFilter)}>
+          <select data-testid="runs-label-filter" value={labelFilter} onChange={(e) => chooseLabel(e.target.value as LabelFilter)}>
             <option value="">{t('label.all')}</option>
             <option value="good">{t('label.good')}</option>
             <option value="bad">{t('label.bad')}</option>
@@ -77,7 +83,7 @@ export function RunsPage() {
       )}
       {runs.status === 'loading' && total === 0 && <p className="muted">{t('runs.loading')}</p>}
 
-      {runs.status === 'ready' && total === 0 && (
+      {runs.status === 'ready' && !filtering && (
         <div className="empty" data-testid="runs-empty">
           <h2>{t('runs.empty.title')}</h2>
           <p>{t('runs.empty.body')}</p>
@@ -91,7 +97,7 @@ export function RunsPage() {
         </div>
       )}
 
-      {total > 0 && shown.length === 0 && !runs.next && <p className="muted">{t('runs.no_match')}</p>}
+      {filtering && runs.status === 'ready' && shown.length === 0 && !runs.next && <p className="muted">{t('runs.no_match')}</p>}
 
       {shown.length > 0 && (
         <table className="runs-table" data-testid="runs-table">
