@@ -72,12 +72,29 @@ func (s *Store) RecordSeen(at time.Time, keys ...string) error {
 // how many it removed; a platform resends a message within minutes, so the
 // bot keeps them about a day.
 func (s *Store) ForgetSeen(cutoff time.Time) (int, error) {
+	isOld := func(v []byte) bool { return len(v) != 8 || int64(binary.BigEndian.Uint64(v)) < cutoff.UnixNano() }
+	// Most prunes (the one in the bot's start among them) find nothing to
+	// forget: a read says so without a synced commit.
+	anyOld := false
+	err := s.view(func(tx *bolt.Tx) error {
+		c := tx.Bucket(botSeenBucket).Cursor()
+		for k, v := c.First(); k != nil && !anyOld; k, v = c.Next() {
+			anyOld = isOld(v)
+		}
+		return nil
+	})
+	if err != nil || !anyOld {
+		if err != nil {
+			err = fmt.Errorf("forget seen messages: %w", err)
+		}
+		return 0, err
+	}
 	removed := 0
-	err := s.update(func(tx *bolt.Tx) error {
+	err = s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(botSeenBucket)
 		var old [][]byte
 		err := b.ForEach(func(k, v []byte) error {
-			if len(v) != 8 || int64(binary.BigEndian.Uint64(v)) < cutoff.UnixNano() {
+			if isOld(v) {
 				old = append(old, append([]byte(nil), k...))
 			}
 			return nil

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 func TestSeen_RecordedAndKeptFirstTime(t *testing.T) {
@@ -45,6 +47,30 @@ func TestForgetSeen_RemovesOnlyOld(t *testing.T) {
 		if _, ok := seen[key]; ok != wantSeen {
 			t.Errorf("after forgetting, %s seen = %v, want %v", key, ok, wantSeen)
 		}
+	}
+}
+
+// A prune that finds nothing old commits nothing: the bot prunes in its
+// start, and a commit is a write and an fsync of hermes.db.
+func TestForgetSeen_NothingOldCommitsNothing(t *testing.T) {
+	s := openTemp(t)
+	base := time.Unix(1_700_000_000, 0)
+	if err := s.RecordSeen(base, "a"); err != nil {
+		t.Fatal(err)
+	}
+	txid := func() (id int) {
+		_ = s.db.View(func(tx *bolt.Tx) error { id = tx.ID(); return nil })
+		return id
+	}
+	before := txid()
+	if removed, err := s.ForgetSeen(base.Add(-time.Hour)); err != nil || removed != 0 {
+		t.Fatalf("ForgetSeen removed %d (%v), want none", removed, err)
+	}
+	if after := txid(); after != before {
+		t.Errorf("transaction %d after the prune, want %d: a prune of nothing committed", after, before)
+	}
+	if seen, _ := s.SeenMessages(); len(seen) != 1 {
+		t.Errorf("seen %v after a prune of nothing, want a", seen)
 	}
 }
 

@@ -24,8 +24,10 @@
 // counted; the files named by -lock (a home's hermes.lock) are removed after
 // it, as a process that stopped would have. The cases run in turns, one
 // round after another, so a change in the machine's load falls on all of
-// them alike. Each case's line gives min, median and max in milliseconds and
-// its median over the median of the case named by -base.
+// them alike, and each round starts one case further on, so that each case
+// follows each other one as often. Each case's line gives min, median and
+// max in milliseconds and its median over the median of the case named by
+// -base.
 package main
 
 import (
@@ -97,8 +99,12 @@ func run(in io.Reader, rounds int, base string, locks []string) error {
 	if err != nil {
 		return err
 	}
-	for range rounds {
-		for _, c := range cases {
+	for r := range rounds {
+		// Each round starts one case further on, so that each case follows
+		// each other one as often: a case run after one that was killed
+		// (whose files the kernel is still writing back) starts slower.
+		for i := range cases {
+			c := cases[(r+i)%len(cases)]
 			d, err := measure(c, requests)
 			if err != nil {
 				return fmt.Errorf("%s: %w", c.name, err)
