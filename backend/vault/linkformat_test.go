@@ -26,7 +26,7 @@ func linkVault(t *testing.T, app string, notes map[string]string) (testVault, *V
 // path too. Links keep their kind, ".md" or not, encoding and angle
 // brackets; code stays.
 func TestRenameNote_AmbiguousNameFollowsLinkFormat(t *testing.T) {
-	index := "[[计划 草稿]] 与 [[计划 草稿#目标|目标]] 与 ![[计划 草稿#^abc]]\n" +
+	index := "[[计划 草稿]] 与 [[计划 草稿#目标|目标]] 与 ![[计划 草稿#^abc]] 与 [[会议]]\n" +
 		"| 链接 | 说明 |\n| --- | --- |\n| [[计划 草稿\\|表格]] | x |\n" +
 		"[md](../项目/计划%20草稿.md) [bare](计划%20草稿) [angle](<../项目/计划 草稿.md#目标>) `[[计划 草稿]]`\n" +
 		"```\n[[计划 草稿]]\n```\n"
@@ -35,17 +35,17 @@ func TestRenameNote_AmbiguousNameFollowsLinkFormat(t *testing.T) {
 		app, index, old string
 	}{
 		{"", // shortest, Obsidian's default
-			"[[归档/会议]] 与 [[归档/会议#目标|目标]] 与 ![[归档/会议#^abc]]\n" +
+			"[[归档/会议]] 与 [[归档/会议#目标|目标]] 与 ![[归档/会议#^abc]] 与 [[笔记/会议]]\n" +
 				"| 链接 | 说明 |\n| --- | --- |\n| [[归档/会议\\|表格]] | x |\n" +
 				"[md](../归档/会议.md) [bare](归档/会议) [angle](<../归档/会议.md#目标>) `[[计划 草稿]]`\n",
 			"旧的会议：[[笔记/会议]]\r\n[[笔记/会议#议程]]\r\n"},
 		{`{"newLinkFormat":"relative"}`,
-			"[[../归档/会议]] 与 [[../归档/会议#目标|目标]] 与 ![[../归档/会议#^abc]]\n" +
+			"[[../归档/会议]] 与 [[../归档/会议#目标|目标]] 与 ![[../归档/会议#^abc]] 与 [[会议]]\n" +
 				"| 链接 | 说明 |\n| --- | --- |\n| [[../归档/会议\\|表格]] | x |\n" +
 				"[md](../归档/会议.md) [bare](../归档/会议) [angle](<../归档/会议.md#目标>) `[[计划 草稿]]`\n",
 			"旧的会议：[[../笔记/会议]]\r\n[[../笔记/会议#议程]]\r\n"},
 		{`{"newLinkFormat":"absolute","useMarkdownLinks":true}`,
-			"[[归档/会议]] 与 [[归档/会议#目标|目标]] 与 ![[归档/会议#^abc]]\n" +
+			"[[归档/会议]] 与 [[归档/会议#目标|目标]] 与 ![[归档/会议#^abc]] 与 [[笔记/会议]]\n" +
 				"| 链接 | 说明 |\n| --- | --- |\n| [[归档/会议\\|表格]] | x |\n" +
 				"[md](../归档/会议.md) [bare](归档/会议) [angle](<../归档/会议.md#目标>) `[[计划 草稿]]`\n",
 			"旧的会议：[[笔记/会议]]\r\n[[笔记/会议#议程]]\r\n"},

@@ -16,8 +16,8 @@ import (
 // link format (see linkformat.go) decides a link that several forms
 // describe (a Markdown link to a note in the same folder is by name and
 // relative) and what a link becomes when its form no longer leads to its
-// note: a new name another note has too, or a link to an unmoved note
-// that the moved one would now take, is written as a path, relative when
+// note: a new name another note has too, or a link to an unmoved note by
+// the name the moved one now shares, is written as a path, relative when
 // the vault writes relative links, else from the root.
 
 // renamer rewrites the links of the notes that a move concerns; v.mu is
@@ -97,7 +97,14 @@ func (r *renamer) concerns(target, from string) bool {
 		return true
 	}
 	now, _ := r.after.resolve(target, from)
-	return now != to
+	return now != to || r.madeAmbiguous(target)
+}
+
+// madeAmbiguous reports whether a link by a name only one note had names
+// two once moved: whichever a reader's resolver picks, a path says which.
+func (r *renamer) madeAmbiguous(target string) bool {
+	key := linkKey(target)
+	return !strings.Contains(key, "/") && len(r.v.names.byName[key]) == 1 && len(r.after.byName[key]) > 1
 }
 
 // relink is what a link written target (decoded, without "#" and alias)
@@ -109,7 +116,7 @@ func (r *renamer) relink(target, from string, markdown bool) (string, bool) {
 	}
 	newTo, newFrom := r.newPathOf(to), r.newPathOf(from)
 	if newTo == to && newFrom == from {
-		if now, _ := r.after.resolve(target, from); now == to {
+		if now, _ := r.after.resolve(target, from); now == to && !r.madeAmbiguous(target) {
 			return "", false
 		}
 	}
