@@ -29,6 +29,7 @@ import (
 	"hermes/backend/skills"
 	"hermes/backend/store"
 	"hermes/backend/webhook"
+	"hermes/backend/wecom"
 	"hermes/backend/wecom/wecomtest"
 )
 
@@ -81,12 +82,10 @@ func (s *syncBuffer) String() string {
 }
 
 // botConfig is a WeCom application's [bot] section for the fake WeCom.
-func botConfig(wecom *wecomtest.Server) config.Bot {
-	return config.Bot{
-		Platform: config.BotWeCom, WebhookSecret: testToken, EncodingAESKey: testAESKey,
-		CorpID: testCorpID, Secret: testSecret, AgentID: 1000002, APIBase: wecom.URL,
-		RateLimit: 200, UserRateLimit: 1000,
-	}
+func botConfig(srv *wecomtest.Server) config.Bot {
+	return config.WithBotKeys(config.Bot{
+		Platform: config.BotWeCom, WebhookSecret: testToken, APIBase: srv.URL, RateLimit: 200,
+	}, wecom.Keys{EncodingAESKey: testAESKey, CorpID: testCorpID, Secret: testSecret, AgentID: 1000002, UserRateLimit: 1000})
 }
 
 // newHarness starts a bot on home (a new one when "") against model, with

@@ -32,13 +32,8 @@ var restartKeys = []struct {
 	{"listen", func(b config.Bot) any { return b.ListenAddr() }},
 	{"path", func(b config.Bot) any { return b.CallbackPath() }},
 	{"webhook_secret", func(b config.Bot) any { return b.WebhookSecret }},
-	{"encoding_aes_key", func(b config.Bot) any { return b.EncodingAESKey }},
-	{"corp_id", func(b config.Bot) any { return b.CorpID }},
-	{"secret", func(b config.Bot) any { return b.Secret }},
-	{"agent_id", func(b config.Bot) any { return b.AgentID }},
 	{"api_base", func(b config.Bot) any { return b.API() }},
 	{"rate_limit", func(b config.Bot) any { return b.APIRate() }},
-	{"user_rate_limit", func(b config.Bot) any { return b.UserRate() }},
 	{"workspace", func(b config.Bot) any { return b.Workspace }},
 }
 

@@ -22,6 +22,7 @@ import (
 	"hermes/backend/runner"
 	"hermes/backend/skills"
 	"hermes/backend/store"
+	"hermes/backend/wecom"
 	"hermes/backend/wecom/wecomtest"
 )
 
@@ -180,7 +181,7 @@ func TestReplicas_PlatformWithoutRepliesAnywhereRefused(t *testing.T) {
 	}
 	defer st.Close()
 	model := llmtest.NewFuncServer(t, func(llmtest.Request) llmtest.Step { return llmtest.Step{Content: "x"} })
-	cfg := config.Bot{Platform: config.BotWeComBot, WebhookSecret: clustertest.Token, EncodingAESKey: clustertest.AESKey}
+	cfg := config.WithBotKeys(config.Bot{Platform: config.BotWeComBot, WebhookSecret: clustertest.Token}, wecom.Keys{EncodingAESKey: clustertest.AESKey})
 	unshared := bot.SharedBy(cl)
 	unshared.Platform = withoutStreams{unshared.Platform}
 	_, err = bot.New(bot.Options{

@@ -9,12 +9,12 @@ import (
 	"hermes/backend/i18n"
 )
 
-// Bot configures `hermes bot`, the chat-bot webhook server. Empty settings
-// take the defaults of the accessors below. Every secret (Token, AES key,
-// corp secret) may be given instead as an environment reference
-// (webhook_secret_env, encoding_aes_key_env, secret_env…). A platform may
-// have keys of its own in [bot] besides these (BotPlatform.Keys, as
-// Feishu's app_id does), held in Sections.
+// Bot configures `hermes bot`, the chat-bot webhook server: what every
+// platform's callback and bot has. Empty settings take the defaults of the
+// accessors below. A secret may be given instead as an environment
+// reference (webhook_secret_env). Each platform has keys of its own in
+// [bot] besides these (BotPlatform.Keys, as WeCom's corp_id and Feishu's
+// app_id), held in Sections.
 type Bot struct {
 	// Platform is the adapter, one of those registered
 	// (RegisterBotPlatform): "wecom" (a self-built WeCom application's
@@ -26,27 +26,16 @@ type Bot struct {
 	Listen string `toml:"listen"`
 	// Path is the URL path of the callback.
 	Path string `toml:"path"`
-	// WebhookSecret is WeCom's callback Token, or the generic webhook's
-	// HMAC key.
+	// WebhookSecret is the secret the callbacks are signed with, of two
+	// platforms, and so [bot]'s: WeCom's callback Token, or the generic
+	// webhook's HMAC key.
 	WebhookSecret    string `toml:"webhook_secret"`
 	WebhookSecretEnv string `toml:"webhook_secret_env"`
-	// EncodingAESKey is WeCom's 43-character EncodingAESKey.
-	EncodingAESKey    string `toml:"encoding_aes_key"`
-	EncodingAESKeyEnv string `toml:"encoding_aes_key_env"`
-	// CorpID, Secret and AgentID are the self-built application's: the
-	// company id, the application's secret and its AgentId.
-	CorpID    string `toml:"corp_id"`
-	Secret    string `toml:"secret"`
-	SecretEnv string `toml:"secret_env"`
-	AgentID   int    `toml:"agent_id"`
 	// APIBase is the platform API's address (WeCom's, or the platform's
 	// BotPlatform.APIBase); tests point it at a local server.
 	APIBase string `toml:"api_base"`
-	// RateLimit is how many WeCom API calls may start in any one second.
+	// RateLimit is how many platform API calls may start in any one second.
 	RateLimit int `toml:"rate_limit"`
-	// UserRateLimit is how many messages one user may be sent in any one
-	// minute; WeCom drops what goes beyond its own limit of 30.
-	UserRateLimit int `toml:"user_rate_limit"`
 	// MaxBody is the largest callback body accepted, in bytes.
 	MaxBody int `toml:"max_body"`
 	// AllowTools names tools that may run in the bot although the policy
@@ -78,14 +67,13 @@ const (
 
 // Defaults of the [bot] section.
 const (
-	DefaultBotListen        = "127.0.0.1:8700"
-	DefaultBotPath          = "/callback"
-	DefaultBotAPIBase       = "https://qyapi.weixin.qq.com"
-	DefaultBotRateLimit     = 20
-	DefaultBotUserRateLimit = 25
-	DefaultBotMaxBody       = 64 * 1024
-	DefaultBotHistory       = 10
-	DefaultBotRunTimeout    = 30 * time.Minute
+	DefaultBotListen     = "127.0.0.1:8700"
+	DefaultBotPath       = "/callback"
+	DefaultBotAPIBase    = "https://qyapi.weixin.qq.com"
+	DefaultBotRateLimit  = 20
+	DefaultBotMaxBody    = 64 * 1024
+	DefaultBotHistory    = 10
+	DefaultBotRunTimeout = 30 * time.Minute
 )
 
 func orDefault[T comparable](v, def T) T {
@@ -115,11 +103,8 @@ func (b Bot) API() string {
 	return strings.TrimRight(orDefault(b.APIBase, def), "/")
 }
 
-// APIRate is the number of WeCom API calls allowed per second.
+// APIRate is the number of platform API calls allowed per second.
 func (b Bot) APIRate() int { return orDefault(b.RateLimit, DefaultBotRateLimit) }
-
-// UserRate is the number of messages one user may be sent per minute.
-func (b Bot) UserRate() int { return orDefault(b.UserRateLimit, DefaultBotUserRateLimit) }
 
 // BodyLimit is the largest callback body accepted.
 func (b Bot) BodyLimit() int { return orDefault(b.MaxBody, DefaultBotMaxBody) }
@@ -142,17 +127,13 @@ func (b Bot) validate() error {
 	for _, v := range []struct {
 		key string
 		n   int
-	}{{"rate_limit", b.RateLimit}, {"user_rate_limit", b.UserRateLimit}, {"max_body", b.MaxBody}, {"history", b.History}, {"agent_id", b.AgentID}} {
+	}{{"rate_limit", b.RateLimit}, {"max_body", b.MaxBody}, {"history", b.History}} {
 		if v.n < 0 {
 			errs = append(errs, i18n.Wrap(ErrInvalid, "config.invalid.min", "[bot] "+v.key, v.n, 0))
 		}
 	}
 	if b.RunTimeout.Duration < 0 {
 		errs = append(errs, i18n.Wrap(ErrInvalid, "config.invalid.duration", "[bot] run_timeout", b.RunTimeout.String()))
-	}
-	if b.EncodingAESKey != "" && len(b.EncodingAESKey) != 43 {
-		// The length only: the key itself must never appear in a message.
-		errs = append(errs, i18n.Wrap(ErrInvalid, "config.bot.aes_key", len(b.EncodingAESKey)))
 	}
 	errs = append(errs, CheckURL("api_base", b.APIBase))
 	// A platform's own keys are checked wherever they are written.

@@ -10,10 +10,6 @@ func botMessages() map[string]i18n.Msg {
 			EN: `[bot] platform is %q but must be one of %s; change it in hermes.toml`,
 			ZH: `[bot] platform 为 %q，但只能是 %s 之一；请在 hermes.toml 中修改`,
 		},
-		"config.bot.aes_key": {
-			EN: "[bot] encoding_aes_key has %d characters but must have 43; copy the EncodingAESKey again from the WeCom admin console (the app's API receiving settings)",
-			ZH: "[bot] encoding_aes_key 有 %d 个字符，但应为 43 个；请从企业微信管理后台（应用的“接收消息”设置）重新复制 EncodingAESKey",
-		},
 		"config.bot.url": {
 			EN: "[bot] %s %q is not an http or https URL; set it to an address such as https://example.com/path",
 			ZH: "[bot] %s %q 不是 http 或 https 地址；请设为类似 https://example.com/path 的地址",

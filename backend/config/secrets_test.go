@@ -14,7 +14,7 @@ func TestSecrets_EveryPlaceASecretCanBe(t *testing.T) {
 		{BaseURL: "https://b.example/v1", APIKeyEnv: "B_KEY"},
 	}
 	c.Tools.MCP = []MCPServer{{Name: "gh", Command: "gh-mcp", Env: map[string]string{"GITHUB_TOKEN": " ghp-token ", "LOG_LEVEL": "warn"}}}
-	c.Bot = Bot{WebhookSecret: "whsec", EncodingAESKey: "aes-key", SecretEnv: "CORP_SECRET", CorpID: "corp-id"}
+	c.Bot = loadBot(t, "webhook_secret = \"whsec\"\nencoding_aes_key = \"aes-key\"\nsecret_env = \"CORP_SECRET\"\ncorp_id = \"corp-id\"\n")
 	env := map[string]string{
 		"DEEPSEEK_API_KEY": "sk-deepseek", "B_KEY": "sk-b", "CORP_SECRET": "corp-secret",
 		"OPENAI_API_KEY": "sk-openai", "UNRELATED": "not-a-secret",
@@ -38,7 +38,7 @@ func TestSecrets_EveryPlaceASecretCanBe(t *testing.T) {
 // (the bot's) lists each secret once.
 func TestSecrets_AResolvedConfig(t *testing.T) {
 	c := Default()
-	c.Bot.SecretEnv = "CORP_SECRET"
+	c.Bot = loadBot(t, "secret_env = \"CORP_SECRET\"\n")
 	getenv := func(k string) string { return map[string]string{"CORP_SECRET": "corp-secret"}[k] }
 	if got := c.ResolveEnv(getenv).Secrets(getenv); !slices.Equal(got, []string{"corp-secret"}) {
 		t.Fatalf("Secrets = %q", got)
@@ -58,8 +58,13 @@ func TestSecrets_EverySection(t *testing.T) {
 	c := Default()
 	c.Model.BaseURL = "https://gw.example/v1?api-version=2024-06-01&api-key=gw-key-in-the-url"
 	c.Model.Endpoints = []Endpoint{{BaseURL: "https://user:endpoint-password@b.example/v1"}}
-	c.Bot = Bot{Platform: BotWeCom, CorpID: "ww_a1b2", Secret: "wecom-app-secret", WebhookSecretEnv: "WECOM_TOKEN",
-		EncodingAESKey: "wecom-aes-key", APIBase: "https://hook.example/send?key=robot-key-0123&debug=verbose-mode"}
+	c.Bot = loadBot(t, `platform = "wecom"
+corp_id = "ww_a1b2"
+secret = "wecom-app-secret"
+webhook_secret_env = "WECOM_TOKEN"
+encoding_aes_key = "wecom-aes-key"
+api_base = "https://hook.example/send?key=robot-key-0123&debug=verbose-mode"
+`)
 	c.Cluster = Cluster{NATSURL: "nats://n1:4222", NATSTokenEnv: "NATS_TOKEN"}
 	c.Telemetry = Telemetry{OTLPEndpoint: "https://otel:collector-password@otel.example", HeadersEnv: map[string]string{"Authorization": "OTLP_AUTH"}}
 	env := map[string]string{
@@ -79,4 +84,16 @@ func TestSecrets_EverySection(t *testing.T) {
 			t.Errorf("Secrets holds %q, which is no secret", not)
 		}
 	}
+}
+
+// loadBot is the [bot] section of a file whose [bot] is src: the
+// platforms' own keys (WeCom's secret, say) are theirs, read as a file
+// gives them.
+func loadBot(t *testing.T, src string) Bot {
+	t.Helper()
+	cfg, err := Load(writeConfig(t, "[bot]\n"+src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg.Bot
 }

@@ -59,7 +59,7 @@ func TestOpen_ToolProcessesInheritNoSecret(t *testing.T) {
 	cfg := config.Default()
 	cfg.Model.APIKeyEnv = "DEEPSEEK_API_KEY"
 	cfg.Model.Endpoints = []config.Endpoint{{BaseURL: "https://gw.example/v1", APIKeyEnv: "GATEWAY_KEY"}}
-	cfg.Bot.SecretEnv = "WECOM_SECRET"
+	cfg.Bot.WebhookSecretEnv = "WECOM_SECRET"
 	cfg.Bot.WebhookSecret = "webhook-secret-in-the-file"
 	t.Setenv("WEBHOOK_COPY", "webhook-secret-in-the-file")
 	secrets["WEBHOOK_COPY"] = "webhook-secret-in-the-file"

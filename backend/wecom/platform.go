@@ -18,55 +18,45 @@ const (
 
 func init() {
 	i18n.Register(platformMessages)
+	i18n.Register(configMessages)
 	chat.Register(chat.Platform{
 		Config: config.BotPlatform{
 			Name: AppName, About: config.Doc{EN: "a self-built WeCom application", ZH: "企业微信自建应用"},
+			Keys: Keys{}, Docs: keyDocs, Validate: validate,
 			APIBase: config.DefaultBotAPIBase, Ready: appReady, Contacts: true,
 		},
 		New: newApp,
 	})
 	chat.Register(chat.Platform{
 		Config: config.BotPlatform{
-			Name: BotName, About: config.Doc{EN: "a WeCom intelligent bot", ZH: "企业微信智能机器人"}, Ready: botReady,
+			Name: BotName, About: config.Doc{EN: "a WeCom intelligent bot", ZH: "企业微信智能机器人"},
+			Keys: Keys{}, Docs: keyDocs, Ready: botReady,
 		},
 		New: newIntelligentBot,
 	})
 }
 
-func appReady(b config.Bot) []error {
-	errs := botReady(b)
-	errs = append(errs, b.Missing("corp_id", b.CorpID), b.Missing("secret", b.Secret))
-	if b.AgentID <= 0 {
-		errs = append(errs, b.Missing("agent_id", ""))
-	}
-	return errs
-}
-
-func botReady(b config.Bot) []error {
-	return []error{b.Missing("webhook_secret", b.WebhookSecret), b.Missing("encoding_aes_key", b.EncodingAESKey)}
-}
-
 // callbackOf is what the adapters check callbacks with: [bot]'s token and
 // key, and its body limit as it stands at each one.
 func callbackOf(env chat.Env) Callback {
-	return Callback{Token: env.Config.WebhookSecret, EncodingAESKey: env.Config.EncodingAESKey, BodyLimit: env.BodyLimit, Now: env.Now}
+	return Callback{Token: env.Config.WebhookSecret, EncodingAESKey: config.BotKeys[Keys](env.Config).EncodingAESKey, BodyLimit: env.BodyLimit, Now: env.Now}
 }
 
 // newApp builds the adapter of a self-built application and its API
 // client. The replicas of a clustered bot share the access token, the
 // company's rate, the users' send limits and the user-id conversions.
 func newApp(env chat.Env) (chat.Adapter, error) {
-	c := env.Config
+	c, k := env.Config, config.BotKeys[Keys](env.Config)
 	o := APIOptions{
-		Base: c.API(), CorpID: c.CorpID, Secret: c.Secret, AgentID: c.AgentID,
-		Rate: c.APIRate(), UserRate: c.UserRate(), Cache: env.Cache, HTTP: env.HTTP,
+		Base: c.API(), CorpID: k.CorpID, Secret: k.Secret, AgentID: k.AgentID,
+		Rate: c.APIRate(), UserRate: k.UserRate(), Cache: env.Cache, HTTP: env.HTTP,
 		Backoff: env.Backoff, Now: env.Now,
 	}
 	if sh := env.Shared; sh != nil {
-		app := fmt.Sprintf("%s/%d", c.CorpID, c.AgentID)
+		app := fmt.Sprintf("%s/%d", k.CorpID, k.AgentID)
 		o.Token, o.UserLimit, o.Cache, o.RateLimit = sh.Token(app), sh.Limits(), sh.Cache(), sh.Rate(app, c.APIRate())
 	}
-	return NewApp(callbackOf(env), c.CorpID, NewAPI(o), env.Inbox)
+	return NewApp(callbackOf(env), k.CorpID, NewAPI(o), env.Inbox)
 }
 
 // newIntelligentBot builds the adapter of an intelligent bot. Its replies

@@ -21,6 +21,7 @@ import (
 	"hermes/backend/runner"
 	"hermes/backend/skills"
 	"hermes/backend/store"
+	"hermes/backend/wecom"
 	"hermes/backend/wecom/wecomtest"
 )
 
@@ -35,13 +36,11 @@ const (
 	AgentID  = 1000002
 )
 
-// BotConfig is the [bot] section of a WeCom application served by wecom.
-func BotConfig(wecom *wecomtest.Server) config.Bot {
-	return config.Bot{
-		Platform: config.BotWeCom, WebhookSecret: Token, EncodingAESKey: AESKey,
-		CorpID: CorpID, Secret: Secret, AgentID: AgentID, APIBase: wecom.URL,
-		RateLimit: 400, UserRateLimit: 1000,
-	}
+// BotConfig is the [bot] section of a WeCom application served by srv.
+func BotConfig(srv *wecomtest.Server) config.Bot {
+	return config.WithBotKeys(config.Bot{
+		Platform: config.BotWeCom, WebhookSecret: Token, APIBase: srv.URL, RateLimit: 400,
+	}, wecom.Keys{EncodingAESKey: AESKey, CorpID: CorpID, Secret: Secret, AgentID: AgentID, UserRateLimit: 1000})
 }
 
 // Replica is one `hermes bot` replica in the test process: its own home
