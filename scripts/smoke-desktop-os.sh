@@ -16,7 +16,12 @@
 #      of opening another; `hermes --new-window` opens one;
 #   6. a folder dragged onto the window (from a stand-in file manager,
 #      tests/desktop/dragsource.c) opens the New run form on it, and the
-#      run started there works in it.
+#      run started there works in it;
+#   7. the vault's "Choose…" in the New run form's Configured panel opens
+#      the folder dialog, its choice fills the field, and Save writes it
+#      into hermes.toml, whose own lines stay;
+#   8. a note of that vault dragged onto the window opens in the
+#      inspector's Note tab, whose "Open in Obsidian" names it.
 #
 # Screenshots go to $HERMES_ARTIFACTS (default .artifacts/).
 #
@@ -130,6 +135,7 @@ cat >"$home/logs/2026-12-05/run_$run.jsonl" <<JSON
 {"v":1,"run_id":"$run","seq":4,"time":"2026-12-05T09:00:03Z","iteration":1,"type":"run.finished","data":{"status":"finished","answer":"[The quarterly report on example.com, opened in your browser](https://example.com/report?q=1)","verified":false,"totals":{"iterations":1,"tokens":15}}}
 JSON
 cat >"$home/hermes.toml" <<TOML
+# The smoke's own settings: saving the vault keeps this line.
 version = 1
 
 [model]
@@ -180,18 +186,46 @@ still() {
   done
   fail "the screen never stopped changing"
 }
-# accent_at X Y W H: the middle of the first line of text in the links'
-# colour, wider than 200 pixels (a long link, not a tab's underline), in
-# that part of the screen, as "x y".
+# accent_at X Y W H [WIDE]: the middle of the first line of text in the
+# links' colour, wider than WIDE pixels (200: a long link, not a tab's
+# underline), in that part of the screen, as "x y".
 accent_at() {
   import -window root "$tmp/shot.png"
   convert "$tmp/shot.png" -crop "$3x$4+$1+$2" +repage txt:- |
-    awk -F'[,: ]+' -v x0="$1" -v y0="$2" '
+    awk -F'[,: ]+' -v x0="$1" -v y0="$2" -v wide="${5:-200}" '
       tolower($0) ~ /#4f46e5/ {
         if (!n++) { y = $2; lo = $1; hi = $1 }
         if ($2 <= y + 4) { if ($1 < lo) lo = $1; if ($1 > hi) hi = $1 }
       }
-      END { if (n && hi - lo > 200) print x0 + int((lo + hi) / 2), y0 + y + 4 }'
+      END { if (n && hi - lo > wide) print x0 + int((lo + hi) / 2), y0 + y + 4 }'
+}
+# drag_onto_window URI: a drag from the stand-in file manager, at the
+# screen's bottom right, onto the middle of the window. The drag source
+# of the drag before goes first (the window takes the dropped data after
+# the button is let go, so a source stays until the next drag).
+source=""
+drag_onto_window() {
+  if [ -n "$source" ]; then
+    kill -TERM "$source" 2>/dev/null || true
+    until_ok sh -c '! xwininfo -root -tree | grep -q "\"dragsource\""' || fail "the drag source before did not close"
+  fi
+  "$tmp/bin/dragsource" "$1" >>"$tmp/app.log" 2>&1 &
+  source=$!
+  pids+=($source)
+  until_ok window_named "dragsource" || fail "the drag source did not open"
+  xdotool windowmove --sync "$(window_id dragsource)" 1100 680 windowraise "$(window_id dragsource)"
+  # A drop before the page has drawn (and listens) would replace the page.
+  until_ok drawn || fail "the window's page is not drawn"
+  still
+  # Press on it, move in steps (a drag starts past a threshold), let go
+  # over the window.
+  xdotool mousemove 1160 720 mousedown 1
+  for at in "1150 710" "1130 690" "1100 650" "1000 600" "800 500" "640 400" "630 400"; do
+    # shellcheck disable=SC2086
+    xdotool mousemove $at
+    sleep 0.15
+  done
+  xdotool mouseup 1
 }
 
 echo "smoke: 1. a link opens in the system, the page stays"
@@ -299,22 +333,7 @@ wait "$second" || true
 
 echo "smoke: 6. a folder dropped on the window starts a run there"
 mkdir -p "$tmp/dropped-ws"
-"$tmp/bin/dragsource" "file://$tmp/dropped-ws" >>"$tmp/app.log" 2>&1 &
-pids+=($!)
-until_ok window_named "dragsource" || fail "the drag source did not open"
-xdotool windowmove --sync "$(window_id dragsource)" 1100 680 windowraise "$(window_id dragsource)"
-# A drop before the page has drawn (and listens) would replace the page.
-until_ok drawn || fail "the window's page is not drawn"
-still
-# Press on it, move in steps (a drag starts past a threshold), let go over
-# the window.
-xdotool mousemove 1160 720 mousedown 1
-for at in "1150 710" "1130 690" "1100 650" "1000 600" "800 500" "640 400" "630 400"; do
-  # shellcheck disable=SC2086
-  xdotool mousemove $at
-  sleep 0.15
-done
-xdotool mouseup 1
+drag_onto_window "file://$tmp/dropped-ws"
 until_ok drawn || fail "the window did not draw the New run form"
 still
 xdotool mousemove 390 233 click 1 # the task
@@ -325,4 +344,53 @@ until_ok dropped_run || fail "the dropped folder did not open the New run form o
 started=$(grep -l '"task":"Read the dropped folder"' "$home"/logs/*/run_*.jsonl | head -1)
 grep -q "\"workspace\":\"$tmp/dropped-ws\"" "$started" || fail "the run did not start in the dropped folder: $(head -1 "$started")"
 close_window
-echo "smoke: the window opened links in the system, chose a folder, notified and was brought to the run, kept its place, stayed one and took a dropped folder; screenshots in $HERMES_ARTIFACTS"
+
+echo "smoke: 7. the vault's Choose… fills its field from the folder dialog, and Save writes hermes.toml"
+mkdir -p "$tmp/pick/my-vault"
+printf '# Garden plan\n\nDropped on the window, read in the inspector.\n' >"$tmp/pick/my-vault/Garden plan.md"
+open_window "#/new"
+until_ok window_named "Hermes\"" || fail "the New run form did not show"
+still
+xdotool mousemove 965 371 click 1 # the vault's field, in the Configured panel
+xdotool type --delay 0 "$tmp/pick" # where the dialog opens
+xdotool key Tab space              # Choose…
+until_ok window_named "Choose the Obsidian vault" || fail "the vault's folder dialog did not open"
+still
+xdotool mousemove 600 400
+xdotool type --delay 0 "my-vault"
+xdotool key Return # into the folder
+still
+read -r dx dy dw dh <<<"$(xwininfo -id "$(window_id "Choose the Obsidian")" | awk '/Absolute upper-left X/ {x=$NF} /Absolute upper-left Y/ {y=$NF} /Width/ {w=$NF} /Height/ {h=$NF} END {print x, y, w, h}')"
+xdotool mousemove $((dx + dw - 50)) $((dy + dh - 24)) click 1 # Open
+vault_dialog_closed() {
+  local t
+  t=$(tree) && ! grep -qE '^ *0x[0-9a-f]+ "Choose the Obsidian' <<<"$t"
+}
+until_ok vault_dialog_closed || fail "the vault's folder dialog did not close"
+still
+import -window root "$HERMES_ARTIFACTS/desktop-os-vault-chosen.png"
+xdotool key Tab Return # Save, beside Choose…
+saved_vault() { grep -qxF "vault = \"$tmp/pick/my-vault\"" "$home/hermes.toml"; }
+until_ok saved_vault || fail "the chosen vault was not saved into hermes.toml: $(cat "$home/hermes.toml")"
+grep -q "^# The smoke's own settings" "$home/hermes.toml" || fail "saving the vault lost hermes.toml's own lines: $(cat "$home/hermes.toml")"
+close_window
+
+echo "smoke: 8. a note of the vault dropped on the window opens in the inspector"
+: >"$tmp/opened.txt"
+open_window "#/runs/$run"
+until_ok window_named "Hermes — Find the quarterly report · finished" || fail "the run's page did not show"
+drag_onto_window "file://$tmp/pick/my-vault/Garden%20plan.md"
+# The Note tab's "Open in Obsidian", under the inspector's tabs at its
+# right, names the note read from the vault.
+obsidian=""
+note_shown() { obsidian=$(accent_at 1000 295 280 25 60) && [ -n "$obsidian" ]; }
+until_ok note_shown || fail "the dropped note did not open in the inspector"
+still
+import -window root "$HERMES_ARTIFACTS/desktop-os-note-dropped.png"
+note_shown || fail "the dropped note's view went away"
+read -r ox oy <<<"$obsidian"
+xdotool mousemove "$ox" "$oy" click 1
+opened_note() { grep -q '^obsidian://open?vault=my-vault&file=Garden' "$tmp/opened.txt" 2>/dev/null; }
+until_ok opened_note || fail "the inspector did not show the dropped note: $(cat "$tmp/opened.txt" 2>/dev/null)"
+close_window
+echo "smoke: the window opened links in the system, chose a folder, notified and was brought to the run, kept its place, stayed one, took a dropped folder, set the vault from the folder dialog and showed a dropped note; screenshots in $HERMES_ARTIFACTS"

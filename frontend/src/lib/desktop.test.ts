@@ -5,7 +5,7 @@ import {
   desktopBindings,
   externalLink,
   linkClicked,
-  obsidianLink,
+  noteRun,
   recentLimit,
   recentWorkspaces,
   rememberWorkspace,
@@ -166,8 +166,10 @@ describe('drops and screens', () => {
     for (const d of [null, 'x', { kind: 'file', path: '/x' }, { kind: 'folder', path: '' }]) expect(asDrop(d)).toBeNull()
   })
 
-  it('opens a note by its path in Obsidian', () => {
-    expect(obsidianLink('/v/My notes/a.md')).toBe('obsidian://open?path=%2Fv%2FMy%20notes%2Fa.md')
+  it('shows a dropped note on the run in front, else on the first listed', () => {
+    expect(noteRun('r-front', ['r-live', 'r-old'])).toBe('r-front')
+    expect(noteRun('', ['r-live', 'r-old'])).toBe('r-live')
+    expect(noteRun('', [])).toBe('')
   })
 
   it('names a screen by its size', () => {

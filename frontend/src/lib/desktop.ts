@@ -179,9 +179,14 @@ export function asDrop(data: unknown): Drop | null {
   return { kind: d.kind, path: d.path, note: typeof d.note === 'string' ? d.note : undefined }
 }
 
-/** obsidianLink opens a note of the vault, by its path on disk, in Obsidian. */
-export function obsidianLink(path: string): string {
-  return `obsidian://open?path=${encodeURIComponent(path)}`
+/**
+ * noteRun is the run whose inspector shows a note dropped on the window:
+ * the run in front, else the first listed (the live ones, then the newest;
+ * the sample run when there is no other). The note is read from the
+ * vault hermes.toml names, whichever run's page shows it.
+ */
+export function noteRun(front: string, listed: readonly string[]): string {
+  return front || listed[0] || ''
 }
 
 /** DroppedState is the folder last dropped on the window, for the New run form to take. */

@@ -1,8 +1,9 @@
-import { useEffect } from 'react'
+import { useEffect, useRef } from 'react'
+import { showNote } from '../lib/notes'
 import { openQuestion } from '../lib/plan'
-import { asDrop, desktopBindings, dropped, linkClicked, obsidianLink, screenKey, titleState, titleText, type DesktopBindings, type FrontRun, type DesktopWindow } from '../lib/desktop'
+import { asDrop, desktopBindings, dropped, linkClicked, noteRun, screenKey, titleState, titleText, type DesktopBindings, type FrontRun, type DesktopWindow } from '../lib/desktop'
 import { newRunHref, runHref } from '../lib/route'
-import { useRunState, useRunsState, useT } from './appContext'
+import { useAppStore, useRunState, useRunsState, useT } from './appContext'
 
 /** The part of the Wails runtime the desktop uses: events from Go. */
 interface EventsWindow extends DesktopWindow {
@@ -24,10 +25,15 @@ function report(p: Promise<unknown>): void {
  * links open in the system's browser, the window knows when it is in front,
  * opens where it was with the page it showed, names the run in front in its
  * title, and shows the run of a clicked notification or takes a dropped
- * folder to the New run form. In a browser it does nothing.
+ * folder to the New run form, or a dropped note of the vault to the
+ * inspector's Note tab. In a browser it does nothing.
  */
 export function Desktop({ runId, page }: { runId: string; page: string }) {
   const t = useT()
+  const store = useAppStore()
+  // The drop handler is set once; it reads the run in front when a note comes.
+  const inFront = useRef(runId)
+  inFront.current = runId
   const view = useRunState((s) => (s.runId === runId && s.status === 'ready' ? s.view : null))
   const summaryTitle = useRunsState((s) => s.index.byId[runId]?.title)
 
@@ -67,8 +73,12 @@ export function Desktop({ runId, page }: { runId: string; page: string }) {
             if (drop?.kind === 'folder') {
               dropped.set((s) => ({ workspace: drop.path, seq: s.seq + 1 }))
               window.location.hash = newRunHref
-            } else if (drop?.kind === 'note') {
-              report(d.OpenURL(obsidianLink(drop.path)))
+            } else if (drop?.kind === 'note' && drop.note) {
+              // In the inspector's Note tab, read from the vault as a tool reads it.
+              const id = noteRun(inFront.current, store.runs.get().index.ids)
+              if (!id) return
+              showNote(id, drop.note)
+              window.location.hash = runHref(id)
             }
           }),
         ]
@@ -82,7 +92,7 @@ export function Desktop({ runId, page }: { runId: string; page: string }) {
       document.removeEventListener('drop', refuseDrop)
       for (const off of offs) off()
     }
-  }, [])
+  }, [store])
 
   useEffect(() => {
     const d = desktop()
