@@ -267,84 +267,6 @@ func Attach(ctx context.Context, home string) (*Host, error) {
 	return &Host{home: home, runs: c, client: c, served: make(chan error)}, nil
 }
 
-// observeCluster puts the live runs of the cluster of hermes.toml's
-// [cluster] nats_url beside the home's, when it names one and it answers.
-func (h *Host) observeCluster(mode Mode, o Options, warn func(error)) {
-	getenv := o.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	machine, _ := os.Hostname()
-	ob, err := cluster.ObserveHome(h.home, getenv, fmt.Sprintf("hermes-%s %s/%d", mode, machine, os.Getpid()), o.Version)
-	if err != nil {
-		warn(i18n.Wrap(err, "host.cluster_unreachable", err))
-		return
-	}
-	if ob != nil {
-		h.cluster = ob
-		h.runs = ob.Merge(h.runs)
-	}
-}
-
-// A Service is what an owner serves on a listener of its own beside the
-// local API: the bot's chat callbacks.
-type Service interface {
-	// Handler answers the service's requests.
-	Handler() http.Handler
-	// Shutdown stops what the service started, within grace. The host has
-	// stopped taking its requests and let those under way finish; it stops
-	// the runs after.
-	Shutdown(grace context.Context) error
-}
-
-// Serve serves s on ln (`hermes bot`'s [bot] listen) until Close, which
-// stops it first, with the runs' grace; an error ln stops with reaches
-// APIStopped. The host closes ln. A host serves one Service, once.
-func (h *Host) Serve(ln net.Listener, s Service) {
-	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closed || h.service != nil {
-		panic("host: Serve after Close, or a second time")
-	}
-	h.service, h.serviceSrv = s, srv
-	go func() { h.served <- srv.Serve(ln) }()
-}
-
-// join makes the owner one replica of the cluster of [cluster] nats_url in
-// the config it follows, when it names one: the replicas share what the
-// bot keeps (Replica), and the cluster's observers see and steer the
-// Manager's runs.
-func (h *Host) join(ctx context.Context, o Options) error {
-	path := o.ConfigPath
-	if path == "" {
-		path = config.Path(h.home)
-	}
-	cfg, err := config.Load(path)
-	if err != nil {
-		return err
-	}
-	getenv := o.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	if cfg = cfg.ResolveEnv(getenv); !cfg.Cluster.Enabled() {
-		return nil
-	}
-	machine, _ := os.Hostname()
-	cl, err := cluster.Open(ctx, cluster.Options{Config: cfg.Cluster, Name: fmt.Sprintf("hermes-%s %s/%d", h.mode, machine, os.Getpid()), Version: o.Version})
-	if err != nil {
-		return err
-	}
-	stop, err := cl.ServeRuns(h.manager)
-	if err != nil {
-		cl.Close()
-		return err
-	}
-	h.replica, h.stopReplica = cl, stop
-	return nil
-}
-
 // letGo closes what an owner holds before its API serves: hermes.db and
 // the lock.
 func (h *Host) letGo() {
@@ -392,15 +314,6 @@ func (h *Host) Token() string { return h.token }
 
 // Store is hermes.db, held open with Options.HoldStore; nil otherwise.
 func (h *Host) Store() *store.Store { return h.store }
-
-// Replica is the cluster this owner joined as one replica (Options.Cluster
-// in mode Bot), nil without one. It stays open until Close, after the
-// Service and the runs have stopped.
-func (h *Host) Replica() *cluster.Cluster { return h.replica }
-
-// ObservesCluster reports whether Runs have the cluster's live runs beside
-// the home's (Options.Cluster).
-func (h *Host) ObservesCluster() bool { return h.cluster != nil }
 
 // Owner is the lock of the process that owns the home: this one's, or the
 // one attached to.
