@@ -13,6 +13,16 @@ import (
 // profile.
 const sandboxExec = "/usr/bin/sandbox-exec"
 
+// Enforced reports whether p's processes run confined on this Mac:
+// Status's Enforced, without the rest of the status.
+func (p Policy) Enforced() bool {
+	if p.Mode == Off || p.Mode == "" {
+		return false
+	}
+	_, err := os.Stat(sandboxExec)
+	return err == nil
+}
+
 // Status says how p's processes run on this Mac.
 func (p Policy) Status() Status {
 	s := Status{Mode: p.Mode, Network: p.Network}

@@ -37,6 +37,11 @@ var abiOnce = sync.OnceValue(func() int {
 	return v
 })
 
+// Enforced reports whether p's processes run confined on this machine:
+// Status's Enforced, without the rest of the status (such as the look for
+// setsid on PATH), for a policy's check of each call.
+func (p Policy) Enforced() bool { return p.Mode != Off && p.Mode != "" && abiOnce() >= 1 }
+
 // Status says how p's processes run on this machine.
 func (p Policy) Status() Status {
 	s := Status{Mode: p.Mode, Network: p.Network}

@@ -10,6 +10,9 @@ import (
 	"hermes/backend/i18n"
 )
 
+// Enforced is false: this system has no sandbox that Hermes can use yet.
+func (p Policy) Enforced() bool { return false }
+
 // Status says that this system has no sandbox that Hermes can use yet.
 func (p Policy) Status() Status {
 	s := Status{Mode: p.Mode, Network: p.Network}

@@ -234,3 +234,14 @@ func TestCacheEnv(t *testing.T) {
 		})
 	}
 }
+
+// Enforced, which a policy's check of each call asks, is Status's Enforced
+// for every mode, on every system.
+func TestEnforced_IsStatusEnforced(t *testing.T) {
+	for _, m := range []Mode{"", Off, Workspace, ReadOnly} {
+		p := Policy{Mode: m}
+		if got, want := p.Enforced(), p.Status().Enforced; got != want {
+			t.Errorf("mode %q: Enforced() = %v, Status().Enforced = %v", m, got, want)
+		}
+	}
+}

@@ -30,7 +30,7 @@ func startIn(env Env, environ *Environ, asks Asks, escape bool, cmd *exec.Cmd, o
 // to leave it.
 func confinementOf(environ *Environ, asks Asks, escape func(env Env, args json.RawMessage) bool) func(Env, json.RawMessage) Confinement {
 	return func(env Env, args json.RawMessage) Confinement {
-		if !environ.Policy(env, asks).Status().Enforced {
+		if !environ.Policy(env, asks).Enforced() {
 			return Unconfined
 		}
 		if escape != nil && escape(env, args) {
