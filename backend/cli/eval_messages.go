@@ -77,6 +77,7 @@ func evalMessages() map[string]i18n.Msg {
 		"cli.runs.flag.note":       {EN: "a note on why the run is good or bad", ZH: "说明运行好坏原因的备注"},
 		"cli.runs.flag.label":      {EN: "list only the runs labelled good or bad", ZH: "只列出标为 good 或 bad 的运行"},
 		"cli.runs.flag.eval":       {EN: "list only the runs of this eval", ZH: "只列出该评测的运行"},
+		"cli.runs.none_match":      {EN: "No run matches %s (`hermes runs` lists them all).", ZH: "没有符合 %s 的运行（`hermes runs` 会列出全部运行）。"},
 		"cli.runs.label_usage":     {EN: "usage: hermes runs label RUN_ID good|bad|none [--note TEXT] [--home DIR]", ZH: "用法：hermes runs label 运行ID good|bad|none [--note 文字] [--home 目录]"},
 		"cli.runs.labelled":        {EN: "run %s labelled %s", ZH: "运行 %s 已标为 %s"},
 		"cli.runs.unlabelled":      {EN: "run %s has no label now", ZH: "运行 %s 已取消标记"},

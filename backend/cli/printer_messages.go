@@ -101,7 +101,7 @@ func printerMessages() map[string]i18n.Msg {
 		"cli.print.spent.summary":         {EN: "summary", ZH: "摘要"},
 		"cli.print.resume":                {EN: "to continue this run: %s", ZH: "继续此次运行：%s"},
 
-		"cli.runs.usage":          {EN: "Usage: hermes runs [--home DIR] [--json] [--status S] [--limit N]\n       hermes runs show [--home DIR] [--json] [--verbose] RUN_ID", ZH: "用法：hermes runs [--home 目录] [--json] [--status 状态] [--limit N]\n      hermes runs show [--home 目录] [--json] [--verbose] 运行ID"},
+		"cli.runs.usage":          {EN: "Usage: hermes runs [--home DIR] [--json] [--status S] [--label good|bad] [--eval EVAL_ID] [--limit N]\n       hermes runs show [--home DIR] [--json] [--verbose] RUN_ID\n       hermes runs label RUN_ID good|bad|none [--note TEXT] [--home DIR]", ZH: "用法：hermes runs [--home 目录] [--json] [--status 状态] [--label good|bad] [--eval 评测ID] [--limit N]\n      hermes runs show [--home 目录] [--json] [--verbose] 运行ID\n      hermes runs label 运行ID good|bad|none [--note 文字] [--home 目录]"},
 		"cli.runs.flag.json":      {EN: "print JSON instead of a table", ZH: "输出 JSON 而非表格"},
 		"cli.runs.flag.status":    {EN: "list only runs with this status (%s)", ZH: "只列出此状态的运行（%s）"},
 		"cli.runs.flag.limit":     {EN: "list at most N runs, newest first (0: all)", ZH: "最多列出 N 个运行，最新的在前（0 表示全部）"},

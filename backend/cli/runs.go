@@ -89,8 +89,11 @@ func cmdRuns(_ context.Context, env *Env, args []string) int {
 	case !anyRuns:
 		fmt.Fprintln(env.Stdout, i18n.T("cli.runs.empty", h))
 		return ExitOK
-	case len(runs) == 0:
+	case len(runs) == 0 && *label == "" && *evalID == "":
 		fmt.Fprintln(env.Stdout, i18n.T("cli.runs.none_match_any", *status))
+		return ExitOK
+	case len(runs) == 0:
+		fmt.Fprintln(env.Stdout, i18n.T("cli.runs.none_match", filterFlags(*status, *label, *evalID)))
 		return ExitOK
 	}
 	printRunsTable(env, runs)

@@ -54,6 +54,17 @@ func cmdRunsLabel(env *Env, args []string) int {
 	return ExitOK
 }
 
+// filterFlags says which filters a list was asked for, as they were given.
+func filterFlags(status, label, evalID string) string {
+	var out []string
+	for _, f := range [][2]string{{"--status", status}, {"--label", label}, {"--eval", evalID}} {
+		if f[1] != "" {
+			out = append(out, f[0]+" "+f[1])
+		}
+	}
+	return strings.Join(out, " ")
+}
+
 // keepEval keeps the runs started by eval evalID (a prefix matches), from
 // the tags in hermes.db; limit (0: all) applies after.
 func keepEval(home string, runs []runlog.Summary, evalID string, limit int) ([]runlog.Summary, bool, error) {

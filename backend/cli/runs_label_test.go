@@ -54,6 +54,12 @@ func TestRunsLabel_AskedOfTheOwner(t *testing.T) {
 		}
 	}
 	check("no owner")
+	if out := runHermes(t, "runs", "--home", home, "--label", "good"); out.code != cli.ExitOK || !strings.Contains(out.stdout, "No run matches --label good (`hermes runs` lists them all).") {
+		t.Errorf("runs --label good, none: exit %d\n%s%s", out.code, out.stdout, out.stderr)
+	}
+	if out := runHermes(t, "runs", "--home", home, "--status", "stopped", "--label", "bad"); !strings.Contains(out.stdout, "No run matches --status stopped --label bad") {
+		t.Errorf("runs --status stopped --label bad, none:\n%s%s", out.stdout, out.stderr)
+	}
 
 	// An eval run owns the home, and its live run holds hermes.db.
 	notes := writeSuite(t, dir, "s.toml", summarySuite("\n  [[task.check]]\n  file = \"SUMMARY.md\"\n  contains = \"Friday\"\n"))
