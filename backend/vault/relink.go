@@ -72,7 +72,9 @@ func (r *renamer) styleOf(target, from, to string, markdown bool) linkStyle {
 		return styleRelative
 	case r.format == formatAbsolute && abs:
 		return styleAbsolute
-	case name:
+	case name, !markdown && r.format == formatShortest && (abs || strings.HasSuffix(toKey, "/"+key)):
+		// Obsidian writes a wikilink it updates the shortest way, by the
+		// name alone while no other note has it (relink then writes a path).
 		return styleName
 	case markdown && rel:
 		return styleRelative

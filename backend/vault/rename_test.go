@@ -51,8 +51,10 @@ func linkingNotes(rc renameCase) map[string][2]string {
 		"Test/07 markdown.md": {"[rel](../" + esc(rc.path) + ") and [anchored](../" + esc(rc.path) + "#" + esc(h) + ")\n",
 			"[rel](../" + esc(rc.newPath) + ") and [anchored](../" + esc(rc.newPath) + "#" + esc(h) + ")\n"},
 		"08 root markdown.md": {"[from the root](" + full(rc.path) + ")\n", "[from the root](" + full(rc.newPath) + ")\n"},
+		// A wikilink by its path becomes the shortest, as Obsidian writes
+		// it by default; one written from the root or relative stays so.
 		"Test/09 path.md": {"By path: [[" + strings.TrimSuffix(rc.path, ".md") + "]], [[/" + strings.TrimSuffix(rc.path, ".md") + "#" + h + "]], [[../" + strings.TrimSuffix(rc.path, ".md") + "|rel]] and [[{old}.md]].\n",
-			"By path: [[" + strings.TrimSuffix(rc.newPath, ".md") + "]], [[/" + strings.TrimSuffix(rc.newPath, ".md") + "#" + h + "]], [[../" + strings.TrimSuffix(rc.newPath, ".md") + "|rel]] and [[{new}.md]].\n"},
+			"By path: [[{new}]], [[/" + strings.TrimSuffix(rc.newPath, ".md") + "#" + h + "]], [[../" + strings.TrimSuffix(rc.newPath, ".md") + "|rel]] and [[{new}.md]].\n"},
 		"Test/10 code.md": {"Inline `[[{old}]]` stays, [[{old}]] does not.\n" + code, "Inline `[[{old}]]` stays, [[{new}]] does not.\n" + code},
 		"Test/11 front.md": {"---\nrelated: \"[[{old}]]\"\n# a comment\ntags: [a]\n---\nBody [[{lower}]].\n",
 			"---\nrelated: \"[[{new}]]\"\n# a comment\ntags: [a]\n---\nBody [[{new}]].\n"},
