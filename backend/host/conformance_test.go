@@ -53,6 +53,7 @@ func TestRuns_Conformance(t *testing.T) {
 		{"pause and inject", pauseAndInject},
 		{"stop at a safe point, then resume", stopThenResume},
 		{"fork", fork},
+		{"list by label", listByLabel},
 	}
 	for _, s := range scenarios {
 		for _, impl := range implementations {
