@@ -18,14 +18,17 @@ import (
 	"hermes/backend/i18n"
 )
 
-// desktopEntry is the desktop window that `hermes` with no arguments opens.
-// Headless builds (desktop_headless.go) have none and return nil.
-func desktopEntry() func(w cli.Window) error { return runDesktop }
+// desktopEntry is the desktop window that `hermes` with no arguments opens,
+// on run when a link to it started Hermes (desktoplink).
+func desktopEntry(run string) func(w cli.Window) error {
+	return func(w cli.Window) error { return runDesktop(w, run) }
+}
 
 // runDesktop opens the Wails window on w.Home and returns when it closes,
 // once the runs it started have stopped at a safe point. Wails itself
-// closes the window on SIGTERM and Ctrl-C.
-func runDesktop(w cli.Window) error {
+// closes the window on SIGTERM and Ctrl-C. A run ("" for none) is the
+// first page; when another window has the home, it shows the run instead.
+func runDesktop(w cli.Window, run string) error {
 	home := w.Home
 	assets := uiAssets()
 	if assets == nil {
@@ -47,6 +50,9 @@ func runDesktop(w cli.Window) error {
 	// does nothing.
 	defer func() { _ = h.Close(context.Background()) }()
 	a := app.New(h)
+	if run != "" {
+		a.OpenRun(run)
+	}
 	width, height := app.FirstSize(home)
 	err = wails.Run(&options.App{
 		Title:            app.WindowTitle("", h.Attached()),
@@ -81,7 +87,8 @@ func runDesktop(w cli.Window) error {
 
 // oneWindow keeps one window to a home: the window that owns the home
 // takes the home's lock of the desktop, and a later launch on that home
-// hands it its arguments and exits, and the window comes to the front.
+// hands it its arguments and exits, and the window comes to the front (on
+// the run of a link among them).
 // `hermes --new-window` opens a window of its own, attached; a window on a
 // home that hermes serve or hermes bot owns attaches as it always did.
 func oneWindow(h *host.Host, w cli.Window, a *app.App) *options.SingleInstanceLock {
@@ -91,6 +98,6 @@ func oneWindow(h *host.Host, w cli.Window, a *app.App) *options.SingleInstanceLo
 	sum := sha256.Sum256([]byte(filepath.Clean(h.Home())))
 	return &options.SingleInstanceLock{
 		UniqueId:               "hermes_" + hex.EncodeToString(sum[:8]),
-		OnSecondInstanceLaunch: func(options.SecondInstanceData) { a.Raise() },
+		OnSecondInstanceLaunch: func(d options.SecondInstanceData) { a.Launched(d.Args) },
 	}
 }

@@ -6,13 +6,15 @@ import (
 	"os"
 
 	"hermes/backend/cli"
+	"hermes/backend/desktoplink"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
 func main() {
-	if len(os.Args) > 1 {
+	args, run := linked(os.Args[1:])
+	if len(args) > 0 && run == "" {
 		attachConsole()
 	}
 	// Interrupts go to the command, which stops a run at a safe point on the
@@ -24,10 +26,29 @@ func main() {
 		Stderr:     os.Stderr,
 		Getenv:     os.Getenv,
 		Assets:     uiAssets(),
-		Desktop:    desktopEntry(),
+		Desktop:    desktopEntry(run),
 		Interrupts: interrupts,
 		Version:    version,
-	}, os.Args[1:])
+	}, args)
 	stop()
 	os.Exit(code)
+}
+
+// linked reads a link to a run (a toast clicked on Windows, which the
+// system starts hermes.exe with) as the window of its home opened on that
+// run: the arguments that open it, and the run. Any page may hold such a
+// link: one to a home that is not there opens nothing, and other
+// arguments are left as they are, with no run.
+func linked(args []string) ([]string, string) {
+	if len(args) == 1 {
+		if home, id, ok := desktoplink.Parse(args[0]); ok && isDir(home) {
+			return []string{"--home", home}, id
+		}
+	}
+	return args, ""
+}
+
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }

@@ -4,12 +4,14 @@ import (
 	"context"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"hermes/backend/desktoplink"
 	"hermes/backend/event"
 	"hermes/backend/i18n"
 	"hermes/backend/runner"
@@ -30,6 +32,7 @@ type desktop struct {
 	title  string // what the page last said of the run in front
 	screen string // the screen the window is on, as the page said ("1920x1080")
 	page   string // the page shown, a route ("#/runs/ID")
+	first  string // the page to open on, a link's run, instead of the last one
 	stop   func() // ends the notifications
 
 	// decided, when set (tests), learns of each event of a run that
@@ -71,6 +74,35 @@ func (a *App) Raise() {
 	ctx := a.context()
 	runtime.WindowUnminimise(ctx)
 	runtime.WindowShow(ctx)
+}
+
+// Launched is told of another launch of Hermes on this home, with its
+// arguments: the window comes to the front, on the run that a link among
+// them names (a toast clicked on Windows, desktoplink.Run).
+func (a *App) Launched(args []string) {
+	a.Raise()
+	if id, ok := linkedRun(args, a.host.Home()); ok {
+		runtime.EventsEmit(a.context(), openRunName, id)
+	}
+}
+
+// linkedRun is the run a link among args names on home; false when none
+// does (a link to a run of another home is not this window's).
+func linkedRun(args []string, home string) (string, bool) {
+	for _, arg := range args {
+		if h, id, ok := desktoplink.Parse(arg); ok && filepath.Clean(h) == filepath.Clean(home) {
+			return id, true
+		}
+	}
+	return "", false
+}
+
+// OpenRun makes the run the first page the window shows, instead of the
+// last one: Hermes was started by a link to it.
+func (a *App) OpenRun(id string) {
+	a.desk.mu.Lock()
+	a.desk.first = "#/runs/" + url.PathEscape(id)
+	a.desk.mu.Unlock()
 }
 
 // linkSchemes are the links the window hands to the system: web pages,

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"hermes/backend/config"
+	"hermes/backend/desktoplink"
 	"hermes/backend/event"
 	"hermes/backend/notify"
 	"hermes/backend/runapi"
@@ -112,6 +113,7 @@ func (a *App) send(m moment, n notify.Notifier) {
 	if !ok {
 		return
 	}
+	note.Link = desktoplink.Run(a.host.Home(), m.e.RunID)
 	if err := n.Send(note); err != nil {
 		log.Print(err)
 	}

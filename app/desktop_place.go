@@ -82,10 +82,15 @@ const (
 
 // PlaceWindow puts the window where it was last on screen (the page's
 // screen.width x screen.height) and returns the page it showed there, ""
-// for none. Its place is kept on that screen when it closes (KeepPlace).
+// for none; the run a link named when it started the window (OpenRun)
+// instead. Its place is kept on that screen when it closes (KeepPlace).
 func (a *App) PlaceWindow(screen string) (string, error) {
+	a.desk.mu.Lock()
+	first := a.desk.first
+	a.desk.first = ""
+	a.desk.mu.Unlock()
 	if !screenKey.MatchString(screen) {
-		return "", nil
+		return first, nil
 	}
 	a.desk.mu.Lock()
 	a.desk.screen = screen
@@ -93,11 +98,14 @@ func (a *App) PlaceWindow(screen string) (string, error) {
 	saved, ok := ReadPlaces(a.host.Home()).Screens[screen]
 	p, fits := Fit(saved, screen)
 	if !ok || !fits {
-		return "", nil
+		return first, nil
 	}
 	ctx := a.context()
 	runtime.WindowSetSize(ctx, p.Width, p.Height)
 	runtime.WindowSetPosition(ctx, p.X, p.Y)
+	if first != "" {
+		return first, nil
+	}
 	return p.Page, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"hermes/backend/desktoplink"
 	"hermes/backend/event"
 	"hermes/backend/host"
 	"hermes/backend/notify"
@@ -195,6 +196,11 @@ func TestNotify_WhenTheWindowIsBehind(t *testing.T) {
 	if n.RunID != "r1" || n.Title != "Hermes — Summarise the notes" || !strings.Contains(n.Body, "Which folder?") {
 		t.Fatalf("first note = %+v; want the question of r1 (none for the approval asked while in front)", n)
 	}
+	// Where a click comes back only as a link (a toast on Windows), the
+	// link opens this home's window on the run.
+	if h, id, ok := desktoplink.Parse(n.Link); !ok || h != home || id != "r1" {
+		t.Fatalf("the note's link %q opens %q %q %v; want r1 of %s", n.Link, h, id, ok, home)
+	}
 
 	// A click shows the run.
 	f.clicks <- "r1"
@@ -216,5 +222,31 @@ func TestNotify_WhenTheWindowIsBehind(t *testing.T) {
 	publish(t, a, event.RunFinished, "r2", event.RunFinishedData{Status: event.StatusGuard})
 	if n := <-f.sent; n.RunID != "r2" || !strings.Contains(n.Body, "guard") {
 		t.Fatalf("next note = %+v; want r2's guard (none while notify was off)", n)
+	}
+}
+
+func TestLinkedRun_OnlyThisHomes(t *testing.T) {
+	home, other := t.TempDir(), t.TempDir()
+	args := []string{"--home", home, desktoplink.Run(other, "r-other"), desktoplink.Run(home, "r1")}
+	if id, ok := linkedRun(args, home); !ok || id != "r1" {
+		t.Fatalf("linkedRun = %q %v, want r1", id, ok)
+	}
+	for _, args := range [][]string{nil, {"--home", home}, {desktoplink.Run(other, "r-other")}, {"hermes://run/r1"}} {
+		if id, ok := linkedRun(args, home); ok {
+			t.Errorf("linkedRun(%q) = %q; want none", args, id)
+		}
+	}
+}
+
+func TestOpenRun_IsTheFirstPageOnce(t *testing.T) {
+	a := newTestApp(t, t.TempDir())
+	a.OpenRun("20261205-090000-11c0de")
+	// A screen the page could not name: the window is not placed, and the
+	// run is still the page to open on.
+	if page, err := a.PlaceWindow("unknown"); err != nil || page != "#/runs/20261205-090000-11c0de" {
+		t.Fatalf("first page %q %v", page, err)
+	}
+	if page, _ := a.PlaceWindow("unknown"); page != "" {
+		t.Fatalf("the link's run is the first page again: %q", page)
 	}
 }

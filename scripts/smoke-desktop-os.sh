@@ -13,7 +13,8 @@
 #      approval");
 #   4. the window's size, position and page survive a restart;
 #   5. a second launch on the home brings the window to the front instead
-#      of opening another; `hermes --new-window` opens one;
+#      of opening another, on the run when it is a link to one (what a
+#      toast's click starts on Windows); `hermes --new-window` opens one;
 #   6. a folder dragged onto the window (from a stand-in file manager,
 #      tests/desktop/dragsource.c) opens the New run form on it, and the
 #      run started there works in it;
@@ -323,6 +324,12 @@ code=0
 timeout 20 "$app" --home "$home" >>"$tmp/app.log" 2>&1 || code=$?
 [ "$code" -ne 124 ] || fail "a second launch on the home did not exit"
 [ "$(hermes_windows)" -eq 1 ] || fail "a second launch opened another window"
+# A link to a run, as the system starts Hermes with when a toast is
+# clicked on Windows: the window shows that run.
+link="hermes://run/$run?home=$(sed 's|/|%2F|g' <<<"$home")"
+timeout 20 "$app" "$link" >>"$tmp/app.log" 2>&1 || true
+until_ok window_named "Hermes — Find the quarterly report · finished" || fail "a link to a run did not bring the window to it"
+[ "$(hermes_windows)" -eq 1 ] || fail "a link to a run opened another window"
 "$app" --home "$home" --new-window >>"$tmp/app.log" 2>&1 &
 second=$!
 pids+=($second)
@@ -375,10 +382,13 @@ until_ok saved_vault || fail "the chosen vault was not saved into hermes.toml: $
 grep -q "^# The smoke's own settings" "$home/hermes.toml" || fail "saving the vault lost hermes.toml's own lines: $(cat "$home/hermes.toml")"
 close_window
 
-echo "smoke: 8. a note of the vault dropped on the window opens in the inspector"
+echo "smoke: 8. a link to a run opens the window on it; a note of the vault dropped on it opens in the inspector"
 : >"$tmp/opened.txt"
-open_window "#/runs/$run"
-until_ok window_named "Hermes — Find the quarterly report · finished" || fail "the run's page did not show"
+printf '{"last":"1280x800","screens":{"1280x800":{"x":0,"y":0,"width":1280,"height":800,"page":"#/new"}}}\n' >"$home/window.json"
+"$app" "$link" >>"$tmp/app.log" 2>&1 &
+win=$!
+pids+=($win)
+until_ok window_named "Hermes — Find the quarterly report · finished" || fail "a link to a run did not open the window on it"
 drag_onto_window "file://$tmp/pick/my-vault/Garden%20plan.md"
 # The Note tab's "Open in Obsidian", under the inspector's tabs at its
 # right, names the note read from the vault.
@@ -393,4 +403,4 @@ xdotool mousemove "$ox" "$oy" click 1
 opened_note() { grep -q '^obsidian://open?vault=my-vault&file=Garden' "$tmp/opened.txt" 2>/dev/null; }
 until_ok opened_note || fail "the inspector did not show the dropped note: $(cat "$tmp/opened.txt" 2>/dev/null)"
 close_window
-echo "smoke: the window opened links in the system, chose a folder, notified and was brought to the run, kept its place, stayed one, took a dropped folder, set the vault from the folder dialog and showed a dropped note; screenshots in $HERMES_ARTIFACTS"
+echo "smoke: the window opened links in the system, chose a folder, notified and was brought to the run, kept its place, stayed one, went to a linked run, took a dropped folder, set the vault from the folder dialog and showed a dropped note; screenshots in $HERMES_ARTIFACTS"

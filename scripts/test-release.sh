@@ -13,7 +13,8 @@
 #               bare hermes becoming the window build under Xvfb and opening the
 #               window (WM_CLASS hermes); dpkg -r leaving ~/.hermes as it was;
 #   the setup   under Wine, in a prefix of its own: a silent install, hermes on
-#               PATH, hermes.exe version and a run against the scripted model,
+#               PATH, the hermes:// links (a toast's click) given to hermes.exe,
+#               hermes.exe version and a run against the scripted model,
 #               hermes.exe update from a feed on loopback while a hermes.exe
 #               serve from the install runs, the new version answering and the
 #               old binary gone after the next start, setup closing a running
@@ -209,7 +210,10 @@ wine "$dist/Hermes-$version-windows-amd64-setup.exe" /S || fail "the silent inst
 wine reg query 'HKCU\Environment' /v Path 2>/dev/null | tr -d '\r' | grep -qiF "$install_win" || fail "the install folder is not on the user's PATH"
 wine reg query 'HKCU\Software\Microsoft\Windows\CurrentVersion\Uninstall\Hermes' >/dev/null 2>&1 || fail "no entry in Apps & features"
 find "$WINEPREFIX/drive_c/users" -path '*Start Menu/Programs/Hermes.lnk' | grep -q . || fail "no Start-menu entry"
-ok "installed into $install_win, on PATH, in the Start menu and Apps & features"
+wine reg query 'HKCU\Software\Classes\hermes' /v 'URL Protocol' >/dev/null 2>&1 || fail "hermes:// is not a URL protocol"
+wine reg query 'HKCU\Software\Classes\hermes\shell\open\command' /ve 2>/dev/null | tr -d '\r' |
+  grep -qiF "\"$install_win\\hermes.exe\" \"%1\"" || fail "hermes:// links are not given to $install_win\\hermes.exe"
+ok "installed into $install_win, on PATH, in the Start menu and Apps & features; hermes:// links open hermes.exe"
 [ "$(wine cmd /c hermes version 2>/dev/null | tr -d '\r')" = "hermes $version" ] || fail "hermes on PATH does not answer hermes $version"
 set +e
 wine cmd /c hermes no-such-command >/dev/null 2>&1
@@ -275,6 +279,7 @@ timeout 60 wineserver -w || true
 [ ! -e "$install/hermes.exe" ] && [ ! -e "$install/uninstall.exe" ] || fail "the uninstaller left files in $install_win"
 if wine reg query 'HKCU\Environment' /v Path 2>/dev/null | tr -d '\r' | grep -qiF "$install_win"; then fail "the uninstaller left the folder on PATH"; fi
 if find "$WINEPREFIX/drive_c/users" -path '*Start Menu/Programs/Hermes.lnk' | grep -q .; then fail "the Start-menu entry is left"; fi
+if wine reg query 'HKCU\Software\Classes\hermes' >/dev/null 2>&1; then fail "the uninstaller left the hermes:// protocol"; fi
 [ "$(cd "$home_unix" && find . -type f -exec sha256sum {} + | sort)" = "$before" ] || fail "the uninstaller changed %USERPROFILE%\\.hermes"
 ok "uninstalled; %USERPROFILE%\\.hermes is as it was"
 

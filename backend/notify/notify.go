@@ -24,6 +24,9 @@ type Note struct {
 	RunID string
 	Title string
 	Body  string
+	// Link opens the run where the system hands a click to no process but
+	// by a link (desktoplink.Run): a toast on Windows.
+	Link string
 }
 
 // Notifier sends notes and tells which were clicked.

@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !linux && !windows
 
 package notify
 
@@ -10,9 +10,8 @@ import (
 )
 
 // systemNotifier shows notes through the OS's own notifications: the
-// Action Center's toasts on Windows, the Notification Center on macOS.
-// Neither tells this process of a click: a click brings the OS's default,
-// and the window shows the run when it is brought to the front.
+// Notification Center on macOS. It tells this process of no click: a
+// click brings the OS's default, and the window shows the run it showed.
 type systemNotifier struct {
 	clicks chan string
 	once   sync.Once

@@ -40,6 +40,11 @@ SetCompressor /SOLID lzma
 !define UNINSTALLER "uninstall.exe"
 !define UNINST_KEY "Software\Microsoft\Windows\CurrentVersion\Uninstall\Hermes"
 !define APP_KEY "Software\Hermes"
+; hermes:// links open a run in the window (backend/desktoplink): a toast's
+; click carries one, which Windows hands to hermes.exe.
+!define PROTOCOL_KEY "Software\Classes\hermes"
+; Where the toasts' sender (backend/notify) names Hermes for the Action Center.
+!define TOAST_KEY "Software\Classes\AppUserModelId\${PRODUCT}"
 ; WebView2's Evergreen runtime, as Microsoft's distribution guide says to
 ; look for it: per machine, then per user.
 !define WEBVIEW2_GUID "{F3017226-FE2A-4295-8BDF-00C3A9A7E4C5}"
@@ -431,6 +436,11 @@ Section "Hermes"
   IntFmt $0 "0x%08X" $0
   WriteRegDWORD HKCU "${UNINST_KEY}" "EstimatedSize" "$0"
 
+  WriteRegStr HKCU "${PROTOCOL_KEY}" "" "URL:Hermes"
+  WriteRegStr HKCU "${PROTOCOL_KEY}" "URL Protocol" ""
+  WriteRegStr HKCU "${PROTOCOL_KEY}\DefaultIcon" "" "$INSTDIR\${EXE},0"
+  WriteRegStr HKCU "${PROTOCOL_KEY}\shell\open\command" "" '"$INSTDIR\${EXE}" "%1"'
+
   Call AddToPath
   Call WebView2
 SectionEnd
@@ -450,5 +460,7 @@ Section "Uninstall"
   Call un.RemoveFromPath
   DeleteRegKey HKCU "${UNINST_KEY}"
   DeleteRegKey HKCU "${APP_KEY}"
+  DeleteRegKey HKCU "${PROTOCOL_KEY}"
+  DeleteRegKey HKCU "${TOAST_KEY}"
   DetailPrint "$(HomeKept)"
 SectionEnd
