@@ -1,6 +1,7 @@
 package skills
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -160,5 +161,26 @@ func TestFunc_SchemaMadeOncePerStruct(t *testing.T) {
 	out, err := again.Run(context.Background(), Env{}, json.RawMessage(`{"path":"a"}`))
 	if err != nil || out != "a!!!" {
 		t.Errorf("Run = %q, %v; want the default limit applied", out, err)
+	}
+}
+
+// writeJSON, which writes the tools' schemas, writes what json.Marshal
+// writes, its short cuts included, so a run sends the schemas it sent.
+func TestWriteJSON_AsMarshal(t *testing.T) {
+	nested := &schema{Types: []string{"string"}, Description: "a \"quoted\" <b> & ünïcode\ttab"}
+	for _, v := range []any{
+		"plain words, digits 0-9 and punctuation: (a/b) {c} [d] ~!@#$%^*_+=|;:',.?",
+		`quote " backslash \ `, "<html> & more", "line\nbreak", "del\x7f", "ünïcode 中文", "\u2028", "",
+		true, false, []string{"a", "<b>"}, json.RawMessage(`{"x":1}`), nested, (*schema)(nil), 3.5,
+	} {
+		var b bytes.Buffer
+		writeJSON(&b, v)
+		want, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != string(want) {
+			t.Errorf("writeJSON(%#v) = %s, json.Marshal: %s", v, b.String(), want)
+		}
 	}
 }

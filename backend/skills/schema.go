@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -172,16 +173,9 @@ func (s *schema) MarshalJSON() ([]byte, error) {
 		if b.Len() > 1 {
 			b.WriteByte(',')
 		}
-		k, _ := json.Marshal(key)
-		b.Write(k)
+		writeJSON(&b, key)
 		b.WriteByte(':')
-		switch v := v.(type) {
-		case json.RawMessage:
-			b.Write(v)
-		default:
-			j, _ := json.Marshal(v)
-			b.Write(j)
-		}
+		writeJSON(&b, v)
 	}
 	switch len(s.Types) {
 	case 0:
@@ -224,12 +218,11 @@ func (s *schema) MarshalJSON() ([]byte, error) {
 			if i > 0 {
 				p.WriteByte(',')
 			}
-			k, _ := json.Marshal(name)
 			v, err := s.Properties[name].MarshalJSON()
 			if err != nil {
 				return nil, err
 			}
-			p.Write(k)
+			writeJSON(&p, name)
 			p.WriteByte(':')
 			p.Write(v)
 		}
@@ -246,4 +239,50 @@ func (s *schema) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
+}
+
+// writeJSON writes v as json.Marshal does. The common values of a schema
+// take no reflection: a string with no character Marshal escapes is
+// written as it is, a nested schema by its own MarshalJSON (whose output
+// Marshal would leave as it is), a boolean as its word; the tools' schemas
+// are made in every start that opens the toolkit.
+func writeJSON(b *bytes.Buffer, v any) {
+	switch v := v.(type) {
+	case json.RawMessage:
+		b.Write(v)
+		return
+	case string:
+		if plainJSON(v) {
+			b.WriteByte('"')
+			b.WriteString(v)
+			b.WriteByte('"')
+			return
+		}
+	case bool:
+		b.WriteString(strconv.FormatBool(v))
+		return
+	case *schema:
+		if v == nil {
+			break
+		}
+		if j, err := v.MarshalJSON(); err == nil {
+			b.Write(j)
+			return
+		}
+	}
+	j, _ := json.Marshal(v)
+	b.Write(j)
+}
+
+// plainJSON reports whether s is printable ASCII that json.Marshal writes
+// between quotes as it is: no quote, backslash, control character, or
+// HTML's <, > and &, which it escapes.
+func plainJSON(s string) bool {
+	for i := range len(s) {
+		switch c := s[i]; {
+		case c < 0x20, c >= 0x7f, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
 }
