@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -46,7 +45,7 @@ func (p *prompter) ask(req event.ApprovalRequestedData) answer {
 	defer p.mu.Unlock()
 	fmt.Fprintf(p.out, "\n%s\n", i18n.T("cli.approve.title", req.Name, req.Risk))
 	fmt.Fprintf(p.out, "  %s\n", req.Arguments)
-	if lines := changeLines(req.Change); len(lines) > 0 {
+	if lines := vault.ChangeText(i18n.Current(), req.Change, vault.TextLimits{Lines: 12}); len(lines) > 0 {
 		fmt.Fprintf(p.out, "  %s\n", i18n.T("cli.approve.change"))
 		for _, l := range lines {
 			fmt.Fprintf(p.out, "    %s\n", l)
@@ -118,69 +117,4 @@ func (p *prompter) line() (string, bool) {
 		return "", false
 	}
 	return strings.TrimSpace(s), true
-}
-
-// changeLines writes what a vault edit would change (approval.requested's
-// change) for the terminal: each note, its properties and links before →
-// after, the sections it adds or removes, and its lines as - and +, a
-// dozen at most per note; none for a call without one.
-func changeLines(raw json.RawMessage) []string {
-	var c vault.Change
-	if len(raw) == 0 || json.Unmarshal(raw, &c) != nil {
-		return nil
-	}
-	show := func(v any) string {
-		if s, ok := v.(string); ok {
-			return s
-		}
-		b, _ := json.Marshal(v)
-		return string(b)
-	}
-	var out []string
-	if c.Folder != nil {
-		out = append(out, i18n.T("cli.approve.folder", c.Folder.From, c.Folder.To))
-	}
-	for _, n := range c.Notes {
-		head := "~ " + n.Path
-		switch {
-		case n.NewPath != "":
-			head += " → " + n.NewPath
-		case n.Created:
-			head = "+ " + n.Path + " " + i18n.T("cli.approve.new_note")
-		}
-		out = append(out, head)
-		for _, pc := range n.Properties {
-			switch {
-			case pc.Added:
-				out = append(out, fmt.Sprintf("    %s: + %s", pc.Name, show(pc.After)))
-			case pc.Removed:
-				out = append(out, fmt.Sprintf("    %s: - %s", pc.Name, show(pc.Before)))
-			default:
-				out = append(out, fmt.Sprintf("    %s: %s → %s", pc.Name, show(pc.Before), show(pc.After)))
-			}
-		}
-		for _, s := range n.SectionsAdded {
-			out = append(out, "    "+i18n.T("cli.approve.section_added", s))
-		}
-		for _, s := range n.SectionsRemoved {
-			out = append(out, "    "+i18n.T("cli.approve.section_removed", s))
-		}
-		shown := 0
-		for _, h := range n.Hunks {
-			for _, l := range h.Before {
-				if shown++; shown <= 12 {
-					out = append(out, fmt.Sprintf("    %4d - %s", h.Line, l))
-				}
-			}
-			for _, l := range h.After {
-				if shown++; shown <= 12 {
-					out = append(out, fmt.Sprintf("    %4d + %s", h.Line, l))
-				}
-			}
-		}
-		if shown > 12 {
-			out = append(out, "    "+i18n.T("cli.approve.more_lines", shown-12))
-		}
-	}
-	return out
 }
