@@ -70,7 +70,7 @@ func aibotCall(t *testing.T, h *harness, crypt *wecom.Crypter, payload string) (
 
 func TestBot_WeComIntelligentBotStreams(t *testing.T) {
 	model := echoModel(t)
-	cfg := config.WithBotKeys(config.Bot{Platform: config.BotWeComBot, WebhookSecret: testToken}, wecom.Keys{EncodingAESKey: testAESKey})
+	cfg := config.WithBotKeys(config.Bot{Platform: wecom.BotName, WebhookSecret: testToken}, wecom.Keys{EncodingAESKey: testAESKey})
 	h := newHarness(t, "", model, cfg)
 	crypt, err := wecom.NewCrypter(testToken, testAESKey, "")
 	if err != nil {
@@ -118,7 +118,7 @@ func TestBot_GenericWebhook(t *testing.T) {
 		replies <- received{rep, sig == r.Header.Get(webhook.HeaderSignature)}
 	}))
 	t.Cleanup(bridge.Close)
-	cfg := config.WithBotKeys(config.Bot{Platform: config.BotWebhook, WebhookSecret: testToken}, webhook.Keys{ReplyURL: bridge.URL})
+	cfg := config.WithBotKeys(config.Bot{Platform: webhook.Name, WebhookSecret: testToken}, webhook.Keys{ReplyURL: bridge.URL})
 	h := newHarness(t, "", model, cfg)
 
 	post := func(body, secret string, ts time.Time) int {
@@ -174,7 +174,7 @@ func TestBot_GenericWebhook(t *testing.T) {
 // answer; the biggest reply is cut to WeCom's limit.
 func TestBot_StreamReplyPayload(t *testing.T) {
 	model := echoModel(t)
-	cfg := config.WithBotKeys(config.Bot{Platform: config.BotWeComBot, WebhookSecret: testToken}, wecom.Keys{EncodingAESKey: testAESKey})
+	cfg := config.WithBotKeys(config.Bot{Platform: wecom.BotName, WebhookSecret: testToken}, wecom.Keys{EncodingAESKey: testAESKey})
 	h := newHarness(t, "", model, cfg)
 	crypt, _ := wecom.NewCrypter(testToken, testAESKey, "")
 	finished := h.bus.Subscribe(64, func(e event.Event) bool { return e.Type == event.RunFinished })

@@ -254,7 +254,7 @@ func newBridge(t *testing.T) *bridge {
 
 // webhookConfig is a generic webhook's [bot] section replying to br.
 func webhookConfig(br *bridge) config.Bot {
-	return config.WithBotKeys(config.Bot{Platform: config.BotWebhook, WebhookSecret: testToken}, webhook.Keys{ReplyURL: br.URL})
+	return config.WithBotKeys(config.Bot{Platform: webhook.Name, WebhookSecret: testToken}, webhook.Keys{ReplyURL: br.URL})
 }
 
 // wait waits until user has been sent a reply containing want, and returns

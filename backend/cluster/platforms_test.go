@@ -140,7 +140,7 @@ func queryOf(sig, ts, nonce string) string {
 func TestReplicas_WeComBotStreamsFromAnyReplica(t *testing.T) {
 	model, asked := countingModel(t)
 	srv := clustertest.Start(t)
-	cfg := config.WithBotKeys(config.Bot{Platform: config.BotWeComBot, WebhookSecret: clustertest.Token}, wecom.Keys{EncodingAESKey: clustertest.AESKey})
+	cfg := config.WithBotKeys(config.Bot{Platform: wecom.BotName, WebhookSecret: clustertest.Token}, wecom.Keys{EncodingAESKey: clustertest.AESKey})
 	var rs [2]*clustertest.Replica
 	for i, name := range []string{"replica-0", "replica-1"} {
 		rs[i] = clustertest.StartReplica(t, clustertest.ReplicaOptions{

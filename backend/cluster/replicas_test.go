@@ -181,7 +181,7 @@ func TestReplicas_PlatformWithoutRepliesAnywhereRefused(t *testing.T) {
 	}
 	defer st.Close()
 	model := llmtest.NewFuncServer(t, func(llmtest.Request) llmtest.Step { return llmtest.Step{Content: "x"} })
-	cfg := config.WithBotKeys(config.Bot{Platform: config.BotWeComBot, WebhookSecret: clustertest.Token}, wecom.Keys{EncodingAESKey: clustertest.AESKey})
+	cfg := config.WithBotKeys(config.Bot{Platform: wecom.BotName, WebhookSecret: clustertest.Token}, wecom.Keys{EncodingAESKey: clustertest.AESKey})
 	unshared := bot.SharedBy(cl)
 	unshared.Platform = withoutStreams{unshared.Platform}
 	_, err = bot.New(bot.Options{

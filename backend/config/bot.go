@@ -17,10 +17,8 @@ import (
 // app_id), held in Sections.
 type Bot struct {
 	// Platform is the adapter, one of those registered
-	// (RegisterBotPlatform): "wecom" (a self-built WeCom application's
-	// callback, the default), "wecom_bot" (a WeCom intelligent bot),
-	// "feishu" or "webhook" (a generic JSON webhook signed with
-	// HMAC-SHA256).
+	// (RegisterBotPlatform); "wecom" (a self-built WeCom application's
+	// callback) by default.
 	Platform string `toml:"platform"`
 	// Listen is the address the callback server listens on.
 	Listen string `toml:"listen"`
@@ -31,8 +29,8 @@ type Bot struct {
 	// webhook's HMAC key.
 	WebhookSecret    string `toml:"webhook_secret"`
 	WebhookSecretEnv string `toml:"webhook_secret_env"`
-	// APIBase is the platform API's address (WeCom's, or the platform's
-	// BotPlatform.APIBase); tests point it at a local server.
+	// APIBase is the platform API's address, "" for the platform's own
+	// (BotPlatform.APIBase); tests point it at a local server.
 	APIBase string `toml:"api_base"`
 	// RateLimit is how many platform API calls may start in any one second.
 	RateLimit int `toml:"rate_limit"`
@@ -58,18 +56,14 @@ type Bot struct {
 	Sections BotSections `toml:"-"`
 }
 
-// The bot's platforms.
-const (
-	BotWeCom    = "wecom"
-	BotWeComBot = "wecom_bot"
-	BotWebhook  = "webhook"
-)
+// BotWeCom is the platform [bot] platform names by default: a self-built
+// WeCom application (backend/wecom registers it).
+const BotWeCom = "wecom"
 
 // Defaults of the [bot] section.
 const (
 	DefaultBotListen     = "127.0.0.1:8700"
 	DefaultBotPath       = "/callback"
-	DefaultBotAPIBase    = "https://qyapi.weixin.qq.com"
 	DefaultBotRateLimit  = 20
 	DefaultBotMaxBody    = 64 * 1024
 	DefaultBotHistory    = 10
@@ -94,10 +88,11 @@ func (b Bot) ListenAddr() string { return orDefault(b.Listen, DefaultBotListen) 
 func (b Bot) CallbackPath() string { return orDefault(b.Path, DefaultBotPath) }
 
 // API is the platform API's base URL, without a trailing slash: api_base,
-// else the platform's default (BotPlatform.APIBase), else WeCom's.
+// else the platform's default (BotPlatform.APIBase), "" for a platform
+// without an API of its own (the generic webhook).
 func (b Bot) API() string {
-	def := DefaultBotAPIBase
-	if p, ok := botPlatform(b.PlatformName()); ok && p.APIBase != "" {
+	var def string
+	if p, ok := botPlatform(b.PlatformName()); ok {
 		def = p.APIBase
 	}
 	return strings.TrimRight(orDefault(b.APIBase, def), "/")

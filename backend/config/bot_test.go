@@ -41,7 +41,7 @@ run_timeout = "10m"
 	if err := cfg.Validate(); err != nil {
 		t.Fatalf("Validate: %v", err)
 	}
-	if b.ListenAddr() != DefaultBotListen || b.API() != DefaultBotAPIBase || b.RunLimit() != 10*time.Minute || b.APIRate() != DefaultBotRateLimit {
+	if b.ListenAddr() != DefaultBotListen || b.API() != "https://qyapi.weixin.qq.com" || b.RunLimit() != 10*time.Minute || b.APIRate() != DefaultBotRateLimit {
 		t.Fatalf("defaults: listen %s api %s run limit %v rate %d", b.ListenAddr(), b.API(), b.RunLimit(), b.APIRate())
 	}
 }
@@ -69,7 +69,7 @@ func TestBot_ValidateAndReady(t *testing.T) {
 		{"path", Bot{Path: "callback"}, false, `must start with "/"`},
 		{"negative rate", Bot{RateLimit: -1}, false, "rate_limit is -1"},
 		{"wecom needs its keys", Bot{}, true, "corp_id is not set"},
-		{"webhook needs a reply url", Bot{Platform: BotWebhook, WebhookSecret: "s"}, true, "reply_url is not set"},
+		{"webhook needs a reply url", Bot{Platform: "webhook", WebhookSecret: "s"}, true, "reply_url is not set"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -193,8 +193,8 @@ func baseDocs() map[string]keyDoc {
 		"bot.webhook_secret_env": doc("The environment variable that holds webhook_secret.", "保存 webhook_secret 的环境变量名。"),
 		// The platforms' own keys (WeCom's corp_id, Feishu's app_id) are
 		// documented where each registers them (botDocs).
-		"bot.api_base": docShown(`The platform API's address: WeCom's, or for platform "feishu" https://open.feishu.cn (Lark: https://open.larksuite.com).`,
-			`平台 API 的地址：企业微信的；平台 "feishu" 时为 https://open.feishu.cn（Lark 国际版：https://open.larksuite.com）。`, DefaultBotAPIBase),
+		// Each platform linked adds its own address to it (botDocs).
+		"bot.api_base":   doc(`The platform API's address; "" is the platform's own.`, `平台 API 的地址；"" 表示该平台自己的地址。`),
 		"bot.rate_limit": docShown("WeCom or Feishu API calls that may start in any one second.", "每秒最多发起的企业微信或飞书 API 调用数。", DefaultBotRateLimit),
 		"bot.max_body":   docShown("The largest callback body accepted, in bytes.", "可接受的回调请求体最大字节数。", DefaultBotMaxBody),
 		"bot.allow_tools": doc("Tools that may run in the bot although the policy would ask a person; every other asked call is denied.",

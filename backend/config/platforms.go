@@ -143,7 +143,7 @@ func botDocs() map[string]keyDoc {
 	botPlatforms.Lock()
 	defer botPlatforms.Unlock()
 	out := map[string]keyDoc{}
-	var en, zh []string
+	var en, zh, apiEN, apiZH []string
 	for _, name := range slices.Sorted(maps.Keys(botPlatforms.byName)) {
 		p := botPlatforms.byName[name]
 		for k, d := range p.Docs {
@@ -153,6 +153,15 @@ func botDocs() map[string]keyDoc {
 			en = append(en, fmt.Sprintf("%q (%s)", name, p.About.EN))
 			zh = append(zh, fmt.Sprintf("%q（%s）", name, p.About.ZH))
 		}
+		if p.APIBase != "" {
+			apiEN = append(apiEN, fmt.Sprintf("%q %s", name, p.APIBase))
+			apiZH = append(apiZH, fmt.Sprintf("%q 为 %s", name, p.APIBase))
+		}
+	}
+	// [bot] api_base names the address of every platform linked that has one.
+	if len(apiEN) > 0 {
+		out["bot.api_base"] = doc(`The platform API's address; "" is the platform's own: `+strings.Join(apiEN, ", ")+".",
+			`平台 API 的地址；"" 表示该平台自己的地址：`+strings.Join(apiZH, "，")+"。")
 	}
 	// [bot] platform names every platform linked, with what it is.
 	if n := len(en); n > 1 {

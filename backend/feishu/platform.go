@@ -37,7 +37,7 @@ func init() {
 	i18n.Register(platformMessages)
 	chat.Register(chat.Platform{
 		Config: config.BotPlatform{
-			Name: Name, About: config.Doc{EN: "a Feishu or Lark app's bot", ZH: "飞书或 Lark 应用机器人"},
+			Name: Name, About: config.Doc{EN: "a Feishu or Lark app's bot; Lark's api_base is " + LarkAPIBase, ZH: "飞书或 Lark 应用机器人；Lark 国际版的 api_base 为 " + LarkAPIBase},
 			Keys: Keys{}, Docs: keyDocs, APIBase: DefaultAPIBase,
 			Ready: ready, Warnings: warnings,
 		},

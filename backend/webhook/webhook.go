@@ -29,7 +29,7 @@ import (
 )
 
 // Name is the platform's name, as [bot] platform picks it.
-const Name = config.BotWebhook
+const Name = "webhook"
 
 // Keys are the webhook's own keys of [bot]; webhook_secret, its HMAC key,
 // is [bot]'s.

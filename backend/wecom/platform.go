@@ -12,9 +12,12 @@ import (
 
 // The platforms' names, as [bot] platform picks them.
 const (
-	AppName = config.BotWeCom    // a self-built application
-	BotName = config.BotWeComBot // an intelligent bot
+	AppName = config.BotWeCom // a self-built application, the default
+	BotName = "wecom_bot"     // an intelligent bot
 )
+
+// DefaultAPIBase is the WeCom API's address, for [bot] api_base.
+const DefaultAPIBase = "https://qyapi.weixin.qq.com"
 
 func init() {
 	i18n.Register(platformMessages)
@@ -23,7 +26,7 @@ func init() {
 		Config: config.BotPlatform{
 			Name: AppName, About: config.Doc{EN: "a self-built WeCom application", ZH: "企业微信自建应用"},
 			Keys: Keys{}, Docs: keyDocs, Validate: validate,
-			APIBase: config.DefaultBotAPIBase, Ready: appReady, Contacts: true,
+			APIBase: DefaultAPIBase, Ready: appReady, Contacts: true,
 		},
 		New: newApp,
 	})
