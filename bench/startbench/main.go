@@ -24,10 +24,10 @@
 // counted; the files named by -lock (a home's hermes.lock) are removed after
 // it, as a process that stopped would have. The cases run in turns, one
 // round after another, so a change in the machine's load falls on all of
-// them alike, and each round starts one case further on, so that each case
-// follows each other one as often. Each case's line gives min, median and
-// max in milliseconds and its median over the median of the case named by
-// -base.
+// them alike, each round in an order of its own, so that each case follows
+// each other one as often. Each binary is first put in the page cache as a
+// read from the disk puts it (readFromDisk). Each case's line gives min, median and max in
+// milliseconds and its median over the median of the case named by -base.
 package main
 
 import (
@@ -37,6 +37,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -99,12 +100,24 @@ func run(in io.Reader, rounds int, base string, locks []string) error {
 	if err != nil {
 		return err
 	}
-	for r := range rounds {
-		// Each round starts one case further on, so that each case follows
-		// each other one as often: a case run after one that was killed
-		// (whose files the kernel is still writing back) starts slower.
-		for i := range cases {
-			c := cases[(r+i)%len(cases)]
+	for _, c := range cases {
+		bin, err := exec.LookPath(c.argv[0])
+		if err == nil {
+			err = readFromDisk(bin)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
+	}
+	// Each round runs the cases in an order of its own (the same for the
+	// same cases and rounds), so that each case follows each other one as
+	// often: a case measures slower after some than after others (after a
+	// killed one, whose files the kernel is still writing back, by up to
+	// 0.5 ms).
+	order := rand.New(rand.NewPCG(1, 2))
+	for range rounds {
+		for _, i := range order.Perm(len(cases)) {
+			c := cases[i]
 			d, err := measure(c, requests)
 			if err != nil {
 				return fmt.Errorf("%s: %w", c.name, err)
