@@ -18,6 +18,7 @@ import (
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/longterm"
+	_ "hermes/backend/platforms" // WeCom's keys of [bot] are WeCom's, as in hermes
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
 	"hermes/backend/store"
