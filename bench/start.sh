@@ -16,8 +16,8 @@
 # hello-world's (goal: ≤ 3×); the cases run in turns, round after round, so
 # a change in the machine's load falls on all of them alike, each round in
 # an order of its own. Each binary is first put in the page cache as a read
-# from the disk puts it: one just linked starts slower (1.5 ms more of CPU
-# for tools list here) from the small pages the linker's writes leave. Then
+# from the disk puts it: one just linked starts slower from the pages the
+# linker's writes left there (1.5 ms more of CPU for tools list here). Then
 # each build's size.
 # HERMES_BIN=PATH measures that headless binary instead, and no other.
 # HERMES_BEFORE=PATH also runs the headless cases with that binary (an

@@ -10,10 +10,10 @@ import (
 // readFromDisk puts the file at path into the page cache as a read from
 // the disk puts it, as after a restart: its cached pages are dropped, then
 // it is read whole. A binary just written (by the linker, or by a package
-// being installed) is cached in small pages, and starts slower from them
-// than from those a read brings in (a freshly built hermes took 0.5 ms more
-// of CPU to list its tools here), so every binary measured is put in the
-// same state first.
+// being installed) starts slower from the pages its writing left in the
+// page cache than from those a read brings in (a freshly built hermes took
+// 1.5 ms more of CPU to list its tools here), so every binary measured is
+// put in the same state first.
 func readFromDisk(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
