@@ -17,6 +17,7 @@ import (
 	"hermes/backend/runapi"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
+	"hermes/backend/store"
 )
 
 // App is bound into the window as window.go.app.App.
@@ -70,22 +71,26 @@ func (a *App) ListRuns() ([]runner.Summary, error) {
 	return runs, nil
 }
 
-// ListRunsPage is one page of ListRuns, as GET /api/runs?limit=&before=
+// ListRunsPage is one page of ListRuns, as GET /api/runs?limit=&before=&label=
 // pages it: up to limit logged runs (0: all) after the run before ("": from
-// the newest, with the live runs first), and the cursor of the next page ("":
-// none). The page reads only the summaries it shows, from hermes.db.
-func (a *App) ListRunsPage(before string, limit int) (runner.RunPage, error) {
+// the newest, with the live runs first), only those a person labelled label
+// ("good" or "bad"; "": any), and the cursor of the next page ("": none).
+// The page reads only the summaries it shows, and the labels, from hermes.db.
+func (a *App) ListRunsPage(before string, limit int, label string) (runner.RunPage, error) {
+	if label != "" && label != store.LabelGood && label != store.LabelBad {
+		return runner.RunPage{}, runner.NewAPIError("bad_label", i18n.Errorf("eval.bad_label_filter"))
+	}
 	pager, ok := a.runs.(runapi.Pager)
 	if !ok {
 		// Both Runs a host gives (the Manager, the owner's client) page;
-		// another is listed whole, as one page.
+		// another is listed whole, as one page, and knows no labels.
 		runs, err := a.ListRuns()
-		if before != "" {
+		if before != "" || label != "" {
 			runs = []runner.Summary{}
 		}
 		return runner.RunPage{Runs: runs}, err
 	}
-	page, err := pager.ListPage(runapi.ListQuery{Before: before, Limit: limit})
+	page, err := pager.ListPage(runapi.ListQuery{Before: before, Limit: limit, Label: label})
 	if errors.Is(err, runlog.ErrUnreadableLog) {
 		log.Print(err)
 		err = nil

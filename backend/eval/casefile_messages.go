@@ -26,7 +26,8 @@ func caseFileMessages() map[string]i18n.Msg {
 			EN: "%s is outside the home %s and the run's workspace %s: save the suite in one of them (a relative path is taken from the home)",
 			ZH: "%s 不在主目录 %s 或该运行的工作区 %s 中：请把套件保存在其中之一（相对路径以主目录为起点）",
 		},
-		"eval.bad_label": {EN: `a label is "good", "bad", or "" to take it away`, ZH: `标记应为 "good"、"bad"，或 "" 表示取消`},
+		"eval.bad_label_filter": {EN: `label is "good" or "bad": the runs a person labelled so`, ZH: `label 应为 "good" 或 "bad"：即被标为该标签的运行`},
+		"eval.bad_label":        {EN: `a label is "good", "bad", or "" to take it away`, ZH: `标记应为 "good"、"bad"，或 "" 表示取消`},
 		"eval.not_owner": {
 			EN: "labels and evals are kept by the process that owns the home; open the window or hermes serve that owns it",
 			ZH: "标记和评测由占用该主目录的进程保存；请打开占用该主目录的窗口或 hermes serve",

@@ -39,7 +39,7 @@ func (s *server) listRuns(w http.ResponseWriter, r *http.Request) {
 	}
 	q := runapi.ListQuery{Before: v.Get("before"), Status: v.Get("status"), Label: v.Get("label"), Search: v.Get("q")}
 	if q.Label != "" && q.Label != store.LabelGood && q.Label != store.LabelBad {
-		writeAPIError(w, api.Error{Code: "bad_label", Message: bothLanguages("server.bad_label_filter")})
+		writeAPIError(w, api.Error{Code: "bad_label", Message: bothLanguages("eval.bad_label_filter")})
 		return
 	}
 	n, err := intParam(v.Get("limit"))

@@ -10,7 +10,6 @@ func evalsMessages() map[string]i18n.Msg {
 			EN: "labels and evals are kept by the process that owns the home; ask its local API (the lock's address)",
 			ZH: "标记和评测由占用该主目录的进程保存；请向它的本地 API（锁文件中的地址）请求",
 		},
-		"server.bad_label":        {EN: `label is "good", "bad", or "" to take it away`, ZH: `label 应为 "good"、"bad"，或 "" 表示取消`},
-		"server.bad_label_filter": {EN: `label is "good" or "bad": the runs a person labelled so`, ZH: `label 应为 "good" 或 "bad"：即被标为该标签的运行`},
+		"server.bad_label": {EN: `label is "good", "bad", or "" to take it away`, ZH: `label 应为 "good"、"bad"，或 "" 表示取消`},
 	}
 }

@@ -34,21 +34,14 @@ describe('createWailsApi listRunsPage', () => {
     expect(await api.listRunsPage('', 2)).toEqual({ runs: [run('c'), run('b')], next: 'b' })
   })
 
-  it('keeps the pages to the runs with a label, past the first page, as the window\'s binding takes none', async () => {
-    const ids = Array.from({ length: 600 }, (_, i) => `r${String(999 - i)}`) // newest first
-    const pages: string[] = []
+  it('asks the window for the runs with a label, as GET /api/runs?label= does', async () => {
+    const calls: string[] = []
     const api = createWailsApi({
       go: {
         app: {
           App: {
             ListRuns: () => Promise.resolve([]),
-            ListRunsPage: (before: string, limit: number) => {
-              pages.push(before)
-              const from = before ? ids.indexOf(before) + 1 : 0
-              const runs = ids.slice(from, from + limit).map(run)
-              return Promise.resolve({ runs, next: from + limit < ids.length ? runs[runs.length - 1].run_id : '' })
-            },
-            Labels: () => Promise.resolve({ r500: { label: 'bad' }, r900: { label: 'good' }, r450: { label: 'bad' } }),
+            ListRunsPage: (before: string, limit: number, label: string) => (calls.push(`ListRunsPage ${before} ${limit} ${label}`), Promise.resolve({ runs: [run('r500')], next: 'r500' })),
             RunEvents: () => Promise.resolve([]),
             Language: () => Promise.resolve('en'),
           },
@@ -56,10 +49,24 @@ describe('createWailsApi listRunsPage', () => {
       },
     })
     expect(await api.listRunsPage('', 1, 'bad')).toEqual({ runs: [run('r500')], next: 'r500' })
-    expect(await api.listRunsPage('r500', 1, 'bad')).toEqual({ runs: [run('r450')], next: 'r450' })
-    expect(await api.listRunsPage('r450', 1, 'bad')).toEqual({ runs: [], next: '' })
-    expect(await api.listRunsPage('', 50, 'good')).toEqual({ runs: [run('r900')], next: '' })
-    expect(pages.length).toBeLessThan(12)
+    expect(calls).toEqual(['ListRunsPage  1 bad'])
+  })
+
+  it('keeps an older window\'s whole list to the runs with a label', async () => {
+    const api = createWailsApi({
+      go: {
+        app: {
+          App: {
+            ListRuns: () => Promise.resolve([run('c'), run('b'), run('a')]),
+            Labels: () => Promise.resolve({ a: { label: 'bad' }, c: { label: 'bad' }, b: { label: 'good' } }),
+            RunEvents: () => Promise.resolve([]),
+            Language: () => Promise.resolve('en'),
+          },
+        },
+      },
+    })
+    expect(await api.listRunsPage('', 1, 'bad')).toEqual({ runs: [run('c')], next: 'c' })
+    expect(await api.listRunsPage('c', 1, 'bad')).toEqual({ runs: [run('a')], next: '' })
   })
 })
 

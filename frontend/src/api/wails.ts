@@ -30,7 +30,7 @@ import type {
 /** The methods app.App binds into the window (docs/api.md, "Inside the window"). */
 export interface AppBindings {
   ListRuns(): Promise<RunSummary[] | null>
-  ListRunsPage?(before: string, limit: number): Promise<Partial<RunPage> | null>
+  ListRunsPage?(before: string, limit: number, label: string): Promise<Partial<RunPage> | null>
   RunEvents(runId: string): Promise<HermesEvent[] | null>
   Language(): Promise<string>
   StartRun?(req: StartRunRequest): Promise<unknown>
@@ -63,9 +63,6 @@ export interface AppBindings {
   WatchRun?(watchId: string, runId: string, after: number): Promise<void>
   UnwatchRun?(watchId: string): Promise<void>
 }
-
-/** labelScan is how many runs a page read to find labelled runs holds. */
-const labelScan = 200
 
 /** What one watch of a run sends on hermes:watch:ID: a batch of its events, then the end of its leg. */
 interface WatchMessage {
@@ -110,32 +107,23 @@ export function createWailsApi(win: WailsWindow): Api {
   let watches = 0
   return {
     listRuns: () => call(async () => (await app().ListRuns()) ?? []),
-    // The window pages as GET /api/runs does; an older window's binding lists
-    // every run and the page is cut here.
+    // The window pages as GET /api/runs does, labels included; an older
+    // window's binding lists every run and the page is cut here.
     listRunsPage: (before, limit, label = '') =>
       call(async () => {
         const b = app()
-        const page = async (from: string, n: number): Promise<RunPage> => {
-          if (!b.ListRunsPage) return pageOf((await b.ListRuns()) ?? [], from, n)
-          const p = await b.ListRunsPage(from, n)
-          return { runs: p?.runs ?? [], next: p?.next ?? '' }
+        if (!b.ListRunsPage) {
+          const all = (await b.ListRuns()) ?? []
+          if (!label) return pageOf(all, before, limit)
+          const labels = (await method('Labels')()) ?? {}
+          return pageOf(
+            all.filter((r) => labels[r.run_id]?.label === label),
+            before,
+            limit,
+          )
         }
-        if (!label) return page(before, limit)
-        // The window's binding takes no label: the process that owns the
-        // home answers its pages at once, and they are kept here to the
-        // runs labelled so, until limit of them or the last page.
-        const labels = (await method('Labels')()) ?? {}
-        const runs: RunSummary[] = []
-        for (let from = before; ; ) {
-          const p = await page(from, labelScan)
-          for (const r of p.runs) {
-            if (labels[r.run_id]?.label !== label) continue
-            runs.push(r)
-            if (limit > 0 && runs.length === limit) return { runs, next: r.run_id }
-          }
-          if (!p.next) return { runs, next: '' }
-          from = p.next
-        }
+        const p = await b.ListRunsPage(before, limit, label)
+        return { runs: p?.runs ?? [], next: p?.next ?? '' }
       }),
     runEvents: (id) => call(async () => (await app().RunEvents(id)) ?? []),
     language: () => call(() => app().Language()),
