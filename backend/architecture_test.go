@@ -66,7 +66,7 @@ var below = map[string][]string{
 // its home or talks to people.
 var domain = []string{
 	"hermes/backend/agent", "hermes/backend/llm", "hermes/backend/event", "hermes/backend/contextmgr",
-	"hermes/backend/runlog", "hermes/backend/store", "hermes/backend/longterm", "hermes/backend/skills", "hermes/backend/config",
+	"hermes/backend/runlog", "hermes/backend/store", "hermes/backend/longterm", "hermes/backend/toolbox", "hermes/backend/config",
 	"hermes/backend/i18n", "hermes/backend/search", "hermes/backend/atomicfile", "hermes/backend/strread", "hermes/backend/vault",
 	"hermes/backend/telemetry", "hermes/backend/pubsub",
 	"hermes/backend/update", "hermes/backend/price", "hermes/backend/sandbox",
@@ -105,7 +105,7 @@ func init() {
 		for _, p := range processes {
 			rules = append(rules, rule{from: pl + "/...", to: p + "/...", why: "a chat platform's protocol knows nothing of runs or sessions; bot is its Inbox"})
 		}
-		for _, d := range []string{"hermes/backend/agent", "hermes/backend/runlog", "hermes/backend/skills"} {
+		for _, d := range []string{"hermes/backend/agent", "hermes/backend/runlog", "hermes/backend/toolbox"} {
 			rules = append(rules, rule{from: pl + "/...", to: d + "/...", why: "a chat platform's protocol knows nothing of runs"})
 		}
 	}
@@ -266,7 +266,7 @@ func importName(f *ast.File, importPath string) string {
 // resolvers and logs, the SDK's own metrics, JSON Schema inference, and
 // more (about 2, 0.8 and 0.5 ms of CPU in `hermes version`, 15 MB of the
 // binary). telemetry makes its spans behind OpenTelemetry's API and writes
-// OTLP by hand, skills speaks MCP itself; their tests use these packages.
+// OTLP by hand, toolbox speaks MCP itself; their tests use these packages.
 var unlinked = []string{
 	"google.golang.org/grpc/...", "google.golang.org/protobuf/...", "go.opentelemetry.io/proto/...",
 	"go.opentelemetry.io/otel/exporters/...", "go.opentelemetry.io/otel/sdk/...", "github.com/nats-io/nats-server/...",

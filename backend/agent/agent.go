@@ -16,8 +16,8 @@ import (
 	"hermes/backend/price"
 	"hermes/backend/runlog"
 	"hermes/backend/sandbox"
-	"hermes/backend/skills"
 	"hermes/backend/store"
+	"hermes/backend/toolbox"
 )
 
 // Model is what the loop asks; *llm.Client is one.
@@ -90,12 +90,12 @@ type Setup struct {
 	Model     Model
 	ModelName string
 	BaseURL   string
-	Tools     *skills.Registry
+	Tools     *toolbox.Registry
 	// Select, when set, chooses the tools offered to each run (with many
 	// tools, only those relevant to the task); nil offers all of Tools.
 	Select func(runID, task string) ToolSelection
 	// Policy decides which calls need a person's approval; nil allows all.
-	Policy skills.Policy
+	Policy toolbox.Policy
 	// Unattended runs (the bot) have no one to ask: a call the policy would
 	// ask about is denied.
 	Unattended bool
@@ -136,10 +136,10 @@ type Setup struct {
 	// Sandbox is what the runs say of their commands' sandbox beyond
 	// [tools]'s (the bot's: always on, the other users' workspaces hidden);
 	// a run's own mode (Task.Sandbox) goes over its Mode.
-	Sandbox skills.RunSandbox
+	Sandbox toolbox.RunSandbox
 	// SandboxStatus says how commands under a run's sandbox are confined,
 	// for run.started; nil says nothing.
-	SandboxStatus func(skills.RunSandbox) *event.SandboxData
+	SandboxStatus func(toolbox.RunSandbox) *event.SandboxData
 }
 
 // MemoryUse says what a run does with long-term memory. Its values are
@@ -155,7 +155,7 @@ const (
 	MemoryOff MemoryUse = "off"
 )
 
-// ToolSelection is the tools offered to one run; *skills.Selection is one.
+// ToolSelection is the tools offered to one run; *toolbox.Selection is one.
 type ToolSelection interface {
 	Defs() []llm.ToolDef
 	SavedTokens() int

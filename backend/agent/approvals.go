@@ -7,7 +7,7 @@ import (
 
 	"hermes/backend/event"
 	"hermes/backend/i18n"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // approveCalls asks the policy about each runnable call, in order, and waits
@@ -33,9 +33,9 @@ func (r *Run) approve(ctx context.Context, c *call) bool {
 	v := r.setup.Policy.Check(c.prep.Tool, c.prep.Args, r.callEnv(c))
 	allowedForRun := slices.Contains(r.st.AllowedTools, c.Name) && !v.Sensitive && !v.Escaping
 	switch {
-	case v.Action == skills.Allow, v.Action == skills.Ask && allowedForRun:
+	case v.Action == toolbox.Allow, v.Action == toolbox.Ask && allowedForRun:
 		return false
-	case v.Action == skills.Deny:
+	case v.Action == toolbox.Deny:
 		c.denied = policyDeniedMessage(v.Reason)
 		return false
 	}

@@ -16,7 +16,7 @@ import (
 	"hermes/backend/i18n"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // askWrites asks about every write and remembers what was always allowed.
@@ -25,24 +25,24 @@ type askWrites struct {
 	always []string
 }
 
-func (p *askWrites) Check(t skills.Tool, args json.RawMessage, _ skills.Env) skills.Verdict {
+func (p *askWrites) Check(t toolbox.Tool, args json.RawMessage, _ toolbox.Env) toolbox.Verdict {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if strings.Contains(string(args), "rm -rf") {
-		return skills.Verdict{Action: skills.Ask, Sensitive: true, Reason: "sensitive phrase"}
+		return toolbox.Verdict{Action: toolbox.Ask, Sensitive: true, Reason: "sensitive phrase"}
 	}
 	for _, name := range p.always {
 		if name == t.Name {
-			return skills.Verdict{Action: skills.Allow}
+			return toolbox.Verdict{Action: toolbox.Allow}
 		}
 	}
-	if t.Risk == skills.RiskWrite {
-		return skills.Verdict{Action: skills.Ask, Reason: "write tools are asked"}
+	if t.Risk == toolbox.RiskWrite {
+		return toolbox.Verdict{Action: toolbox.Ask, Reason: "write tools are asked"}
 	}
-	return skills.Verdict{Action: skills.Allow}
+	return toolbox.Verdict{Action: toolbox.Allow}
 }
 
-func (p *askWrites) AllowAlways(t skills.Tool, _ string) error {
+func (p *askWrites) AllowAlways(t toolbox.Tool, _ string) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.always = append(p.always, t.Name)
@@ -266,17 +266,17 @@ func TestApprovals_EscapingIsAskedEveryTime(t *testing.T) {
 		return llmtest.Step{ToolCalls: []llm.ToolCall{call(id, "execute_command", map[string]any{"command": line})}}
 	}
 	srv := llmtest.NewServer(t, command("c1", "echo one > one.txt"), command("c2", "echo two > two.txt"), llmtest.Step{Content: "done"})
-	exec := skills.ExecuteCommand(0, 4096, nil)
+	exec := toolbox.ExecuteCommand(0, 4096, nil)
 	var mu sync.Mutex
 	var workspaces []string
-	exec.Confinement = func(env skills.Env, _ json.RawMessage) skills.Confinement {
+	exec.Confinement = func(env toolbox.Env, _ json.RawMessage) toolbox.Confinement {
 		mu.Lock()
 		defer mu.Unlock()
 		workspaces = append(workspaces, env.Workspace)
-		return skills.Escaping
+		return toolbox.Escaping
 	}
 	h := newHarness(t, srv, exec)
-	policy, err := skills.NewPolicy(skills.PolicyConfig{Tools: map[string]skills.Action{"execute_command": skills.Allow}}, nil)
+	policy, err := toolbox.NewPolicy(toolbox.PolicyConfig{Tools: map[string]toolbox.Action{"execute_command": toolbox.Allow}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -330,9 +330,9 @@ func TestApprovals_WordsForThePersonAndForTheModel(t *testing.T) {
 		llmtest.Step{Content: "Nothing was written."},
 	)
 	h := newHarness(t, srv)
-	policy, err := skills.NewPolicy(skills.PolicyConfig{
-		Risk:  map[skills.Risk]skills.Action{skills.RiskRead: skills.Allow, skills.RiskWrite: skills.Ask},
-		Tools: map[string]skills.Action{"read_file": skills.Deny},
+	policy, err := toolbox.NewPolicy(toolbox.PolicyConfig{
+		Risk:  map[toolbox.Risk]toolbox.Action{toolbox.RiskRead: toolbox.Allow, toolbox.RiskWrite: toolbox.Ask},
+		Tools: map[string]toolbox.Action{"read_file": toolbox.Deny},
 	}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -389,7 +389,7 @@ func TestApprovals_DeniedReasonsEndOnce(t *testing.T) {
 // change in the approval, for the person to approve the change rather than
 // the arguments; one whose preview fails is asked with its arguments.
 func TestApprovals_CarryTheChangeAToolPreviews(t *testing.T) {
-	previewed := skills.Func("edit_note", "Edit a note.", skills.RiskWrite, func(_ context.Context, _ skills.Env, a struct {
+	previewed := toolbox.Func("edit_note", "Edit a note.", toolbox.RiskWrite, func(_ context.Context, _ toolbox.Env, a struct {
 		Path string `json:"path"`
 	}) (string, error) {
 		return "edited " + a.Path, nil

@@ -17,8 +17,8 @@ import (
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/runlog"
-	"hermes/backend/skills"
 	"hermes/backend/store"
+	"hermes/backend/toolbox"
 )
 
 const benchIterations = 1000
@@ -42,10 +42,10 @@ func (m *scriptedModel) Chat(_ context.Context, req llm.Request) (llm.Response, 
 	}, nil
 }
 
-var noop = skills.Tool{
-	Name: "noop", Description: "Does nothing. Use in benchmarks.", Risk: skills.RiskRead,
+var noop = toolbox.Tool{
+	Name: "noop", Description: "Does nothing. Use in benchmarks.", Risk: toolbox.RiskRead,
 	Parameters: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","description":"a counter"}}}`),
-	Run:        func(context.Context, skills.Env, json.RawMessage) (string, error) { return "ok", nil },
+	Run:        func(context.Context, toolbox.Env, json.RawMessage) (string, error) { return "ok", nil },
 }
 
 // timedStore is the real store that records, for each checkpoint, the time
@@ -121,8 +121,8 @@ func benchSetup(b *testing.B, model agent.Model) agent.Setup {
 	}
 	b.Cleanup(func() { ms.Close() })
 	store := &timedStore{Store: ms}
-	reg := skills.NewRegistry()
-	for _, t := range append(skills.FileTools(nil), noop) {
+	reg := toolbox.NewRegistry()
+	for _, t := range append(toolbox.FileTools(nil), noop) {
 		if err := reg.Register(t); err != nil {
 			b.Fatal(err)
 		}

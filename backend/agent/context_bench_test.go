@@ -14,8 +14,8 @@ import (
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/runlog"
-	"hermes/backend/skills"
 	"hermes/backend/store"
+	"hermes/backend/toolbox"
 )
 
 // BenchmarkContextLongTask runs the scripted long task (30 reads of 20 KB
@@ -61,8 +61,8 @@ func longTaskTokens(b *testing.B, limits agent.Limits) []int {
 		b.Fatal(err)
 	}
 	defer store.Close()
-	reg := skills.NewRegistry()
-	for _, t := range append(skills.FileTools(nil), skills.ReadArtifactTool()) {
+	reg := toolbox.NewRegistry()
+	for _, t := range append(toolbox.FileTools(nil), toolbox.ReadArtifactTool()) {
 		if err := reg.Register(t); err != nil {
 			b.Fatal(err)
 		}

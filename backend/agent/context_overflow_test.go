@@ -18,7 +18,7 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // cl100k counts tokens as a real provider does; its ranks ship in the
@@ -140,7 +140,7 @@ func TestContext_RandomContentNeverOverflows(t *testing.T) {
 		step.Usage.TotalTokens = step.Usage.PromptTokens + step.Usage.CompletionTokens
 		return step
 	})
-	h := newHarness(t, srv, skills.ReadArtifactTool())
+	h := newHarness(t, srv, toolbox.ReadArtifactTool())
 	r := rand.New(rand.NewPCG(13, 30))
 	for i := range files {
 		h.write(fmt.Sprintf("dump%02d.txt", i), dump(r, i))

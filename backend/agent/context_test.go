@@ -10,7 +10,7 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // planted are values in the first pages of the long task that must survive
@@ -56,7 +56,7 @@ func (s *longScript) answer(req llmtest.Request) llmtest.Step {
 // planted values, and a small window that forces compression.
 func longHarness(t *testing.T, script *longScript) *harness {
 	t.Helper()
-	h := newHarness(t, llmtest.NewFuncServer(t, script.answer), skills.ReadArtifactTool())
+	h := newHarness(t, llmtest.NewFuncServer(t, script.answer), toolbox.ReadArtifactTool())
 	lines := []string{
 		"Invoice INV-2024-0042 was approved.",
 		"The source is https://files.example.test/q3/report.csv for the quarter.",

@@ -9,8 +9,8 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/skills"
 	"hermes/backend/store"
+	"hermes/backend/toolbox"
 )
 
 // closingStore is the real store, closed by the first save that records the
@@ -76,11 +76,11 @@ func TestFinish_CheckpointFailureIsToldBeforeRunFinished(t *testing.T) {
 
 // closeStoreTool closes the store when called, so the iteration's checkpoint
 // that follows fails.
-func closeStoreTool(closeStore func()) skills.Tool {
-	return skills.Tool{
-		Name: "close_store", Description: "Closes the store. Use in tests.", Risk: skills.RiskRead,
+func closeStoreTool(closeStore func()) toolbox.Tool {
+	return toolbox.Tool{
+		Name: "close_store", Description: "Closes the store. Use in tests.", Risk: toolbox.RiskRead,
 		Parameters: json.RawMessage(`{"type":"object","properties":{}}`),
-		Run: func(context.Context, skills.Env, json.RawMessage) (string, error) {
+		Run: func(context.Context, toolbox.Env, json.RawMessage) (string, error) {
 			closeStore()
 			return "closed", nil
 		},

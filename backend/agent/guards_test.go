@@ -13,7 +13,7 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 func TestLoop_MaxIterationsCountsEveryTurn(t *testing.T) {
@@ -155,14 +155,14 @@ func TestLoop_AnswerAfterFailedCallIsChecked(t *testing.T) {
 
 // gate is a read-only tool whose calls wait until `want` of them run at
 // once: it proves calls run concurrently without timing anything.
-func gate(want int) skills.Tool {
+func gate(want int) toolbox.Tool {
 	var mu sync.Mutex
 	arrived := 0
 	all := make(chan struct{})
-	return skills.Tool{
-		Name: "gate", Description: "Waits for its siblings. Use in tests.", Risk: skills.RiskRead,
+	return toolbox.Tool{
+		Name: "gate", Description: "Waits for its siblings. Use in tests.", Risk: toolbox.RiskRead,
 		Parameters: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","description":"which call"}},"required":["n"]}`),
-		Run: func(ctx context.Context, _ skills.Env, args json.RawMessage) (string, error) {
+		Run: func(ctx context.Context, _ toolbox.Env, args json.RawMessage) (string, error) {
 			mu.Lock()
 			arrived++
 			if arrived == want {
@@ -200,11 +200,11 @@ func TestLoop_ReadOnlyCallsRunConcurrentlyInOrder(t *testing.T) {
 
 func TestLoop_TransientToolFailureRetriedOnce(t *testing.T) {
 	var calls atomic.Int32
-	flaky := skills.Tool{
-		Name: "flaky", Description: "Fails once, then works. Use in tests.", Risk: skills.RiskRead,
+	flaky := toolbox.Tool{
+		Name: "flaky", Description: "Fails once, then works. Use in tests.", Risk: toolbox.RiskRead,
 		Parameters: json.RawMessage(`{"type":"object","properties":{}}`),
 		Timeout:    50 * time.Millisecond,
-		Run: func(ctx context.Context, _ skills.Env, _ json.RawMessage) (string, error) {
+		Run: func(ctx context.Context, _ toolbox.Env, _ json.RawMessage) (string, error) {
 			if calls.Add(1) == 1 {
 				<-ctx.Done() // the first attempt hangs until its timeout
 				return "", ctx.Err()

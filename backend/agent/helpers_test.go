@@ -11,7 +11,7 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // testKey is the API key of every test; no log, event or error may hold it.
@@ -28,7 +28,7 @@ type harness struct {
 	scripted *agenttest.Home
 }
 
-func newHarness(t *testing.T, server *llmtest.Server, extra ...skills.Tool) *harness {
+func newHarness(t *testing.T, server *llmtest.Server, extra ...toolbox.Tool) *harness {
 	t.Helper()
 	h := agenttest.New(t, server, agenttest.Options{Tools: extra})
 	return &harness{t: t, home: h.Dir, ws: h.Workspace, server: server, setup: h.Setup, scripted: h}

@@ -10,7 +10,7 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 func TestContext_PinnedNeverFolded(t *testing.T) {
@@ -156,7 +156,7 @@ func TestReadArtifact_ReadsWhatWasCut(t *testing.T) {
 		}
 		return llmtest.Step{ToolCalls: []llm.ToolCall{call("c1", "read_file", map[string]any{"path": "big.txt"})}}
 	})
-	h := newHarness(t, srv, skills.ReadArtifactTool())
+	h := newHarness(t, srv, toolbox.ReadArtifactTool())
 	h.setup.Limits.ObservationLimit = 600
 	h.write("big.txt", strings.Repeat("a", 500)+"THE-MIDDLE-42"+strings.Repeat("z", 1500))
 
@@ -179,7 +179,7 @@ func TestReadArtifact_Errors(t *testing.T) {
 		llmtest.Step{Content: "gave up"},
 		llmtest.Step{Content: "gave up, checked"}, // an answer after a failed call gets a second look
 	)
-	h := newHarness(t, srv, skills.ReadArtifactTool())
+	h := newHarness(t, srv, toolbox.ReadArtifactTool())
 	_, events := h.run("read an artifact")
 	results := toolResults(t, events)
 	if len(results) != 2 || !strings.Contains(results[0].Error, "there is no artifact artifacts/nope/c9") ||

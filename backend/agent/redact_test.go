@@ -15,7 +15,7 @@ import (
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/runlog"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // TestLoop_ToolResultsReachTheModelRedacted: a tool's output or error that
@@ -23,10 +23,10 @@ import (
 // whole or cut (the cut part kept as an artifact), as it reaches the log,
 // the events and hermes.db.
 func TestLoop_ToolResultsReachTheModelRedacted(t *testing.T) {
-	leaky := skills.Tool{
-		Name: "login", Description: "Logs in. Use in tests.", Risk: skills.RiskRead,
+	leaky := toolbox.Tool{
+		Name: "login", Description: "Logs in. Use in tests.", Risk: toolbox.RiskRead,
 		Parameters: json.RawMessage(`{"type":"object","properties":{}}`),
-		Run: func(context.Context, skills.Env, json.RawMessage) (string, error) {
+		Run: func(context.Context, toolbox.Env, json.RawMessage) (string, error) {
 			return "", errors.New("401 for Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte("user:"+testKey)))
 		},
 	}

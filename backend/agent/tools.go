@@ -15,13 +15,13 @@ import (
 	"hermes/backend/llm"
 	"hermes/backend/runlog"
 	"hermes/backend/sandbox"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // call is one tool call of a turn on its way to a result.
 type call struct {
 	llm.ToolCall
-	prep    skills.Prepared
+	prep    toolbox.Prepared
 	meta    *callMeta // what the model said of the call under a plan
 	invalid string    // why the call was refused before running, for the model
 	skipped string    // why the call did not run though valid (a guard or a stop)
@@ -30,7 +30,7 @@ type call struct {
 	failure string    // "" when the call succeeded
 	// sandboxing is how its process ran; the tool reports it from its own
 	// goroutine, which a timeout may leave behind.
-	sandboxing atomic.Pointer[skills.Sandboxing]
+	sandboxing atomic.Pointer[toolbox.Sandboxing]
 }
 
 func (c *call) valid() bool { return c.invalid == "" }
@@ -245,13 +245,13 @@ func runnable(c *call) bool { return c.valid() && c.skipped == "" && c.denied ==
 
 // callEnv is what a call may know of its run; the policy is asked with
 // the same. How the call's process ran lands in c.sandboxing.
-func (r *Run) callEnv(c *call) skills.Env {
-	return skills.Env{Workspace: r.st.Workspace, Home: r.setup.Home, RunID: r.st.RunID, CallID: c.ID,
-		Sandbox: r.runSandbox(), Sandboxed: func(s skills.Sandboxing) { c.sandboxing.Store(&s) }}
+func (r *Run) callEnv(c *call) toolbox.Env {
+	return toolbox.Env{Workspace: r.st.Workspace, Home: r.setup.Home, RunID: r.st.RunID, CallID: c.ID,
+		Sandbox: r.runSandbox(), Sandboxed: func(s toolbox.Sandboxing) { c.sandboxing.Store(&s) }}
 }
 
 // runSandbox is the sandbox the run's processes run in beyond [tools]'s.
-func (r *Run) runSandbox() skills.RunSandbox {
+func (r *Run) runSandbox() toolbox.RunSandbox {
 	s := r.setup.Sandbox
 	if r.st.Sandbox != "" {
 		s.Mode = sandbox.Mode(r.st.Sandbox)
@@ -301,7 +301,7 @@ func (r *Run) runCall(ctx context.Context, c *call) {
 			Sandbox: toolSandbox(c)}
 		if err != nil {
 			done.Error = r.setup.Redactor.String(err.Error())
-			if attempt == 1 && ctx.Err() == nil && (skills.IsTransient(err) || errors.Is(err, context.DeadlineExceeded)) {
+			if attempt == 1 && ctx.Err() == nil && (toolbox.IsTransient(err) || errors.Is(err, context.DeadlineExceeded)) {
 				r.publish(event.ToolFinished, done)
 				continue
 			}
@@ -320,7 +320,7 @@ func (r *Run) runCall(ctx context.Context, c *call) {
 
 // runTool calls the tool and gives up on it at its timeout even if it does
 // not watch its context; a panic becomes an error the model can read.
-func runTool(ctx context.Context, t skills.Tool, env skills.Env, args []byte, timeout time.Duration) (string, error) {
+func runTool(ctx context.Context, t toolbox.Tool, env toolbox.Env, args []byte, timeout time.Duration) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	type result struct {
@@ -370,13 +370,13 @@ func (r *Run) distil(callID, out string) (content, artifact string) {
 	var b strings.Builder
 	b.WriteString(string(runes[:head]))
 	fmt.Fprintf(&b, "\n\n[... %d of %d characters cut here (characters %d to %d)", cut, len(runes), head, head+cut)
-	_, readable := r.setup.Tools.Get(skills.ReadArtifactName)
+	_, readable := r.setup.Tools.Get(toolbox.ReadArtifactName)
 	switch {
 	case err != nil:
 		b.WriteString("; the whole output could not be saved. To see the cut part, ask for a smaller piece, such as read_file with offset_line and limit_lines.]")
 	case readable:
 		fmt.Fprintf(&b, "; the whole output is saved as %s. To read the cut part, call %s with ref %q, offset %d and limit %d.]",
-			ref, skills.ReadArtifactName, ref, head, min(cut, limit/2, skills.ReadArtifactMax))
+			ref, toolbox.ReadArtifactName, ref, head, min(cut, limit/2, toolbox.ReadArtifactMax))
 	default:
 		fmt.Fprintf(&b, "; it is saved as %s. To see the cut part, ask for a smaller piece, such as read_file with offset_line and limit_lines.]", ref)
 	}

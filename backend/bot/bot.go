@@ -33,8 +33,8 @@ import (
 	"hermes/backend/i18n"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
-	"hermes/backend/skills"
 	"hermes/backend/store"
+	"hermes/backend/toolbox"
 )
 
 // Options configure a Bot.
@@ -179,7 +179,7 @@ func (b *Bot) scrub(text string, run *runlog.Redactor) string {
 func unattended(s agent.Setup, allow []string, wsRoot string) agent.Setup {
 	s.Unattended = true
 	s.Policy = botPolicy{inner: s.Policy, allow: allow}
-	s.Sandbox = skills.RunSandbox{Always: true, Hidden: []string{wsRoot}}
+	s.Sandbox = toolbox.RunSandbox{Always: true, Hidden: []string{wsRoot}}
 	return s
 }
 

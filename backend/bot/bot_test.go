@@ -15,7 +15,7 @@ import (
 	"hermes/backend/agent"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 	"hermes/backend/wecom/wecomtest"
 )
 
@@ -261,8 +261,8 @@ func TestBot_AllowToolsDoesNotCoverEscaping(t *testing.T) {
 	})
 	cfg := botConfig(wecom)
 	cfg.AllowTools = []string{"execute_command"}
-	exec := skills.ExecuteCommand(0, 4096, nil)
-	exec.Confinement = func(skills.Env, json.RawMessage) skills.Confinement { return skills.Escaping }
+	exec := toolbox.ExecuteCommand(0, 4096, nil)
+	exec.Confinement = func(toolbox.Env, json.RawMessage) toolbox.Confinement { return toolbox.Escaping }
 	h := newHarness(t, "", model, cfg, func(s *agent.Setup) {
 		if err := s.Tools.Register(exec); err != nil {
 			t.Fatal(err)

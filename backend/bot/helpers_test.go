@@ -26,8 +26,8 @@ import (
 	_ "hermes/backend/platforms" // the platforms hermes bot serves
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
-	"hermes/backend/skills"
 	"hermes/backend/store"
+	"hermes/backend/toolbox"
 	"hermes/backend/webhook"
 	"hermes/backend/wecom"
 	"hermes/backend/wecom/wecomtest"
@@ -99,8 +99,8 @@ func newHarness(t *testing.T, home string, model *llmtest.Server, cfg config.Bot
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := skills.NewRegistry()
-	for _, tool := range skills.FileTools(nil) {
+	reg := toolbox.NewRegistry()
+	for _, tool := range toolbox.FileTools(nil) {
 		if err := reg.Register(tool); err != nil {
 			t.Fatal(err)
 		}

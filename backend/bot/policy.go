@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"hermes/backend/i18n"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // botPolicy is the policy of the bot's runs: tools the config allows run
@@ -13,28 +13,28 @@ import (
 // there is none, calls that only read run and all others are asked. Runs
 // are unattended, so an asked call is denied and the user told why.
 type botPolicy struct {
-	inner skills.Policy
+	inner toolbox.Policy
 	allow []string
 }
 
-func (p botPolicy) Check(t skills.Tool, args json.RawMessage, env skills.Env) skills.Verdict {
-	if t.Confinement != nil && t.Confinement(env, args) == skills.Escaping {
+func (p botPolicy) Check(t toolbox.Tool, args json.RawMessage, env toolbox.Env) toolbox.Verdict {
+	if t.Confinement != nil && t.Confinement(env, args) == toolbox.Escaping {
 		// Only a person may let a call leave the sandbox, and no one is here.
-		return skills.Verdict{Action: skills.Ask, Escaping: true}.Because(i18n.TextOf("skills.policy.escaping"))
+		return toolbox.Verdict{Action: toolbox.Ask, Escaping: true}.Because(i18n.TextOf("skills.policy.escaping"))
 	}
 	if slices.Contains(p.allow, t.Name) {
-		return skills.Verdict{Action: skills.Allow}
+		return toolbox.Verdict{Action: toolbox.Allow}
 	}
 	if p.inner != nil {
 		return p.inner.Check(t, args, env)
 	}
 	if t.ReadOnly() {
-		return skills.Verdict{Action: skills.Allow}
+		return toolbox.Verdict{Action: toolbox.Allow}
 	}
-	return skills.Verdict{Action: skills.Ask}.Because(i18n.TextOf("bot.policy.risk", string(t.Risk)))
+	return toolbox.Verdict{Action: toolbox.Ask}.Because(i18n.TextOf("bot.policy.risk", string(t.Risk)))
 }
 
-func (p botPolicy) AllowAlways(t skills.Tool, pattern string) error {
+func (p botPolicy) AllowAlways(t toolbox.Tool, pattern string) error {
 	if p.inner != nil {
 		return p.inner.AllowAlways(t, pattern)
 	}

@@ -23,8 +23,8 @@ import (
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
-	"hermes/backend/skills"
 	"hermes/backend/store"
+	"hermes/backend/toolbox"
 	"hermes/backend/wecom/wecomtest"
 )
 
@@ -91,8 +91,8 @@ func TestReplica_CopyFailureDoesNotStopTheRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	reg := skills.NewRegistry()
-	for _, tool := range skills.FileTools(nil) {
+	reg := toolbox.NewRegistry()
+	for _, tool := range toolbox.FileTools(nil) {
 		if err := reg.Register(tool); err != nil {
 			t.Fatal(err)
 		}

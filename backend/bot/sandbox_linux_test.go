@@ -11,7 +11,7 @@ import (
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/sandbox"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 	"hermes/backend/wecom/wecomtest"
 )
 
@@ -44,7 +44,7 @@ func TestBot_ChatUsersCannotReadEachOthersFiles(t *testing.T) {
 	cfg := botConfig(wecom)
 	cfg.AllowTools = []string{"execute_command"}
 	h = newHarness(t, "", model, cfg, func(s *agent.Setup) {
-		if err := s.Tools.Register(skills.ExecuteCommand(0, 64*1024, nil)); err != nil {
+		if err := s.Tools.Register(toolbox.ExecuteCommand(0, 64*1024, nil)); err != nil {
 			t.Fatal(err)
 		}
 	})

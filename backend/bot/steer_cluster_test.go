@@ -21,8 +21,8 @@ import (
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
-	"hermes/backend/skills"
 	"hermes/backend/store"
+	"hermes/backend/toolbox"
 	"hermes/backend/wecom/wecomtest"
 )
 
@@ -74,8 +74,8 @@ func startSteerReplica(t *testing.T, url string, model *llmtest.Server, cfg conf
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := skills.NewRegistry()
-	for _, tool := range skills.FileTools(nil) {
+	reg := toolbox.NewRegistry()
+	for _, tool := range toolbox.FileTools(nil) {
 		if err := reg.Register(tool); err != nil {
 			t.Fatal(err)
 		}

@@ -9,7 +9,7 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/runapi"
 	"hermes/backend/runner"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // The terminal shows an execute_command line's commands and what in it is
@@ -84,19 +84,19 @@ func TestAsker_YesDeniesEscaping(t *testing.T) {
 
 // hermes tools call --yes: the same.
 func TestApproveCall_YesDeniesEscaping(t *testing.T) {
-	policy, err := skills.NewPolicy(skills.PolicyConfig{Risk: map[skills.Risk]skills.Action{skills.RiskExec: skills.Allow}}, nil)
+	policy, err := toolbox.NewPolicy(toolbox.PolicyConfig{Risk: map[toolbox.Risk]toolbox.Action{toolbox.RiskExec: toolbox.Allow}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tool := func(where skills.Confinement) skills.Prepared {
-		return skills.Prepared{Tool: skills.Tool{Name: "execute_command", Risk: skills.RiskExec,
-			Confinement: func(skills.Env, json.RawMessage) skills.Confinement { return where }}, Args: json.RawMessage(`{"command":"ls"}`)}
+	tool := func(where toolbox.Confinement) toolbox.Prepared {
+		return toolbox.Prepared{Tool: toolbox.Tool{Name: "execute_command", Risk: toolbox.RiskExec,
+			Confinement: func(toolbox.Env, json.RawMessage) toolbox.Confinement { return where }}, Args: json.RawMessage(`{"command":"ls"}`)}
 	}
 	env := &Env{Stderr: &strings.Builder{}}
-	if err := approveCall(env, policy, tool(skills.Unconfined), skills.Env{}, true); err != nil {
+	if err := approveCall(env, policy, tool(toolbox.Unconfined), toolbox.Env{}, true); err != nil {
 		t.Errorf("an allowed call: %v", err)
 	}
-	if err := approveCall(env, policy, tool(skills.Escaping), skills.Env{}, true); !errors.Is(err, skills.ErrDenied) || !strings.Contains(err.Error(), "without --yes") {
+	if err := approveCall(env, policy, tool(toolbox.Escaping), toolbox.Env{}, true); !errors.Is(err, toolbox.ErrDenied) || !strings.Contains(err.Error(), "without --yes") {
 		t.Errorf("an escaping call under --yes: %v", err)
 	}
 }

@@ -7,7 +7,7 @@ import (
 
 	"hermes/backend/i18n"
 	"hermes/backend/runner"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 func init() { register(command{"skills", "cli.cmd.skills", cmdSkills}) }
@@ -63,7 +63,7 @@ type skillJSON struct {
 	Tools        []string `json:"tools"`
 	Instructions bool     `json:"instructions"`
 	// Sandbox is what its processes may do beyond the sandbox.
-	Sandbox *skills.Asks `json:"sandbox,omitempty"`
+	Sandbox *toolbox.Asks `json:"sandbox,omitempty"`
 }
 
 func skillsList(ctx context.Context, env *Env, args []string) int {
@@ -129,7 +129,7 @@ func skillsCheck(ctx context.Context, env *Env, args []string) int {
 	for _, p := range problems {
 		fmt.Fprintf(env.Stdout, "! %s\n", p.Error())
 	}
-	findings := skills.CheckTools(kit.Catalog.Registry().Tools())
+	findings := toolbox.CheckTools(kit.Catalog.Registry().Tools())
 	for _, f := range findings {
 		fmt.Fprintf(env.Stdout, "- %s\n", f.Message())
 	}

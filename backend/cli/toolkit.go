@@ -5,15 +5,15 @@ import (
 
 	"hermes/backend/config"
 	"hermes/backend/runner"
-	"hermes/backend/skills"
 	"hermes/backend/store"
+	"hermes/backend/toolbox"
 )
 
 // openToolkit loads the skills, the vault's tools and the policy of home,
 // with the "always" rules kept in store (nil: the listing commands, which
 // approve nothing).
 func openToolkit(ctx context.Context, home string, cfg config.Config, store *store.Store) (*runner.Toolkit, error) {
-	var rules skills.RuleStore
+	var rules toolbox.RuleStore
 	if store != nil {
 		rules = runner.StoreRules(store)
 	}

@@ -13,8 +13,8 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/host"
 	"hermes/backend/i18n"
-	"hermes/backend/skills"
 	"hermes/backend/store"
+	"hermes/backend/toolbox"
 )
 
 func init() { register(command{"tools", "cli.cmd.tools", cmdTools}) }
@@ -64,7 +64,7 @@ func toolsList(ctx context.Context, env *Env, args []string) int {
 	}
 	var out []toolJSON
 	for _, t := range kit.Catalog.Registry().Tools() {
-		v := kit.Policy.Check(t, json.RawMessage("{}"), skills.Env{})
+		v := kit.Policy.Check(t, json.RawMessage("{}"), toolbox.Env{})
 		out = append(out, toolJSON{Name: t.Name, Skill: skillOf[t.Name], Risk: string(t.Risk), Policy: string(v.Action),
 			Description: t.Description, Parameters: t.Parameters})
 	}
@@ -123,7 +123,7 @@ func toolsCall(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintln(env.Stderr, i18n.T("cli.tools.invalid", err.Error()))
 		return ExitUsage
 	}
-	callEnv := skills.Env{Workspace: ws, Home: h, CallID: "cli"}
+	callEnv := toolbox.Env{Workspace: ws, Home: h, CallID: "cli"}
 	if err := approveCall(env, kit.Policy, prep, callEnv, *yes); err != nil {
 		return fail(env, err)
 	}
@@ -167,20 +167,20 @@ func collectLate(env *Env) (restore func()) {
 }
 
 // approveCall applies the policy to one call, asking at the terminal when
-// it says to ask. A refusal is an error wrapping skills.ErrDenied.
-func approveCall(env *Env, policy skills.Policy, prep skills.Prepared, callEnv skills.Env, yes bool) error {
+// it says to ask. A refusal is an error wrapping toolbox.ErrDenied.
+func approveCall(env *Env, policy toolbox.Policy, prep toolbox.Prepared, callEnv toolbox.Env, yes bool) error {
 	v := policy.Check(prep.Tool, prep.Args, callEnv)
 	switch {
-	case v.Action == skills.Allow:
+	case v.Action == toolbox.Allow:
 		return nil
-	case v.Action == skills.Deny:
-		return i18n.Wrap(skills.ErrDenied, "cli.tools.denied_policy", prep.Tool.Name, v.Shown())
+	case v.Action == toolbox.Deny:
+		return i18n.Wrap(toolbox.ErrDenied, "cli.tools.denied_policy", prep.Tool.Name, v.Shown())
 	case yes && v.Escaping:
-		return i18n.Wrap(skills.ErrDenied, "cli.approve.yes_escaping", prep.Tool.Name)
+		return i18n.Wrap(toolbox.ErrDenied, "cli.approve.yes_escaping", prep.Tool.Name)
 	case yes:
 		return nil
 	case !stdinIsTerminal():
-		return i18n.Wrap(skills.ErrDenied, "cli.tools.denied_no_terminal", prep.Tool.Name, v.Shown())
+		return i18n.Wrap(toolbox.ErrDenied, "cli.tools.denied_no_terminal", prep.Tool.Name, v.Shown())
 	}
 	a := newPrompter(os.Stdin, env.Stderr).ask(event.ApprovalRequestedData{
 		Name: prep.Tool.Name, Risk: string(prep.Tool.Risk), Arguments: string(prep.Args), Reason: v.Shown(),
@@ -188,7 +188,7 @@ func approveCall(env *Env, policy skills.Policy, prep skills.Prepared, callEnv s
 	})
 	switch a.decision {
 	case event.ApproveDeny:
-		return i18n.Wrap(skills.ErrDenied, "cli.tools.denied_user", prep.Tool.Name)
+		return i18n.Wrap(toolbox.ErrDenied, "cli.tools.denied_user", prep.Tool.Name)
 	case event.ApproveAlways:
 		if err := policy.AllowAlways(prep.Tool, a.pattern); err != nil {
 			fmt.Fprintln(env.Stderr, i18n.T("cli.tools.not_remembered", err.Error()))

@@ -21,7 +21,7 @@ import (
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/runapi"
 	"hermes/backend/runner"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // observe attaches to the cluster at url as the window and `hermes serve`
@@ -195,14 +195,14 @@ func TestLive_ObserverSteersAnotherReplicasRun(t *testing.T) {
 // askWrites asks before every call that writes.
 type askWrites struct{}
 
-func (askWrites) Check(t skills.Tool, _ json.RawMessage, _ skills.Env) skills.Verdict {
-	if t.Risk == skills.RiskWrite {
-		return skills.Verdict{Action: skills.Ask, Reason: "writes need approval"}
+func (askWrites) Check(t toolbox.Tool, _ json.RawMessage, _ toolbox.Env) toolbox.Verdict {
+	if t.Risk == toolbox.RiskWrite {
+		return toolbox.Verdict{Action: toolbox.Ask, Reason: "writes need approval"}
 	}
-	return skills.Verdict{Action: skills.Allow}
+	return toolbox.Verdict{Action: toolbox.Allow}
 }
 
-func (askWrites) AllowAlways(skills.Tool, string) error { return nil }
+func (askWrites) AllowAlways(toolbox.Tool, string) error { return nil }
 
 // TestLive_ApprovalReachesTheReplica: a call behind approval on replica-0
 // is allowed through the observer; a replica that is gone is said to be.

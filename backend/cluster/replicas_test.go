@@ -20,8 +20,8 @@ import (
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/runner"
-	"hermes/backend/skills"
 	"hermes/backend/store"
+	"hermes/backend/toolbox"
 	"hermes/backend/wecom"
 	"hermes/backend/wecom/wecomtest"
 )
@@ -185,7 +185,7 @@ func TestReplicas_PlatformWithoutRepliesAnywhereRefused(t *testing.T) {
 	unshared := bot.SharedBy(cl)
 	unshared.Platform = withoutStreams{unshared.Platform}
 	_, err = bot.New(bot.Options{
-		Setup: agent.Setup{Home: t.TempDir(), Model: llm.New(llm.Config{BaseURL: model.URL, Model: "m"}), Tools: skills.NewRegistry()},
+		Setup: agent.Setup{Home: t.TempDir(), Model: llm.New(llm.Config{BaseURL: model.URL, Model: "m"}), Tools: toolbox.NewRegistry()},
 		Runs:  runner.New(runner.Options{Home: t.TempDir(), Store: st, Bus: event.NewBus()}), Store: st, Config: cfg,
 		Shared: unshared,
 	})

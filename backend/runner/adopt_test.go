@@ -12,8 +12,8 @@ import (
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/runner"
-	"hermes/backend/skills"
 	"hermes/backend/store"
+	"hermes/backend/toolbox"
 )
 
 // heldHome is a home whose database the test holds, as the bot does, and
@@ -25,8 +25,8 @@ func heldHome(t *testing.T, srv *llmtest.Server) (*runner.Manager, *store.Store,
 	if err != nil {
 		t.Fatal(err)
 	}
-	tools := skills.NewRegistry()
-	for _, tool := range skills.FileTools(nil) {
+	tools := toolbox.NewRegistry()
+	for _, tool := range toolbox.FileTools(nil) {
 		if err := tools.Register(tool); err != nil {
 			t.Fatal(err)
 		}

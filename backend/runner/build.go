@@ -15,7 +15,7 @@ import (
 	"hermes/backend/i18n"
 	"hermes/backend/llm"
 	"hermes/backend/runlog"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // ModelSettings layers the model settings: hermes.toml, then the environment
@@ -71,8 +71,8 @@ func Build(ctx context.Context, home string, cfg config.Config, getenv func(stri
 	if err != nil {
 		return agent.Setup{}, err
 	}
-	environ := skills.NewEnviron(skills.SecretsOf(cfg, getenv))
-	environ.SetSandbox(skills.SandboxOf(cfg.Tools))
+	environ := toolbox.NewEnviron(toolbox.SecretsOf(cfg, getenv))
+	environ.SetSandbox(toolbox.SandboxOf(cfg.Tools))
 	tools, err := everyRunsTools(environ)
 	if err != nil {
 		return agent.Setup{}, err
@@ -101,7 +101,7 @@ func Build(ctx context.Context, home string, cfg config.Config, getenv func(stri
 			Route: float32(a.TopP.Route), Plan: float32(a.TopP.Plan), Decide: float32(a.TopP.Decide),
 			Evaluate: float32(a.TopP.Evaluate), Answer: float32(a.TopP.Answer),
 		},
-		SandboxStatus: sandboxStatus(skills.SandboxOf(cfg.Tools)),
+		SandboxStatus: sandboxStatus(toolbox.SandboxOf(cfg.Tools)),
 		Limits: agent.Limits{
 			MaxIterations: a.MaxIterations, TokenBudget: a.TokenBudget, RepeatLimit: a.RepeatLimit,
 			FailureLimit: a.FailureLimit, NoProgressLimit: a.NoProgressLimit,
@@ -112,12 +112,12 @@ func Build(ctx context.Context, home string, cfg config.Config, getenv func(stri
 }
 
 // everyRunsTools is the registry of the tools a run has without a toolkit,
-// those of the built-in skill every run has (skills.SkillFiles), made with
+// those of the built-in skill every run has (toolbox.SkillFiles), made with
 // environ (nil: Hermes's own). The toolkit's catalog offers them among its
 // own to the runs it is applied to.
-func everyRunsTools(environ *skills.Environ) (*skills.Registry, error) {
-	tools := skills.NewRegistry()
-	for _, t := range skills.Builtins(skills.With{Environ: environ}, skills.SkillFiles) {
+func everyRunsTools(environ *toolbox.Environ) (*toolbox.Registry, error) {
+	tools := toolbox.NewRegistry()
+	for _, t := range toolbox.Builtins(toolbox.With{Environ: environ}, toolbox.SkillFiles) {
 		if err := tools.Register(t); err != nil {
 			return nil, err
 		}
@@ -126,8 +126,8 @@ func everyRunsTools(environ *skills.Environ) (*skills.Registry, error) {
 }
 
 // sandboxStatus says how a run's commands are confined under c.
-func sandboxStatus(c skills.SandboxConfig) func(skills.RunSandbox) *event.SandboxData {
-	return func(rs skills.RunSandbox) *event.SandboxData {
+func sandboxStatus(c toolbox.SandboxConfig) func(toolbox.RunSandbox) *event.SandboxData {
+	return func(rs toolbox.RunSandbox) *event.SandboxData {
 		st := c.Status(rs)
 		return &event.SandboxData{Mode: string(st.Mode), Network: st.Network, Enforced: st.Enforced, How: st.How, Gaps: st.Gaps, Why: st.Why}
 	}

@@ -14,8 +14,8 @@ import (
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/runner"
-	"hermes/backend/skills"
 	"hermes/backend/store"
+	"hermes/backend/toolbox"
 )
 
 // recorder is a sink that keeps what it is given.
@@ -47,8 +47,8 @@ func TestManager_StartSetupWithAHeldStore(t *testing.T) {
 	}
 	defer store.Close()
 	m := runner.New(runner.Options{Home: home, Store: store})
-	tools := skills.NewRegistry()
-	for _, tool := range skills.FileTools(nil) {
+	tools := toolbox.NewRegistry()
+	for _, tool := range toolbox.FileTools(nil) {
 		if err := tools.Register(tool); err != nil {
 			t.Fatal(err)
 		}

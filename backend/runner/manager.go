@@ -16,8 +16,8 @@ import (
 	"hermes/backend/runapi"
 	"hermes/backend/runlog"
 	"hermes/backend/sandbox"
-	"hermes/backend/skills"
 	"hermes/backend/store"
+	"hermes/backend/toolbox"
 )
 
 // Options configure a Manager.
@@ -35,10 +35,10 @@ type Options struct {
 	// vault) on the first run, with the "always" rules kept in the home's
 	// database; OpenToolkit is the one for real use. Nil offers the file
 	// tools only.
-	Toolkit func(ctx context.Context, home string, cfg config.Config, rules skills.RuleStore) (*Toolkit, error)
+	Toolkit func(ctx context.Context, home string, cfg config.Config, rules toolbox.RuleStore) (*Toolkit, error)
 	// Policy, when set, decides which calls need a person's approval in
 	// place of the toolkit's; with neither, every call is allowed.
-	Policy skills.Policy
+	Policy toolbox.Policy
 	// Bus receives every event of every run; nil makes one.
 	Bus *event.Bus
 	// Store, when set, is the home's database, held open by the caller for
@@ -67,11 +67,11 @@ type Manager struct {
 	onConfig   func(config.Config, error)
 	workspace  string
 	getenv     func(string) string
-	policy     skills.Policy
+	policy     toolbox.Policy
 	bus        *event.Bus
 	store      *sharedStore
 
-	openKit func(context.Context, string, config.Config, skills.RuleStore) (*Toolkit, error)
+	openKit func(context.Context, string, config.Config, toolbox.RuleStore) (*Toolkit, error)
 	kitMu   sync.Mutex
 	kit     *Toolkit
 	// undoMu lets one vault edit be undone at a time (vaultedit.go).

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"hermes/backend/config"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // TestPreview_CountsEveryRunsTools: the preview of a stopped run counts
@@ -21,7 +21,7 @@ func TestPreview_CountsEveryRunsTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	var want []string
-	for _, tool := range skills.Builtins(skills.With{}, skills.SkillFiles) {
+	for _, tool := range toolbox.Builtins(toolbox.With{}, toolbox.SkillFiles) {
 		want = append(want, tool.Name)
 	}
 	if got := setup.Tools.Names(); !slices.Equal(got, want) || !slices.Equal(built.Names(), want) {

@@ -15,7 +15,7 @@ import (
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/runner"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // everythingScript is the reference MCP server from the npm registry, which
@@ -126,7 +126,7 @@ func TestManager_EditedToolsApplyToNewRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Tools == nil || s.Tools.Vault != vault || skillState(t, s.Tools, "obsidian") != skills.StatusLoaded || skillState(t, s.Tools, "everything") != skills.StatusLoaded {
+	if s.Tools == nil || s.Tools.Vault != vault || skillState(t, s.Tools, "obsidian") != toolbox.StatusLoaded || skillState(t, s.Tools, "everything") != toolbox.StatusLoaded {
 		t.Fatalf("settings after the edit: %+v", s.Tools)
 	}
 
@@ -151,7 +151,7 @@ func TestManager_EditedToolsApplyToNewRuns(t *testing.T) {
 	if got := said(srv, "echo something"); !strings.Contains(got, "Echo: still here") {
 		t.Fatalf("the run going through the edit lost its MCP server: %q", got)
 	}
-	if s, err := m.Settings(); err != nil || s.Tools.Vault != "" || skillState(t, s.Tools, "everything") != "" || skillState(t, s.Tools, "obsidian") == skills.StatusLoaded {
+	if s, err := m.Settings(); err != nil || s.Tools.Vault != "" || skillState(t, s.Tools, "everything") != "" || skillState(t, s.Tools, "obsidian") == toolbox.StatusLoaded {
 		t.Fatalf("settings after the second edit: %+v, %v", s.Tools, err)
 	}
 
@@ -215,7 +215,7 @@ func TestManager_SkillsFolderAppliesToNewRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	told("howto")
-	if s, err := m.Settings(); err != nil || skillState(t, s.Tools, "howto") != skills.StatusLoaded {
+	if s, err := m.Settings(); err != nil || skillState(t, s.Tools, "howto") != toolbox.StatusLoaded {
 		t.Fatalf("settings after the skill was added: %+v, %v", s.Tools, err)
 	}
 	if err := os.RemoveAll(dir); err != nil {

@@ -5,7 +5,7 @@ import (
 
 	"hermes/backend/i18n"
 	"hermes/backend/llm"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // Settings returns the settings a new run would use, from hermes.toml and
@@ -33,7 +33,7 @@ func (m *Manager) Settings() (Settings, error) {
 	return Settings{
 		Model: ms.Model, BaseURL: ms.BaseURL, HasKey: ms.APIKey != "", KeyEnv: keyEnv,
 		Workspace: ws, Language: string(i18n.Current()), Home: m.home, ConfigPath: m.configPath,
-		Sandbox:   sandboxStatus(skills.SandboxOf(cfg.Tools))(skills.RunSandbox{}),
+		Sandbox:   sandboxStatus(toolbox.SandboxOf(cfg.Tools))(toolbox.RunSandbox{}),
 		Endpoints: endpoints, Tools: m.toolset(cfg),
 	}, nil
 }

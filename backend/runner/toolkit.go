@@ -12,8 +12,8 @@ import (
 
 	"hermes/backend/agent"
 	"hermes/backend/config"
-	"hermes/backend/skills"
 	"hermes/backend/store"
+	"hermes/backend/toolbox"
 	"hermes/backend/vault"
 )
 
@@ -26,8 +26,8 @@ import (
 // after one gets the tools the edit names, while a run already going keeps
 // those it started with until it ends.
 type Toolkit struct {
-	Catalog *skills.Catalog
-	Policy  *skills.RulePolicy
+	Catalog *toolbox.Catalog
+	Policy  *toolbox.RulePolicy
 	home    string
 	watch   bool
 
@@ -68,7 +68,7 @@ func toolsOf(cfg config.Config) toolsConfig {
 // handed out to runs, how many of those runs are going, and what to stop
 // once none of them, nor of an older generation, is left.
 type generation struct {
-	regs   map[*skills.Registry]bool
+	regs   map[*toolbox.Registry]bool
 	runs   int
 	retire []func()
 }
@@ -78,7 +78,7 @@ type generation struct {
 // ends with its task (`hermes run`, `hermes tools call`): the vault, once
 // opened, is not watched, since a change made meanwhile is found by the
 // next process's check of the folders.
-func OpenToolkit(ctx context.Context, home string, cfg config.Config, rules skills.RuleStore) (*Toolkit, error) {
+func OpenToolkit(ctx context.Context, home string, cfg config.Config, rules toolbox.RuleStore) (*Toolkit, error) {
 	return openToolkit(ctx, home, cfg, rules, false)
 }
 
@@ -87,16 +87,16 @@ func OpenToolkit(ctx context.Context, home string, cfg config.Config, rules skil
 // that a note edited meanwhile is searchable within about a second, and
 // so is HOME/skills, so that a skill added, changed or removed there is
 // what the runs started from then on get.
-func OpenWatchedToolkit(ctx context.Context, home string, cfg config.Config, rules skills.RuleStore) (*Toolkit, error) {
+func OpenWatchedToolkit(ctx context.Context, home string, cfg config.Config, rules toolbox.RuleStore) (*Toolkit, error) {
 	return openToolkit(ctx, home, cfg, rules, true)
 }
 
-func openToolkit(ctx context.Context, home string, cfg config.Config, rules skills.RuleStore, watch bool) (*Toolkit, error) {
+func openToolkit(ctx context.Context, home string, cfg config.Config, rules toolbox.RuleStore, watch bool) (*Toolkit, error) {
 	v, err := openVault(home, cfg.Obsidian, watch)
 	if err != nil {
 		return nil, err
 	}
-	catalog, policy, err := skills.Open(ctx, home, cfg, rules, vaultOf(v))
+	catalog, policy, err := toolbox.Open(ctx, home, cfg, rules, vaultOf(v))
 	if err != nil {
 		if v != nil {
 			_ = v.Close()
@@ -105,7 +105,7 @@ func openToolkit(ctx context.Context, home string, cfg config.Config, rules skil
 	}
 	k := &Toolkit{
 		Catalog: catalog, Policy: policy, home: home, watch: watch, vault: v, made: toolsOf(cfg),
-		gens: []*generation{{regs: map[*skills.Registry]bool{}}},
+		gens: []*generation{{regs: map[*toolbox.Registry]bool{}}},
 	}
 	if watch {
 		wctx, stop := context.WithCancel(context.Background())
@@ -150,7 +150,7 @@ func (k *Toolkit) refresh(ctx context.Context) {
 func (k *Toolkit) replaced(stop ...func()) {
 	cur := k.gens[len(k.gens)-1]
 	cur.retire = append(cur.retire, stop...)
-	k.gens = append(k.gens, &generation{regs: map[*skills.Registry]bool{}})
+	k.gens = append(k.gens, &generation{regs: map[*toolbox.Registry]bool{}})
 	k.sweep()
 }
 
@@ -175,9 +175,9 @@ func (k *Toolkit) Apply(s *agent.Setup) {
 // once no such run is left. A vault that cannot be used is the error, and
 // nothing but the policy, secrets and sandbox changes then.
 func (k *Toolkit) Configure(ctx context.Context, cfg config.Config) error {
-	k.Policy.SetConfig(skills.PolicyFromConfig(cfg.Tools))
-	k.Catalog.SetSecrets(skills.SecretsOf(cfg, os.Getenv))
-	k.Catalog.SetSandbox(skills.SandboxOf(cfg.Tools))
+	k.Policy.SetConfig(toolbox.PolicyFromConfig(cfg.Tools))
+	k.Catalog.SetSecrets(toolbox.SecretsOf(cfg, os.Getenv))
+	k.Catalog.SetSandbox(toolbox.SandboxOf(cfg.Tools))
 	want := toolsOf(cfg)
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -195,7 +195,7 @@ func (k *Toolkit) Configure(ctx context.Context, cfg config.Config) error {
 		}
 		v = nv
 	}
-	_, retire := k.Catalog.Reconfigure(ctx, skills.OptionsOf(k.home, cfg, k.Catalog.Environ(), vaultOf(v)))
+	_, retire := k.Catalog.Reconfigure(ctx, toolbox.OptionsOf(k.home, cfg, k.Catalog.Environ(), vaultOf(v)))
 	k.vault, k.made = v, want
 	k.replaced(retire, closeOld)
 	return nil
@@ -205,7 +205,7 @@ func (k *Toolkit) Configure(ctx context.Context, cfg config.Config) error {
 // vault) running until release is called, when the run ends, though an
 // edit of hermes.toml replaced them meanwhile. Tools the toolkit did not
 // hand out hold nothing.
-func (k *Toolkit) Hold(tools *skills.Registry) (release func()) {
+func (k *Toolkit) Hold(tools *toolbox.Registry) (release func()) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	for _, g := range k.gens {
@@ -236,7 +236,7 @@ func (k *Toolkit) sweep() {
 
 // Tools says what a new run is offered: the vault's folder ("" for none)
 // and the skills, MCP servers among them, with their state.
-func (k *Toolkit) Tools() (vaultDir string, skills []skills.Skill) {
+func (k *Toolkit) Tools() (vaultDir string, skills []toolbox.Skill) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.vault != nil {
@@ -246,7 +246,7 @@ func (k *Toolkit) Tools() (vaultDir string, skills []skills.Skill) {
 }
 
 // Close stops the MCP servers and the vault's watcher, those edits
-// replaced too, and the watch of HOME/skills.
+// replaced too, and the watch of HOME/toolbox.
 func (k *Toolkit) Close() {
 	if k.stopWatch != nil {
 		k.stopWatch()
@@ -267,7 +267,7 @@ func (k *Toolkit) Close() {
 
 // holdTools keeps the tools of a run's registry running until the run
 // ends (Toolkit.Hold); it holds nothing without a toolkit.
-func (m *Manager) holdTools(tools *skills.Registry) (release func()) {
+func (m *Manager) holdTools(tools *toolbox.Registry) (release func()) {
 	m.kitMu.Lock()
 	kit := m.kit
 	m.kitMu.Unlock()
@@ -292,7 +292,7 @@ func openVault(home string, o config.Obsidian, watch bool) (*vault.Lazy, error) 
 	return vault.Prepare(dir, vault.Options{Home: home, Exclude: o.Exclude, Watch: watch})
 }
 
-// vaultOf is what the vault's tools are made with (skills.With.Vault): nil,
+// vaultOf is what the vault's tools are made with (toolbox.With.Vault): nil,
 // not a nil *vault.Lazy, when no vault is set.
 func vaultOf(v *vault.Lazy) any {
 	if v == nil {
@@ -302,7 +302,7 @@ func vaultOf(v *vault.Lazy) any {
 }
 
 // StoreRules keeps "always" rules in an open hermes.db.
-func StoreRules(s *store.Store) skills.RuleStore {
+func StoreRules(s *store.Store) toolbox.RuleStore {
 	return storeRules{func() (*store.Store, func(), error) { return s, func() {}, nil }}
 }
 
@@ -312,7 +312,7 @@ type storeRules struct {
 	open func() (*store.Store, func(), error)
 }
 
-func (r storeRules) Rules() ([]skills.Rule, error) {
+func (r storeRules) Rules() ([]toolbox.Rule, error) {
 	s, done, err := r.open()
 	if err != nil {
 		return nil, err
@@ -322,22 +322,22 @@ func (r storeRules) Rules() ([]skills.Rule, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]skills.Rule, len(rules))
+	out := make([]toolbox.Rule, len(rules))
 	for i, x := range rules {
-		out[i] = skills.Rule{ID: x.ID, Tool: x.Tool, Pattern: x.Pattern, Created: x.Created}
+		out[i] = toolbox.Rule{ID: x.ID, Tool: x.Tool, Pattern: x.Pattern, Created: x.Created}
 	}
 	return out, nil
 }
 
-func (r storeRules) AddRule(tool, pattern string, now time.Time) (skills.Rule, error) {
+func (r storeRules) AddRule(tool, pattern string, now time.Time) (toolbox.Rule, error) {
 	s, done, err := r.open()
 	if err != nil {
-		return skills.Rule{}, err
+		return toolbox.Rule{}, err
 	}
 	defer done()
 	x, err := s.AddApprovalRule(tool, pattern, now)
 	if err != nil {
-		return skills.Rule{}, fmt.Errorf("remember always-allow: %w", err)
+		return toolbox.Rule{}, fmt.Errorf("remember always-allow: %w", err)
 	}
-	return skills.Rule{ID: x.ID, Tool: x.Tool, Pattern: x.Pattern, Created: x.Created}, nil
+	return toolbox.Rule{ID: x.ID, Tool: x.Tool, Pattern: x.Pattern, Created: x.Created}, nil
 }

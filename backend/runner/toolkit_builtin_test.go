@@ -7,13 +7,13 @@ import (
 	"testing"
 
 	"hermes/backend/config"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 	"hermes/backend/vault"
 	builtin "hermes/skills"
 )
 
 // TestToolkit_BuiltinManifestsNameRegisteredTools: a built-in skill.json
-// lists only tools registered for its skill (skills.Register), the vault's
+// lists only tools registered for its skill (toolbox.Register), the vault's
 // included, so that it orders tools and never adds one; and a toolkit with
 // a vault loads every built-in skill whole.
 func TestToolkit_BuiltinManifestsNameRegisteredTools(t *testing.T) {
@@ -32,12 +32,12 @@ func TestToolkit_BuiltinManifestsNameRegisteredTools(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		m, err := skills.ParseManifest(data)
+		m, err := toolbox.ParseManifest(data)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var registered []string
-		for _, tool := range skills.Builtins(skills.With{Vault: v}, m.Name) {
+		for _, tool := range toolbox.Builtins(toolbox.With{Vault: v}, m.Name) {
 			registered = append(registered, tool.Name)
 		}
 		for _, mt := range m.Tools {
@@ -55,7 +55,7 @@ func TestToolkit_BuiltinManifestsNameRegisteredTools(t *testing.T) {
 	}
 	defer kit.Close()
 	for _, s := range kit.Catalog.Skills() {
-		if s.Source == "builtin" && (s.Status != skills.StatusLoaded || s.Problem != nil) {
+		if s.Source == "builtin" && (s.Status != toolbox.StatusLoaded || s.Problem != nil) {
 			t.Errorf("built-in skill %s: %s %v", s.Name, s.Status, s.Problem)
 		}
 	}

@@ -8,17 +8,17 @@ import (
 
 	"hermes/backend/agent"
 	"hermes/backend/config"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // searchNotes calls search_notes through the registry a run was given.
-func searchNotes(t *testing.T, reg *skills.Registry) (string, error) {
+func searchNotes(t *testing.T, reg *toolbox.Registry) (string, error) {
 	t.Helper()
 	tool, ok := reg.Get("search_notes")
 	if !ok {
 		t.Fatal("the registry has no search_notes")
 	}
-	return tool.Run(t.Context(), skills.Env{}, []byte(`{"query":"budget"}`))
+	return tool.Run(t.Context(), toolbox.Env{}, []byte(`{"query":"budget"}`))
 }
 
 // TestToolkit_ReplacedVaultStaysForTheRunsHoldingIt: a vault an edit takes

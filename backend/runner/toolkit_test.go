@@ -9,7 +9,7 @@ import (
 
 	"hermes/backend/config"
 	"hermes/backend/runner"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 	"hermes/backend/vault"
 )
 
@@ -60,7 +60,7 @@ func TestToolkit_VaultOpensOnFirstUse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := p.Tool.Run(t.Context(), skills.Env{}, p.Args)
+	out, err := p.Tool.Run(t.Context(), toolbox.Env{}, p.Args)
 	if err != nil || !strings.Contains(out, "Lantern.md") {
 		t.Fatalf("search_notes = %q, %v", out, err)
 	}

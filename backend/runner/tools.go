@@ -9,7 +9,7 @@ import (
 	"hermes/backend/api"
 	"hermes/backend/config"
 	"hermes/backend/i18n"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // Toolset is what a new run is offered besides the file tools.
@@ -114,15 +114,15 @@ func describeTools(lang i18n.Lang, t Toolset) string {
 	var on, servers []string
 	for _, s := range t.Skills {
 		if s.Source != "hermes.toml" {
-			if s.Status == skills.StatusLoaded {
+			if s.Status == toolbox.StatusLoaded {
 				on = append(on, s.Name)
 			}
 			continue
 		}
 		switch s.Status {
-		case skills.StatusLoaded:
+		case toolbox.StatusLoaded:
 			servers = append(servers, i18n.In(lang, "runner.tools.mcp_tools", s.Name, len(s.Tools)))
-		case skills.StatusDisabled:
+		case toolbox.StatusDisabled:
 			servers = append(servers, i18n.In(lang, "runner.tools.mcp_off", s.Name))
 		default:
 			servers = append(servers, i18n.In(lang, "runner.tools.mcp_failed", s.Name, s.Problem[string(lang)]))

@@ -17,7 +17,7 @@ import (
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/runner"
 	"hermes/backend/server"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 const testKey = "sk-test-6f1d0c3a9b8e7d6c5b4a39281706f5e4"
@@ -58,7 +58,7 @@ type harness struct {
 
 // newHarness serves a home whose model is srv; policy may be nil. extra is
 // more of hermes.toml's [agent] section.
-func newHarness(t *testing.T, srv *llmtest.Server, policy skills.Policy, extra string) *harness {
+func newHarness(t *testing.T, srv *llmtest.Server, policy toolbox.Policy, extra string) *harness {
 	t.Helper()
 	h := &harness{t: t, home: t.TempDir(), ws: t.TempDir(), model: srv}
 	// The scripted models answer turn by turn, so runs act and observe
@@ -218,14 +218,14 @@ func (h *harness) follow(ms <-chan message, after int64, seen func(event.Event))
 // askWrites is a policy that asks before every call that writes.
 type askWrites struct{ always []string }
 
-func (p *askWrites) Check(t skills.Tool, _ json.RawMessage, _ skills.Env) skills.Verdict {
-	if t.Risk == skills.RiskWrite {
-		return skills.Verdict{Action: skills.Ask, Reason: "writes need approval"}
+func (p *askWrites) Check(t toolbox.Tool, _ json.RawMessage, _ toolbox.Env) toolbox.Verdict {
+	if t.Risk == toolbox.RiskWrite {
+		return toolbox.Verdict{Action: toolbox.Ask, Reason: "writes need approval"}
 	}
-	return skills.Verdict{Action: skills.Allow}
+	return toolbox.Verdict{Action: toolbox.Allow}
 }
 
-func (p *askWrites) AllowAlways(t skills.Tool, pattern string) error {
+func (p *askWrites) AllowAlways(t toolbox.Tool, pattern string) error {
 	p.always = append(p.always, t.Name+" "+pattern)
 	return nil
 }

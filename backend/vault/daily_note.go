@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 type dailyNoteArgs struct {
@@ -21,8 +21,8 @@ var dailyNoteMD string
 
 func init() { register(dailyNoteTool) }
 
-func dailyNoteTool(get opener) skills.Tool {
-	return skills.Func("daily_note", dailyNoteMD, skills.RiskWrite, func(_ context.Context, env skills.Env, a dailyNoteArgs) (string, error) {
+func dailyNoteTool(get opener) toolbox.Tool {
+	return toolbox.Func("daily_note", dailyNoteMD, toolbox.RiskWrite, func(_ context.Context, env toolbox.Env, a dailyNoteArgs) (string, error) {
 		v, err := get()
 		if err != nil {
 			return "", err
@@ -46,12 +46,12 @@ func (v *Vault) day(s string) (time.Time, error) {
 	}
 	t, err := time.ParseInLocation("2006-01-02", strings.TrimSpace(s), now.Location())
 	if err != nil {
-		return time.Time{}, skills.Errorf("date %q is not a day; give YYYY-MM-DD, today, yesterday or tomorrow", s)
+		return time.Time{}, toolbox.Errorf("date %q is not a day; give YYYY-MM-DD, today, yesterday or tomorrow", s)
 	}
 	return t, nil
 }
 
-func (v *Vault) dailyNote(env skills.Env, a dailyNoteArgs) (string, error) {
+func (v *Vault) dailyNote(env toolbox.Env, a dailyNoteArgs) (string, error) {
 	pl, p, day, err := v.planDaily(a)
 	if err != nil {
 		return "", err
@@ -87,7 +87,7 @@ func (v *Vault) planDaily(a dailyNoteArgs) (pl *plan, p string, day time.Time, e
 	s := v.dailySettings()
 	p, err = v.clean(s.path(day))
 	if err != nil {
-		return nil, "", day, skills.Errorf("the daily notes' folder or format in the vault's settings (%q, %q) makes a path that cannot be used: %v; tell the user", s.Folder, s.Format, err)
+		return nil, "", day, toolbox.Errorf("the daily notes' folder or format in the vault's settings (%q, %q) makes a path that cannot be used: %v; tell the user", s.Folder, s.Format, err)
 	}
 	if _, err := v.root.Lstat(p); err == nil {
 		return nil, p, day, nil
@@ -125,5 +125,5 @@ func (v *Vault) template(name, title string, day time.Time) (string, error) {
 	if ts.Folder != "" {
 		where = ts.Folder
 	}
-	return "", skills.Errorf("there is no template %q in %s (the folder of the Templates settings); call list_notes to see the templates, or leave template out", name, where)
+	return "", toolbox.Errorf("there is no template %q in %s (the folder of the Templates settings); call list_notes to see the templates, or leave template out", name, where)
 }

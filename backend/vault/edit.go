@@ -14,7 +14,7 @@ import (
 
 	"hermes/backend/atomicfile"
 	"hermes/backend/runlog"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // An edit is planned first and applied after: the plan is what the
@@ -256,7 +256,7 @@ func removeOne(list []string, s string) []string {
 // are on disk (a note may end its lines both ways).
 func (v *Vault) editText(tool, p string, edit func(raw string, crlf bool) (string, error)) (*plan, error) {
 	if !isNote(p) {
-		return nil, skills.Errorf("%s is not a Markdown note; %s only changes .md notes", p, tool)
+		return nil, toolbox.Errorf("%s is not a Markdown note; %s only changes .md notes", p, tool)
 	}
 	before, err := v.root.ReadFile(p)
 	if err != nil {
@@ -267,7 +267,7 @@ func (v *Vault) editText(tool, p string, edit func(raw string, crlf bool) (strin
 		return nil, toolError(p, ErrUnknownEncoding)
 	}
 	if strings.ContainsRune(raw.Text, 0) {
-		return nil, skills.Errorf("%s is a binary file, not a note; choose a Markdown note", p)
+		return nil, toolbox.Errorf("%s is a binary file, not a note; choose a Markdown note", p)
 	}
 	crlf := Decode(before).CRLF
 	text, err := edit(raw.Text, crlf)
@@ -288,7 +288,7 @@ func (v *Vault) editText(tool, p string, edit func(raw string, crlf bool) (strin
 // applyPlan writes p's notes, each atomically, after keeping each previous
 // content with the run (as append_note does), and indexes them. It
 // returns the change, with where each previous content is kept.
-func (v *Vault) applyPlan(env skills.Env, p *plan) (*Change, error) {
+func (v *Vault) applyPlan(env toolbox.Env, p *plan) (*Change, error) {
 	for _, f := range p.files {
 		if f.before == nil {
 			continue
@@ -298,7 +298,7 @@ func (v *Vault) applyPlan(env skills.Env, p *plan) (*Change, error) {
 			return nil, toolError(f.path, err)
 		}
 		if !bytes.Equal(now, f.before) {
-			return nil, skills.Errorf("%s changed while the edit was prepared (another program wrote it); read it again and redo the edit", f.path)
+			return nil, toolbox.Errorf("%s changed while the edit was prepared (another program wrote it); read it again and redo the edit", f.path)
 		}
 	}
 	c := p.change()
@@ -374,7 +374,7 @@ func (v *Vault) writeEdit(f fileEdit) error {
 		}
 		err := atomicfile.WriteFileIn(v.root, f.path, f.after, 0o644, atomicfile.NoReplace())
 		if errors.Is(err, fs.ErrExist) {
-			return skills.Errorf("%s already exists and a note is never replaced; choose another name, or use append_note to add to it", f.path)
+			return toolbox.Errorf("%s already exists and a note is never replaced; choose another name, or use append_note to add to it", f.path)
 		}
 		if err != nil {
 			return toolError(f.path, err)
@@ -393,7 +393,7 @@ func (v *Vault) writeEdit(f fileEdit) error {
 		}
 		if !strings.EqualFold(f.path, f.newPath) {
 			if _, err := v.root.Lstat(f.newPath); err == nil {
-				return skills.Errorf("%s already exists; a rename never replaces a note, so choose another name", f.newPath)
+				return toolbox.Errorf("%s already exists; a rename never replaces a note, so choose another name", f.newPath)
 			}
 		}
 		if err := v.root.Rename(f.path, f.newPath); err != nil {
@@ -415,7 +415,7 @@ func (v *Vault) moveDir(from, to string) error {
 		}
 	}
 	if _, err := v.root.Lstat(to); err == nil {
-		return skills.Errorf("%s already exists; a folder is moved to a new path only, so choose another", to)
+		return toolbox.Errorf("%s already exists; a folder is moved to a new path only, so choose another", to)
 	}
 	if err := v.root.Rename(from, to); err != nil {
 		return toolError(to, err)

@@ -5,7 +5,7 @@ import (
 	_ "embed"
 	"strings"
 
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 type editNoteArgs struct {
@@ -21,8 +21,8 @@ var editNoteMD string
 
 func init() { register(editNoteTool) }
 
-func editNoteTool(get opener) skills.Tool {
-	return skills.Func("edit_note", editNoteMD, skills.RiskWrite, func(_ context.Context, env skills.Env, a editNoteArgs) (string, error) {
+func editNoteTool(get opener) toolbox.Tool {
+	return toolbox.Func("edit_note", editNoteMD, toolbox.RiskWrite, func(_ context.Context, env toolbox.Env, a editNoteArgs) (string, error) {
 		v, err := get()
 		if err != nil {
 			return "", err
@@ -47,7 +47,7 @@ func (v *Vault) planEditNote(a editNoteArgs) (*plan, error) {
 	target := a.Heading
 	if a.Block != "" {
 		if a.Heading != "" {
-			return nil, skills.Errorf("give heading or block, not both")
+			return nil, toolbox.Errorf("give heading or block, not both")
 		}
 		target = "^" + strings.TrimPrefix(strings.TrimSpace(a.Block), "^")
 	}
@@ -55,7 +55,7 @@ func (v *Vault) planEditNote(a editNoteArgs) (*plan, error) {
 		target = linked
 	}
 	if target == "" {
-		return nil, skills.Errorf("give the heading of the section to edit, or the block (^id); to add at the end of the whole note use append_note")
+		return nil, toolbox.Errorf("give the heading of the section to edit, or the block (^id); to add at the end of the whole note use append_note")
 	}
 	return v.editText("edit_note", p, func(raw string, crlf bool) (string, error) {
 		return editSection(p, raw, target, a.Mode, a.Content, crlf)
@@ -81,9 +81,9 @@ func editSection(p, raw, target, mode, content string, crlf bool) (string, error
 		sp, ok := findBlock(lines, target)
 		if !ok {
 			if ids := blockIDs(lines); len(ids) > 0 {
-				return "", skills.Errorf("%s has no block %s; its blocks are: %s", p, target, strings.Join(ids, " "))
+				return "", toolbox.Errorf("%s has no block %s; its blocks are: %s", p, target, strings.Join(ids, " "))
 			}
-			return "", skills.Errorf("%s has no block %s (no block of it is marked with ^id); edit a section by its heading instead", p, target)
+			return "", toolbox.Errorf("%s has no block %s (no block of it is marked with ^id); edit a section by its heading instead", p, target)
 		}
 		switch mode {
 		case "append":
@@ -106,9 +106,9 @@ func editSection(p, raw, target, mode, content string, crlf bool) (string, error
 		sp, h, ok := findSection(n, len(lines), target)
 		if !ok {
 			if len(n.Headings) == 0 {
-				return "", skills.Errorf("%s has no headings, so it has no section %q; use append_note to add to the note", p, target)
+				return "", toolbox.Errorf("%s has no headings, so it has no section %q; use append_note to add to the note", p, target)
 			}
-			return "", skills.Errorf("%s has no heading %q; its headings are: %s. Call edit_note again with one of them", p, target, headingNames(n))
+			return "", toolbox.Errorf("%s has no heading %q; its headings are: %s. Call edit_note again with one of them", p, target, headingNames(n))
 		}
 		body := h.Line // the line under the heading
 		last := sp.end // after the section's last line that is not blank

@@ -7,7 +7,7 @@ import (
 	"path"
 	"strings"
 
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 type getLinksArgs struct {
@@ -19,8 +19,8 @@ var getLinksMD string
 
 func init() { register(getLinksTool) }
 
-func getLinksTool(get opener) skills.Tool {
-	return skills.Func("get_links", getLinksMD, skills.RiskRead, func(_ context.Context, _ skills.Env, a getLinksArgs) (string, error) {
+func getLinksTool(get opener) toolbox.Tool {
+	return toolbox.Func("get_links", getLinksMD, toolbox.RiskRead, func(_ context.Context, _ toolbox.Env, a getLinksArgs) (string, error) {
 		v, err := get()
 		if err != nil {
 			return "", err

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 type getPropertiesArgs struct {
@@ -18,8 +18,8 @@ var getPropertiesMD string
 
 func init() { register(getPropertiesTool) }
 
-func getPropertiesTool(get opener) skills.Tool {
-	return skills.Func("get_properties", getPropertiesMD, skills.RiskRead, func(_ context.Context, _ skills.Env, a getPropertiesArgs) (string, error) {
+func getPropertiesTool(get opener) toolbox.Tool {
+	return toolbox.Func("get_properties", getPropertiesMD, toolbox.RiskRead, func(_ context.Context, _ toolbox.Env, a getPropertiesArgs) (string, error) {
 		v, err := get()
 		if err != nil {
 			return "", err

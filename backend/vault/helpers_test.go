@@ -9,7 +9,7 @@ import (
 	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/encoding/unicode"
 
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // secret is in a file outside the vault that symlinks point at; no tool may
@@ -104,9 +104,9 @@ func (tv testVault) open(t testing.TB, watch bool) *Vault {
 
 // call runs a vault tool as the loop does: arguments prepared against its
 // schema, then run.
-func call(t testing.TB, v *Vault, env skills.Env, name, args string) (string, error) {
+func call(t testing.TB, v *Vault, env toolbox.Env, name, args string) (string, error) {
 	t.Helper()
-	reg := skills.NewRegistry()
+	reg := toolbox.NewRegistry()
 	for _, tool := range Tools(v) {
 		if err := reg.Register(tool); err != nil {
 			t.Fatal(err)
@@ -121,7 +121,7 @@ func call(t testing.TB, v *Vault, env skills.Env, name, args string) (string, er
 
 func mustCall(t testing.TB, v *Vault, name, args string) string {
 	t.Helper()
-	out, err := call(t, v, skills.Env{}, name, args)
+	out, err := call(t, v, toolbox.Env{}, name, args)
 	if err != nil {
 		t.Fatalf("%s %s: %v", name, args, err)
 	}
@@ -138,4 +138,4 @@ func containsAll(s string, want ...string) string {
 }
 
 // envNone is a call outside any run.
-var envNone = skills.Env{}
+var envNone = toolbox.Env{}

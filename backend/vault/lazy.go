@@ -3,7 +3,7 @@ package vault
 import (
 	"sync"
 
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // Lazy is a vault that is opened when a tool first needs it, so that a
@@ -57,7 +57,7 @@ func (l *Lazy) Opened() bool {
 }
 
 // Tools are the vault tools (see Tools), opening the vault on first call.
-func (l *Lazy) Tools() []skills.Tool { return tools(l.Vault) }
+func (l *Lazy) Tools() []toolbox.Tool { return tools(l.Vault) }
 
 // Close closes the vault if it was opened; tools called after fail.
 func (l *Lazy) Close() error {

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/search.golden")
@@ -26,7 +26,7 @@ func TestLazy_OpensOnFirstCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := skills.NewRegistry()
+	reg := toolbox.NewRegistry()
 	for _, tool := range l.Tools() {
 		if err := reg.Register(tool); err != nil {
 			t.Fatal(err)

@@ -3,7 +3,7 @@ package vault
 import (
 	"encoding/json"
 
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // Preview is the change a vault tool's call would make, worked out without
@@ -59,7 +59,7 @@ func decodeArgs(args json.RawMessage, into any) error {
 		return nil
 	}
 	if err := json.Unmarshal(args, into); err != nil {
-		return skills.Errorf("the arguments do not match the tool's parameters: %v", err)
+		return toolbox.Errorf("the arguments do not match the tool's parameters: %v", err)
 	}
 	return nil
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // Properties are a note's YAML front matter as Obsidian shows it: each
@@ -303,7 +303,7 @@ func setProperty(text, name string, value any, remove, crlf bool, types map[stri
 	}
 	if remove {
 		if block == nil {
-			return "", skills.Errorf("there is no property %q to remove; call get_properties to see the note's properties", name)
+			return "", toolbox.Errorf("there is no property %q to remove; call get_properties to see the note's properties", name)
 		}
 		lines = append(lines[:block.from:block.from], lines[block.to:]...)
 		// The last key gone leaves no empty front matter behind.
@@ -393,12 +393,12 @@ func yamlProperty(name string, value any, kind string) ([]string, error) {
 			case bool, float64, json.Number:
 				out = append(out, fmt.Sprintf("  - %v", it))
 			default:
-				return nil, skills.Errorf("a list property holds text, numbers or checkboxes, not %T; give a list of strings", item)
+				return nil, toolbox.Errorf("a list property holds text, numbers or checkboxes, not %T; give a list of strings", item)
 			}
 		}
 		return out, nil
 	}
-	return nil, skills.Errorf("a property's value is text, a number, true or false, a date (YYYY-MM-DD), a list or null, not an object; give one of those")
+	return nil, toolbox.Errorf("a property's value is text, a number, true or false, a date (YYYY-MM-DD), a list or null, not an object; give one of those")
 }
 
 // yamlScalar writes s plain when YAML reads it back as the same text, and

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 func TestGetProperties_Types(t *testing.T) {
@@ -185,7 +185,7 @@ func outsideKey(before, after, key string) string {
 func TestSetProperty_KeepsTheRestAndTheUndoCopy(t *testing.T) {
 	tv := makeVault(t)
 	v := tv.open(t, false)
-	env := skills.Env{Home: tv.home, RunID: "run1", CallID: "p1"}
+	env := toolbox.Env{Home: tv.home, RunID: "run1", CallID: "p1"}
 	out, err := call(t, v, env, "set_property", `{"path":"Welcome","name":"status","value":"doing"}`)
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // Query is what query_notes asks of the index: notes that match every
@@ -59,7 +59,7 @@ func conditions(name string, want any) ([]condition, error) {
 	var out []condition
 	for _, op := range slices.Sorted(maps.Keys(m)) {
 		if !slices.Contains(conditionOps, op) {
-			return nil, skills.Errorf("property %q: %q is not a condition; use one of %s, such as {\"%s\": {\"gte\": 3}}", name, op, strings.Join(conditionOps, ", "), name)
+			return nil, toolbox.Errorf("property %q: %q is not a condition; use one of %s, such as {\"%s\": {\"gte\": 3}}", name, op, strings.Join(conditionOps, ", "), name)
 		}
 		out = append(out, condition{op, m[op]})
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 type queryNotesArgs struct {
@@ -29,8 +29,8 @@ var queryNotesMD string
 
 func init() { register(queryNotesTool) }
 
-func queryNotesTool(get opener) skills.Tool {
-	return skills.Func("query_notes", queryNotesMD, skills.RiskRead, func(_ context.Context, _ skills.Env, a queryNotesArgs) (string, error) {
+func queryNotesTool(get opener) toolbox.Tool {
+	return toolbox.Func("query_notes", queryNotesMD, toolbox.RiskRead, func(_ context.Context, _ toolbox.Env, a queryNotesArgs) (string, error) {
 		v, err := get()
 		if err != nil {
 			return "", err
@@ -51,12 +51,12 @@ func (v *Vault) queryNotes(a queryNotesArgs) (string, error) {
 	if a.ModifiedAfter != "" {
 		t, err := parseWhen(a.ModifiedAfter)
 		if err != nil {
-			return "", skills.Errorf("modified_after %q is not a date; give YYYY-MM-DD or a time such as 2024-05-01T09:00:00Z", a.ModifiedAfter)
+			return "", toolbox.Errorf("modified_after %q is not a date; give YYYY-MM-DD or a time such as 2024-05-01T09:00:00Z", a.ModifiedAfter)
 		}
 		q.ModifiedAfter = t
 	}
 	if q.Tag == "" && q.Folder == "" && len(q.Property) == 0 && q.LinksTo == "" && q.ModifiedAfter.IsZero() && !q.Orphan && !q.Unresolved {
-		return "", skills.Errorf("give at least one filter (tag, folder, property, links_to, modified_after, orphan or unresolved); to find notes by their words, call search_notes")
+		return "", toolbox.Errorf("give at least one filter (tag, folder, property, links_to, modified_after, orphan or unresolved); to find notes by their words, call search_notes")
 	}
 	hits, total, err := v.Query(q)
 	if err != nil {

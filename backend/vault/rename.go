@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // A rename moves a note (or a folder of notes) and rewrites every link to
@@ -28,16 +28,16 @@ func (v *Vault) planRename(from, to string) (*plan, error) {
 		return nil, toolError(to, err)
 	}
 	if src == "" || dst == "" {
-		return nil, skills.Errorf("give the note to rename and its new path, such as Projects/Plan.md and Archive/Plan 2024.md")
+		return nil, toolbox.Errorf("give the note to rename and its new path, such as Projects/Plan.md and Archive/Plan 2024.md")
 	}
 	moves := map[string]string{}
 	folder := ""
 	if fi, err := v.root.Stat(src); err == nil && fi.IsDir() {
 		if _, err := v.root.Lstat(dst); err == nil {
-			return nil, skills.Errorf("%s already exists; a folder is moved to a new path only, so choose another", dst)
+			return nil, toolbox.Errorf("%s already exists; a folder is moved to a new path only, so choose another", dst)
 		}
 		if strings.HasPrefix(dst+"/", src+"/") {
-			return nil, skills.Errorf("%s cannot move into itself; choose a path outside it", src)
+			return nil, toolbox.Errorf("%s cannot move into itself; choose a path outside it", src)
 		}
 		folder = src
 		v.rlockAll()
@@ -53,7 +53,7 @@ func (v *Vault) planRename(from, to string) (*plan, error) {
 			return nil, err
 		}
 		if !isNote(p) {
-			return nil, skills.Errorf("%s is not a Markdown note; rename_note moves notes and folders of notes", p)
+			return nil, toolbox.Errorf("%s is not a Markdown note; rename_note moves notes and folders of notes", p)
 		}
 		if fi, err := v.root.Stat(dst); err == nil && fi.IsDir() || strings.HasSuffix(to, "/") {
 			dst = path.Join(dst, path.Base(p)) // into a folder, keeping the name
@@ -62,23 +62,23 @@ func (v *Vault) planRename(from, to string) (*plan, error) {
 			dst += ".md"
 		}
 		if !isNote(dst) {
-			return nil, skills.Errorf("%q is not a Markdown note's name: a note keeps the .md extension; give a path such as %q", to, strings.TrimSuffix(dst, path.Ext(dst))+".md")
+			return nil, toolbox.Errorf("%q is not a Markdown note's name: a note keeps the .md extension; give a path such as %q", to, strings.TrimSuffix(dst, path.Ext(dst))+".md")
 		}
 		if i := strings.IndexAny(noteName(dst), `[]#^|:*?"<>`); i >= 0 {
-			return nil, skills.Errorf("%q cannot be a note name: %q breaks Obsidian links or is not allowed in file names; choose a name without [ ] # ^ | : * ? \" < >", to, noteName(dst)[i:i+1])
+			return nil, toolbox.Errorf("%q cannot be a note name: %q breaks Obsidian links or is not allowed in file names; choose a name without [ ] # ^ | : * ? \" < >", to, noteName(dst)[i:i+1])
 		}
 		if dst == p {
-			return nil, skills.Errorf("%s is already the note's path; give a new one", p)
+			return nil, toolbox.Errorf("%s is already the note's path; give a new one", p)
 		}
 		if _, err := v.root.Lstat(dst); err == nil && !strings.EqualFold(dst, p) {
-			return nil, skills.Errorf("%s already exists and a rename never replaces a note; choose another name", dst)
+			return nil, toolbox.Errorf("%s already exists and a rename never replaces a note; choose another name", dst)
 		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, toolError(dst, err)
 		}
 		moves[p] = dst
 	}
 	if len(moves) == 0 {
-		return nil, skills.Errorf("%s holds no notes to move", src)
+		return nil, toolbox.Errorf("%s holds no notes to move", src)
 	}
 
 	v.rlockAll()

@@ -5,7 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 type renameNoteArgs struct {
@@ -18,8 +18,8 @@ var renameNoteMD string
 
 func init() { register(renameNoteTool) }
 
-func renameNoteTool(get opener) skills.Tool {
-	return skills.Func("rename_note", renameNoteMD, skills.RiskWrite, func(_ context.Context, env skills.Env, a renameNoteArgs) (string, error) {
+func renameNoteTool(get opener) toolbox.Tool {
+	return toolbox.Func("rename_note", renameNoteMD, toolbox.RiskWrite, func(_ context.Context, env toolbox.Env, a renameNoteArgs) (string, error) {
 		v, err := get()
 		if err != nil {
 			return "", err

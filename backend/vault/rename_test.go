@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"hermes/backend/runlog"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // renameCase is a note of the help vault renamed, with the names the
@@ -105,7 +105,7 @@ func TestRenameNote_HelpVault(t *testing.T) {
 			}
 			links := resolved(v)
 
-			env := skills.Env{Home: tv.home, RunID: "run1", CallID: "r1"}
+			env := toolbox.Env{Home: tv.home, RunID: "run1", CallID: "r1"}
 			out, err := call(t, v, env, "rename_note", `{"path":`+quote("[["+name+"]]")+`,"new_path":`+quote(rc.newPath)+`}`)
 			if err != nil {
 				t.Fatal(err)

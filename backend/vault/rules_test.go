@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // caseVault is a vault whose never-read folders are spelt in other cases,
@@ -73,7 +73,7 @@ func TestWriteTools_OnlyNotes(t *testing.T) {
 	tv := caseVault(t)
 	v := tv.open(t, false)
 	write(t, filepath.Join(tv.dir, "Notes", "data.json"), []byte("{}\n"))
-	env := skills.Env{Home: tv.home, RunID: "run1", CallID: "call_0"}
+	env := toolbox.Env{Home: tv.home, RunID: "run1", CallID: "call_0"}
 	tests := []struct{ tool, args, want string }{
 		{"create_note", `{"path":".OBSIDIAN/plugins/evil/main.js","content":"x"}`, "never read"},
 		{"create_note", `{"path":".Obsidian/plugins/evil/main.md","content":"x"}`, "never read"},

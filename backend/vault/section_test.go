@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"hermes/backend/runlog"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // helpCase names the same notes and headings in the English and the
@@ -79,7 +79,7 @@ func TestEditNote_NestedHeadings(t *testing.T) {
 		t.Run(hc.lang, func(t *testing.T) {
 			tv := helpVault(t, hc.lang)
 			v := tv.open(t, false)
-			env := skills.Env{Home: tv.home, RunID: "run1", CallID: "e1"}
+			env := toolbox.Env{Home: tv.home, RunID: "run1", CallID: "e1"}
 			orig := readFile(t, tv, hc.props)
 
 			// replace: the section under ### List (inside ## Property

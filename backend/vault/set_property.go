@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 type setPropertyArgs struct {
@@ -22,8 +22,8 @@ var setPropertyMD string
 
 func init() { register(setPropertyTool) }
 
-func setPropertyTool(get opener) skills.Tool {
-	return skills.Func("set_property", setPropertyMD, skills.RiskWrite, func(_ context.Context, env skills.Env, a setPropertyArgs) (string, error) {
+func setPropertyTool(get opener) toolbox.Tool {
+	return toolbox.Func("set_property", setPropertyMD, toolbox.RiskWrite, func(_ context.Context, env toolbox.Env, a setPropertyArgs) (string, error) {
 		v, err := get()
 		if err != nil {
 			return "", err
@@ -50,7 +50,7 @@ func (v *Vault) planSetProperty(a setPropertyArgs) (*plan, error) {
 	}
 	name := strings.TrimSpace(a.Name)
 	if name == "" || strings.ContainsAny(name, "\n\r") {
-		return nil, skills.Errorf("give the property a name on one line, such as status")
+		return nil, toolbox.Errorf("give the property a name on one line, such as status")
 	}
 	types := v.propertyTypes()
 	return v.editText("set_property", p, func(raw string, crlf bool) (string, error) {

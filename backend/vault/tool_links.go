@@ -5,20 +5,20 @@ import (
 	"fmt"
 	"strings"
 
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 type backlinksArgs struct {
 	Note string `json:"note" description:"The note whose backlinks you want: its path from the vault root, its name, or a wikilink such as [[Plan]]."`
 }
 
-func backlinksTool(get opener) skills.Tool {
-	return skills.Func("get_backlinks",
+func backlinksTool(get opener) toolbox.Tool {
+	return toolbox.Func("get_backlinks",
 		"List the notes of the user's Obsidian vault that link to a note ([[wikilinks]], embeds and Markdown links "+
 			"to .md files), resolved as Obsidian resolves them. Use it to find what refers to a topic, project or "+
 			"person, or how notes connect. Returns one line per link: the linking note's path, the line number, and "+
 			"that line's text.",
-		skills.RiskRead, func(_ context.Context, _ skills.Env, a backlinksArgs) (string, error) {
+		toolbox.RiskRead, func(_ context.Context, _ toolbox.Env, a backlinksArgs) (string, error) {
 			v, err := get()
 			if err != nil {
 				return "", err

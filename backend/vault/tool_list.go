@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 type listNotesArgs struct {
@@ -17,14 +17,14 @@ type listNotesArgs struct {
 	Limit  int    `json:"limit" default:"200" minimum:"1" maximum:"1000" description:"Most lines to return."`
 }
 
-func listNotesTool(get opener) skills.Tool {
-	return skills.Func("list_notes",
+func listNotesTool(get opener) toolbox.Tool {
+	return toolbox.Func("list_notes",
 		"List the notes (Markdown files) of the user's Obsidian vault in a folder. Use it to see how the vault is "+
 			"organised, or to find a note by where it lives when search_notes misses it. Returns one line per entry, "+
 			"sorted: subfolders with a trailing slash and how many notes they hold, notes as paths from the vault "+
 			"root (pass them to read_note). Folders deeper than depth are shown but not opened. Obsidian's settings "+
 			"and trash are never listed.",
-		skills.RiskRead, func(_ context.Context, _ skills.Env, a listNotesArgs) (string, error) {
+		toolbox.RiskRead, func(_ context.Context, _ toolbox.Env, a listNotesArgs) (string, error) {
 			v, err := get()
 			if err != nil {
 				return "", err
@@ -66,11 +66,11 @@ func (v *Vault) listNotes(a listNotesArgs) (string, error) {
 	}
 	if len(notes) == 0 && len(folders) == 0 {
 		if fi, err := v.root.Stat(orDot(folder)); errors.Is(err, fs.ErrNotExist) {
-			return "", skills.Errorf("there is no folder %s in the vault; call list_notes without a folder to see the top level", a.Folder)
+			return "", toolbox.Errorf("there is no folder %s in the vault; call list_notes without a folder to see the top level", a.Folder)
 		} else if err != nil {
 			return "", toolError(a.Folder, err)
 		} else if !fi.IsDir() {
-			return "", skills.Errorf("%s is a note, not a folder; call read_note to read it", a.Folder)
+			return "", toolbox.Errorf("%s is a note, not a folder; call read_note to read it", a.Folder)
 		}
 		return fmt.Sprintf("%s holds no notes.", where), nil
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 type readNoteArgs struct {
@@ -14,14 +14,14 @@ type readNoteArgs struct {
 	Block   string `json:"block,omitempty" description:"Return only the block marked with this id, such as ^summary: a paragraph, list item, table or quote."`
 }
 
-func readNoteTool(get opener) skills.Tool {
-	return skills.Func("read_note",
+func readNoteTool(get opener) toolbox.Tool {
+	return toolbox.Func("read_note",
 		"Read a note of the user's Obsidian vault, whole or one section. Use it after search_notes or list_notes to "+
 			"see a note's content, or to follow a [[wikilink]] found in another note: links are resolved as Obsidian "+
 			"resolves them (name, path, alias, without regard to case). Returns a first line with the note's path, "+
 			"tags and aliases, then its text as written (front matter included), decoded from whatever encoding it "+
 			"is stored in.",
-		skills.RiskRead, func(_ context.Context, _ skills.Env, a readNoteArgs) (string, error) {
+		toolbox.RiskRead, func(_ context.Context, _ toolbox.Env, a readNoteArgs) (string, error) {
 			v, err := get()
 			if err != nil {
 				return "", err
@@ -60,9 +60,9 @@ func (v *Vault) readNote(a readNoteArgs) (string, error) {
 		sp, ok := findBlock(lines, heading)
 		if !ok {
 			if ids := blockIDs(lines); len(ids) > 0 {
-				return "", skills.Errorf("%s has no block %s; its blocks are: %s. Call read_note again with one of them, or without block", p, heading, strings.Join(ids, " "))
+				return "", toolbox.Errorf("%s has no block %s; its blocks are: %s. Call read_note again with one of them, or without block", p, heading, strings.Join(ids, " "))
 			}
-			return "", skills.Errorf("%s has no block %s (no block of it is marked with ^id); read the whole note or one section", p, heading)
+			return "", toolbox.Errorf("%s has no block %s (no block of it is marked with ^id); read the whole note or one section", p, heading)
 		}
 		header += " · block " + heading
 		text = strings.Join(lines[sp.start:sp.end], "\n")
@@ -70,9 +70,9 @@ func (v *Vault) readNote(a readNoteArgs) (string, error) {
 		s, ok := section(n, t.Text, heading)
 		if !ok {
 			if len(n.Headings) == 0 {
-				return "", skills.Errorf("%s has no headings, so it has no section %q; read the whole note without heading", p, heading)
+				return "", toolbox.Errorf("%s has no headings, so it has no section %q; read the whole note without heading", p, heading)
 			}
-			return "", skills.Errorf("%s has no heading %q; its headings are: %s. Call read_note again with one of them, or without heading", p, heading, headingNames(n))
+			return "", toolbox.Errorf("%s has no heading %q; its headings are: %s. Call read_note again with one of them, or without heading", p, heading, headingNames(n))
 		}
 		header += fmt.Sprintf(" · section %q", heading)
 		text = s

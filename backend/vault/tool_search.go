@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"hermes/backend/search"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 type searchNotesArgs struct {
@@ -20,14 +20,14 @@ type searchNotesArgs struct {
 	Limit      int               `json:"limit" default:"10" minimum:"1" maximum:"50" description:"Most notes to return."`
 }
 
-func searchNotesTool(get opener) skills.Tool {
-	return skills.Func("search_notes",
+func searchNotesTool(get opener) toolbox.Tool {
+	return toolbox.Func("search_notes",
 		"Search the user's Obsidian vault by full text. Use it first whenever the task is about the user's notes and "+
 			"you do not know the exact note, and again with other words when the results miss. Ranked best first: "+
 			"words in a note's name or aliases count most. Filters (tag, folder, front-matter properties) narrow the "+
 			"search, and with an empty query list the notes that pass them. Returns, for each note: its path (pass it "+
 			"to read_note), its title, its tags, and a snippet around the first match; and how many notes matched in all.",
-		skills.RiskRead, func(_ context.Context, _ skills.Env, a searchNotesArgs) (string, error) {
+		toolbox.RiskRead, func(_ context.Context, _ toolbox.Env, a searchNotesArgs) (string, error) {
 			v, err := get()
 			if err != nil {
 				return "", err
@@ -54,7 +54,7 @@ func (v *Vault) searchNotes(a searchNotesArgs) (string, error) {
 		q.Filters = append(q.Filters, search.Filter{Key: "prop:" + strings.ToLower(k), Values: []string{strings.ToLower(a.Properties[k])}})
 	}
 	if strings.TrimSpace(a.Query) == "" && len(q.Filters) == 0 {
-		return "", skills.Errorf("give a query, or at least one of tag, folder and properties; to see the notes in a folder, call list_notes")
+		return "", toolbox.Errorf("give a query, or at least one of tag, folder and properties; to see the notes in a folder, call list_notes")
 	}
 	res := v.idx.Search(q)
 	if res.Total == 0 {

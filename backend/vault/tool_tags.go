@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 type listTagsArgs struct {
@@ -16,12 +16,12 @@ type listTagsArgs struct {
 	Limit  int    `json:"limit" default:"200" minimum:"1" maximum:"2000" description:"Most tags to return."`
 }
 
-func listTagsTool(get opener) skills.Tool {
-	return skills.Func("list_tags",
+func listTagsTool(get opener) toolbox.Tool {
+	return toolbox.Func("list_tags",
 		"List the tags used in the user's Obsidian vault, from front matter (tags:) and inline #tags in the text "+
 			"(not in code). Use it to learn how the user organises notes before searching by tag. Returns one line per "+
 			"tag, \"#tag (N notes)\", most used first; a nested tag such as #project/alpha also counts for #project.",
-		skills.RiskRead, func(_ context.Context, _ skills.Env, a listTagsArgs) (string, error) {
+		toolbox.RiskRead, func(_ context.Context, _ toolbox.Env, a listTagsArgs) (string, error) {
 			v, err := get()
 			if err != nil {
 				return "", err

@@ -8,7 +8,7 @@ import (
 	"path"
 	"strings"
 
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 type appendNoteArgs struct {
@@ -17,13 +17,13 @@ type appendNoteArgs struct {
 	Heading string `json:"heading,omitempty" description:"Add at the end of the section under this heading instead of at the end of the note."`
 }
 
-func appendNoteTool(get opener) skills.Tool {
-	return skills.Func("append_note",
+func appendNoteTool(get opener) toolbox.Tool {
+	return toolbox.Func("append_note",
 		"Add text to the end of a note in the user's Obsidian vault, or to the end of one of its sections. Use it to "+
 			"record a summary, a log entry or a task without touching what the note already says. The note keeps its "+
 			"encoding and line endings, the write is atomic, and the previous content is kept with the run so the "+
 			"user can undo it. Returns the note's path and its new size.",
-		skills.RiskWrite, func(_ context.Context, env skills.Env, a appendNoteArgs) (string, error) {
+		toolbox.RiskWrite, func(_ context.Context, env toolbox.Env, a appendNoteArgs) (string, error) {
 			v, err := get()
 			if err != nil {
 				return "", err
@@ -38,14 +38,14 @@ type createNoteArgs struct {
 	Template string `json:"template,omitempty" description:"A template of the vault's templates folder (as set in Obsidian's Templates settings), such as Meeting: the note starts with its text, {{title}}, {{date}} and {{time}} filled in."`
 }
 
-func createNoteTool(get opener) skills.Tool {
-	return skills.Func("create_note",
+func createNoteTool(get opener) toolbox.Tool {
+	return toolbox.Func("create_note",
 		"Create a new note in the user's Obsidian vault. Use it when the task asks for a new note; to add to an "+
 			"existing one use append_note. It never replaces a note: if the path is taken it fails, and you should "+
 			"pick another name or append. Missing folders are created; the note is written atomically in UTF-8. "+
 			"With a template, the note starts from the user's template in the vault's templates folder. Returns the "+
 			"note's path and how other notes link to it, as the vault's settings write links ([[name]] by default).",
-		skills.RiskWrite, func(_ context.Context, env skills.Env, a createNoteArgs) (string, error) {
+		toolbox.RiskWrite, func(_ context.Context, env toolbox.Env, a createNoteArgs) (string, error) {
 			v, err := get()
 			if err != nil {
 				return "", err
@@ -54,7 +54,7 @@ func createNoteTool(get opener) skills.Tool {
 		})
 }
 
-func (v *Vault) appendNote(env skills.Env, a appendNoteArgs) (string, error) {
+func (v *Vault) appendNote(env toolbox.Env, a appendNoteArgs) (string, error) {
 	pl, add, where, err := v.planAppend(a)
 	if err != nil {
 		return "", err
@@ -82,7 +82,7 @@ func (v *Vault) planAppend(a appendNoteArgs) (pl *plan, add, where string, err e
 		return nil, "", "", err
 	}
 	if !isNote(p) {
-		return nil, "", "", skills.Errorf("%s is not a Markdown note; append_note only changes .md notes", p)
+		return nil, "", "", toolbox.Errorf("%s is not a Markdown note; append_note only changes .md notes", p)
 	}
 	t, before, err := v.readText(p)
 	if err != nil {
@@ -139,7 +139,7 @@ func insertInSection(p, text, heading, add string) (string, error) {
 		}
 		return strings.Join(lines[:end], "\n") + "\n" + add + strings.Join(lines[end:], "\n"), nil
 	}
-	return "", skills.Errorf("%s has no heading %q; call read_note to see its headings, or append without heading", p, heading)
+	return "", toolbox.Errorf("%s has no heading %q; call read_note to see its headings, or append without heading", p, heading)
 }
 
 func lineEndings(crlf bool) string {
@@ -149,7 +149,7 @@ func lineEndings(crlf bool) string {
 	return ""
 }
 
-func (v *Vault) createNote(env skills.Env, a createNoteArgs) (string, error) {
+func (v *Vault) createNote(env toolbox.Env, a createNoteArgs) (string, error) {
 	pl, err := v.planCreate(a)
 	if err != nil {
 		return "", err
@@ -170,19 +170,19 @@ func (v *Vault) planCreate(a createNoteArgs) (*plan, error) {
 		return nil, toolError(a.Path, err)
 	}
 	if p == "" {
-		return nil, skills.Errorf("give the new note a path such as Projects/Plan.md")
+		return nil, toolbox.Errorf("give the new note a path such as Projects/Plan.md")
 	}
 	if i := strings.IndexAny(path.Base(p), `[]#^|:*?"<>`); i >= 0 {
-		return nil, skills.Errorf("%q cannot be a note name: %q breaks Obsidian links or is not allowed in file names; choose a name without [ ] # ^ | : * ? \" < >", a.Path, path.Base(p)[i:i+1])
+		return nil, toolbox.Errorf("%q cannot be a note name: %q breaks Obsidian links or is not allowed in file names; choose a name without [ ] # ^ | : * ? \" < >", a.Path, path.Base(p)[i:i+1])
 	}
 	if path.Ext(p) == "" {
 		p += ".md"
 	}
 	if !isNote(p) {
-		return nil, skills.Errorf("%q is not a Markdown note: create_note only creates Markdown notes, whose names end in .md, and no other kind of file; give a path such as %q", a.Path, p+".md")
+		return nil, toolbox.Errorf("%q is not a Markdown note: create_note only creates Markdown notes, whose names end in .md, and no other kind of file; give a path such as %q", a.Path, p+".md")
 	}
 	if _, err := v.root.Lstat(p); err == nil {
-		return nil, skills.Errorf("%s already exists and create_note never replaces a note; choose another name, or use append_note to add to it", p)
+		return nil, toolbox.Errorf("%s already exists and create_note never replaces a note; choose another name, or use append_note to add to it", p)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, toolError(p, err)
 	}

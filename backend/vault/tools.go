@@ -7,14 +7,14 @@ import (
 	"strings"
 	"syscall"
 
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // Tools are the vault tools for the model, bound to v: search_notes,
 // read_note, list_notes, get_backlinks, list_tags, get_properties,
 // query_notes and get_links (risk read), and append_note, create_note,
 // edit_note, set_property, rename_note and daily_note (risk write).
-func Tools(v *Vault) []skills.Tool {
+func Tools(v *Vault) []toolbox.Tool {
 	return tools(func() (*Vault, error) { return v, nil })
 }
 
@@ -23,8 +23,8 @@ type opener func() (*Vault, error)
 
 // tools are the vault's tools as registered (register), in the order the
 // obsidian skill offers them.
-func tools(get opener) []skills.Tool {
-	return skills.Builtins(skills.With{Vault: get}, skillName)
+func tools(get opener) []toolbox.Tool {
+	return toolbox.Builtins(toolbox.With{Vault: get}, skillName)
 }
 
 // toolError turns a failure on the vault path p into a sentence for the
@@ -33,19 +33,19 @@ func toolError(p string, err error) error {
 	var pe *pathError
 	switch {
 	case errors.As(err, &pe):
-		return skills.Errorf("%s", pe.msg)
+		return toolbox.Errorf("%s", pe.msg)
 	case escapes(err):
-		return skills.Errorf("%s leads outside the vault through a symbolic link, so it cannot be used; choose a note inside the vault (call list_notes)", p)
+		return toolbox.Errorf("%s leads outside the vault through a symbolic link, so it cannot be used; choose a note inside the vault (call list_notes)", p)
 	case errors.Is(err, fs.ErrNotExist):
-		return skills.Errorf("there is no note %s in the vault; call search_notes or list_notes to find the right path", p)
+		return toolbox.Errorf("there is no note %s in the vault; call search_notes or list_notes to find the right path", p)
 	case errors.Is(err, fs.ErrPermission):
-		return skills.Errorf("permission denied for %s; the user has not given access to it, so choose another note", p)
+		return toolbox.Errorf("permission denied for %s; the user has not given access to it, so choose another note", p)
 	case errors.Is(err, syscall.ENOTDIR):
-		return skills.Errorf("%s: a part of the path is a file, not a folder; call list_notes to check the path", p)
+		return toolbox.Errorf("%s: a part of the path is a file, not a folder; call list_notes to check the path", p)
 	case errors.Is(err, ErrUnknownEncoding):
-		return skills.Errorf("%s is in a text encoding Hermes does not recognise, so it is not written, to avoid damaging it; tell the user", p)
+		return toolbox.Errorf("%s is in a text encoding Hermes does not recognise, so it is not written, to avoid damaging it; tell the user", p)
 	}
-	return skills.Errorf("could not access %s (%v); try once more, then choose another note", p, err)
+	return toolbox.Errorf("could not access %s (%v); try once more, then choose another note", p, err)
 }
 
 // escapes reports whether os.Root refused a path because it leads out of
@@ -87,7 +87,7 @@ func (v *Vault) findNote(name string) (p, heading string, err error) {
 		return "", "", toolError(name, err)
 	}
 	if clean == "" {
-		return "", "", skills.Errorf("%q names the vault root, not a note; give a note's path such as Projects/Plan.md, or a wikilink such as [[Plan]]", name)
+		return "", "", toolbox.Errorf("%q names the vault root, not a note; give a note's path such as Projects/Plan.md, or a wikilink such as [[Plan]]", name)
 	}
 	for _, candidate := range []string{clean, clean + ".md"} {
 		if _, ok := v.Note(candidate); ok {
@@ -100,7 +100,7 @@ func (v *Vault) findNote(name string) (p, heading string, err error) {
 	// Not a note the index knows (another kind of text file, or one
 	// created a moment ago): the file system has the last word.
 	if _, err := v.root.Stat(clean); errors.Is(err, fs.ErrNotExist) {
-		return "", "", skills.Errorf("there is no note %s in the vault; call search_notes or list_notes to find the right path, or create_note to make it", name)
+		return "", "", toolbox.Errorf("there is no note %s in the vault; call search_notes or list_notes to find the right path, or create_note to make it", name)
 	} else if err != nil {
 		return "", "", toolError(name, err)
 	}
@@ -115,7 +115,7 @@ func (v *Vault) readText(p string) (Text, []byte, error) {
 	}
 	t := Decode(b)
 	if strings.ContainsRune(t.Text, 0) {
-		return Text{}, nil, skills.Errorf("%s is a binary file, not a note; choose a Markdown note", p)
+		return Text{}, nil, toolbox.Errorf("%s is a binary file, not a note; choose a Markdown note", p)
 	}
 	return t, b, nil
 }

@@ -10,7 +10,7 @@ import (
 
 	"hermes/backend/i18n"
 	"hermes/backend/runlog"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // snapshot is every file of a vault, by path.
@@ -83,7 +83,7 @@ func TestUndo_PutsTheVaultBack(t *testing.T) {
 			}
 			for i, c := range calls {
 				before := snapshot(t, tv.dir)
-				env := skills.Env{Home: tv.home, RunID: "run1", CallID: "u" + string(rune('0'+i))}
+				env := toolbox.Env{Home: tv.home, RunID: "run1", CallID: "u" + string(rune('0'+i))}
 				if _, err := call(t, v, env, c.tool, c.args); err != nil {
 					t.Fatalf("%s: %v", c.tool, err)
 				}
@@ -117,7 +117,7 @@ func filepathDir(p string) string { return p[:strings.LastIndex(p, "/")] }
 func TestUndo_RefusesANoteChangedSince(t *testing.T) {
 	tv := makeVault(t)
 	v := tv.open(t, false)
-	env := skills.Env{Home: tv.home, RunID: "run1", CallID: "c1"}
+	env := toolbox.Env{Home: tv.home, RunID: "run1", CallID: "c1"}
 	mustCallEnv(t, v, env, "rename_note", `{"path":"Projects/Alpha.md","new_path":"Projects/Alpha 2.md"}`)
 	c := changeOf(t, tv.home, "artifacts/run1/c1.change.json")
 	if len(c.Notes) < 3 {
@@ -136,7 +136,7 @@ func TestUndo_RefusesANoteChangedSince(t *testing.T) {
 	sameFiles(t, before, snapshot(t, tv.dir))
 }
 
-func mustCallEnv(t *testing.T, v *Vault, env skills.Env, name, args string) string {
+func mustCallEnv(t *testing.T, v *Vault, env toolbox.Env, name, args string) string {
 	t.Helper()
 	out, err := call(t, v, env, name, args)
 	if err != nil {
@@ -187,7 +187,7 @@ func TestPreview(t *testing.T) {
 	// The tools that write carry the preview, for the approval; those
 	// that read do not.
 	for _, tool := range Tools(v) {
-		if (tool.Preview != nil) != (tool.Risk == skills.RiskWrite) {
+		if (tool.Preview != nil) != (tool.Risk == toolbox.RiskWrite) {
 			t.Errorf("%s: preview %v, risk %s", tool.Name, tool.Preview != nil, tool.Risk)
 		}
 		if tool.Name == "set_property" {

@@ -10,13 +10,13 @@ import (
 	"golang.org/x/text/encoding/unicode"
 
 	"hermes/backend/runlog"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 func TestAppendNote_KeepsEncodingAndLineEndings(t *testing.T) {
 	tv := makeVault(t)
 	v := tv.open(t, false)
-	env := skills.Env{Home: tv.home, RunID: "run1", CallID: "c1"}
+	env := toolbox.Env{Home: tv.home, RunID: "run1", CallID: "c1"}
 	tests := []struct {
 		name, note, content, heading string
 		want                         []byte
@@ -118,7 +118,7 @@ func TestCreateNote(t *testing.T) {
 func TestAppendNote_ReusedCallIDKeepsEveryOriginal(t *testing.T) {
 	tv := makeVault(t)
 	v := tv.open(t, false)
-	env := skills.Env{Home: tv.home, RunID: "run1", CallID: "call_0"}
+	env := toolbox.Env{Home: tv.home, RunID: "run1", CallID: "call_0"}
 	original, err := os.ReadFile(filepath.Join(tv.dir, "Projects", "Beta.md"))
 	if err != nil {
 		t.Fatal(err)

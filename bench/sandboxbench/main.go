@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"hermes/backend/sandbox"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 func main() {
@@ -37,13 +37,13 @@ func main() {
 	}
 	// The user's own home, as a person runs Hermes: its credentials are
 	// what the sandbox carves out.
-	env := skills.Env{Workspace: ws, Home: filepath.Join(home, ".hermes")}
+	env := toolbox.Env{Workspace: ws, Home: filepath.Join(home, ".hermes")}
 	args, _ := json.Marshal(map[string]string{"command": *command})
-	tools := map[sandbox.Mode]skills.Tool{}
+	tools := map[sandbox.Mode]toolbox.Tool{}
 	for _, mode := range []sandbox.Mode{sandbox.Off, sandbox.Workspace} {
-		environ := skills.NewEnviron(skills.Secrets{})
-		environ.SetSandbox(skills.SandboxConfig{Mode: mode})
-		tools[mode] = skills.ExecuteCommand(time.Minute, 64*1024, environ)
+		environ := toolbox.NewEnviron(toolbox.Secrets{})
+		environ.SetSandbox(toolbox.SandboxConfig{Mode: mode})
+		tools[mode] = toolbox.ExecuteCommand(time.Minute, 64*1024, environ)
 	}
 	st := (sandbox.Policy{Mode: sandbox.Workspace}).Status()
 	if !st.Enforced {

@@ -16,7 +16,7 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/sandbox"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // Approvals is a policy the approvals suite runs a task under, and how the
@@ -36,10 +36,10 @@ type Approvals struct {
 
 // Policy is the policy of [tools] with exec as the mode says, and no rule
 // yet.
-func (m Approvals) Policy(t testing.TB) *skills.RulePolicy {
+func (m Approvals) Policy(t testing.TB) *toolbox.RulePolicy {
 	tools := config.Default().Tools
 	tools.Risk.Exec = m.Exec
-	policy, err := skills.NewPolicy(skills.PolicyFromConfig(tools), nil)
+	policy, err := toolbox.NewPolicy(toolbox.PolicyFromConfig(tools), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ type Asked struct {
 // RunApprovals runs a command task under the react strategy with policy
 // (mode's), a person answering every approval as mode says, and counts what
 // was asked.
-func RunApprovals(t testing.TB, task CommandTask, mode Approvals, policy *skills.RulePolicy) Asked {
+func RunApprovals(t testing.TB, task CommandTask, mode Approvals, policy *toolbox.RulePolicy) Asked {
 	t.Helper()
 	srv := llmtest.NewFuncServer(t, (&model{task: &task.Task}).answer)
 	defer srv.Close()
@@ -78,14 +78,14 @@ func RunApprovals(t testing.TB, task CommandTask, mode Approvals, policy *skills
 	// sandbox, with the Go build cache writable as a user who builds Go
 	// there may make it (sandbox_writable), so the tasks' go test does not
 	// rebuild the standard library.
-	environ := skills.NewEnviron(skills.Secrets{})
-	sb := skills.SandboxConfig{Mode: sandbox.Off}
+	environ := toolbox.NewEnviron(toolbox.Secrets{})
+	sb := toolbox.SandboxConfig{Mode: sandbox.Off}
 	if mode.Confined {
-		sb = skills.SandboxConfig{Mode: sandbox.Workspace, Writable: goCache(t)}
+		sb = toolbox.SandboxConfig{Mode: sandbox.Workspace, Writable: goCache(t)}
 	}
 	environ.SetSandbox(sb)
-	exec := skills.ExecuteCommand(time.Minute, config.DefaultOutputLimit, environ)
-	h := agenttest.New(t, srv, agenttest.Options{Key: "sk-suite-0000000000000000", Model: "suite", Tools: []skills.Tool{exec}, Files: task.Files})
+	exec := toolbox.ExecuteCommand(time.Minute, config.DefaultOutputLimit, environ)
+	h := agenttest.New(t, srv, agenttest.Options{Key: "sk-suite-0000000000000000", Model: "suite", Tools: []toolbox.Tool{exec}, Files: task.Files})
 	if task.Setup != nil {
 		if err := task.Setup(h.Workspace); err != nil {
 			t.Fatal(err)

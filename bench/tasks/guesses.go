@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // Tasks where the model lacks a fact (a file name, an id, a naming scheme)
@@ -74,17 +74,17 @@ func orderID() Task {
 		OrderID string `json:"order_id" description:"The order's id, such as ORD-1234."`
 		Reason  string `json:"reason" description:"Why it is refunded."`
 	}
-	get := skills.Func("get_order", "Look up an order by its id. Use it before refunding.", skills.RiskRead,
-		func(_ context.Context, _ skills.Env, a getArgs) (string, error) {
+	get := toolbox.Func("get_order", "Look up an order by its id. Use it before refunding.", toolbox.RiskRead,
+		func(_ context.Context, _ toolbox.Env, a getArgs) (string, error) {
 			if a.OrderID != "ORD-7731" {
-				return "", skills.Errorf("no order %s; order ids look like ORD-1234", a.OrderID)
+				return "", toolbox.Errorf("no order %s; order ids look like ORD-1234", a.OrderID)
 			}
 			return "ORD-7731: Alice, 2 lamps, 80 EUR, delivered", nil
 		})
-	refund := skills.Func("refund_order", "Refund an order by its id. Use it once the order is looked up.", skills.RiskRead,
-		func(_ context.Context, env skills.Env, a refundArgs) (string, error) {
+	refund := toolbox.Func("refund_order", "Refund an order by its id. Use it once the order is looked up.", toolbox.RiskRead,
+		func(_ context.Context, env toolbox.Env, a refundArgs) (string, error) {
 			if a.OrderID != "ORD-7731" {
-				return "", skills.Errorf("no order %s", a.OrderID)
+				return "", toolbox.Errorf("no order %s", a.OrderID)
 			}
 			line := a.OrderID + " " + a.Reason + "\n"
 			f, err := os.OpenFile(filepath.Join(env.Workspace, "refunds.log"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
@@ -99,7 +99,7 @@ func orderID() Task {
 	return Task{
 		Name:   "order-id",
 		Prompt: "Refund Alice's last order; the reason is 'arrived damaged'.",
-		Tools:  []skills.Tool{get, refund},
+		Tools:  []toolbox.Tool{get, refund},
 		User:   "ORD-7731",
 		Plan: []Step{
 			{Desc: "Look up Alice's last order", Tools: []string{"get_order"}, Accept: "the order is shown"},

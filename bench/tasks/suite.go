@@ -22,7 +22,7 @@ import (
 	"hermes/backend/agent/agenttest"
 	"hermes/backend/event"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // Task is one task of the suite.
@@ -30,7 +30,7 @@ type Task struct {
 	Name   string
 	Prompt string
 	Files  map[string]string // the workspace before the run
-	Tools  []skills.Tool     // tools besides the file tools
+	Tools  []toolbox.Tool     // tools besides the file tools
 	// User is what the person answers when the run asks about a guessed
 	// value; "" means no one answers.
 	User string

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 	"hermes/backend/vault"
 )
 
@@ -55,7 +55,7 @@ func edits(v *vault.Vault, queries int) error {
 		for range queries {
 			args, _ := json.Marshal(c.args())
 			t0 := time.Now()
-			if _, err := query.Run(context.Background(), skills.Env{}, args); err != nil {
+			if _, err := query.Run(context.Background(), toolbox.Env{}, args); err != nil {
 				return err
 			}
 			took = append(took, time.Since(t0))
@@ -83,7 +83,7 @@ func edits(v *vault.Vault, queries int) error {
 		}
 		args, _ := json.Marshal(map[string]string{"path": from, "new_path": to})
 		t0 := time.Now()
-		out, err := rename.Run(context.Background(), skills.Env{}, args)
+		out, err := rename.Run(context.Background(), toolbox.Env{}, args)
 		if err != nil {
 			return fmt.Errorf("rename %s: %w", from, err)
 		}

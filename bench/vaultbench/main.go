@@ -26,7 +26,7 @@ import (
 	"time"
 
 	"hermes/backend/search"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 	"hermes/backend/vault"
 )
 
@@ -100,7 +100,7 @@ func run(dir, home string, queries int) error {
 		}
 		args, _ := json.Marshal(map[string]string{"query": strings.Join(q, " ")})
 		t0 := time.Now()
-		if _, err := tool.Run(context.Background(), skills.Env{}, args); err != nil {
+		if _, err := tool.Run(context.Background(), toolbox.Env{}, args); err != nil {
 			return err
 		}
 		took = append(took, time.Since(t0))
@@ -125,7 +125,7 @@ func run(dir, home string, queries int) error {
 			case <-time.After(10 * time.Second):
 				return fmt.Errorf("the change to %s was never indexed", p)
 			}
-			out, err := tool.Run(context.Background(), skills.Env{}, []byte(`{"query":"`+word+`"}`))
+			out, err := tool.Run(context.Background(), toolbox.Env{}, []byte(`{"query":"`+word+`"}`))
 			if err == nil && strings.Contains(out, filepath.Base(p)) {
 				break
 			}
@@ -162,7 +162,7 @@ func vocabulary(v *vault.Vault, dir string) []string {
 	return words
 }
 
-func toolNamed(tools []skills.Tool, name string) skills.Tool {
+func toolNamed(tools []toolbox.Tool, name string) toolbox.Tool {
 	for _, t := range tools {
 		if t.Name == name {
 			return t

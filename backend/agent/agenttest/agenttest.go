@@ -21,8 +21,8 @@ import (
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/longterm"
 	"hermes/backend/runlog"
-	"hermes/backend/skills"
 	"hermes/backend/store"
+	"hermes/backend/toolbox"
 )
 
 // Key is the API key of a scripted run unless Options name another. No log,
@@ -35,7 +35,7 @@ type Options struct {
 	Key   string
 	Model string
 	// Tools are registered besides the file tools.
-	Tools []skills.Tool
+	Tools []toolbox.Tool
 	// Files are the workspace before the run, by slash-separated path.
 	Files map[string]string
 }
@@ -89,8 +89,8 @@ func New(tb testing.TB, server *llmtest.Server, o Options) *Home {
 	}
 	tb.Cleanup(func() { _ = st.Close() })
 	h.Store = st
-	tools := skills.NewRegistry()
-	for _, tool := range append(skills.FileTools(nil), o.Tools...) {
+	tools := toolbox.NewRegistry()
+	for _, tool := range append(toolbox.FileTools(nil), o.Tools...) {
 		if err := tools.Register(tool); err != nil {
 			tb.Fatal(err)
 		}

@@ -12,7 +12,7 @@ import (
 	"hermes/backend/cluster"
 	"hermes/backend/config"
 	"hermes/backend/runner"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // RunReplica is a replica whose runs are started by the test rather than
@@ -32,7 +32,7 @@ type RunReplica struct {
 
 // StartRunReplica starts a replica named name on the NATS server at url
 // whose runs ask the scripted model at model; policy may be nil.
-func StartRunReplica(tb testing.TB, url, name, model string, policy skills.Policy) *RunReplica {
+func StartRunReplica(tb testing.TB, url, name, model string, policy toolbox.Policy) *RunReplica {
 	tb.Helper()
 	r := &RunReplica{Name: name, Workspace: tb.TempDir(), tb: tb}
 	home := tb.TempDir()

@@ -19,8 +19,8 @@ import (
 	_ "hermes/backend/platforms" // the platforms hermes bot serves
 	"hermes/backend/runlog"
 	"hermes/backend/runner"
-	"hermes/backend/skills"
 	"hermes/backend/store"
+	"hermes/backend/toolbox"
 	"hermes/backend/wecom"
 	"hermes/backend/wecom/wecomtest"
 )
@@ -87,8 +87,8 @@ func StartReplica(tb testing.TB, o ReplicaOptions) *Replica {
 		_ = st.Close()
 		tb.Fatal(err)
 	}
-	reg := skills.NewRegistry()
-	for _, tool := range skills.FileTools(nil) {
+	reg := toolbox.NewRegistry()
+	for _, tool := range toolbox.FileTools(nil) {
 		if err := reg.Register(tool); err != nil {
 			tb.Fatal(err)
 		}

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"strings"
 
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 //go:embed count_words.md
@@ -20,8 +20,8 @@ type countWordsArgs struct {
 }
 
 func init() {
-	skills.Register(skills.Builtin{Skill: skills.SkillFiles, Make: func(skills.With) (skills.Tool, bool) {
-		return skills.Func("count_words", countWordsMD, skills.RiskRead, func(_ context.Context, _ skills.Env, a countWordsArgs) (string, error) {
+	toolbox.Register(toolbox.Builtin{Skill: toolbox.SkillFiles, Make: func(toolbox.With) (toolbox.Tool, bool) {
+		return toolbox.Func("count_words", countWordsMD, toolbox.RiskRead, func(_ context.Context, _ toolbox.Env, a countWordsArgs) (string, error) {
 			return fmt.Sprintf("%d words", len(strings.Fields(a.Text))), nil
 		}), true
 	}})

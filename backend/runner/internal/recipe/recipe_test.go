@@ -12,7 +12,7 @@ import (
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/runner"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // TestRecipe_APairIsOfferedEverywhere: count_words, one .go file and one
@@ -65,7 +65,7 @@ func TestRecipe_APairIsOfferedEverywhere(t *testing.T) {
 	if names := setup.Tools.Names(); names[len(names)-1] != "count_words" {
 		t.Fatalf("count_words is not after the tools files' skill.json lists: %v", names)
 	}
-	if i := slices.IndexFunc(skills.Builtins(skills.With{}, skills.SkillFiles), func(t skills.Tool) bool { return t.Name == "count_words" }); i < 0 {
+	if i := slices.IndexFunc(toolbox.Builtins(toolbox.With{}, toolbox.SkillFiles), func(t toolbox.Tool) bool { return t.Name == "count_words" }); i < 0 {
 		t.Fatal("Builtins(files) leaves count_words out")
 	}
 }

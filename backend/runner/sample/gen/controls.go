@@ -11,7 +11,7 @@ import (
 	"hermes/backend/event"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
-	"hermes/backend/skills"
+	"hermes/backend/toolbox"
 )
 
 // recordControls records controls.jsonl: a short run that a person steers,
@@ -59,7 +59,7 @@ func recordControls(tb *agenttest.Process, out string) error {
 		llmtest.Step{Reasoning: "Written; answer briefly.", Content: "Both items are in done.md; todo.md is unchanged.", Chunks: 3,
 			Usage: llm.Usage{PromptTokens: 940, CompletionTokens: 30}},
 	}
-	policy, err := skills.NewPolicy(skills.PolicyConfig{Risk: map[skills.Risk]skills.Action{skills.RiskRead: skills.Allow}}, nil)
+	policy, err := toolbox.NewPolicy(toolbox.PolicyConfig{Risk: map[toolbox.Risk]toolbox.Action{toolbox.RiskRead: toolbox.Allow}}, nil)
 	if err != nil {
 		return err
 	}

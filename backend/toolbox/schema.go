@@ -1,0 +1,288 @@
+package toolbox
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// schema is the subset of JSON Schema that Hermes enforces: type (one or a
+// list, integer included), properties, required, additionalProperties,
+// enum, items, minimum/maximum, minLength/maxLength and the formats date and
+// date-time. Other keywords are passed to the model but not enforced.
+type schema struct {
+	Types       []string
+	Description string
+	Format      string
+	Enum        []any // values decoded with json.Number
+	Default     json.RawMessage
+	Minimum     *float64
+	Maximum     *float64
+	MinLength   *int
+	MaxLength   *int
+	Items       *schema
+	Properties  map[string]*schema
+	Order       []string // property names in the order they are shown
+	Required    []string
+	Closed      bool    // additionalProperties: false
+	Extra       *schema // additionalProperties given as a schema
+}
+
+var knownTypes = []string{"string", "integer", "number", "boolean", "array", "object", "null"}
+
+// schemaJSON is the wire form that schema decodes from.
+type schemaJSON struct {
+	Type                 json.RawMessage    `json:"type"`
+	Description          string             `json:"description"`
+	Format               string             `json:"format"`
+	Enum                 []any              `json:"enum"`
+	Default              json.RawMessage    `json:"default"`
+	Minimum              *float64           `json:"minimum"`
+	Maximum              *float64           `json:"maximum"`
+	MinLength            *int               `json:"minLength"`
+	MaxLength            *int               `json:"maxLength"`
+	Items                *schema            `json:"items"`
+	Properties           map[string]*schema `json:"properties"`
+	Required             []string           `json:"required"`
+	AdditionalProperties json.RawMessage    `json:"additionalProperties"`
+}
+
+// parseSchema decodes and checks a tool's parameter schema, which must be
+// of type object.
+func parseSchema(raw json.RawMessage) (*schema, error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil, fmt.Errorf("no parameter schema")
+	}
+	var s schema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, fmt.Errorf("parameter schema is not a JSON Schema object: %w", err)
+	}
+	if !slices.Equal(s.Types, []string{"object"}) {
+		return nil, fmt.Errorf(`parameter schema must have "type": "object"`)
+	}
+	if err := s.check("parameters"); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+func (s *schema) UnmarshalJSON(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var w schemaJSON
+	if err := dec.Decode(&w); err != nil {
+		return err
+	}
+	*s = schema{
+		Description: w.Description, Format: w.Format, Enum: w.Enum, Default: w.Default,
+		Minimum: w.Minimum, Maximum: w.Maximum, MinLength: w.MinLength, MaxLength: w.MaxLength,
+		Items: w.Items, Properties: w.Properties, Required: w.Required,
+	}
+	if len(w.Type) > 0 {
+		var one string
+		if err := json.Unmarshal(w.Type, &one); err == nil {
+			s.Types = []string{one}
+		} else if err := json.Unmarshal(w.Type, &s.Types); err != nil {
+			return fmt.Errorf(`"type" must be a string or a list of strings`)
+		}
+	}
+	for name := range s.Properties {
+		s.Order = append(s.Order, name)
+	}
+	slices.Sort(s.Order)
+	switch strings.TrimSpace(string(w.AdditionalProperties)) {
+	case "false":
+		s.Closed = true
+	case "", "true":
+	default:
+		s.Extra = new(schema)
+		if err := json.Unmarshal(w.AdditionalProperties, s.Extra); err != nil {
+			return fmt.Errorf(`"additionalProperties" must be a boolean or a schema: %w`, err)
+		}
+	}
+	return nil
+}
+
+// check reports the first mistake in the schema at path that would make
+// validation meaningless or impossible.
+func (s *schema) check(path string) error {
+	for _, t := range s.Types {
+		if !slices.Contains(knownTypes, t) {
+			return fmt.Errorf("%s: unknown type %q", path, t)
+		}
+	}
+	if s.Minimum != nil && s.Maximum != nil && *s.Minimum > *s.Maximum {
+		return fmt.Errorf("%s: minimum is greater than maximum", path)
+	}
+	if s.MinLength != nil && s.MaxLength != nil && *s.MinLength > *s.MaxLength {
+		return fmt.Errorf("%s: minLength is greater than maxLength", path)
+	}
+	if s.Enum != nil && len(s.Enum) == 0 {
+		return fmt.Errorf("%s: enum is empty", path)
+	}
+	for _, v := range s.Enum {
+		if !s.allows(v) {
+			return fmt.Errorf("%s: enum value %s does not match the type %s", path, preview(v), strings.Join(s.Types, " or "))
+		}
+	}
+	for _, name := range s.Order {
+		if s.Properties[name] == nil {
+			return fmt.Errorf("%s.%s: property schema is null", path, name)
+		}
+		if err := s.Properties[name].check(path + "." + name); err != nil {
+			return err
+		}
+	}
+	for _, name := range s.Required {
+		if _, ok := s.Properties[name]; !ok && s.Properties != nil {
+			return fmt.Errorf("%s: required property %q is not among the properties", path, name)
+		}
+	}
+	if s.Items != nil {
+		if err := s.Items.check(path + "[]"); err != nil {
+			return err
+		}
+	}
+	if s.Extra != nil {
+		if err := s.Extra.check(path + ".*"); err != nil {
+			return err
+		}
+	}
+	if len(s.Default) > 0 {
+		var c coercion
+		v, err := decodeJSON(s.Default)
+		if err == nil {
+			s.coerce(v, path, &c)
+		}
+		if err != nil || len(c.problems) > 0 || c.repaired {
+			return fmt.Errorf("%s: default %s does not match the schema", path, s.Default)
+		}
+	}
+	return nil
+}
+
+// MarshalJSON writes the schema with its keys in a fixed, readable order and
+// its properties in declaration order, which is how the model reads them.
+func (s *schema) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	field := func(key string, v any) {
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		writeJSON(&b, key)
+		b.WriteByte(':')
+		writeJSON(&b, v)
+	}
+	switch len(s.Types) {
+	case 0:
+	case 1:
+		field("type", s.Types[0])
+	default:
+		field("type", s.Types)
+	}
+	if s.Description != "" {
+		field("description", s.Description)
+	}
+	if s.Format != "" {
+		field("format", s.Format)
+	}
+	if s.Enum != nil {
+		field("enum", s.Enum)
+	}
+	if len(s.Default) > 0 {
+		field("default", s.Default)
+	}
+	for _, n := range []struct {
+		key string
+		v   any
+		set bool
+	}{
+		{"minimum", s.Minimum, s.Minimum != nil},
+		{"maximum", s.Maximum, s.Maximum != nil},
+		{"minLength", s.MinLength, s.MinLength != nil},
+		{"maxLength", s.MaxLength, s.MaxLength != nil},
+		{"items", s.Items, s.Items != nil},
+	} {
+		if n.set {
+			field(n.key, n.v)
+		}
+	}
+	if s.Properties != nil {
+		var p bytes.Buffer
+		p.WriteByte('{')
+		for i, name := range s.Order {
+			if i > 0 {
+				p.WriteByte(',')
+			}
+			v, err := s.Properties[name].MarshalJSON()
+			if err != nil {
+				return nil, err
+			}
+			writeJSON(&p, name)
+			p.WriteByte(':')
+			p.Write(v)
+		}
+		p.WriteByte('}')
+		field("properties", json.RawMessage(p.Bytes()))
+	}
+	if len(s.Required) > 0 {
+		field("required", s.Required)
+	}
+	if s.Closed {
+		field("additionalProperties", false)
+	} else if s.Extra != nil {
+		field("additionalProperties", s.Extra)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// writeJSON writes v as json.Marshal does. The common values of a schema
+// take no reflection: a string with no character Marshal escapes is
+// written as it is, a nested schema by its own MarshalJSON (whose output
+// Marshal would leave as it is), a boolean as its word; the tools' schemas
+// are made in every start that opens the toolkit.
+func writeJSON(b *bytes.Buffer, v any) {
+	switch v := v.(type) {
+	case json.RawMessage:
+		b.Write(v)
+		return
+	case string:
+		if plainJSON(v) {
+			b.WriteByte('"')
+			b.WriteString(v)
+			b.WriteByte('"')
+			return
+		}
+	case bool:
+		b.WriteString(strconv.FormatBool(v))
+		return
+	case *schema:
+		if v == nil {
+			break
+		}
+		if j, err := v.MarshalJSON(); err == nil {
+			b.Write(j)
+			return
+		}
+	}
+	j, _ := json.Marshal(v)
+	b.Write(j)
+}
+
+// plainJSON reports whether s is printable ASCII that json.Marshal writes
+// between quotes as it is: no quote, backslash, control character, or
+// HTML's <, > and &, which it escapes.
+func plainJSON(s string) bool {
+	for i := range len(s) {
+		switch c := s[i]; {
+		case c < 0x20, c >= 0x7f, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
+}
