@@ -5,7 +5,6 @@ import (
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"hermes/backend/host"
 	"hermes/backend/runner"
 )
 
@@ -44,9 +43,7 @@ func (a *App) Startup(ctx context.Context) {
 // (checkpoints are saved), the local API ends and the lock goes; then the
 // forwarding stops. Wails calls it when the window closes.
 func (a *App) Shutdown(context.Context) {
-	ctx, cancel := context.WithTimeout(context.Background(), host.StopGrace)
-	defer cancel()
-	_ = a.host.Close(ctx) // past the grace the runs are cancelled; resume redoes their iteration
+	_ = a.host.Stop(nil) // past the grace the runs are cancelled; resume redoes their iteration
 	a.stopNotices()
 	a.mu.Lock()
 	stop := a.stop
