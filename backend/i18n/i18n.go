@@ -65,7 +65,7 @@ func Register[M map[string]Msg | func() map[string]Msg](msgs M) {
 
 // lookup returns message key. The packages' messages join the catalog as
 // they are needed: first those of the package the key's first part names,
-// which by custom holds it ("skills.not_set_up" is skills' message), then
+// which by custom holds it ("cli.flag.home" is cli's message), then
 // the others, the last registered first, until key is in it (a key that is
 // not adds them all): a package registers after those it imports, so
 // cli's, whose flags every command looks up, are made first, and the
@@ -85,6 +85,9 @@ func lookup(key string) (Msg, bool) {
 		return m, ok
 	}
 	if pkg, _, found := strings.Cut(key, "."); found {
+		if p, ok := keptKeys[pkg]; ok {
+			pkg = p
+		}
 		for i := len(pending) - 1; i >= 0 && !ok; i-- {
 			if pending[i].pkgName() == pkg {
 				m, ok = makePending(i, key)
@@ -96,6 +99,11 @@ func lookup(key string) (Msg, bool) {
 	}
 	return m, ok
 }
+
+// keptKeys names the package of the keys a renamed package kept, by the
+// first part they still have: texts already written (a run's log, a
+// verdict's reason) hold the old keys. The tool registry was skills.
+var keptKeys = map[string]string{"skills": "toolbox"}
 
 // makePending makes pending[i]'s messages, adds them to the catalog and
 // looks key up again. It runs under mu.
@@ -113,7 +121,7 @@ func makePending(i int, key string) (Msg, bool) {
 }
 
 // pkgName is the last element of the path of the package whose function
-// made r ("skills" for hermes/backend/skills.catalogMessages), looked up
+// made r ("toolbox" for hermes/backend/toolbox.catalogMessages), looked up
 // once, at the first message not found.
 func (r *registered) pkgName() string {
 	if r.pkg == "" {

@@ -130,6 +130,30 @@ func TestLookup_KeysPackageFirst(t *testing.T) {
 	}
 }
 
+// The keys a renamed package kept (the tool registry's skills.*) are
+// looked up first among its messages, as its own.
+func TestLookup_KeptKeysPackageFirst(t *testing.T) {
+	var made []string
+	add := func(pkg, key string) {
+		mu.Lock()
+		defer mu.Unlock()
+		pending = append(pending, registered{pkg: pkg, make: func() map[string]Msg {
+			made = append(made, key)
+			return map[string]Msg{key: {EN: key}}
+		}})
+	}
+	add("toolbox", "skills.one")
+	add("later", "later.one")
+	defer func() {
+		mu.Lock()
+		pending = nil
+		mu.Unlock()
+	}()
+	if got := T("skills.one"); got != "skills.one" || !slices.Equal(made, []string{"skills.one"}) {
+		t.Fatalf("T = %q after making %q", got, made)
+	}
+}
+
 func packageMessages() map[string]Msg { return nil }
 
 // The package of registered messages is that of the function that makes
