@@ -117,8 +117,11 @@ func (r *renamer) relink(target, from string, markdown bool) (string, bool) {
 		return r.relinkFile(target, from, markdown)
 	}
 	newTo, newFrom := r.newPathOf(to), r.newPathOf(from)
-	if newTo == to && newFrom == from {
-		if now, _ := r.after.resolve(target, from); now == to && !r.madeAmbiguous(target) {
+	// A link to a note that stays, which still leads there from where its
+	// own note is now, stays as written: [[Embed Files]] to "Embed
+	// files.md" in a moved note keeps the case of its name.
+	if newTo == to {
+		if now, ok := r.after.resolve(target, newFrom); ok && now == to && !r.madeAmbiguous(target) {
 			return "", false
 		}
 	}
