@@ -99,3 +99,40 @@ func plainComment(s string) bool {
 	}
 	return true
 }
+
+// parsed is a config text parsed once: each top-level key's value not yet
+// decoded, so that the tree that checks the file and the Config it gives
+// share the one parse.
+type parsed struct {
+	md  toml.MetaData
+	top map[string]toml.Primitive
+}
+
+func parseText(src string) (*parsed, error) {
+	p := &parsed{}
+	md, err := decode(src, &p.top)
+	if err != nil {
+		return nil, err
+	}
+	p.md = md
+	return p, nil
+}
+
+// value is prim as the parser gave it (the values decoding into an any
+// gives), without marking its keys decoded.
+func (p *parsed) value(prim toml.Primitive) any {
+	var v any
+	_ = p.md.PrimitiveDecode(prim, &v) // an empty interface takes any value
+	return v
+}
+
+// tree is the text as decoding it into a map[string]any gives it. Its
+// tables are the parser's own: once one is changed (checkTypes removes the
+// values it reports), p is not to be decoded.
+func (p *parsed) tree() map[string]any {
+	tree := make(map[string]any, len(p.top))
+	for k, prim := range p.top {
+		tree[k] = p.value(prim)
+	}
+	return tree
+}

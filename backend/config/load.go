@@ -58,34 +58,36 @@ func parse(path string, raw []byte) (Config, *document, error) {
 	if err := checkNesting(path, src); err != nil {
 		return Config{}, nil, err
 	}
-	src, _, tree, err := upgrade(src, migrations)
+	src, _, p, err := upgradeMeasured(src, migrations)
 	if err != nil {
 		return Config{}, nil, i18n.Wrap(err, "config.migrate", path, err)
 	}
-	if tree == nil {
-		if _, err := decode(src, &tree); err != nil {
+	if p == nil {
+		if p, err = parseText(src); err != nil {
 			return Config{}, nil, syntaxError(path, src, err)
 		}
 	}
+	tree := p.tree()
 	doc := newDocument(path, src)
 	// checkTypes removes the values it reports from tree, so that what is
-	// left decodes; the file is decoded as written when nothing was removed.
+	// left decodes; the file as parsed is decoded when nothing was removed.
 	problems := doc.checkTypes(tree)
-	decodable := src
 	if len(problems) > 0 {
 		b, err := toml.Marshal(tree)
+		if err == nil {
+			p, err = parseText(string(b))
+		}
 		if err != nil {
 			return Config{}, nil, fmt.Errorf("decode config %s: %w", path, err)
 		}
-		decodable = string(b)
 	}
-	md, err := decodeConfig(decodable, &cfg)
+	undecoded, err := p.decodeConfig(&cfg)
 	if err != nil {
 		// checkTypes admits only values the decoder takes; this is a guard
 		// against the two disagreeing, not an expected path.
 		return Config{}, nil, fmt.Errorf("decode config %s: %w", path, err)
 	}
-	problems = append(problems, doc.unknownKeys(md.Undecoded())...)
+	problems = append(problems, doc.unknownKeys(undecoded)...)
 	problems = append(problems, doc.escapedPaths(tree)...)
 	return cfg, doc, joinLocated(problems)
 }
@@ -175,7 +177,6 @@ func (d *document) walkTypes(tree map[string]any, prefix string, s schema, errs 
 			continue // unknown keys are reported after decoding
 		}
 		full := prefix + k
-		at := d.at(full)
 		if f.kind == kindTable {
 			if sub, ok := v.(map[string]any); ok && f.each != nil {
 				// Tables by name: every entry is checked against one schema.
@@ -190,12 +191,14 @@ func (d *document) walkTypes(tree map[string]any, prefix string, s schema, errs 
 		if f.kind.accepts(v) {
 			if str, ok := v.(string); ok && f.kind == kindDuration {
 				if _, err := time.ParseDuration(str); err != nil {
+					at := d.at(full)
 					*errs = append(*errs, located{at, i18n.Wrap(ErrWrongType, "config.bad_duration", d.path, at, display(full), str)})
 					delete(tree, k)
 				}
 			}
 			continue
 		}
+		at := d.at(full) // placed only when wrong: a file without mistakes needs no positions
 		*errs = append(*errs, located{at, i18n.Wrap(ErrWrongType, "config.wrong_type",
 			d.path, at, display(full), msg("config.type."+string(f.kind)), f.kind.example(full), msg("config.type."+string(kindOf(v))))})
 		delete(tree, k)

@@ -72,22 +72,32 @@ func migrateFile(path string, steps []migration) (Upgrade, error) {
 // and returns the new text and the version src had. Text that nests too
 // deep to be parsed, does not parse, or whose version is current, newer or
 // not a version at all, is returned as it is, for Load and Validate to
-// report. tree is src decoded when it is returned as it is and parses, so
+// report. parsed is src parsed when it is returned as it is and parses, so
 // that Load does not parse it again; nil otherwise.
-func upgrade(src string, steps []migration) (out string, from int, tree map[string]any, err error) {
+func upgrade(src string, steps []migration) (out string, from int, p *parsed, err error) {
 	if _, levels, deep := measureNesting(src); deep || levels > maxKeyLevels {
 		return src, 0, nil, nil
 	}
-	if _, err := decode(src, &tree); err != nil {
+	return upgradeMeasured(src, steps)
+}
+
+// upgradeMeasured is upgrade of a text checkNesting has passed.
+func upgradeMeasured(src string, steps []migration) (out string, from int, p *parsed, err error) {
+	p, err = parseText(src)
+	if err != nil {
 		return src, 0, nil, nil
 	}
 	from = 1 // a file from before the version key is the first layout
-	if v, ok := tree["version"].(int64); ok {
+	var version any
+	if prim, ok := p.top["version"]; ok {
+		version = p.value(prim)
+	}
+	if v, ok := version.(int64); ok {
 		from = int(v)
 	}
 	target := len(steps) + 1
 	if from < 1 || from >= target {
-		return src, from, tree, nil
+		return src, from, p, nil
 	}
 	doc := newTextDoc(src)
 	for v := from; v < target; v++ {

@@ -243,43 +243,77 @@ func (b Bot) Missing(key, value string) error {
 	return i18n.Wrap(ErrInvalid, "config.bot.missing", key, b.PlatformName())
 }
 
-// withBotTable is what a config is decoded into: [bot] is taken whole,
-// shallower than Config's, so that its keys are read once into Bot and
-// once into each platform's Keys, and a key none of them has stays
-// undecoded. The file is parsed once either way.
-type withBotTable struct {
-	Config
-	Bot toml.Primitive `toml:"bot"`
+// decodeConfig decodes the config p parsed into cfg, the registered
+// platforms' keys of [bot] into cfg.Bot.Sections, and returns the keys
+// none of them took, in file order. Each of its tables is decoded from the
+// one parse, as the decoder would into Config (a key matches a field's
+// name, else one that differs only in case); [bot] is decoded once into
+// Bot and once into each platform's Keys, so that a key none of them has
+// stays undecoded.
+func (p *parsed) decodeConfig(cfg *Config) ([]toml.Key, error) {
+	md := &p.md
+	rv := reflect.ValueOf(cfg).Elem()
+	fields := tomlFields(rv.Type())
+	unknown := map[string]bool{}
+	for k, prim := range p.top {
+		f := -1
+		for _, tf := range fields {
+			if tf.name == k {
+				f = tf.index
+				break
+			}
+			if f < 0 && strings.EqualFold(tf.name, k) {
+				f = tf.index
+			}
+		}
+		if f < 0 {
+			unknown[k] = true
+			continue
+		}
+		if rv.Type().Field(f).Type == reflect.TypeFor[Bot]() {
+			if err := decodeBot(md, prim, &cfg.Bot); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err := md.PrimitiveDecode(prim, rv.Field(f).Addr().Interface()); err != nil {
+			return nil, err
+		}
+	}
+	// The top-level keys were all taken into p.top; the tables' own keys
+	// were marked as their decoding took them.
+	undecoded := map[string]bool{}
+	for _, k := range md.Undecoded() {
+		undecoded[k.String()] = true
+	}
+	var out []toml.Key
+	for _, k := range md.Keys() {
+		if len(k) == 1 && unknown[k[0]] || len(k) > 1 && undecoded[k.String()] {
+			out = append(out, k)
+		}
+	}
+	return out, nil
 }
 
-// decodeConfig decodes src into cfg, the registered platforms' keys of
-// [bot] into cfg.Bot.Sections.
-func decodeConfig(src string, cfg *Config) (toml.MetaData, error) {
-	w := withBotTable{Config: *cfg}
-	md, err := decode(src, &w)
-	if err != nil {
-		return md, err
-	}
-	*cfg = w.Config
-	if !md.IsDefined("bot") {
-		return md, nil
-	}
-	if err := md.PrimitiveDecode(w.Bot, &cfg.Bot); err != nil {
-		return md, err
+// decodeBot decodes [bot] into b, and the registered platforms' keys of it
+// into b.Sections.
+func decodeBot(md *toml.MetaData, prim toml.Primitive, b *Bot) error {
+	if err := md.PrimitiveDecode(prim, b); err != nil {
+		return err
 	}
 	for _, t := range botKeyTypes() {
 		v := reflect.New(t)
-		if err := md.PrimitiveDecode(w.Bot, v.Interface()); err != nil {
-			return md, err
+		if err := md.PrimitiveDecode(prim, v.Interface()); err != nil {
+			return err
 		}
 		if !v.Elem().IsZero() {
-			if cfg.Bot.Sections == nil {
-				cfg.Bot.Sections = BotSections{}
+			if b.Sections == nil {
+				b.Sections = BotSections{}
 			}
-			cfg.Bot.Sections[sectionName(t)] = v.Interface()
+			b.Sections[sectionName(t)] = v.Interface()
 		}
 	}
-	return md, nil
+	return nil
 }
 
 // sectionsOf are the sections held by struct v's BotSections field, if it
