@@ -162,6 +162,11 @@ func splitURLs(s string) []string {
 }
 
 func init() {
+	i18n.Register(clusterMessages)
+}
+
+// clusterDocs adds the documentation of [cluster]'s keys to docs, for allDocs.
+func clusterDocs(docs map[string]keyDoc) {
 	docs["cluster"] = doc("Several `hermes bot` replicas behind one callback URL, sharing through NATS JetStream; see docs/cluster.md.",
 		"多个 `hermes bot` 副本共用一个回调地址，通过 NATS JetStream 共享状态；见 docs/cluster.md。")
 	docs["cluster.nats_url"] = doc(`The NATS servers, comma-separated, such as "nats://n1:4222,nats://n2:4222,nats://n3:4222"; "" runs the bot as one process on hermes.db. No user or password in the URL: use nats_token_env or nats_creds.`,
@@ -176,7 +181,6 @@ func init() {
 		"允许副本在没有令牌也没有 .creds 文件的情况下连接其他机器上的 NATS 服务器；能访问这些服务器的任何人都能读取和修改机器人的会话、用户的记忆和任务。不设置时，这样的配置会被拒绝；本机上的服务器（localhost、127.0.0.0/8、::1）无需凭据即可使用，但会给出警告。")
 	docs["cluster.ack_wait"] = docShown(`How long a task stays with a replica that sends no word (a running replica sends word every third of it) before another replica takes it; "0s" means 30s.`,
 		`任务在没有回音的副本上保留多久（运行中的副本每隔三分之一时间报告一次），之后由其他副本接手；"0s" 表示 30s。`, Duration{})
-	i18n.Register(clusterMessages)
 }
 
 func clusterMessages() map[string]i18n.Msg {

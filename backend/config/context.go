@@ -80,7 +80,8 @@ func (c Context) validate() error {
 	return errors.Join(errs...)
 }
 
-func init() {
+// contextDocs adds the documentation of [context]'s keys to docs, for allDocs.
+func contextDocs(docs map[string]keyDoc) {
 	for key, d := range map[string]keyDoc{
 		"context": doc("What each request holds: the recent turns, when old turns are folded into a summary, and long-term memory.",
 			"每次请求包含什么：最近的轮次、何时把较早的轮次压缩成摘要，以及长期记忆。"),

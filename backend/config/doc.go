@@ -25,17 +25,15 @@ func docShown(en, zh string, shown any) keyDoc {
 	return keyDoc{Msg: i18n.Msg{EN: en, ZH: zh}, Shown: shown}
 }
 
-// docs is keyed by dotted key; a table's entry describes the table, and the
-// keys of an array of tables are written under its name ("tools.mcp.name").
-// The files of some sections add theirs in init; allDocs holds them all.
-var docs = map[string]keyDoc{}
-
-// allDocs is docs with those below, made when the documentation is first
-// read (config init, docs/config.md), not in the start of every process.
+// allDocs is keyed by dotted key; a table's entry describes the table, and
+// the keys of an array of tables are written under its name
+// ("tools.mcp.name"). It is those below with those the files of some
+// sections add, made when the documentation is first read (config init,
+// docs/config.md), not in the start of every process.
 var allDocs = sync.OnceValue(func() map[string]keyDoc {
 	all := baseDocs()
-	for k, d := range docs {
-		all[k] = d
+	for _, add := range []func(map[string]keyDoc){clusterDocs, contextDocs, evalDocs, pricesDocs, updateDocs} {
+		add(all)
 	}
 	maps.Copy(all, botDocs())
 	return all

@@ -27,7 +27,7 @@ func TestDocs_EveryKeyDocumented(t *testing.T) {
 	})
 	for _, k := range slices.Sorted(maps.Keys(keys)) {
 		if d := allDocs()[k]; d.EN == "" || d.ZH == "" {
-			t.Errorf("%s has no documentation in both languages: add it to docs in doc.go", k)
+			t.Errorf("%s has no documentation in both languages: add it to baseDocs in doc.go", k)
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(allDocs())) {

@@ -7,7 +7,8 @@ type Eval struct {
 	JudgeModel string `toml:"judge_model"`
 }
 
-func init() {
+// evalDocs adds the documentation of [eval]'s keys to docs, for allDocs.
+func evalDocs(docs map[string]keyDoc) {
 	docs["eval"] = doc("hermes eval: suites of tasks run as ordinary runs and checked; see docs/evals.md.",
 		"hermes eval：把一组任务作为普通运行执行并检查结果；见 docs/evals.md。")
 	docs["eval.judge_model"] = doc(`The model that grades a suite's judge checks, at the run's endpoint; "" is the model of the run it grades.`,

@@ -93,6 +93,10 @@ func PricesMarkdown() string {
 
 func init() {
 	i18n.Register(pricesMessages)
+}
+
+// pricesDocs adds the documentation of [prices]'s keys to docs, for allDocs.
+func pricesDocs(docs map[string]keyDoc) {
 	for key, d := range map[string]keyDoc{
 		"prices": doc("The price of a model per million tokens, one [prices.\"MODEL\"] table each, added to or replacing the defaults (the providers' list prices as of "+PricesAsOf+", listed in docs/config.md). A run's cost is shown where its model has a price; a model without one shows \"—\".",
 			"模型每百万令牌的价格，每个模型一张 [prices.\"模型名\"] 表，补充或替换默认价格（各服务商 "+PricesAsOf+" 的公开报价，列于 docs/config.md）。模型有价格时显示运行的费用；没有价格的模型显示“—”。"),

@@ -70,7 +70,8 @@ func isLoopback(host string) bool {
 
 // The [update] keys are documented here, beside their section, and join the
 // one table doc.go keeps for `hermes config init` and docs/config.md.
-func init() {
+// updateDocs adds the documentation of [update]'s keys to docs, for allDocs.
+func updateDocs(docs map[string]keyDoc) {
 	for key, d := range map[string]keyDoc{
 		"update.feed_url": doc(`The signed update feed, such as "https://example.org/hermes/feed.json"; "" turns updates off.`,
 			`已签名的更新源，例如 "https://example.org/hermes/feed.json"；"" 表示关闭更新。`),

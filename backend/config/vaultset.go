@@ -22,7 +22,7 @@ var ErrBadVault = errors.New("the vault is not a folder")
 var vaultMu sync.Mutex
 
 // commentedVault is the line of the commented default that shows the key.
-var commentedVault = regexp.MustCompile(`^\s*#\s*vault\s*=`)
+var commentedVault = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*#\s*vault\s*=`) })
 
 // SetVault writes [obsidian] vault = vault into the config at path, the
 // rest of the file as it was (comments, order, blank lines); "" removes the
@@ -86,7 +86,7 @@ func setVaultLine(doc *textDoc, vault string) error {
 			if strings.HasPrefix(line, "[") {
 				break
 			}
-			if commentedVault.MatchString(line) {
+			if commentedVault().MatchString(line) {
 				doc.replace(i+1, i+1, []string{"vault = " + tomlValue(reflect.ValueOf(vault))})
 				return nil
 			}

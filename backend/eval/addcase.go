@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"hermes/backend/event"
@@ -135,14 +136,16 @@ func wholeRead(home string, d event.ToolFinishedData) (string, bool) {
 	if strings.HasPrefix(text, "(") && strings.HasSuffix(text, " is empty)") {
 		return "", true
 	}
-	if partRead.MatchString(text) {
+	if partRead().MatchString(text) {
 		return "", false
 	}
 	return text, true
 }
 
 // partRead is the note read_file ends a partial read with.
-var partRead = regexp.MustCompile(`\n\[(lines \d+-\d+ of \d+|line \d+ is longer)[^\]]*\]$`)
+var partRead = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\n\[(lines \d+-\d+ of \d+|line \d+ is longer)[^\]]*\]$`)
+})
 
 func firstContentLine(s string) string {
 	for l := range strings.SplitSeq(s, "\n") {
