@@ -62,12 +62,18 @@ type Doc struct {
 var botPlatforms struct {
 	sync.Mutex
 	byName map[string]BotPlatform
-	keys   []reflect.Type // the Keys types, in the order registered
+	keys   []reflect.Type // the Keys types checked, in the order registered
+	// unchecked are the platforms with Keys registered since the last
+	// check: their keys are compared with the others' when [bot]'s keys
+	// are first needed, not in the start of every process.
+	unchecked []BotPlatform
 }
 
 // RegisterBotPlatform adds p to the platforms [bot] platform may name. It
 // is called from an init, before any config is read: a name registered
-// twice, or a key that [bot] or another platform has already, panics.
+// twice panics, and so does a key that [bot] or another platform has
+// already, or one without documentation, once [bot]'s keys are first
+// read (any config's load, a test's too).
 func RegisterBotPlatform(p BotPlatform) {
 	botPlatforms.Lock()
 	defer botPlatforms.Unlock()
@@ -81,28 +87,38 @@ func RegisterBotPlatform(p BotPlatform) {
 	if p.Keys == nil {
 		return
 	}
-	t := reflect.TypeOf(p.Keys)
-	if t.Kind() != reflect.Struct {
+	if t := reflect.TypeOf(p.Keys); t.Kind() != reflect.Struct {
 		panic(fmt.Sprintf("config: bot platform %q: Keys is a %s, not a struct", p.Name, t))
 	}
-	if slices.Contains(botPlatforms.keys, t) {
-		return
-	}
-	taken := map[string]bool{}
-	for _, k := range append([]reflect.Type{reflect.TypeFor[Bot]()}, botPlatforms.keys...) {
-		for _, f := range tomlFields(k) {
-			taken[f.name] = true
+	botPlatforms.unchecked = append(botPlatforms.unchecked, p)
+}
+
+// checkBotKeys adds the Keys types of the platforms registered since it
+// last ran to botPlatforms.keys, each checked against [bot]'s and the
+// others' keys. It runs under botPlatforms' lock.
+func checkBotKeys() {
+	for _, p := range botPlatforms.unchecked {
+		t := reflect.TypeOf(p.Keys)
+		if slices.Contains(botPlatforms.keys, t) {
+			continue
 		}
-	}
-	for _, f := range tomlFields(t) {
-		if taken[f.name] {
-			panic(fmt.Sprintf("config: bot platform %q: [bot] %s is another's key", p.Name, f.name))
+		taken := map[string]bool{}
+		for _, k := range append([]reflect.Type{reflect.TypeFor[Bot]()}, botPlatforms.keys...) {
+			for _, f := range tomlFields(k) {
+				taken[f.name] = true
+			}
 		}
-		if d := p.Docs[f.name]; d.EN == "" || d.ZH == "" {
-			panic(fmt.Sprintf("config: bot platform %q: [bot] %s has no documentation in both languages", p.Name, f.name))
+		for _, f := range tomlFields(t) {
+			if taken[f.name] {
+				panic(fmt.Sprintf("config: bot platform %q: [bot] %s is another's key", p.Name, f.name))
+			}
+			if d := p.Docs[f.name]; d.EN == "" || d.ZH == "" {
+				panic(fmt.Sprintf("config: bot platform %q: [bot] %s has no documentation in both languages", p.Name, f.name))
+			}
 		}
+		botPlatforms.keys = append(botPlatforms.keys, t)
 	}
-	botPlatforms.keys = append(botPlatforms.keys, t)
+	botPlatforms.unchecked = nil
 }
 
 // botPlatform is the platform registered as name.
@@ -135,6 +151,7 @@ func BotPlatformNames() []string {
 func botKeyTypes() []reflect.Type {
 	botPlatforms.Lock()
 	defer botPlatforms.Unlock()
+	checkBotKeys()
 	return slices.Clone(botPlatforms.keys)
 }
 
@@ -142,6 +159,7 @@ func botKeyTypes() []reflect.Type {
 func botDocs() map[string]keyDoc {
 	botPlatforms.Lock()
 	defer botPlatforms.Unlock()
+	checkBotKeys()
 	out := map[string]keyDoc{}
 	var en, zh, apiEN, apiZH []string
 	for _, name := range slices.Sorted(maps.Keys(botPlatforms.byName)) {
