@@ -212,18 +212,9 @@ func linkChanges(hs []Hunk) []LinkChange {
 // as if it did not).
 func linksIn(lines []string) []string {
 	var out []string
-	fence := ""
+	var fence codeFence
 	for _, l := range lines {
-		if m := fenceMarker().FindStringSubmatch(l); m != nil {
-			switch fence {
-			case "":
-				fence = m[1]
-			case m[1]:
-				fence = ""
-			}
-			continue
-		}
-		if fence != "" {
+		if fence.step(l) || fence.inside() {
 			continue
 		}
 		l = inlineCode().ReplaceAllString(l, " ")

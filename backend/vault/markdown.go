@@ -59,6 +59,34 @@ var (
 	fenceMarker = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^ {0,3}(```|~~~)") })
 )
 
+// codeFence follows a note's fenced code blocks line by line: no link,
+// tag or heading inside one counts.
+type codeFence struct{ marker string }
+
+// step takes the next line and reports whether it is a fence's own line
+// (one that opens or closes a block, or a fence of the other kind inside
+// one), which holds nothing to read either.
+func (f *codeFence) step(line string) bool {
+	// Cheap checks first: most lines hold no mark the regexp looks for.
+	if t := strings.TrimLeft(line, " "); !strings.HasPrefix(t, "```") && !strings.HasPrefix(t, "~~~") {
+		return false
+	}
+	m := fenceMarker().FindStringSubmatch(line)
+	if m == nil {
+		return false
+	}
+	switch f.marker {
+	case "":
+		f.marker = m[1]
+	case m[1]:
+		f.marker = ""
+	}
+	return true
+}
+
+// inside reports whether the last line stepped is inside a block.
+func (f *codeFence) inside() bool { return f.marker != "" }
+
 // parse reads a note's text (with "\n" line endings) into a Note.
 func parse(notePath, text string) *Note {
 	n := &Note{Path: notePath}
@@ -80,22 +108,10 @@ func parse(notePath, text string) *Note {
 			}
 		}
 	}
-	fence := ""
+	var fence codeFence
 	for i := start; i < len(lines); i++ {
 		line := lines[i]
-		// Cheap checks first: most lines hold no mark a regexp looks for.
-		if t := strings.TrimLeft(line, " "); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			if m := fenceMarker().FindStringSubmatch(line); m != nil {
-				switch fence {
-				case "":
-					fence = m[1]
-				case m[1]:
-					fence = ""
-				}
-				continue
-			}
-		}
-		if fence != "" {
+		if fence.step(line) || fence.inside() {
 			continue
 		}
 		heading := strings.HasPrefix(line, "#") && headingRE().MatchString(line)

@@ -273,21 +273,10 @@ func relativePath(dir, p string) string {
 // to moved notes rewritten; from is the note's path before the move.
 func (r *renamer) rewrite(raw, from string) string {
 	lines := strings.Split(raw, "\n")
-	fence := ""
+	var fence codeFence
 	changed := false
 	for i, line := range lines {
-		if t := strings.TrimLeft(line, " "); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			if m := fenceMarker().FindStringSubmatch(line); m != nil {
-				switch fence {
-				case "":
-					fence = m[1]
-				case m[1]:
-					fence = ""
-				}
-				continue
-			}
-		}
-		if fence != "" || !strings.Contains(line, "[[") && !strings.Contains(line, "](") {
+		if fence.step(line) || fence.inside() || !strings.Contains(line, "[[") && !strings.Contains(line, "](") {
 			continue
 		}
 		if out := r.rewriteLine(line, from); out != line {

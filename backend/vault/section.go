@@ -127,19 +127,13 @@ func findBlock(lines []string, id string) (span, bool) {
 // marker, outside code blocks.
 func markedLines(lines []string, top int) []int {
 	var out []int
-	fence := ""
+	var fence codeFence
 	for i := top; i < len(lines); i++ {
 		line := strings.TrimRight(lines[i], "\r")
-		if m := fenceMarker().FindStringSubmatch(line); m != nil {
-			switch fence {
-			case "":
-				fence = m[1]
-			case m[1]:
-				fence = ""
-			}
+		if fence.step(line) {
 			continue
 		}
-		if fence == "" && strings.Contains(line, "^") && blockIDRE().MatchString(line) {
+		if !fence.inside() && strings.Contains(line, "^") && blockIDRE().MatchString(line) {
 			out = append(out, i)
 		}
 	}
