@@ -25,6 +25,25 @@ type workspace struct {
 	hidden func(path string) bool
 }
 
+// openFile opens the workspace and resolves the file at path in it,
+// refused (with what the model should do) where the agent may not reach;
+// the caller closes the workspace.
+func openFile(env Env, environ *Environ, path string) (*workspace, string, error) {
+	w, err := openWorkspace(env, environ)
+	if err != nil {
+		return nil, "", err
+	}
+	p, err := w.resolve(path)
+	if err == nil {
+		err = w.check(p)
+	}
+	if err != nil {
+		_ = w.Close()
+		return nil, "", fsError(path, "file", err)
+	}
+	return w, p, nil
+}
+
 func openWorkspace(env Env, environ *Environ) (*workspace, error) {
 	unavailable := func(err error) error {
 		return &toolError{err: fmt.Errorf("%w: %w", ErrNoWorkspace, err), msg: fmt.Sprintf(

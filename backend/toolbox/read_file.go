@@ -40,18 +40,11 @@ func readFileTool(environ *Environ) Tool {
 }
 
 func readFile(env Env, environ *Environ, a readFileArgs) (string, error) {
-	w, err := openWorkspace(env, environ)
+	w, p, err := openFile(env, environ, a.Path)
 	if err != nil {
 		return "", err
 	}
 	defer w.Close()
-	p, err := w.resolve(a.Path)
-	if err == nil {
-		err = w.check(p)
-	}
-	if err != nil {
-		return "", fsError(a.Path, "file", err)
-	}
 	fi, err := w.root.Stat(p)
 	switch {
 	case err != nil:

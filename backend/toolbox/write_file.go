@@ -31,18 +31,11 @@ func writeFileTool(environ *Environ) Tool {
 }
 
 func writeFile(env Env, environ *Environ, a writeFileArgs) (string, error) {
-	w, err := openWorkspace(env, environ)
+	w, p, err := openFile(env, environ, a.Path)
 	if err != nil {
 		return "", err
 	}
 	defer w.Close()
-	p, err := w.resolve(a.Path)
-	if err == nil {
-		err = w.check(p)
-	}
-	if err != nil {
-		return "", fsError(a.Path, "file", err)
-	}
 	if p == "." {
 		return "", Errorf("the path %q names the workspace root, not a file; give a file path such as notes/result.md", a.Path)
 	}
