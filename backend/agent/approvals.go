@@ -46,9 +46,11 @@ func (r *Run) approve(ctx context.Context, c *call) bool {
 		// arguments alone; it fails the same way when it runs.
 		change, _ = preview(c.prep.Args)
 	}
-	// The person reads why in their language; the model never reads it.
+	// The person reads why in their language, which may not be the
+	// process's (a chat user, a browser); the model never reads it.
 	r.publish(event.ApprovalRequested, event.ApprovalRequestedData{
-		ApprovalID: id, CallID: c.ID, Name: c.Name, Arguments: string(c.prep.Args), Risk: string(c.prep.Tool.Risk), Reason: v.Shown(),
+		ApprovalID: id, CallID: c.ID, Name: c.Name, Arguments: string(c.prep.Args), Risk: string(c.prep.Tool.Risk),
+		Reason: v.Shown(), ReasonIn: inBoth(v.Why),
 		Escaping: v.Escaping, Commands: v.Commands, Risky: v.Risky, Patterns: v.Patterns, Change: change,
 	})
 	resolve := func(decision, reason, pattern, by string) {
@@ -94,6 +96,14 @@ func (r *Run) approve(ctx context.Context, c *call) bool {
 			return true
 		}
 	}
+}
+
+// inBoth is t in each language ("en", "zh-CN"), or nil when there is no t.
+func inBoth(t i18n.Text) map[string]string {
+	if t.IsZero() {
+		return nil
+	}
+	return map[string]string{string(i18n.EN): t.In(i18n.EN), string(i18n.ZH): t.In(i18n.ZH)}
 }
 
 // deniedMessage is what the model reads of a denial: the person's reason

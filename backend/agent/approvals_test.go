@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -355,6 +356,58 @@ func TestApprovals_WordsForThePersonAndForTheModel(t *testing.T) {
 	byPolicy := h.request(2)
 	if last := byPolicy[len(byPolicy)-1].Content; !strings.Contains(last, "not allowed by the user's policy (read_file is listed in [tools] deny). Do not retry it;") {
 		t.Errorf("the model reads the policy's denial as %q", last)
+	}
+}
+
+// Why a call is asked travels in both languages, whatever the process's,
+// so that a chat user or a browser reads it in their own: a risk level's
+// policy and a sensitive pattern alike. A reason the policy did not word
+// from its messages has only Reason.
+func TestApprovals_ReasonInBothLanguages(t *testing.T) {
+	was := i18n.Current()
+	i18n.SetLang(i18n.EN)
+	t.Cleanup(func() { i18n.SetLang(was) })
+	policy, err := toolbox.NewPolicy(toolbox.PolicyConfig{
+		Risk:      map[toolbox.Risk]toolbox.Action{toolbox.RiskRead: toolbox.Allow, toolbox.RiskWrite: toolbox.Ask},
+		Sensitive: []string{"secret"},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		policy toolbox.Policy
+		path   string
+		want   map[string]string
+	}{
+		{"risk", policy, "a.txt", map[string]string{
+			"en":    `write_file is a write tool and [tools.risk] write = "ask"`,
+			"zh-CN": `write_file 是 write 类工具，且 [tools.risk] write = "ask"`,
+		}},
+		{"sensitive", policy, "secret.txt", map[string]string{
+			"en":    `the arguments contain the sensitive phrase "secret" ([tools] sensitive)`,
+			"zh-CN": `参数中含有敏感词 "secret"（[tools] sensitive）`,
+		}},
+		{"not worded", &askWrites{}, "a.txt", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.NewServer(t, writeCall("w1", tc.path), llmtest.Step{Content: "done"})
+			h := newHarness(t, srv)
+			h.setup.Policy = tc.policy
+			run, err := agent.NewRun(h.setup, agent.Task{Text: "write " + tc.path, Workspace: h.ws})
+			if err != nil {
+				t.Fatal(err)
+			}
+			answerApprovals(t, h, run, agent.Control{Kind: agent.ControlApprove, Decision: event.ApproveDeny})
+			_, events := h.execute(run, t.Context())
+			asked := decode[event.ApprovalRequestedData](t, ofType(events, event.ApprovalRequested)[0])
+			if !maps.Equal(asked.ReasonIn, tc.want) {
+				t.Errorf("reason_in %q, want %q", asked.ReasonIn, tc.want)
+			}
+			if want := tc.want["en"]; want != "" && asked.Reason != want {
+				t.Errorf("reason %q, want it in the process's language: %q", asked.Reason, want)
+			}
+		})
 	}
 }
 

@@ -377,6 +377,12 @@ type ApprovalRequestedData struct {
 	Arguments  string `json:"arguments"`
 	Risk       string `json:"risk"`
 	Reason     string `json:"reason"` // why it is asked: the risk level's policy or a sensitive pattern
+	// ReasonIn is Reason in both languages ("en", "zh-CN"), for a reader
+	// whose person reads another language than the run's process (a chat
+	// user, a browser): each shows its language's and falls back to
+	// Reason. Absent in older logs and for a reason the policy did not
+	// word from its messages.
+	ReasonIn map[string]string `json:"reason_in,omitempty"`
 	// Escaping: the model asked to run this call outside the OS sandbox; a
 	// person approves it each time ("allow for this run" and "always" do
 	// not cover it).

@@ -397,6 +397,7 @@ export interface ApprovalRequestedData {
   arguments?: string
   risk?: string
   reason?: string
+  reason_in?: Record<string, string>
   escaping?: boolean
   commands?: string[]
   risky?: string[]
