@@ -45,7 +45,7 @@ type liveRun struct {
 }
 
 type asked struct {
-	name, reason string
+	name, reason string // reason in the sender's language, or the process's
 	escaping     bool
 	change       json.RawMessage // what the call would change, when its tool can tell
 }
@@ -167,7 +167,11 @@ func (lr *liveRun) follow(e event.Event, posts *[]outbound) {
 		}
 	case event.ApprovalRequested:
 		if d, err := event.Decode[event.ApprovalRequestedData](e); err == nil {
-			lr.asked[d.ApprovalID] = asked{d.Name, d.Reason, d.Escaping, d.Change}
+			reason := d.Reason
+			if r := d.ReasonIn[string(lr.lang)]; r != "" {
+				reason = r
+			}
+			lr.asked[d.ApprovalID] = asked{d.Name, reason, d.Escaping, d.Change}
 		}
 	case event.ApprovalResolved:
 		d, err := event.Decode[event.ApprovalResolvedData](e)
