@@ -63,8 +63,13 @@ func (p *prompter) ask(req event.ApprovalRequestedData) answer {
 	if req.Escaping {
 		fmt.Fprintf(p.out, "  ! %s\n", i18n.T("cli.approve.escaping"))
 	}
-	if req.Reason != "" {
-		fmt.Fprintf(p.out, "  %s\n", i18n.T("cli.approve.why", req.Reason))
+	// A run followed on a server words Reason in the server's language.
+	reason := req.Reason
+	if r := req.ReasonIn[string(i18n.Current())]; r != "" {
+		reason = r
+	}
+	if reason != "" {
+		fmt.Fprintf(p.out, "  %s\n", i18n.T("cli.approve.why", reason))
 	}
 	choices := i18n.T("cli.approve.choices")
 	if req.Escaping {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"hermes/backend/event"
+	"hermes/backend/i18n"
 	"hermes/backend/runapi"
 	"hermes/backend/runner"
 	"hermes/backend/toolbox"
@@ -119,5 +120,29 @@ func TestPrompter_ShowsAVaultEditsChange(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the prompt lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// The terminal says why in its own language, which a run followed on a
+// server started in another need not share.
+func TestPrompter_ReasonInTheTerminalsLanguage(t *testing.T) {
+	was := i18n.Current()
+	i18n.SetLang(i18n.ZH)
+	t.Cleanup(func() { i18n.SetLang(was) })
+	var out strings.Builder
+	req := event.ApprovalRequestedData{
+		Name: "write_file", Risk: "write", Arguments: `{"path":"a.txt"}`, Reason: "write_file is a write tool",
+		ReasonIn: map[string]string{"en": "write_file is a write tool", "zh-CN": "write_file 是 write 类工具"},
+	}
+	newPrompter(strings.NewReader("d\n\n"), &out).ask(req)
+	if !strings.Contains(out.String(), "write_file 是 write 类工具") || strings.Contains(out.String(), "is a write tool") {
+		t.Errorf("the prompt:\n%s", out.String())
+	}
+	// A request without it, from an older log, says Reason.
+	out.Reset()
+	req.ReasonIn = nil
+	newPrompter(strings.NewReader("d\n\n"), &out).ask(req)
+	if !strings.Contains(out.String(), "write_file is a write tool") {
+		t.Errorf("without reason_in:\n%s", out.String())
 	}
 }
