@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { HermesEvent } from '../api/types'
 import { translator } from '../i18n/i18n'
-import { alwaysPattern, approvalChoices, blockedLine, callSandbox, runSandbox } from './sandbox'
+import { alwaysPattern, approvalChoices, approvalReason, blockedLine, callSandbox, runSandbox } from './sandbox'
 import { foldRun } from './timeline'
 
 const en = translator('en')
@@ -110,6 +110,19 @@ describe('approvalChoices', () => {
   it('offers only once or deny for a call escaping the sandbox', () => {
     expect(approvalChoices({ escaping: true, commands: ['echo x > ../outside.txt'] })).toMatchObject({ escaping: true, lasting: false })
     expect(approvalChoices({})).toEqual({ escaping: false, lasting: true, commands: [], risky: [], offered: '' })
+  })
+})
+
+describe('approvalReason', () => {
+  it('says why in the page’s language, whatever the process’s, and what an older log says without one', () => {
+    const asked = {
+      reason: 'write_file is a write tool and [tools.risk] write = "ask"',
+      reason_in: { en: 'write_file is a write tool and [tools.risk] write = "ask"', 'zh-CN': 'write_file 是 write 类工具，且 [tools.risk] write = "ask"' },
+    }
+    expect(approvalReason(asked, 'zh-CN')).toBe('write_file 是 write 类工具，且 [tools.risk] write = "ask"')
+    expect(approvalReason({ ...asked, reason: asked.reason_in['zh-CN'] }, 'en')).toBe('write_file is a write tool and [tools.risk] write = "ask"')
+    expect(approvalReason({ reason: 'write tools are asked' }, 'zh-CN')).toBe('write tools are asked')
+    expect(approvalReason({}, 'en')).toBe('')
   })
 })
 

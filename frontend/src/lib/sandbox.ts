@@ -1,6 +1,6 @@
 import type { ApprovalRequestedData, Blocked, SandboxData, ToolSandbox } from '../api/types'
 import type { MessageKey } from '../i18n/messages'
-import type { Translate } from '../i18n/i18n'
+import type { Lang, Translate } from '../i18n/i18n'
 
 // How a run's commands are confined (run.started's sandbox) and how each
 // call's process ran (tool.finished's), turned into the lines the run page
@@ -83,6 +83,15 @@ export function approvalChoices(a: Pick<ApprovalRequestedData, 'escaping' | 'com
     risky: a.risky ?? [],
     offered: (a.patterns ?? []).join('; '),
   }
+}
+
+/**
+ * approvalReason is why the call is asked, in the page's language: the
+ * process that runs it words `reason` in its own, which the page's need not
+ * be; a request from an older log has only `reason`.
+ */
+export function approvalReason(a: Pick<ApprovalRequestedData, 'reason' | 'reason_in'>, lang: Lang): string {
+  return a.reason_in?.[lang] || a.reason || ''
 }
 
 /**

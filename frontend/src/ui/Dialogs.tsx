@@ -6,7 +6,7 @@ import { formatBytes } from '../lib/format'
 import { shortcuts } from '../lib/shortcuts'
 import { forkForm, forkMemoryModes, forkRequest, type ForkForm, type ForkMemory } from '../lib/fork'
 import { readChange } from '../lib/notechange'
-import { alwaysPattern, approvalChoices } from '../lib/sandbox'
+import { alwaysPattern, approvalChoices, approvalReason } from '../lib/sandbox'
 import type { CallView, PendingApproval, RunView } from '../lib/timeline'
 import { ChangeView } from './ChangeView'
 import { CopyButton } from './CopyButton'
@@ -56,6 +56,7 @@ export function Modal({
 export function ApprovalDialog({ pending, onLater }: { pending: PendingApproval; onLater: () => void }) {
   const { run } = useAppStore()
   const t = useT()
+  const lang = useAppState((s) => s.lang)
   const choices = approvalChoices(pending)
   const change = useMemo(() => readChange(pending.change), [pending.change])
   const [reason, setReason] = useState('')
@@ -70,7 +71,7 @@ export function ApprovalDialog({ pending, onLater }: { pending: PendingApproval;
     <Modal title={t('approval.title', { name: pending.name ?? '?' })} onClose={onLater} testId="approval-dialog" id={pending.approval_id}>
       <p>
         <span className="tag warn">{t('approval.risk', { risk: pending.risk ?? '?' })}</span>
-        {choices.escaping && <span className="tag bad">{t('approval.escaping_tag')}</span>} <span className="muted">{pending.reason}</span>
+        {choices.escaping && <span className="tag bad">{t('approval.escaping_tag')}</span>} <span className="muted">{approvalReason(pending, lang)}</span>
       </p>
       {choices.escaping && (
         <div className="notice notice-escaping" role="alert" data-testid="approval-escaping">
