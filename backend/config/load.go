@@ -177,16 +177,16 @@ func (d *document) walkTypes(tree map[string]any, prefix string, s schema, errs 
 			continue // unknown keys are reported after decoding
 		}
 		full := prefix + k
-		if f.kind == kindTable {
-			if sub, ok := v.(map[string]any); ok && f.each != nil {
+		if sub, ok := v.(map[string]any); ok && f.kind == kindTable {
+			switch {
+			case len(sub) == 0: // nothing to check, no schema to read
+			case f.each != nil:
 				// Tables by name: every entry is checked against one schema.
-				d.walkTypes(sub, full+".", entries(sub, f.each), errs)
-				continue
+				d.walkTypes(sub, full+".", entries(sub, f.each()), errs)
+			default:
+				d.walkTypes(sub, full+".", f.sub(), errs)
 			}
-			if sub, ok := v.(map[string]any); ok {
-				d.walkTypes(sub, full+".", f.fields, errs)
-				continue
-			}
+			continue
 		}
 		if f.kind.accepts(v) {
 			if str, ok := v.(string); ok && f.kind == kindDuration {
@@ -210,7 +210,7 @@ func (d *document) walkTypes(tree map[string]any, prefix string, s schema, errs 
 func entries(tree map[string]any, each schema) schema {
 	s := schema{}
 	for k := range tree {
-		s[k] = field{kind: kindTable, fields: each}
+		s[k] = field{kind: kindTable, fields: func() schema { return each }}
 	}
 	return s
 }

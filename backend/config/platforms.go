@@ -288,6 +288,12 @@ func (p *parsed) decodeConfig(cfg *Config) ([]toml.Key, error) {
 			unknown[k] = true
 			continue
 		}
+		if t, ok := p.value(prim).(map[string]any); ok && len(t) == 0 && rv.Field(f).Kind() == reflect.Struct {
+			// An empty table (config init writes each section's header)
+			// changes nothing; its decoding would still cost its types'
+			// lookups of the decoder's interfaces.
+			continue
+		}
 		if rv.Type().Field(f).Type == reflect.TypeFor[Bot]() {
 			if err := decodeBot(md, prim, &cfg.Bot); err != nil {
 				return nil, err

@@ -84,10 +84,26 @@ func kindOf(v any) kind {
 // code.
 type schema map[string]field
 
+// A table's schemas are read off its type when first needed: a file that
+// leaves a section empty, as config init writes them, costs none of its
+// reflection.
 type field struct {
 	kind   kind
-	fields schema // for tables
-	each   schema // for tables by name ([prices."MODEL"]): every entry's
+	fields func() schema // for tables; nil for a table of any keys
+	each   func() schema // for tables by name ([prices."MODEL"]): every entry's
+}
+
+// schemaOfType is schemaOf(t), read once it is first needed.
+func schemaOfType(t reflect.Type) func() schema {
+	return sync.OnceValue(func() schema { return schemaOf(t) })
+}
+
+// sub is the schema of a table's keys, nil for a table of any keys.
+func (f field) sub() schema {
+	if f.fields == nil {
+		return nil
+	}
+	return f.fields()
 }
 
 // configSchema is Config's, read from its type once a file is checked.
@@ -122,7 +138,7 @@ func fieldOf(t reflect.Type) field {
 	}
 	switch t.Kind() {
 	case reflect.Struct:
-		return field{kind: kindTable, fields: schemaOf(t)}
+		return field{kind: kindTable, fields: schemaOfType(t)}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		return field{kind: kindInteger}
@@ -134,7 +150,7 @@ func fieldOf(t reflect.Type) field {
 		return field{kind: kindArray}
 	case reflect.Map:
 		if t.Elem().Kind() == reflect.Struct {
-			return field{kind: kindTable, fields: schema{}, each: schemaOf(t.Elem())}
+			return field{kind: kindTable, fields: func() schema { return schema{} }, each: schemaOfType(t.Elem())}
 		}
 		// A table of strings, such as [telemetry] headers_env.
 		return field{kind: kindTable}
@@ -149,9 +165,9 @@ func (s schema) lookup(path []string) schema {
 		if !ok || f.kind != kindTable {
 			return nil
 		}
-		s = f.fields
+		s = f.sub()
 		if f.each != nil && i+1 < len(path) {
-			s, i = f.each, i+1 // the entry's name
+			s, i = f.each(), i+1 // the entry's name
 		}
 	}
 	return s
