@@ -85,6 +85,19 @@ var setsidPath = sync.OnceValue(func() string {
 	return p
 })
 
+// guardHermes makes Hermes's own memory and environment (its API keys) out
+// of reach of the commands it starts, in any mode: a process that is not
+// dumpable can be read through /proc only with CAP_SYS_PTRACE, which no
+// command has (confined ones drop every capability). Landlock alone does
+// not do it: it lets a command reach the Hermes threads in its own domain,
+// and Go may lend Hermes's main thread, whose task /proc/PID/ names, to the
+// goroutine that confines a command, then park it for good (seen: one
+// command in 100 opened /proc/PID/mem). It also keeps Hermes out of core
+// dumps. execve makes each command dumpable again.
+var guardHermes = sync.OnceFunc(func() {
+	_ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0) // it cannot fail with 0
+})
+
 // confine starts cmd on a thread of its own that first takes on the
 // sandbox: no new privileges, no capabilities, the Landlock ruleset of p
 // and the seccomp filter. The command inherits them from that thread; the

@@ -35,3 +35,6 @@ func (*watcher) recorded() []Denial { return nil }
 func confine(*exec.Cmd, Policy, string, string) (*watcher, error) {
 	return nil, errors.New("no sandbox on this system")
 }
+
+// guardHermes does nothing here: no command is confined.
+func guardHermes() {}

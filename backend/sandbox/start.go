@@ -38,6 +38,7 @@ type Process struct {
 // Stderr may be any writers, nil Stdin reads nothing; cmd.Env nil means
 // Hermes's environment. Each Process must be waited for.
 func (p Policy) Start(cmd *exec.Cmd) (*Process, error) {
+	guardHermes()
 	pr := &Process{cmd: cmd, policy: p, status: p.Status()}
 	if cmd.Env == nil {
 		cmd.Env = os.Environ()
