@@ -26,12 +26,12 @@ func init() { register(command{"bot", "cli.cmd.bot", cmdBot}) }
 // Ctrl-C is pressed.
 func cmdBot(ctx context.Context, env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes bot")
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.bot.usage")); fs.PrintDefaults() }
-	home := fs.String("home", "", i18n.T("cli.flag.home"))
-	cfgPath := fs.String("config", "", i18n.T("cli.flag.config"))
-	listen := fs.String("listen", "", i18n.T("cli.bot.flag.listen"))
-	status := fs.Bool("cluster-status", false, i18n.T("cli.bot.flag.cluster_status"))
-	asJSON := fs.Bool("json", false, i18n.T("cli.bot.flag.json"))
+	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.bot.usage")); printDefaults(fs) }
+	home := fs.String("home", "", "cli.flag.home")
+	cfgPath := fs.String("config", "", "cli.flag.config")
+	listen := fs.String("listen", "", "cli.bot.flag.listen")
+	status := fs.Bool("cluster-status", false, "cli.bot.flag.cluster_status")
+	asJSON := fs.Bool("json", false, "cli.bot.flag.json")
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageExit(err)

@@ -112,8 +112,8 @@ type Window struct {
 // mode says.
 func bareWithFlags(ctx context.Context, env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes")
-	home := fs.String("home", "", i18n.T("cli.flag.home"))
-	newWindow := fs.Bool("new-window", false, i18n.T("cli.flag.new_window"))
+	home := fs.String("home", "", "cli.flag.home")
+	newWindow := fs.Bool("new-window", false, "cli.flag.new_window")
 	if err := fs.Parse(args); err != nil {
 		return ExitUsage
 	}
@@ -153,10 +153,25 @@ func cmdVersion(_ context.Context, env *Env, _ []string) int {
 }
 
 // newFlagSet returns a flag set that reports its errors on env.Stderr.
+//
+// A flag's usage is the catalog key of its help ("cli.flag.home"), rendered
+// when the help is printed (printDefaults): a command's start makes no
+// messages for help it does not print.
 func newFlagSet(env *Env, name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage of %s:\n", name)
+		printDefaults(fs)
+	}
 	return fs
+}
+
+// printDefaults is fs.PrintDefaults with each flag's help rendered from its
+// key in the current language.
+func printDefaults(fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) { f.Usage = i18n.T(f.Usage) })
+	fs.PrintDefaults()
 }
 
 // fail prints err for a person and returns ExitFailed.

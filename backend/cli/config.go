@@ -19,14 +19,14 @@ func cmdConfig(_ context.Context, env *Env, args []string) int {
 	}
 	sub, args := args[0], args[1:]
 	fs := newFlagSet(env, "hermes config "+sub)
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.config.usage")); fs.PrintDefaults() }
-	home := fs.String("home", "", i18n.T("cli.flag.home"))
-	file := fs.String("config", "", i18n.T("cli.config.flag.config"))
+	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.config.usage")); printDefaults(fs) }
+	home := fs.String("home", "", "cli.flag.home")
+	file := fs.String("config", "", "cli.config.flag.config")
 	var force *bool
 	var lang *string
 	if sub == "init" {
-		force = fs.Bool("force", false, i18n.T("cli.config.flag.force"))
-		lang = fs.String("lang", string(i18n.Current()), i18n.T("cli.config.flag.lang"))
+		force = fs.Bool("force", false, "cli.config.flag.force")
+		lang = fs.String("lang", string(i18n.Current()), "cli.config.flag.lang")
 	}
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {

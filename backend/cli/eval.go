@@ -62,18 +62,18 @@ type evalRunFlags struct {
 func cmdEvalRun(ctx context.Context, env *Env, args []string) int {
 	var f evalRunFlags
 	fs := newFlagSet(env, "hermes eval run")
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.eval.usage")); fs.PrintDefaults() }
-	fs.StringVar(&f.home, "home", "", i18n.T("cli.flag.home"))
-	fs.StringVar(&f.config, "config", "", i18n.T("cli.flag.config"))
-	fs.Var(&f.models, "model", i18n.T("cli.eval.flag.model"))
-	fs.StringVar(&f.baseURL, "base-url", "", i18n.T("cli.flag.base_url"))
-	fs.IntVar(&f.repeat, "repeat", 1, i18n.T("cli.eval.flag.repeat"))
-	fs.IntVar(&f.parallel, "parallel", 4, i18n.T("cli.eval.flag.parallel"))
-	fs.StringVar(&f.baseline, "baseline", "", i18n.T("cli.eval.flag.baseline"))
-	fs.StringVar(&f.junit, "junit", "", i18n.T("cli.eval.flag.junit"))
-	fs.StringVar(&f.resume, "resume", "", i18n.T("cli.eval.flag.resume"))
-	fs.BoolVar(&f.json, "json", false, i18n.T("cli.eval.flag.json"))
-	fs.BoolVar(&f.cluster, "cluster", false, i18n.T("cli.eval.flag.cluster"))
+	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.eval.usage")); printDefaults(fs) }
+	fs.StringVar(&f.home, "home", "", "cli.flag.home")
+	fs.StringVar(&f.config, "config", "", "cli.flag.config")
+	fs.Var(&f.models, "model", "cli.eval.flag.model")
+	fs.StringVar(&f.baseURL, "base-url", "", "cli.flag.base_url")
+	fs.IntVar(&f.repeat, "repeat", 1, "cli.eval.flag.repeat")
+	fs.IntVar(&f.parallel, "parallel", 4, "cli.eval.flag.parallel")
+	fs.StringVar(&f.baseline, "baseline", "", "cli.eval.flag.baseline")
+	fs.StringVar(&f.junit, "junit", "", "cli.eval.flag.junit")
+	fs.StringVar(&f.resume, "resume", "", "cli.eval.flag.resume")
+	fs.BoolVar(&f.json, "json", false, "cli.eval.flag.json")
+	fs.BoolVar(&f.cluster, "cluster", false, "cli.eval.flag.cluster")
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageExit(err)

@@ -19,7 +19,7 @@ import (
 // and printed for the person to edit.
 func cmdEvalAdd(env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes eval add")
-	home := fs.String("home", "", i18n.T("cli.flag.home"))
+	home := fs.String("home", "", "cli.flag.home")
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageExit(err)

@@ -29,8 +29,8 @@ func openHomeStore(home string) (*store.Store, error) {
 
 func cmdEvalList(env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes eval list")
-	home := fs.String("home", "", i18n.T("cli.flag.home"))
-	asJSON := fs.Bool("json", false, i18n.T("cli.eval.flag.json"))
+	home := fs.String("home", "", "cli.flag.home")
+	asJSON := fs.Bool("json", false, "cli.eval.flag.json")
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageExit(err)
@@ -87,9 +87,9 @@ func cmdEvalList(env *Env, args []string) int {
 
 func cmdEvalShow(env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes eval show")
-	home := fs.String("home", "", i18n.T("cli.flag.home"))
-	asJSON := fs.Bool("json", false, i18n.T("cli.eval.flag.json"))
-	baseline := fs.String("baseline", "", i18n.T("cli.eval.flag.baseline"))
+	home := fs.String("home", "", "cli.flag.home")
+	asJSON := fs.Bool("json", false, "cli.eval.flag.json")
+	baseline := fs.String("baseline", "", "cli.eval.flag.baseline")
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageExit(err)

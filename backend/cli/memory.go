@@ -26,11 +26,11 @@ func cmdMemory(_ context.Context, env *Env, args []string) int {
 		sub, args = args[0], args[1:]
 	}
 	fs := newFlagSet(env, "hermes memory "+sub)
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.memory.usage")); fs.PrintDefaults() }
-	home := fs.String("home", "", i18n.T("cli.flag.home"))
-	asJSON := fs.Bool("json", false, i18n.T("cli.memory.flag.json"))
-	limit := fs.Int("limit", defaultMemoryLimit, i18n.T("cli.memory.flag.limit"))
-	off := fs.Bool("off", false, i18n.T("cli.memory.flag.off"))
+	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.memory.usage")); printDefaults(fs) }
+	home := fs.String("home", "", "cli.flag.home")
+	asJSON := fs.Bool("json", false, "cli.memory.flag.json")
+	limit := fs.Int("limit", defaultMemoryLimit, "cli.memory.flag.limit")
+	off := fs.Bool("off", false, "cli.memory.flag.off")
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageExit(err)

@@ -44,8 +44,8 @@ func cmdRelease(_ context.Context, env *Env, args []string) int {
 
 func releaseKeygen(env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes release keygen")
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.release.usage")); fs.PrintDefaults() }
-	out := fs.String("out", "hermes-release", i18n.T("cli.release.flag.out"))
+	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.release.usage")); printDefaults(fs) }
+	out := fs.String("out", "hermes-release", "cli.release.flag.out")
 	if rest, err := parseInterleaved(fs, args); err != nil || len(rest) > 0 {
 		if err != nil {
 			return usageExit(err)
@@ -91,16 +91,16 @@ func releaseKeygen(env *Env, args []string) int {
 
 func releaseSign(env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes release sign")
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.release.usage")); fs.PrintDefaults() }
-	keyFile := fs.String("key", "", i18n.T("cli.release.flag.key"))
-	version := fs.String("version", "", i18n.T("cli.release.flag.version"))
-	url := fs.String("url", "", i18n.T("cli.release.flag.url"))
-	platform := fs.String("platform", runtime.GOOS+"/"+runtime.GOARCH, i18n.T("cli.release.flag.platform"))
-	formName := fs.String("form", string(selfupdate.FormBinary), i18n.T("cli.release.flag.form"))
-	channel := fs.String("channel", "", i18n.T("cli.release.flag.channel"))
-	notes := fs.String("notes", "", i18n.T("cli.release.flag.notes"))
-	notesZH := fs.String("notes-zh", "", i18n.T("cli.release.flag.notes_zh"))
-	feedFile := fs.String("feed", "", i18n.T("cli.release.flag.feed"))
+	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.release.usage")); printDefaults(fs) }
+	keyFile := fs.String("key", "", "cli.release.flag.key")
+	version := fs.String("version", "", "cli.release.flag.version")
+	url := fs.String("url", "", "cli.release.flag.url")
+	platform := fs.String("platform", runtime.GOOS+"/"+runtime.GOARCH, "cli.release.flag.platform")
+	formName := fs.String("form", string(selfupdate.FormBinary), "cli.release.flag.form")
+	channel := fs.String("channel", "", "cli.release.flag.channel")
+	notes := fs.String("notes", "", "cli.release.flag.notes")
+	notesZH := fs.String("notes-zh", "", "cli.release.flag.notes_zh")
+	feedFile := fs.String("feed", "", "cli.release.flag.feed")
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageExit(err)

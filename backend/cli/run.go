@@ -29,25 +29,25 @@ type runFlags struct {
 
 func (f *runFlags) register(env *Env, name string) *flag.FlagSet {
 	fs := newFlagSet(env, name)
-	fs.StringVar(&f.home, "home", "", i18n.T("cli.flag.home"))
-	fs.StringVar(&f.config, "config", "", i18n.T("cli.flag.config"))
-	fs.StringVar(&f.model, "model", "", i18n.T("cli.flag.model"))
-	fs.StringVar(&f.baseURL, "base-url", "", i18n.T("cli.flag.base_url"))
-	fs.IntVar(&f.maxIterations, "max-iterations", 0, i18n.T("cli.flag.max_iterations"))
-	fs.BoolVar(&f.json, "json", false, i18n.T("cli.flag.json"))
-	fs.BoolVar(&f.verbose, "verbose", false, i18n.T("cli.flag.verbose"))
-	fs.BoolVar(&f.yes, "yes", false, i18n.T("cli.flag.yes"))
-	fs.StringVar(&f.vault, "vault", "", i18n.T("cli.flag.vault"))
+	fs.StringVar(&f.home, "home", "", "cli.flag.home")
+	fs.StringVar(&f.config, "config", "", "cli.flag.config")
+	fs.StringVar(&f.model, "model", "", "cli.flag.model")
+	fs.StringVar(&f.baseURL, "base-url", "", "cli.flag.base_url")
+	fs.IntVar(&f.maxIterations, "max-iterations", 0, "cli.flag.max_iterations")
+	fs.BoolVar(&f.json, "json", false, "cli.flag.json")
+	fs.BoolVar(&f.verbose, "verbose", false, "cli.flag.verbose")
+	fs.BoolVar(&f.yes, "yes", false, "cli.flag.yes")
+	fs.StringVar(&f.vault, "vault", "", "cli.flag.vault")
 	return fs
 }
 
 func cmdRun(ctx context.Context, env *Env, args []string) int {
 	var f runFlags
 	fs := f.register(env, "hermes run")
-	workspace := fs.String("workspace", "", i18n.T("cli.flag.workspace"))
-	instructions := fs.String("instructions", "", i18n.T("cli.flag.instructions"))
-	sandboxMode := fs.String("sandbox", "", i18n.T("cli.flag.sandbox"))
-	memory := fs.String("memory", "", i18n.T("cli.flag.memory"))
+	workspace := fs.String("workspace", "", "cli.flag.workspace")
+	instructions := fs.String("instructions", "", "cli.flag.instructions")
+	sandboxMode := fs.String("sandbox", "", "cli.flag.sandbox")
+	memory := fs.String("memory", "", "cli.flag.memory")
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageExit(err)

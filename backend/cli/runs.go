@@ -38,13 +38,13 @@ func cmdRuns(_ context.Context, env *Env, args []string) int {
 		return cmdRunsLabel(env, args[1:])
 	}
 	fs := newFlagSet(env, "hermes runs")
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.runs.usage")); fs.PrintDefaults() }
-	home := fs.String("home", "", i18n.T("cli.flag.home"))
-	asJSON := fs.Bool("json", false, i18n.T("cli.runs.flag.json"))
+	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.runs.usage")); printDefaults(fs) }
+	home := fs.String("home", "", "cli.flag.home")
+	asJSON := fs.Bool("json", false, "cli.runs.flag.json")
 	status := fs.String("status", "", i18n.T("cli.runs.flag.status", strings.Join(runStatuses, ", ")))
-	limit := fs.Int("limit", defaultRunsLimit, i18n.T("cli.runs.flag.limit"))
-	label := fs.String("label", "", i18n.T("cli.runs.flag.label"))
-	evalID := fs.String("eval", "", i18n.T("cli.runs.flag.eval"))
+	limit := fs.Int("limit", defaultRunsLimit, "cli.runs.flag.limit")
+	label := fs.String("label", "", "cli.runs.flag.label")
+	evalID := fs.String("eval", "", "cli.runs.flag.eval")
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageExit(err)
@@ -108,10 +108,10 @@ func cmdRuns(_ context.Context, env *Env, args []string) int {
 // Printer a live run uses, or its events as JSONL.
 func cmdRunsShow(env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes runs show")
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.runs.usage")); fs.PrintDefaults() }
-	home := fs.String("home", "", i18n.T("cli.flag.home"))
-	asJSON := fs.Bool("json", false, i18n.T("cli.runs.flag.show_json"))
-	verbose := fs.Bool("verbose", false, i18n.T("cli.runs.flag.verbose"))
+	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.runs.usage")); printDefaults(fs) }
+	home := fs.String("home", "", "cli.flag.home")
+	asJSON := fs.Bool("json", false, "cli.runs.flag.show_json")
+	verbose := fs.Bool("verbose", false, "cli.runs.flag.verbose")
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageExit(err)

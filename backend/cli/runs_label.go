@@ -16,8 +16,8 @@ import (
 // label away. Labels are kept in hermes.db.
 func cmdRunsLabel(env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes runs label")
-	home := fs.String("home", "", i18n.T("cli.flag.home"))
-	note := fs.String("note", "", i18n.T("cli.runs.flag.note"))
+	home := fs.String("home", "", "cli.flag.home")
+	note := fs.String("note", "", "cli.runs.flag.note")
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageExit(err)

@@ -18,10 +18,10 @@ const defaultListen = "127.0.0.1:7777"
 // checkpoints saved.
 func cmdServe(ctx context.Context, env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes serve")
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.serve.usage")); fs.PrintDefaults() }
-	home := fs.String("home", "", i18n.T("cli.flag.home"))
-	listen := fs.String("listen", defaultListen, i18n.T("cli.serve.flag.listen"))
-	newToken := fs.Bool("new-token", false, i18n.T("cli.serve.flag.new_token"))
+	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.serve.usage")); printDefaults(fs) }
+	home := fs.String("home", "", "cli.flag.home")
+	listen := fs.String("listen", defaultListen, "cli.serve.flag.listen")
+	newToken := fs.Bool("new-token", false, "cli.serve.flag.new_token")
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageExit(err)

@@ -32,10 +32,10 @@ func cmdSkills(ctx context.Context, env *Env, args []string) int {
 // loads the skills; the toolkit is nil when the exit code says it failed.
 func skillsCommand(ctx context.Context, env *Env, name string, args []string, asJSON *bool) (*runner.Toolkit, []string, int) {
 	fs := newFlagSet(env, name)
-	home := fs.String("home", "", i18n.T("cli.flag.home"))
-	cfgPath := fs.String("config", "", i18n.T("cli.flag.config"))
+	home := fs.String("home", "", "cli.flag.home")
+	cfgPath := fs.String("config", "", "cli.flag.config")
 	if asJSON != nil {
-		fs.BoolVar(asJSON, "json", false, i18n.T("cli.skills.flag.json"))
+		fs.BoolVar(asJSON, "json", false, "cli.skills.flag.json")
 	}
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {

@@ -82,10 +82,10 @@ func toolsList(ctx context.Context, env *Env, args []string) int {
 // confinement to the workspace, the same policy and approvals.
 func toolsCall(ctx context.Context, env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes tools call")
-	home := fs.String("home", "", i18n.T("cli.flag.home"))
-	cfgPath := fs.String("config", "", i18n.T("cli.flag.config"))
-	workspace := fs.String("workspace", "", i18n.T("cli.flag.workspace"))
-	yes := fs.Bool("yes", false, i18n.T("cli.flag.yes"))
+	home := fs.String("home", "", "cli.flag.home")
+	cfgPath := fs.String("config", "", "cli.flag.config")
+	workspace := fs.String("workspace", "", "cli.flag.workspace")
+	yes := fs.Bool("yes", false, "cli.flag.yes")
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageExit(err)
@@ -248,7 +248,7 @@ func toolsRevoke(env *Env, args []string) int {
 // hermes.db; the store is nil when the exit code says it failed.
 func openRulesStore(env *Env, name string, args []string, wants int) (*store.Store, []string, int) {
 	fs := newFlagSet(env, name)
-	home := fs.String("home", "", i18n.T("cli.flag.home"))
+	home := fs.String("home", "", "cli.flag.home")
 	positional, err := parseInterleaved(fs, args)
 	if err != nil {
 		return nil, nil, usageExit(err)

@@ -51,13 +51,13 @@ func checkStore(home string) error {
 // check a new binary answers for the updater (--health).
 func cmdUpdate(ctx context.Context, env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes update")
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.update.usage")); fs.PrintDefaults() }
-	home := fs.String("home", "", i18n.T("cli.flag.home"))
-	file := fs.String("config", "", i18n.T("cli.update.flag.config"))
-	check := fs.Bool("check", false, i18n.T("cli.update.flag.check"))
-	rollback := fs.Bool("rollback", false, i18n.T("cli.update.flag.rollback"))
-	clean := fs.Bool("clean", false, i18n.T("cli.update.flag.clean"))
-	health := fs.Bool("health", false, i18n.T("cli.update.flag.health"))
+	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.update.usage")); printDefaults(fs) }
+	home := fs.String("home", "", "cli.flag.home")
+	file := fs.String("config", "", "cli.update.flag.config")
+	check := fs.Bool("check", false, "cli.update.flag.check")
+	rollback := fs.Bool("rollback", false, "cli.update.flag.rollback")
+	clean := fs.Bool("clean", false, "cli.update.flag.clean")
+	health := fs.Bool("health", false, "cli.update.flag.health")
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageExit(err)

@@ -23,9 +23,9 @@ func init() { register(command{"worker", "cli.cmd.worker", cmdWorker}) }
 // back on the queue for another worker), the second cancels them.
 func cmdWorker(ctx context.Context, env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes worker")
-	home := fs.String("home", "", i18n.T("cli.flag.home"))
-	cfgPath := fs.String("config", "", i18n.T("cli.flag.config"))
-	parallel := fs.Int("parallel", 2, i18n.T("cli.worker.flag.parallel"))
+	home := fs.String("home", "", "cli.flag.home")
+	cfgPath := fs.String("config", "", "cli.flag.config")
+	parallel := fs.Int("parallel", 2, "cli.worker.flag.parallel")
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageExit(err)
