@@ -172,6 +172,8 @@ func TestWriteJSON_AsMarshal(t *testing.T) {
 		"plain words, digits 0-9 and punctuation: (a/b) {c} [d] ~!@#$%^*_+=|;:',.?",
 		`quote " backslash \ `, "<html> & more", "line\nbreak", "del\x7f", "ünïcode 中文", "\u2028", "",
 		true, false, []string{"a", "<b>"}, json.RawMessage(`{"x":1}`), nested, (*schema)(nil), 3.5,
+		[]string{"a", "b c"}, []string{}, []string(nil), ptr(0), ptr(-7), ptr(20000), (*int)(nil),
+		ptr(0.0), ptr(1.0), ptr(-2.5), ptr(1e-6), ptr(1e-7), ptr(1e20), ptr(1e21), ptr(123456789.125), (*float64)(nil),
 	} {
 		var b bytes.Buffer
 		writeJSON(&b, v)
@@ -184,3 +186,5 @@ func TestWriteJSON_AsMarshal(t *testing.T) {
 		}
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

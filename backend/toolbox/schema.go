@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -244,8 +245,9 @@ func (s *schema) MarshalJSON() ([]byte, error) {
 // writeJSON writes v as json.Marshal does. The common values of a schema
 // take no reflection: a string with no character Marshal escapes is
 // written as it is, a nested schema by its own MarshalJSON (whose output
-// Marshal would leave as it is), a boolean as its word; the tools' schemas
-// are made in every start that opens the toolkit.
+// Marshal would leave as it is), a boolean as its word, a list of such
+// strings, a bound as its digits; the tools' schemas are made in every
+// start that opens the toolkit.
 func writeJSON(b *bytes.Buffer, v any) {
 	switch v := v.(type) {
 	case json.RawMessage:
@@ -261,6 +263,35 @@ func writeJSON(b *bytes.Buffer, v any) {
 	case bool:
 		b.WriteString(strconv.FormatBool(v))
 		return
+	case []string:
+		if v != nil && !slices.ContainsFunc(v, func(s string) bool { return !plainJSON(s) }) {
+			b.WriteByte('[')
+			for i, s := range v {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteByte('"')
+				b.WriteString(s)
+				b.WriteByte('"')
+			}
+			b.WriteByte(']')
+			return
+		}
+	case *int:
+		if v != nil {
+			b.WriteString(strconv.Itoa(*v))
+			return
+		}
+	case *float64:
+		// Marshal writes a float of this range as 'f' does, the shortest
+		// that reads back; the others take its exponent form.
+		if v == nil {
+			break
+		}
+		if a := math.Abs(*v); a == 0 || a >= 1e-6 && a < 1e21 {
+			b.WriteString(strconv.FormatFloat(*v, 'f', -1, 64))
+			return
+		}
 	case *schema:
 		if v == nil {
 			break
