@@ -30,7 +30,7 @@ type Task struct {
 	Name   string
 	Prompt string
 	Files  map[string]string // the workspace before the run
-	Tools  []toolbox.Tool     // tools besides the file tools
+	Tools  []toolbox.Tool    // tools besides the file tools
 	// User is what the person answers when the run asks about a guessed
 	// value; "" means no one answers.
 	User string
