@@ -11,7 +11,8 @@
 #               /usr/bin/hermes; a run; hermes update from either binary
 #               refusing to replace a package's file and naming the package; a
 #               bare hermes becoming the window build under Xvfb and opening the
-#               window (WM_CLASS hermes); dpkg -r leaving ~/.hermes as it was;
+#               window (WM_CLASS hermes), and a hermes:// link to a run handed
+#               to it (the entry takes the scheme); dpkg -r leaving ~/.hermes;
 #   the setup   under Wine, in a prefix of its own: a silent install, hermes on
 #               PATH, the hermes:// links (a toast's click) given to hermes.exe,
 #               hermes.exe version and a run against the scripted model,
@@ -158,19 +159,20 @@ ok "so does the window build's, for $window"
 # own process, named hermes as the entry's StartupWMClass says.
 rm -f "$user_home/.hermes/hermes.lock"
 cat >"$tmp/bare.sh" <<'EOF'
-hermes >"$1/window.out" 2>&1 &
+hermes ${2:+"$2"} >"$1/window.out" 2>&1 &
 pid=$!
 # GTK may map and replace a window named Hermes while it starts, so a
 # window found can be gone when asked for its class: ask again.
 class=""
 for _ in $(seq 200); do
-  id=$(xwininfo -root -tree 2>/dev/null | awk '/"Hermes"/ {print $1; exit}')
+  id=$(xwininfo -root -tree 2>/dev/null | awk '/"Hermes( —[^"]*)?"/ {print $1; exit}')
   [ -n "$id" ] && class=$(xprop -id "$id" WM_CLASS 2>/dev/null) && [ -n "$class" ] && break
   kill -0 "$pid" 2>/dev/null || { echo "hermes exited before its window showed"; exit 1; }
   sleep 0.2
 done
 [ -n "$class" ] || { echo "no window in 40 s"; exit 1; }
 echo "exe $(readlink "/proc/$pid/exe")"
+echo "args $(tr '\0' ' ' <"/proc/$pid/cmdline")"
 echo "$class"
 kill -TERM "$pid"
 wait "$pid" || true # the smoke test holds the exit code on SIGTERM
@@ -180,6 +182,23 @@ HOME=$user_home timeout 120 xvfb-run -a bash "$tmp/bare.sh" "$tmp" >"$tmp/bare.o
 grep -qx "exe $window" "$tmp/bare.out" || { cat "$tmp/bare.out"; fail "a bare hermes did not become $window"; }
 grep -q 'WM_CLASS(STRING) = "hermes", "Hermes"' "$tmp/bare.out" || { cat "$tmp/bare.out"; fail "the window's WM_CLASS is not hermes"; }
 ok "a bare hermes became $window (the same process) and opened the window, WM_CLASS hermes"
+# A hermes:// link to a run (a browser's, or a click on a toast elsewhere):
+# the menu entry takes the scheme, and the window build gets the link.
+grep -qx 'MimeType=x-scheme-handler/hermes;' /usr/share/applications/hermes.desktop || fail "the menu entry does not take hermes:// links"
+if [ -f /usr/share/applications/mimeinfo.cache ]; then
+  grep -q '^x-scheme-handler/hermes=.*hermes.desktop' /usr/share/applications/mimeinfo.cache ||
+    fail "the desktop's database does not send hermes:// links to hermes.desktop"
+fi
+run_id=$(find "$user_home/.hermes/logs" -name 'run_*.jsonl' | head -1 | sed 's|.*/run_||; s|\.jsonl$||')
+[ -n "$run_id" ] || fail "no run in the user's home to link to"
+link="hermes://run/$run_id?home=$user_home/.hermes"
+rm -f "$user_home/.hermes/hermes.lock"
+HOME=$user_home timeout 120 xvfb-run -a bash "$tmp/bare.sh" "$tmp" "$link" >"$tmp/link.out" 2>&1 ||
+  { cat "$tmp/link.out" "$tmp/window.out"; fail "hermes with a link to a run did not open the window"; }
+grep -qx "exe $window" "$tmp/link.out" && grep -qF "args hermes hermes://run/$run_id?home=" "$tmp/link.out" &&
+  grep -q 'WM_CLASS(STRING) = "hermes", "Hermes"' "$tmp/link.out" ||
+  { cat "$tmp/link.out"; fail "hermes with a link did not hand it to $window"; }
+ok "a hermes:// link to a run opens $window on it (the menu entry takes the scheme)"
 before=$(cd "$user_home" && find .hermes -type f -exec sha256sum {} + | sort)
 $sudo dpkg -r hermes >/dev/null
 [ ! -e /usr/bin/hermes ] && [ ! -e "$window" ] || fail "dpkg -r left /usr/bin/hermes or $window"

@@ -106,6 +106,9 @@ type Window struct {
 	// New opens a window of its own on a home another window shows, which
 	// is otherwise brought to the front in its place (`hermes --new-window`).
 	New bool
+	// Run is the run a link to it named (hermes://run/ID?home=HOME), the
+	// window's first page; "" for none.
+	Run string
 }
 
 // bareWithFlags is a bare `hermes --home DIR [--new-window]`: what [agent]

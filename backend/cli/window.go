@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"hermes/backend/desktoplink"
 	"hermes/backend/i18n"
 )
 
@@ -33,13 +34,22 @@ func WindowBeside(w Window) error {
 	if window == "" {
 		return i18n.Wrap(ErrNoWindow, "cli.no_window", looked[0], looked[1])
 	}
-	// Named hermes, the window's name as GTK gives it to the desktop (the
-	// menu entry's StartupWMClass) and WebKit its data folder.
+	return execWindow(window, windowArgs(w))
+}
+
+// windowArgs are the window build's arguments for w, its own name first:
+// hermes, the window's name as GTK gives it to the desktop (the menu
+// entry's StartupWMClass) and WebKit its data folder. A run a link named
+// goes on as that link, which the window reads as a link clicked.
+func windowArgs(w Window) []string {
+	if w.Run != "" {
+		return []string{"hermes", desktoplink.Run(w.Home, w.Run)}
+	}
 	args := []string{"hermes", "--home", w.Home}
 	if w.New {
 		args = append(args, "--new-window")
 	}
-	return execWindow(window, args)
+	return args
 }
 
 // FindWindow looks for the window build that belongs with the binary at exe:
