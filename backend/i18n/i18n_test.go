@@ -100,28 +100,34 @@ func TestLookup_MakesOnlyWhatItNeeds(t *testing.T) {
 	}
 }
 
+// pendingOf returns add, which registers the messages of pkg, one key,
+// recording in made when they are made; they are gone after the test.
+func pendingOf(t *testing.T, made *[]string) (add func(pkg, key string)) {
+	t.Cleanup(func() {
+		mu.Lock()
+		pending = nil
+		mu.Unlock()
+	})
+	return func(pkg, key string) {
+		mu.Lock()
+		defer mu.Unlock()
+		pending = append(pending, registered{pkg: pkg, make: func() map[string]Msg {
+			*made = append(*made, key)
+			return map[string]Msg{key: {EN: key}}
+		}})
+	}
+}
+
 // A key is looked up first among the messages of the package its first
 // part names, so a package's message made late in a process (skills' in a
 // listing) makes none of the packages registered after it; a key of no
 // package's name falls back to the last registered first.
 func TestLookup_KeysPackageFirst(t *testing.T) {
 	var made []string
-	add := func(pkg, key string) {
-		mu.Lock()
-		defer mu.Unlock()
-		pending = append(pending, registered{pkg: pkg, make: func() map[string]Msg {
-			made = append(made, key)
-			return map[string]Msg{key: {EN: key}}
-		}})
-	}
+	add := pendingOf(t, &made)
 	add("alpha", "alpha.one")
 	add("beta", "other.one")
 	add("gamma", "gamma.one")
-	defer func() {
-		mu.Lock()
-		pending = nil
-		mu.Unlock()
-	}()
 	if got := T("alpha.one"); got != "alpha.one" || !slices.Equal(made, []string{"alpha.one"}) {
 		t.Fatalf("T = %q after making %q", got, made)
 	}
@@ -134,21 +140,9 @@ func TestLookup_KeysPackageFirst(t *testing.T) {
 // looked up first among its messages, as its own.
 func TestLookup_KeptKeysPackageFirst(t *testing.T) {
 	var made []string
-	add := func(pkg, key string) {
-		mu.Lock()
-		defer mu.Unlock()
-		pending = append(pending, registered{pkg: pkg, make: func() map[string]Msg {
-			made = append(made, key)
-			return map[string]Msg{key: {EN: key}}
-		}})
-	}
+	add := pendingOf(t, &made)
 	add("toolbox", "skills.one")
 	add("later", "later.one")
-	defer func() {
-		mu.Lock()
-		pending = nil
-		mu.Unlock()
-	}()
 	if got := T("skills.one"); got != "skills.one" || !slices.Equal(made, []string{"skills.one"}) {
 		t.Fatalf("T = %q after making %q", got, made)
 	}
