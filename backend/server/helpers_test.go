@@ -67,24 +67,29 @@ func newHarness(t *testing.T, srv *llmtest.Server, policy toolbox.Policy, extra 
 	if err := os.WriteFile(filepath.Join(h.home, "hermes.toml"), []byte(toml), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	h.runs = runner.New(runner.Options{
-		Home: h.home, Policy: policy,
-		Getenv: func(k string) string {
-			if k == "OPENAI_API_KEY" {
-				return testKey
-			}
-			return ""
-		},
-	})
+	h.serve(runner.Options{Policy: policy})
+	return h
+}
+
+// serve runs a Manager of o over the harness's home, whose key is testKey,
+// behind the real handler.
+func (h *harness) serve(o runner.Options) {
+	o.Home = h.home
+	o.Getenv = func(k string) string {
+		if k == "OPENAI_API_KEY" {
+			return testKey
+		}
+		return ""
+	}
+	h.runs = runner.New(o)
 	hs := httptest.NewServer(server.New(server.Options{Runs: h.runs, Token: testToken}))
 	h.url = hs.URL
-	t.Cleanup(func() {
+	h.t.Cleanup(func() {
 		if err := h.runs.Shutdown(context.Background()); err != nil {
-			t.Errorf("shutdown: %v", err)
+			h.t.Errorf("shutdown: %v", err)
 		}
 		hs.Close()
 	})
-	return h
 }
 
 // call sends a request and decodes a JSON answer into into (when not nil),

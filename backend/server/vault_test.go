@@ -1,11 +1,9 @@
 package server_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	neturl "net/url"
 	"os"
 	"path/filepath"
@@ -15,7 +13,6 @@ import (
 	"hermes/backend/api"
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/runner"
-	"hermes/backend/server"
 )
 
 // vaultHarness is hermes serve over a home whose [obsidian] vault is a
@@ -52,23 +49,7 @@ func newVaultHarness(t *testing.T, steps ...llmtest.Step) *vaultHarness {
 	if err := os.WriteFile(filepath.Join(h.home, "hermes.toml"), []byte(toml), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	h.runs = runner.New(runner.Options{
-		Home: h.home, Toolkit: runner.OpenToolkit,
-		Getenv: func(k string) string {
-			if k == "OPENAI_API_KEY" {
-				return testKey
-			}
-			return ""
-		},
-	})
-	hs := httptest.NewServer(server.New(server.Options{Runs: h.runs, Token: testToken}))
-	h.url = hs.URL
-	t.Cleanup(func() {
-		if err := h.runs.Shutdown(context.Background()); err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-		hs.Close()
-	})
+	h.serve(runner.Options{Toolkit: runner.OpenToolkit})
 	vh := &vaultHarness{harness: h, vault: dir}
 	vh.runID = h.start("Tidy my notes")
 	if got := types(h.watch(vh.runID, 0, nil)); !strings.Contains(got, "run.finished") {
