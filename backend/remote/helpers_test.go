@@ -30,19 +30,28 @@ type owner struct {
 // newOwner makes this test the owner of a fresh home whose model is srv.
 func newOwner(t *testing.T, srv *llmtest.Server) *owner {
 	t.Helper()
+	return newOwnerOf(t, srv, "", runner.Options{})
+}
+
+// newOwnerOf is newOwner with more of hermes.toml after its [agent]
+// section, and the runner's options ro (its home and key are the owner's).
+func newOwnerOf(t *testing.T, srv *llmtest.Server, more string, ro runner.Options) *owner {
+	t.Helper()
 	o := &owner{home: t.TempDir(), ws: t.TempDir()}
 	// The scripts answer the loop's turns one by one: no planning or
 	// routing calls in between.
-	toml := fmt.Sprintf("[model]\nbase_url = %q\nmodel = \"test-model\"\nmax_retries = 0\n\n[agent]\nworkspace = %q\nstrategy = \"react\"\nroute = false\n", srv.URL, o.ws)
+	toml := fmt.Sprintf("[model]\nbase_url = %q\nmodel = \"test-model\"\nmax_retries = 0\n\n[agent]\nworkspace = %q\nstrategy = \"react\"\nroute = false\n", srv.URL, o.ws) + more
 	if err := os.WriteFile(filepath.Join(o.home, "hermes.toml"), []byte(toml), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	o.runs = runner.New(runner.Options{Home: o.home, Getenv: func(k string) string {
+	ro.Home = o.home
+	ro.Getenv = func(k string) string {
 		if k == "OPENAI_API_KEY" {
 			return testKey
 		}
 		return ""
-	}})
+	}
+	o.runs = runner.New(ro)
 	hs := httptest.NewUnstartedServer(nil)
 	own, err := homelock.Claim(t.Context(), o.home, homelock.Lock{Addr: hs.Listener.Addr().String(), Token: homelock.NewToken(), Mode: homelock.ModeServe})
 	if err != nil {

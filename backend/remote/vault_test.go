@@ -1,27 +1,22 @@
 package remote_test
 
 import (
-	"context"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"hermes/backend/homelock"
 	"hermes/backend/i18n"
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/runner"
-	"hermes/backend/server"
 )
 
-// newVaultOwner is newOwner with [obsidian] vault set to a vault of one
-// note, Plan.md, and writes allowed.
+// newVaultOwner is newOwner with [obsidian] vault set to a vault of two
+// notes, Plan.md and Week.md that links to it, and writes allowed.
 func newVaultOwner(t *testing.T, srv *llmtest.Server) (*owner, string) {
 	t.Helper()
-	o := &owner{home: t.TempDir(), ws: t.TempDir()}
 	vault := t.TempDir()
 	if err := os.WriteFile(filepath.Join(vault, "Plan.md"), []byte("# Plan\n\nShip it.\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -29,32 +24,8 @@ func newVaultOwner(t *testing.T, srv *llmtest.Server) (*owner, string) {
 	if err := os.WriteFile(filepath.Join(vault, "Week.md"), []byte("See [[Plan]].\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	toml := fmt.Sprintf("[model]\nbase_url = %q\nmodel = \"test-model\"\nmax_retries = 0\n\n[agent]\nworkspace = %q\nstrategy = \"react\"\nroute = false\n\n[obsidian]\nvault = %q\n\n[tools.risk]\nwrite = \"allow\"\n", srv.URL, o.ws, vault)
-	if err := os.WriteFile(filepath.Join(o.home, "hermes.toml"), []byte(toml), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	o.runs = runner.New(runner.Options{Home: o.home, Toolkit: runner.OpenToolkit, Getenv: func(k string) string {
-		if k == "OPENAI_API_KEY" {
-			return testKey
-		}
-		return ""
-	}})
-	hs := httptest.NewUnstartedServer(nil)
-	own, err := homelock.Claim(t.Context(), o.home, homelock.Lock{Addr: hs.Listener.Addr().String(), Token: homelock.NewToken(), Mode: homelock.ModeServe})
-	if err != nil {
-		t.Fatal(err)
-	}
-	o.lock = own.Lock
-	hs.Config.Handler = server.New(server.Options{Runs: o.runs, Token: o.lock.Token, Owner: &o.lock})
-	hs.Start()
-	t.Cleanup(func() {
-		if err := o.runs.Shutdown(context.Background()); err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-		hs.Close()
-		own.Release()
-	})
-	return o, vault
+	more := fmt.Sprintf("\n[obsidian]\nvault = %q\n\n[tools.risk]\nwrite = \"allow\"\n", vault)
+	return newOwnerOf(t, srv, more, runner.Options{Toolkit: runner.OpenToolkit}), vault
 }
 
 // A process attached to the owner sees a run's vault edit, undoes it in
