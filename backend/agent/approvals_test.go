@@ -277,10 +277,7 @@ func TestApprovals_EscapingIsAskedEveryTime(t *testing.T) {
 		return toolbox.Escaping
 	}
 	h := newHarness(t, srv, exec)
-	policy, err := toolbox.NewPolicy(toolbox.PolicyConfig{Tools: map[string]toolbox.Action{"execute_command": toolbox.Allow}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	policy := toolbox.NewPolicy(toolbox.PolicyConfig{Tools: map[string]toolbox.Action{"execute_command": toolbox.Allow}}, nil)
 	if err := policy.AllowAlways(exec, ""); err != nil {
 		t.Fatal(err)
 	}
@@ -331,13 +328,10 @@ func TestApprovals_WordsForThePersonAndForTheModel(t *testing.T) {
 		llmtest.Step{Content: "Nothing was written."},
 	)
 	h := newHarness(t, srv)
-	policy, err := toolbox.NewPolicy(toolbox.PolicyConfig{
+	policy := toolbox.NewPolicy(toolbox.PolicyConfig{
 		Risk:  map[toolbox.Risk]toolbox.Action{toolbox.RiskRead: toolbox.Allow, toolbox.RiskWrite: toolbox.Ask},
 		Tools: map[string]toolbox.Action{"read_file": toolbox.Deny},
 	}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	h.setup.Policy = policy
 	run, err := agent.NewRun(h.setup, agent.Task{Text: "write a.txt", Workspace: h.ws})
 	if err != nil {
@@ -367,13 +361,10 @@ func TestApprovals_ReasonInBothLanguages(t *testing.T) {
 	was := i18n.Current()
 	i18n.SetLang(i18n.EN)
 	t.Cleanup(func() { i18n.SetLang(was) })
-	policy, err := toolbox.NewPolicy(toolbox.PolicyConfig{
+	policy := toolbox.NewPolicy(toolbox.PolicyConfig{
 		Risk:      map[toolbox.Risk]toolbox.Action{toolbox.RiskRead: toolbox.Allow, toolbox.RiskWrite: toolbox.Ask},
 		Sensitive: []string{"secret"},
 	}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range []struct {
 		name   string
 		policy toolbox.Policy

@@ -85,10 +85,7 @@ func TestAsker_YesDeniesEscaping(t *testing.T) {
 
 // hermes tools call --yes: the same.
 func TestApproveCall_YesDeniesEscaping(t *testing.T) {
-	policy, err := toolbox.NewPolicy(toolbox.PolicyConfig{Risk: map[toolbox.Risk]toolbox.Action{toolbox.RiskExec: toolbox.Allow}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	policy := toolbox.NewPolicy(toolbox.PolicyConfig{Risk: map[toolbox.Risk]toolbox.Action{toolbox.RiskExec: toolbox.Allow}}, nil)
 	tool := func(where toolbox.Confinement) toolbox.Prepared {
 		return toolbox.Prepared{Tool: toolbox.Tool{Name: "execute_command", Risk: toolbox.RiskExec,
 			Confinement: func(toolbox.Env, json.RawMessage) toolbox.Confinement { return where }}, Args: json.RawMessage(`{"command":"ls"}`)}

@@ -49,10 +49,7 @@ func (e *OwnedError) Is(target error) bool { return target == ErrOwned }
 func Claim(ctx context.Context, home string, me Lock) (*Owner, error) {
 	me.PID = os.Getpid()
 	me.Started = time.Now().UTC().Round(time.Millisecond)
-	raw, err := json.Marshal(me)
-	if err != nil {
-		return nil, fmt.Errorf("encode lock: %w", err)
-	}
+	raw := me.encode()
 	for range claimTries {
 		err := create(home, raw)
 		if err == nil {

@@ -45,6 +45,34 @@ type Identity = api.Owner
 // Identity is the lock's owner as GET /api/owner shows it.
 func (l Lock) Identity() Identity { return Identity{PID: l.PID, Mode: l.Mode, Started: l.Started} }
 
+// encode is l as json.Marshal writes it, without the reflection Marshal
+// takes on its first use: a lock is written at the start of every process
+// that owns a home.
+func (l Lock) encode() []byte {
+	b := append(make([]byte, 0, 160), `{"pid":`...)
+	b = strconv.AppendInt(b, int64(l.PID), 10)
+	b = appendJSONString(append(b, `,"addr":`...), l.Addr)
+	b = appendJSONString(append(b, `,"token":`...), l.Token)
+	b = appendJSONString(append(b, `,"mode":`...), l.Mode)
+	b = append(b, `,"started":"`...)
+	b = l.Started.AppendFormat(b, time.RFC3339Nano)
+	return append(b, `"}`...)
+}
+
+// appendJSONString appends s quoted as json.Marshal quotes it: as it is
+// when it holds nothing Marshal escapes (an address, a hex token, a mode).
+func appendJSONString(b []byte, s string) []byte {
+	for i := range len(s) {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s) // a string always encodes
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
 // LockPath is where home's lock is.
 func LockPath(home string) string { return filepath.Join(home, LockName) }
 

@@ -46,6 +46,7 @@ var (
 type registered struct {
 	make func() map[string]Msg
 	pkg  string // the name of make's package, once looked up
+	fn   string // make's own name in it ("botMessages"), once looked up
 }
 
 // Register adds messages to the catalog: a function that returns them,
@@ -65,7 +66,8 @@ func Register[M map[string]Msg | func() map[string]Msg](msgs M) {
 
 // lookup returns message key. The packages' messages join the catalog as
 // they are needed: first those of the package the key's first part names,
-// which by custom holds it ("cli.flag.home" is cli's message), then
+// which by custom holds it ("cli.flag.home" is cli's message), the catalog
+// named for its second part first ("cli.bot.…" in cli's botMessages), then
 // the others, the last registered first, until key is in it (a key that is
 // not adds them all): a package registers after those it imports, so
 // cli's, whose flags every command looks up, are made first, and the
@@ -84,13 +86,16 @@ func lookup(key string) (Msg, bool) {
 	if m, ok = catalog[key]; ok { // made meanwhile
 		return m, ok
 	}
-	if pkg, _, found := strings.Cut(key, "."); found {
+	if pkg, rest, found := strings.Cut(key, "."); found {
 		if p, ok := keptKeys[pkg]; ok {
 			pkg = p
 		}
-		for i := len(pending) - 1; i >= 0 && !ok; i-- {
-			if pending[i].pkgName() == pkg {
-				m, ok = makePending(i, key)
+		topic, _, _ := strings.Cut(rest, ".")
+		for _, named := range []bool{true, false} {
+			for i := len(pending) - 1; i >= 0 && !ok; i-- {
+				if r := &pending[i]; r.pkgName() == pkg && (!named || r.names(topic)) {
+					m, ok = makePending(i, key)
+				}
 			}
 		}
 	}
@@ -129,10 +134,19 @@ func (r *registered) pkgName() string {
 		if fn := runtime.FuncForPC(reflect.ValueOf(r.make).Pointer()); fn != nil {
 			name, _, _ := strings.Cut(fn.Name(), "[") // a generic function's type arguments hold paths too
 			name = name[strings.LastIndexByte(name, '/')+1:]
-			r.pkg, _, _ = strings.Cut(name, ".")
+			r.pkg, r.fn, _ = strings.Cut(name, ".")
 		}
 	}
 	return r.pkg
+}
+
+// names reports whether r's function is named for topic, the second part
+// of a key: cli's "cli.bot.listening" is by custom among botMessages, so
+// that printing it makes cli's bot messages, not all sixteen of its
+// catalogs. Only an order: a key elsewhere in its package is found after.
+func (r *registered) names(topic string) bool {
+	r.pkgName()
+	return topic != "" && strings.HasPrefix(strings.ToLower(r.fn), topic)
 }
 
 // Detect picks the language from HERMES_LANG, then the locale variables.

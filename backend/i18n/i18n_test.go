@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -101,7 +102,8 @@ func TestLookup_MakesOnlyWhatItNeeds(t *testing.T) {
 }
 
 // pendingOf returns add, which registers the messages of pkg, one key,
-// recording in made when they are made; they are gone after the test.
+// recording in made when they are made; they are gone after the test. pkg
+// may name the function that makes them too ("cli.botMessages").
 func pendingOf(t *testing.T, made *[]string) (add func(pkg, key string)) {
 	t.Cleanup(func() {
 		mu.Lock()
@@ -111,7 +113,8 @@ func pendingOf(t *testing.T, made *[]string) (add func(pkg, key string)) {
 	return func(pkg, key string) {
 		mu.Lock()
 		defer mu.Unlock()
-		pending = append(pending, registered{pkg: pkg, make: func() map[string]Msg {
+		pkg, fn, _ := strings.Cut(pkg, ".")
+		pending = append(pending, registered{pkg: pkg, fn: fn, make: func() map[string]Msg {
 			*made = append(*made, key)
 			return map[string]Msg{key: {EN: key}}
 		}})
@@ -132,6 +135,24 @@ func TestLookup_KeysPackageFirst(t *testing.T) {
 		t.Fatalf("T = %q after making %q", got, made)
 	}
 	if got := T("other.one"); got != "other.one" || !slices.Equal(made, []string{"alpha.one", "gamma.one", "other.one"}) {
+		t.Fatalf("T = %q after making %q", got, made)
+	}
+}
+
+// Within its package, a key is looked up first in the catalog named for
+// its second part, so printing one of cli's bot messages makes no other
+// catalog of cli's; a key of another part falls back to the package's
+// last registered first.
+func TestLookup_KeysCatalogFirst(t *testing.T) {
+	var made []string
+	add := pendingOf(t, &made)
+	add("cli.botMessages", "cli.bot.one")
+	add("cli.serveMessages", "cli.serve.one")
+	add("cli.cliMessages", "cli.flag.one")
+	if got := T("cli.bot.one"); got != "cli.bot.one" || !slices.Equal(made, []string{"cli.bot.one"}) {
+		t.Fatalf("T = %q after making %q", got, made)
+	}
+	if got := T("cli.flag.one"); got != "cli.flag.one" || !slices.Equal(made, []string{"cli.bot.one", "cli.flag.one"}) {
 		t.Fatalf("T = %q after making %q", got, made)
 	}
 }

@@ -96,13 +96,7 @@ func openToolkit(ctx context.Context, home string, cfg config.Config, rules tool
 	if err != nil {
 		return nil, err
 	}
-	catalog, policy, err := toolbox.Open(ctx, home, cfg, rules, vaultOf(v))
-	if err != nil {
-		if v != nil {
-			_ = v.Close()
-		}
-		return nil, err
-	}
+	catalog, policy := toolbox.Open(ctx, home, cfg, rules, vaultOf(v))
 	k := &Toolkit{
 		Catalog: catalog, Policy: policy, home: home, watch: watch, vault: v, made: toolsOf(cfg),
 		gens: []*generation{{regs: map[*toolbox.Registry]bool{}}},

@@ -69,10 +69,7 @@ func TestPolicy_RulesMatchEveryCommandOfTheLine(t *testing.T) {
 	ws := t.TempDir()
 	cfg := defaultPolicy()
 	cfg.Commands = []string{"go test *", "tail *", "make"}
-	p, err := NewPolicy(cfg, &memRules{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := NewPolicy(cfg, &memRules{})
 	exec := execTool(Unconfined)
 	if err := p.AllowAlways(exec, "git *"); err != nil {
 		t.Fatal(err)
@@ -132,10 +129,7 @@ func TestPolicy_RulesMatchEveryCommandOfTheLine(t *testing.T) {
 }
 
 func TestPolicy_PatternsOffered(t *testing.T) {
-	p, err := NewPolicy(defaultPolicy(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := NewPolicy(defaultPolicy(), nil)
 	exec := execTool(Unconfined)
 	tests := []struct {
 		line string
@@ -163,10 +157,7 @@ func TestPolicy_PatternsOffered(t *testing.T) {
 // the patterns offered, answered back, cover the line next time.
 func TestPolicy_AlwaysRemembersEachCommand(t *testing.T) {
 	store := &memRules{}
-	p, err := NewPolicy(defaultPolicy(), store)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := NewPolicy(defaultPolicy(), store)
 	exec, ws := execTool(Unconfined), t.TempDir()
 	line := command("cat go.mod | head -n 3 && go vet ./...")
 	v := p.Check(exec, line, Env{Workspace: ws})
@@ -203,10 +194,7 @@ func TestPolicy_SandboxAndEscaping(t *testing.T) {
 	cfg.Risk[RiskExec] = Sandbox
 	delete(cfg.Tools, "execute_command")
 	cfg.Commands = []string{"go test *"}
-	p, err := NewPolicy(cfg, &memRules{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := NewPolicy(cfg, &memRules{})
 	check := func(where Confinement, line string) Verdict {
 		return p.Check(execTool(where), command(line), Env{Workspace: ws})
 	}
@@ -266,10 +254,7 @@ func TestPolicy_CommandDirectory(t *testing.T) {
 	ws := t.TempDir()
 	cfg := defaultPolicy()
 	cfg.Commands = []string{"go test *"}
-	p, err := NewPolicy(cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := NewPolicy(cfg, nil)
 	args := func(line, dir string) json.RawMessage {
 		b, _ := json.Marshal(map[string]string{"command": line, "dir": dir})
 		return b
@@ -287,10 +272,7 @@ func TestPolicy_PowerShellLines(t *testing.T) {
 	cfg := defaultPolicy()
 	cfg.Shell = ShellPowerShell
 	cfg.Commands = []string{"git status", "Get-ChildItem *"}
-	p, err := NewPolicy(cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := NewPolicy(cfg, nil)
 	exec := execTool(Unconfined)
 	for line, want := range map[string]Action{
 		"git status; get-childitem -recurse": Allow,
@@ -309,10 +291,7 @@ func TestPolicy_PowerShellLines(t *testing.T) {
 func TestPolicyFromConfig_SandboxAndAllowCommands(t *testing.T) {
 	tools := config.Default().Tools
 	tools.AllowCommands = []string{"go test *"}
-	p, err := NewPolicy(PolicyFromConfig(tools), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := NewPolicy(PolicyFromConfig(tools), nil)
 	env := Env{Workspace: t.TempDir()}
 	if v := p.Check(execTool(Confined), command("curl x | sh"), env); v.Action != Allow {
 		t.Errorf("confined under the default: %+v", v)

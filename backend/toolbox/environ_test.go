@@ -80,10 +80,7 @@ func TestOpen_ToolProcessesInheritNoSecret(t *testing.T) {
 	writeSkill(t, filepath.Join(home, "skills"), "envpass", map[string]string{"skill.json": manifest("envpass", ` "pass_env": ["GATEWAY_KEY"],`)})
 	t.Setenv(childRole, "command")
 
-	catalog, _, err := Open(t.Context(), home, cfg, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	catalog, _ := Open(t.Context(), home, cfg, nil, nil)
 	defer catalog.Close()
 	call := func(name, args string) string {
 		t.Helper()

@@ -16,17 +16,14 @@ import (
 // process). vault is the Obsidian vault the obsidian skill's tools reach
 // (With.Vault), nil for none. Broken skills do not fail it: see
 // Catalog.Problems.
-func Open(ctx context.Context, home string, cfg config.Config, rules RuleStore, vault any) (*Catalog, *RulePolicy, error) {
+func Open(ctx context.Context, home string, cfg config.Config, rules RuleStore, vault any) (*Catalog, *RulePolicy) {
 	t := cfg.Tools
-	policy, err := NewPolicy(PolicyFromConfig(t), rules)
-	if err != nil {
-		return nil, nil, err
-	}
+	policy := NewPolicy(PolicyFromConfig(t), rules)
 	// Processes inherit Hermes's environment, so its secrets are known by
 	// the values that environment holds.
 	environ := NewEnviron(SecretsOf(cfg, os.Getenv))
 	environ.SetSandbox(SandboxOf(t))
-	return Load(ctx, OptionsOf(home, cfg, environ, vault)), policy, nil
+	return Load(ctx, OptionsOf(home, cfg, environ, vault)), policy
 }
 
 // OptionsOf are the options of the catalog of a home as hermes.toml's

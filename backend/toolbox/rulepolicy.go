@@ -53,22 +53,36 @@ type RulePolicy struct {
 	store RuleStore
 	now   func() time.Time
 
-	mu    sync.RWMutex
-	rules []Rule
+	mu     sync.RWMutex
+	rules  []Rule
+	loaded bool // rules holds store's
 }
 
 // NewPolicy returns the policy of cfg, with the rules store remembers. A nil
 // store keeps "always" answers for the life of the policy only.
-func NewPolicy(cfg PolicyConfig, store RuleStore) (*RulePolicy, error) {
-	p := &RulePolicy{cfg: cfg, store: store, now: time.Now}
-	if store != nil {
-		rules, err := store.Rules()
-		if err != nil {
-			return nil, err
-		}
-		p.rules = rules
+func NewPolicy(cfg PolicyConfig, store RuleStore) *RulePolicy {
+	return &RulePolicy{cfg: cfg, store: store, now: time.Now, loaded: store == nil}
+}
+
+// current returns the policy's config and the remembered rules, read from
+// the store by the first call that needs them: a process opens hermes.db
+// for them at its first tool call, not at its start, and not at all when
+// it calls none. A store that cannot be read gives none, so that what they
+// would allow is asked, and is read again at the next call.
+func (p *RulePolicy) current() (PolicyConfig, []Rule) {
+	p.mu.RLock()
+	cfg, rules, loaded := p.cfg, p.rules, p.loaded
+	p.mu.RUnlock()
+	if loaded {
+		return cfg, rules
 	}
-	return p, nil
+	stored, err := p.store.Rules()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err == nil && !p.loaded {
+		p.rules, p.loaded = stored, true
+	}
+	return p.cfg, p.rules
 }
 
 // Check decides in this order: a denied tool or risk level is denied; a
@@ -79,9 +93,7 @@ func NewPolicy(cfg PolicyConfig, store RuleStore) (*RulePolicy, error) {
 // asked when they do not. An execute_command call's verdict carries its
 // parsed commands whatever it says.
 func (p *RulePolicy) Check(t Tool, args json.RawMessage, env Env) Verdict {
-	p.mu.RLock()
-	cfg, rules := p.cfg, p.rules
-	p.mu.RUnlock()
+	cfg, rules := p.current()
 	action, why := cfg.base(t)
 	if action == Deny {
 		return Verdict{Action: Deny}.Because(why)
@@ -193,10 +205,8 @@ func (p *RulePolicy) AllowAlways(t Tool, pattern string) error {
 }
 
 func (p *RulePolicy) remember(t Tool, pattern string) error {
-	p.mu.RLock()
-	known := slices.ContainsFunc(p.rules, func(r Rule) bool { return r.Tool == t.Name && r.Pattern == pattern })
-	p.mu.RUnlock()
-	if known {
+	_, rules := p.current()
+	if slices.ContainsFunc(rules, func(r Rule) bool { return r.Tool == t.Name && r.Pattern == pattern }) {
 		return nil
 	}
 	rule := Rule{Tool: t.Name, Pattern: pattern, Created: p.now().UTC()}

@@ -2,6 +2,7 @@ package toolbox
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"sync"
 	"testing"
@@ -15,11 +16,17 @@ import (
 type memRules struct {
 	mu    sync.Mutex
 	rules []Rule
+	reads int
+	fail  error // what Rules returns, when set
 }
 
 func (m *memRules) Rules() ([]Rule, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.reads++
+	if m.fail != nil {
+		return nil, m.fail
+	}
 	return slices.Clone(m.rules), nil
 }
 
@@ -60,10 +67,7 @@ func TestPolicy_Matrix(t *testing.T) {
 		{"sensitive does not beat deny", tool("drop_db", RiskRead), `{"x":"delete"}`, Deny},
 		{"unknown risk level asked", tool("odd", Risk("")), `{}`, Ask},
 	}
-	p, err := NewPolicy(defaultPolicy(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := NewPolicy(defaultPolicy(), nil)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			v := p.Check(tt.tool, json.RawMessage(tt.args), Env{})
@@ -76,10 +80,7 @@ func TestPolicy_Matrix(t *testing.T) {
 
 func TestPolicy_AlwaysRulesWithPatterns(t *testing.T) {
 	store := &memRules{}
-	p, err := NewPolicy(defaultPolicy(), store)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := NewPolicy(defaultPolicy(), store)
 	exec := Tool{Name: "execute_command", Risk: RiskExec}
 	write := Tool{Name: "write_file", Risk: RiskWrite}
 	check := func(tool Tool, args string) Action { return p.Check(tool, json.RawMessage(args), Env{}).Action }
@@ -110,10 +111,7 @@ func TestPolicy_AlwaysRulesWithPatterns(t *testing.T) {
 
 	// A new policy over the same store remembers; a rule for any arguments
 	// covers every call.
-	again, err := NewPolicy(defaultPolicy(), store)
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := NewPolicy(defaultPolicy(), store)
 	if got := again.Check(exec, json.RawMessage(`{"command":"git diff"}`), Env{}).Action; got != Allow {
 		t.Errorf("after restart: %s, want allow", got)
 	}
@@ -131,10 +129,7 @@ func TestPolicy_AlwaysRulesWithPatterns(t *testing.T) {
 // An edit of [tools] replaces the policy of the calls checked after it and
 // keeps the remembered rules.
 func TestPolicy_SetConfigKeepsTheRules(t *testing.T) {
-	p, err := NewPolicy(defaultPolicy(), &memRules{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := NewPolicy(defaultPolicy(), &memRules{})
 	exec := Tool{Name: "execute_command", Risk: RiskExec}
 	read := Tool{Name: "read_file", Risk: RiskRead}
 	if err := p.AllowAlways(exec, "git *"); err != nil {
@@ -186,10 +181,7 @@ func TestPolicy_ReasonForThePersonAndTheModel(t *testing.T) {
 	was := i18n.Current()
 	i18n.SetLang(i18n.ZH)
 	t.Cleanup(func() { i18n.SetLang(was) })
-	p, err := NewPolicy(defaultPolicy(), &memRules{rules: []Rule{{ID: 4, Tool: "execute_command", Pattern: "ls *"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := NewPolicy(defaultPolicy(), &memRules{rules: []Rule{{ID: 4, Tool: "execute_command", Pattern: "ls *"}}})
 	for _, c := range []struct {
 		tool      Tool
 		args      string
@@ -204,5 +196,32 @@ func TestPolicy_ReasonForThePersonAndTheModel(t *testing.T) {
 		if v.Reason != c.model || v.Shown() != c.zh {
 			t.Errorf("%s: Reason %q, Shown %q; want %q and %q", c.tool.Name, v.Reason, v.Shown(), c.model, c.zh)
 		}
+	}
+}
+
+// The remembered rules are read at the first check, not when the policy is
+// made (a process's start), and once; a store that cannot be read then
+// leaves what they allow asked, and is read again at the next check.
+func TestPolicy_ReadsRulesAtTheFirstCheck(t *testing.T) {
+	store := &memRules{rules: []Rule{{ID: 1, Tool: "execute_command", Pattern: "git *"}}, fail: errors.New("hermes.db: input/output error")}
+	p := NewPolicy(defaultPolicy(), store)
+	if store.reads != 0 {
+		t.Fatalf("NewPolicy read the store %d times", store.reads)
+	}
+	exec := Tool{Name: "execute_command", Risk: RiskExec}
+	gitStatus := json.RawMessage(`{"command":"git status"}`)
+	if got := p.Check(exec, gitStatus, Env{}).Action; got != Ask {
+		t.Errorf("with the store unreadable: %s, want ask", got)
+	}
+	store.mu.Lock()
+	store.fail = nil
+	store.mu.Unlock()
+	for range 3 {
+		if got := p.Check(exec, gitStatus, Env{}).Action; got != Allow {
+			t.Errorf("with the store read: %s, want allow", got)
+		}
+	}
+	if store.reads != 2 {
+		t.Errorf("the store was read %d times, want 2 (the failed read, then once)", store.reads)
 	}
 }

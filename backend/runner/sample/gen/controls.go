@@ -59,10 +59,7 @@ func recordControls(tb *agenttest.Process, out string) error {
 		llmtest.Step{Reasoning: "Written; answer briefly.", Content: "Both items are in done.md; todo.md is unchanged.", Chunks: 3,
 			Usage: llm.Usage{PromptTokens: 940, CompletionTokens: 30}},
 	}
-	policy, err := toolbox.NewPolicy(toolbox.PolicyConfig{Risk: map[toolbox.Risk]toolbox.Action{toolbox.RiskRead: toolbox.Allow}}, nil)
-	if err != nil {
-		return err
-	}
+	policy := toolbox.NewPolicy(toolbox.PolicyConfig{Risk: map[toolbox.Risk]toolbox.Action{toolbox.RiskRead: toolbox.Allow}}, nil)
 	h := agenttest.New(tb, srv, agenttest.Options{Key: recordingKey, Model: modelName, Files: files})
 	h.Setup.Policy = policy
 	h.Setup.Limits = agent.Limits{MaxIterations: 8, ContextWindow: 12000, CompressAt: 0.6, RecentTurns: 2}
