@@ -1,6 +1,7 @@
 package toolbox
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -45,7 +46,11 @@ func Func[P any](name, description string, risk Risk, fn func(ctx context.Contex
 		Risk:        risk,
 		Run: func(ctx context.Context, env Env, args json.RawMessage) (string, error) {
 			var p P
-			_ = json.Unmarshal(defaults, &p) // checked above
+			if err := json.Unmarshal(defaults, &p); err != nil {
+				// The tags' defaults match the schema (funcSchemaOf), which
+				// is P's; this is a guard against the two disagreeing.
+				return "", fmt.Errorf("toolbox.Func(%q): the defaults do not fit the struct: %w", name, err)
+			}
 			if len(args) > 0 {
 				if err := json.Unmarshal(args, &p); err != nil {
 					return "", &CallError{Message: fmt.Sprintf(
@@ -83,43 +88,39 @@ func funcSchemaOf[P any](name string) (params, defaults json.RawMessage) {
 	if err != nil {
 		panic(fmt.Sprintf("toolbox.Func(%q): %v", name, err))
 	}
-	params, err = s.MarshalJSON()
-	if err != nil {
-		panic(fmt.Sprintf("toolbox.Func(%q): %v", name, err))
-	}
-	defaults, err = encodeJSON(defaultsOf(s))
-	if err != nil {
-		panic(fmt.Sprintf("toolbox.Func(%q): %v", name, err))
-	}
-	if err := json.Unmarshal(defaults, new(P)); err != nil {
-		panic(fmt.Sprintf("toolbox.Func(%q): defaults do not fit the struct: %v", name, err))
-	}
+	params, _ = s.MarshalJSON() // writing a schema never fails
+	defaults = defaultsOf(s)
 	funcSchemas.Store(t, funcSchema{params, defaults})
 	return params, defaults
 }
 
-// defaultsOf is an object of the default values of s's properties, nested
-// objects included; nil when there are none.
-func defaultsOf(s *schema) map[string]any {
-	var out map[string]any
+// defaultsOf is the JSON object of the default values of s's properties,
+// nested objects included, in their order; null when there are none.
+func defaultsOf(s *schema) json.RawMessage {
+	var b bytes.Buffer
 	for _, name := range s.Order {
 		p := s.Properties[name]
-		var v any
-		if len(p.Default) > 0 {
-			v = p.Default
-		} else if p.Properties != nil {
-			if d := defaultsOf(p); d != nil {
-				v = d
-			}
+		v := p.Default
+		if len(v) == 0 && p.Properties != nil {
+			v = defaultsOf(p)
 		}
-		if v != nil {
-			if out == nil {
-				out = map[string]any{}
-			}
-			out[name] = v
+		if len(v) == 0 || string(v) == "null" {
+			continue
 		}
+		if b.Len() == 0 {
+			b.WriteByte('{')
+		} else {
+			b.WriteByte(',')
+		}
+		writeString(&b, name)
+		b.WriteByte(':')
+		b.Write(v)
 	}
-	return out
+	if b.Len() == 0 {
+		return json.RawMessage("null")
+	}
+	b.WriteByte('}')
+	return b.Bytes()
 }
 
 var (

@@ -171,6 +171,7 @@ func TestWriteJSON_AsMarshal(t *testing.T) {
 	for _, v := range []any{
 		"plain words, digits 0-9 and punctuation: (a/b) {c} [d] ~!@#$%^*_+=|;:',.?",
 		`quote " backslash \ `, "<html> & more", "line\nbreak", "del\x7f", "ünïcode 中文", "\u2028", "",
+		"\b\f\n\r\t\x00\x01\x1f\u2029", "bad \xff\xfe utf-8 \xe4\xb8", "emoji 🙂 and \U0010ffff", "a\\\"b",
 		true, false, []string{"a", "<b>"}, json.RawMessage(`{"x":1}`), nested, (*schema)(nil), 3.5,
 		[]string{"a", "b c"}, []string{}, []string(nil), ptr(0), ptr(-7), ptr(20000), (*int)(nil),
 		ptr(0.0), ptr(1.0), ptr(-2.5), ptr(1e-6), ptr(1e-7), ptr(1e20), ptr(1e21), ptr(123456789.125), (*float64)(nil),
@@ -183,6 +184,15 @@ func TestWriteJSON_AsMarshal(t *testing.T) {
 		}
 		if b.String() != string(want) {
 			t.Errorf("writeJSON(%#v) = %s, json.Marshal: %s", v, b.String(), want)
+		}
+	}
+	for c := range 256 { // every byte, alone and between letters
+		for _, s := range []string{string([]byte{byte(c)}), "a" + string([]byte{byte(c)}) + "b"} {
+			var b bytes.Buffer
+			writeJSON(&b, s)
+			if want, _ := json.Marshal(s); b.String() != string(want) {
+				t.Errorf("writeJSON(%q) = %s, json.Marshal: %s", s, b.String(), want)
+			}
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // schema is the subset of JSON Schema that Hermes enforces: type (one or a
@@ -169,14 +170,27 @@ func (s *schema) check(path string) error {
 // its properties in declaration order, which is how the model reads them.
 func (s *schema) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
+	b.Grow(512)
+	s.writeTo(&b)
+	return b.Bytes(), nil
+}
+
+// writeTo writes the schema as MarshalJSON returns it, its nested schemas
+// into the same buffer.
+func (s *schema) writeTo(b *bytes.Buffer) {
 	b.WriteByte('{')
-	field := func(key string, v any) {
-		if b.Len() > 1 {
+	first := true
+	key := func(k string) {
+		if !first {
 			b.WriteByte(',')
 		}
-		writeJSON(&b, key)
+		first = false
+		writeString(b, k)
 		b.WriteByte(':')
-		writeJSON(&b, v)
+	}
+	field := func(k string, v any) {
+		key(k)
+		writeJSON(b, v)
 	}
 	switch len(s.Types) {
 	case 0:
@@ -213,22 +227,17 @@ func (s *schema) MarshalJSON() ([]byte, error) {
 		}
 	}
 	if s.Properties != nil {
-		var p bytes.Buffer
-		p.WriteByte('{')
+		key("properties")
+		b.WriteByte('{')
 		for i, name := range s.Order {
 			if i > 0 {
-				p.WriteByte(',')
+				b.WriteByte(',')
 			}
-			v, err := s.Properties[name].MarshalJSON()
-			if err != nil {
-				return nil, err
-			}
-			writeJSON(&p, name)
-			p.WriteByte(':')
-			p.Write(v)
+			writeString(b, name)
+			b.WriteByte(':')
+			writeJSON(b, s.Properties[name])
 		}
-		p.WriteByte('}')
-		field("properties", json.RawMessage(p.Bytes()))
+		b.WriteByte('}')
 	}
 	if len(s.Required) > 0 {
 		field("required", s.Required)
@@ -239,40 +248,32 @@ func (s *schema) MarshalJSON() ([]byte, error) {
 		field("additionalProperties", s.Extra)
 	}
 	b.WriteByte('}')
-	return b.Bytes(), nil
 }
 
 // writeJSON writes v as json.Marshal does. The common values of a schema
-// take no reflection: a string with no character Marshal escapes is
-// written as it is, a nested schema by its own MarshalJSON (whose output
-// Marshal would leave as it is), a boolean as its word, a list of such
-// strings, a bound as its digits; the tools' schemas are made in every
-// start that opens the toolkit.
+// take no reflection: a string or a list of them escaped as Marshal
+// escapes, a nested schema by its own MarshalJSON (whose output Marshal
+// would leave as it is), a boolean as its word, a bound as its digits; the
+// tools' schemas are made in every start that opens the toolkit.
 func writeJSON(b *bytes.Buffer, v any) {
 	switch v := v.(type) {
 	case json.RawMessage:
 		b.Write(v)
 		return
 	case string:
-		if plainJSON(v) {
-			b.WriteByte('"')
-			b.WriteString(v)
-			b.WriteByte('"')
-			return
-		}
+		writeString(b, v)
+		return
 	case bool:
 		b.WriteString(strconv.FormatBool(v))
 		return
 	case []string:
-		if v != nil && !slices.ContainsFunc(v, func(s string) bool { return !plainJSON(s) }) {
+		if v != nil {
 			b.WriteByte('[')
 			for i, s := range v {
 				if i > 0 {
 					b.WriteByte(',')
 				}
-				b.WriteByte('"')
-				b.WriteString(s)
-				b.WriteByte('"')
+				writeString(b, s)
 			}
 			b.WriteByte(']')
 			return
@@ -293,11 +294,8 @@ func writeJSON(b *bytes.Buffer, v any) {
 			return
 		}
 	case *schema:
-		if v == nil {
-			break
-		}
-		if j, err := v.MarshalJSON(); err == nil {
-			b.Write(j)
+		if v != nil {
+			v.writeTo(b)
 			return
 		}
 	}
@@ -305,15 +303,59 @@ func writeJSON(b *bytes.Buffer, v any) {
 	b.Write(j)
 }
 
-// plainJSON reports whether s is printable ASCII that json.Marshal writes
-// between quotes as it is: no quote, backslash, control character, or
-// HTML's <, > and &, which it escapes.
-func plainJSON(s string) bool {
-	for i := range len(s) {
-		switch c := s[i]; {
-		case c < 0x20, c >= 0x7f, c == '"', c == '\\', c == '<', c == '>', c == '&':
-			return false
+// writeString writes s quoted as json.Marshal quotes it: a quote, a
+// backslash and the control characters escaped, \b \f \n \r \t by name;
+// HTML's <, > and &, U+2028 and U+2029 as \u escapes; bytes that are not
+// UTF-8 as U+FFFD.
+func writeString(b *bytes.Buffer, s string) {
+	const hex = "0123456789abcdef"
+	b.WriteByte('"')
+	done := 0 // s[:done] is written
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b.WriteString(s[done:i])
+			switch c {
+			case '"', '\\':
+				b.WriteByte('\\')
+				b.WriteByte(c)
+			case '\b':
+				b.WriteString(`\b`)
+			case '\f':
+				b.WriteString(`\f`)
+			case '\n':
+				b.WriteString(`\n`)
+			case '\r':
+				b.WriteString(`\r`)
+			case '\t':
+				b.WriteString(`\t`)
+			default:
+				b.WriteString(`\u00`)
+				b.WriteByte(hex[c>>4])
+				b.WriteByte(hex[c&0xf])
+			}
+			i++
+			done = i
+			continue
 		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b.WriteString(s[done:i])
+			b.WriteString(`\ufffd`)
+			done = i + size
+		case r == '\u2028' || r == '\u2029':
+			b.WriteString(s[done:i])
+			b.WriteString(`\u202`)
+			b.WriteByte(hex[r&0xf])
+			done = i + size
+		}
+		i += size
 	}
-	return true
+	b.WriteString(s[done:])
+	b.WriteByte('"')
 }
