@@ -331,7 +331,7 @@ func reportEval(env *Env, ev *eval.Eval, base *eval.Eval, f evalRunFlags) int {
 	failed, errored := false, false
 	for _, c := range cells {
 		failed = failed || c.Passed < c.Runs
-		errored = errored || c.Errors > 0
+		errored = errored || c.Errors > 0 || c.Ungraded > 0
 	}
 	switch {
 	case ev.State == eval.StateStopped:

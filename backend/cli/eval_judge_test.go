@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -120,7 +121,8 @@ func TestEval_JudgeWithoutAScoreIsNotGraded(t *testing.T) {
 			home, dir := evalHome(t, m)
 			judgeAnswers(m, reply)
 			suite := writeSuite(t, dir, "judge.toml", judgeSuite)
-			out := runHermes(t, "eval", "run", "--home", home, "--base-url", m.URL, "--json", suite)
+			junit := filepath.Join(dir, "junit.xml")
+			out := runHermes(t, "eval", "run", "--home", home, "--base-url", m.URL, "--json", "--junit", junit, suite)
 			if out.code != cli.ExitFailed {
 				t.Fatalf("exit %d, want %d\n%s\n%s", out.code, cli.ExitFailed, out.stdout, out.stderr)
 			}
@@ -137,14 +139,28 @@ func TestEval_JudgeWithoutAScoreIsNotGraded(t *testing.T) {
 					t.Errorf("the error does not say %q: %s", want, r.Error)
 				}
 			}
-			if cell := ev.Cells[0]; cell.Errors != 1 || cell.Runs != 0 || cell.Passed != 0 {
-				t.Errorf("cell = %+v, want one not graded and none passed", cell)
+			// Counted apart: neither among the runs checked nor the errors.
+			if cell := ev.Cells[0]; cell.Ungraded != 1 || cell.Errors != 0 || cell.Runs != 0 || cell.Passed != 0 {
+				t.Errorf("cell = %+v, want one not graded, no error and none passed", cell)
+			}
+			if report, err := os.ReadFile(junit); err != nil || !strings.Contains(string(report), `skipped="1"`) ||
+				!strings.Contains(string(report), "<skipped message=\"the judge") || strings.Contains(string(report), "<error") {
+				t.Errorf("the JUnit report does not skip the run not graded: %v\n%s", err, report)
+			}
+			var listed []struct {
+				ID                               string
+				Passed, Failed, Ungraded, Errors int
+			}
+			list := runHermes(t, "eval", "list", "--home", home, "--json")
+			if err := json.Unmarshal([]byte(list.stdout), &listed); err != nil || len(listed) != 1 ||
+				listed[0].Ungraded != 1 || listed[0].Errors != 0 || listed[0].Passed+listed[0].Failed != 0 {
+				t.Errorf("eval list: %+v, %v\n%s", listed, err, list.stdout)
 			}
 			if !strings.Contains(out.stderr, "NOT GRADED summary · default #1") {
 				t.Errorf("the progress does not say it was not graded:\n%s", out.stderr)
 			}
 			en := showIn(t, "en", home, ev.ID)
-			if !strings.Contains(en, "NOT GRADED "+r.Error) {
+			if !strings.Contains(en, "NOT GRADED "+r.Error) || !regexp.MustCompile(`(?m)^summary +default +0/0 .* 1 +0$`).MatchString(en) {
 				t.Errorf("eval show:\n%s", en)
 			}
 			if zh := showIn(t, "zh-CN", home, ev.ID); !strings.Contains(zh, "未评分 ") {

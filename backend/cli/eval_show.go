@@ -48,27 +48,12 @@ func cmdEvalList(env *Env, args []string) int {
 		return fail(env, err)
 	}
 	defer st.Close()
-	evs, err := eval.ListEvals(st)
-	if err != nil {
-		return fail(env, err)
-	}
-	counts, err := eval.Counts(st)
+	evs, err := eval.List(st)
 	if err != nil {
 		return fail(env, err)
 	}
 	if *asJSON {
-		type row struct {
-			eval.Eval
-			Passed int `json:"passed"`
-			Failed int `json:"failed"`
-			Errors int `json:"errors"`
-		}
-		rows := []row{}
-		for _, ev := range evs {
-			n := counts[ev.ID]
-			rows = append(rows, row{ev, n[0], n[1], n[2]})
-		}
-		return writeJSON(env, rows)
+		return writeJSON(env, evs)
 	}
 	if len(evs) == 0 {
 		fmt.Fprintln(env.Stdout, i18n.T("cli.eval.none"))
@@ -77,9 +62,8 @@ func cmdEvalList(env *Env, args []string) int {
 	w := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, i18n.T("cli.eval.list_header"))
 	for _, ev := range evs {
-		n := counts[ev.ID]
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", ev.ID, ev.Suite, ev.State,
-			ev.Started.Local().Format("2006-01-02 15:04"), n[0], n[1], n[2], ev.Baseline)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\n", ev.ID, ev.Suite, ev.State,
+			ev.Started.Local().Format("2006-01-02 15:04"), ev.Passed, ev.Failed, ev.Ungraded, ev.Errors, ev.Baseline)
 	}
 	_ = w.Flush() // to the terminal, like every line above
 	return ExitOK
@@ -146,8 +130,8 @@ func printEvalTable(env *Env, ev *eval.Eval, cells []eval.Cell) {
 		if c.Cost != nil {
 			cost = fmt.Sprintf("%.4f", *c.Cost)
 		}
-		line := fmt.Sprintf("%s\t%s\t%d/%d\t%.2f\t%.2f\t%s\t%s\t%d\t%s\t%d", c.Task, c.Variant, c.Passed, c.Runs,
-			c.PassAtK, c.PassHatK, durationText(c.MedianMS), durationText(c.P95MS), c.Tokens, cost, c.Errors)
+		line := fmt.Sprintf("%s\t%s\t%d/%d\t%.2f\t%.2f\t%s\t%s\t%d\t%s\t%d\t%d", c.Task, c.Variant, c.Passed, c.Runs,
+			c.PassAtK, c.PassHatK, durationText(c.MedianMS), durationText(c.P95MS), c.Tokens, cost, c.Ungraded, c.Errors)
 		if c.Delta != "" {
 			d := i18n.T("cli.eval.delta." + c.Delta)
 			if c.BaselineRuns > 0 {

@@ -24,12 +24,11 @@ import (
 // names a suite: relative to the home.
 const DefaultSuite = "suites/cases.toml"
 
-// Listed is an eval with how many of its runs passed, failed and erred.
+// Listed is an eval with how many of its runs passed, failed, were not
+// graded and erred.
 type Listed struct {
 	Eval
-	Passed int `json:"passed"`
-	Failed int `json:"failed"`
-	Errors int `json:"errors"`
+	Tally
 }
 
 // List is every eval of st, newest first, with its counts.
@@ -44,8 +43,7 @@ func List(st *store.Store) ([]Listed, error) {
 	}
 	rows := make([]Listed, 0, len(evs))
 	for _, ev := range evs {
-		n := counts[ev.ID]
-		rows = append(rows, Listed{ev, n[0], n[1], n[2]})
+		rows = append(rows, Listed{ev, counts[ev.ID]})
 	}
 	return rows, nil
 }

@@ -15,6 +15,7 @@ type junitSuites struct {
 	Tests    int          `xml:"tests,attr"`
 	Failures int          `xml:"failures,attr"`
 	Errors   int          `xml:"errors,attr"`
+	Skipped  int          `xml:"skipped,attr"`
 	Suites   []junitSuite `xml:"testsuite"`
 }
 
@@ -23,6 +24,7 @@ type junitSuite struct {
 	Tests    int         `xml:"tests,attr"`
 	Failures int         `xml:"failures,attr"`
 	Errors   int         `xml:"errors,attr"`
+	Skipped  int         `xml:"skipped,attr"`
 	Time     string      `xml:"time,attr"`
 	Cases    []junitCase `xml:"testcase"`
 }
@@ -33,6 +35,7 @@ type junitCase struct {
 	Time      string        `xml:"time,attr"`
 	Failure   *junitProblem `xml:"failure,omitempty"`
 	Error     *junitProblem `xml:"error,omitempty"`
+	Skipped   *junitProblem `xml:"skipped,omitempty"`
 	SystemOut string        `xml:"system-out,omitempty"`
 }
 
@@ -42,7 +45,8 @@ type junitProblem struct {
 }
 
 // WriteJUnit writes ev's results as a JUnit XML report: a failed check is
-// a failure, a run that could not be checked an error.
+// a failure, a run that could not be checked an error, a run the judge
+// could not grade skipped (neither passed nor failed).
 func WriteJUnit(w io.Writer, ev *Eval) error {
 	top := junitSuites{Name: ev.Suite}
 	for _, v := range ev.Variants {
@@ -60,6 +64,9 @@ func WriteJUnit(w io.Writer, ev *Eval) error {
 			}
 			ms += r.DurationMS
 			switch {
+			case r.Ungraded:
+				c.Skipped = &junitProblem{Message: clip(r.Error, 200), Text: r.Error}
+				s.Skipped++
 			case r.Error != "":
 				c.Error = &junitProblem{Message: clip(r.Error, 200), Text: r.Error}
 				s.Errors++
@@ -86,6 +93,7 @@ func WriteJUnit(w io.Writer, ev *Eval) error {
 		top.Tests += s.Tests
 		top.Failures += s.Failures
 		top.Errors += s.Errors
+		top.Skipped += s.Skipped
 		top.Suites = append(top.Suites, s)
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {

@@ -218,10 +218,34 @@ func ListEvals(st *store.Store) ([]Eval, error) {
 	return out, err
 }
 
-// Counts returns how many results of each eval passed, failed and erred,
-// by id.
-func Counts(st *store.Store) (map[string][3]int, error) {
-	out := map[string][3]int{}
+// Tally counts an eval's results: those that passed, that failed, that
+// were not graded (the judge could not say: neither a pass nor a fail, and
+// `hermes eval run --resume` grades them again) and that erred (the run
+// could not be checked).
+type Tally struct {
+	Passed   int `json:"passed"`
+	Failed   int `json:"failed"`
+	Ungraded int `json:"ungraded"`
+	Errors   int `json:"errors"`
+}
+
+// Add counts r.
+func (t *Tally) Add(r Result) {
+	switch {
+	case r.Ungraded:
+		t.Ungraded++
+	case r.Error != "":
+		t.Errors++
+	case r.Pass:
+		t.Passed++
+	default:
+		t.Failed++
+	}
+}
+
+// Counts returns each eval's Tally, by id.
+func Counts(st *store.Store) (map[string]Tally, error) {
+	out := map[string]Tally{}
 	err := st.View(func(tx *bolt.Tx) error {
 		return tx.Bucket(resultsBucket).ForEach(func(k, v []byte) error {
 			id, _, _ := strings.Cut(string(k), "/")
@@ -230,14 +254,7 @@ func Counts(st *store.Store) (map[string][3]int, error) {
 				return nil
 			}
 			n := out[id]
-			switch {
-			case r.Error != "":
-				n[2]++
-			case r.Pass:
-				n[0]++
-			default:
-				n[1]++
-			}
+			n.Add(r)
 			out[id] = n
 			return nil
 		})

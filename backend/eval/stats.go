@@ -13,11 +13,13 @@ type Cell struct {
 	Task    string `json:"task"`
 	Variant string `json:"variant"`
 	// Runs counts the runs that ended and were checked; Errors those that
-	// could not be (a model call failed), which are in neither count.
-	Runs   int `json:"runs"`
-	Passed int `json:"passed"`
-	Errors int `json:"errors"`
-	K      int `json:"k"`
+	// could not be (a model call failed) and Ungraded those the judge could
+	// not grade, which are in neither count.
+	Runs     int `json:"runs"`
+	Passed   int `json:"passed"`
+	Errors   int `json:"errors"`
+	Ungraded int `json:"ungraded"`
+	K        int `json:"k"`
 	// PassAtK and PassHatK are estimated from the runs (unbiased, as for
 	// code generation benchmarks: 1 - C(n-c,k)/C(n,k) and C(c,k)/C(n,k)).
 	PassAtK  float64  `json:"pass_at_k"`
@@ -54,6 +56,10 @@ func Cells(ev *Eval) []Cell {
 			priced := false
 			for _, r := range ev.Results {
 				if r.Task != task || r.Variant != c.Variant {
+					continue
+				}
+				if r.Ungraded {
+					c.Ungraded++
 					continue
 				}
 				if r.Error != "" {

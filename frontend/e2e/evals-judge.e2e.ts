@@ -107,8 +107,8 @@ async function openCell(page: Page): Promise<void> {
 
 describe('the judge on the Evals page', () => {
   for (const c of [
-    { locale: 'en-US', pass: 'score 0.90 (passes at 0.70)', fail: 'score 0.30 (passes at 0.70)', ungraded: 'not graded', file: 'evals-judge-en.png' },
-    { locale: 'zh-CN', pass: '得分 0.90（0.70 通过）', fail: '得分 0.30（0.70 通过）', ungraded: '未评分', file: 'evals-judge-zh.png' },
+    { locale: 'en-US', pass: 'score 0.90 (passes at 0.70)', fail: 'score 0.30 (passes at 0.70)', ungraded: 'not graded', inCell: '1 not graded', file: 'evals-judge-en.png' },
+    { locale: 'zh-CN', pass: '得分 0.90（0.70 通过）', fail: '得分 0.30（0.70 通过）', ungraded: '未评分', inCell: '1 个未评分', file: 'evals-judge-zh.png' },
   ]) {
     it(`shows each verdict and the run it could not grade (${c.locale})`, async () => {
       const { ctx, page } = await openPage(browser!, { locale: c.locale, width: 1280, height: 720 })
@@ -131,7 +131,16 @@ describe('the judge on the Evals page', () => {
       const error = (await page.getByTestId('eval-run-error').textContent()) ?? ''
       expect(error).toContain("the judge's answer holds no score")
       expect(error).toMatch(/hermes eval run --resume ev-/)
-      expect(await page.getByTestId('eval-cell').getAttribute('data-passed')).toBe('1')
+      // Counted apart in the cell: one of two graded runs passed, one not graded, no error.
+      const cell = page.getByTestId('eval-cell')
+      expect(await cell.getAttribute('data-passed')).toBe('1')
+      expect(await cell.getByTestId('eval-cell-passed').textContent()).toBe('1/2')
+      expect(await cell.getByTestId('eval-cell-ungraded').textContent()).toBe(c.inCell)
+      expect(await cell.getByTestId('eval-cell-errors').count()).toBe(0)
+      await page.getByTestId('nav-evals').click()
+      expect(await page.getByTestId('eval-row-ungraded').textContent()).toBe('1')
+      expect(await page.getByTestId('eval-row-errors').textContent()).toBe('0')
+      await openCell(page)
       await page.getByTestId('eval-judge').scrollIntoViewIfNeeded()
       await shot(page, c.file)
       await ctx.close()

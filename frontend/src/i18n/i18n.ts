@@ -29,9 +29,15 @@ export function detectLang(stored: string | null | undefined, backend: string | 
   return 'en'
 }
 
-/** t renders key in lang, replacing each {name} with vars[name]. */
+/**
+ * t renders key in lang, replacing each {name} with vars[name]. A count of
+ * one ({n} or {count} is 1) takes the key's singular, KEY_one, where the
+ * catalogs have one: "1 error", not "1 errors".
+ */
 export function t(lang: Lang, key: MessageKey, vars: Vars = {}): string {
-  const template = catalogs[lang][key] ?? catalogs.en[key] ?? key
+  const count = vars.n ?? vars.count
+  const one = count !== undefined && String(count) === '1' ? (`${key}_one` as MessageKey) : undefined
+  const template = (one && (catalogs[lang][one] ?? catalogs.en[one])) || catalogs[lang][key] || catalogs.en[key] || key
   // Most texts have no {name}: cards call t for each label at each draw.
   if (!template.includes('{')) return template
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole))

@@ -50,6 +50,8 @@ export interface EvalCell {
   runs: number
   passed: number
   errors: number
+  // runs the judge could not grade: neither passed nor failed, nor errors
+  ungraded: number
   k: number
   pass_at_k: number
   pass_hat_k: number
@@ -80,6 +82,7 @@ export interface EvalBase {
 export interface EvalRow extends EvalBase {
   passed: number
   failed: number
+  ungraded: number
   errors: number
 }
 

@@ -85,6 +85,7 @@ function EvalList() {
               <th>{t('evals.col.variants')}</th>
               <th className="num">{t('evals.col.passed')}</th>
               <th className="num">{t('evals.col.failed')}</th>
+              <th className="num">{t('evals.col.ungraded')}</th>
               <th className="num">{t('evals.col.errors')}</th>
               <th>{t('runs.col.started')}</th>
             </tr>
@@ -107,7 +108,12 @@ function EvalList() {
                 <td>{variantsOf(ev).join(', ')}</td>
                 <td className="num">{ev.passed}</td>
                 <td className="num">{ev.failed}</td>
-                <td className="num">{ev.errors}</td>
+                <td className="num" data-testid="eval-row-ungraded">
+                  {ev.ungraded}
+                </td>
+                <td className="num" data-testid="eval-row-errors">
+                  {ev.errors}
+                </td>
                 <td className="nowrap">{formatDateTime(ev.started, lang)}</td>
               </tr>
             ))}
@@ -208,7 +214,7 @@ function EvalView({ id }: { id: string }) {
 function MatrixCell({ cell, task, variant, picked, onPick }: { cell: EvalCell | undefined; task: string; variant: string; picked: boolean; onPick: () => void }) {
   const t = useT()
   const lang = useAppState((s) => s.lang)
-  if (!cell || cell.runs + cell.errors === 0)
+  if (!cell || cell.runs + cell.errors + cell.ungraded === 0)
     return (
       <td className="eval-cell empty" data-testid="eval-cell" data-task={task} data-variant={variant} data-runs="0">
         <span className="muted">{t('evals.cell.waiting')}</span>
@@ -217,11 +223,11 @@ function MatrixCell({ cell, task, variant, picked, onPick }: { cell: EvalCell | 
   const delta = cell.delta ?? ''
   return (
     <td
-      className={`eval-cell${delta ? ` delta-${delta}` : ''}${picked ? ' picked' : ''}${cell.passed === cell.runs && cell.errors === 0 ? ' all-pass' : cell.passed === 0 ? ' none-pass' : ''}`}
+      className={`eval-cell${delta ? ` delta-${delta}` : ''}${picked ? ' picked' : ''}${cell.passed === cell.runs && cell.errors + cell.ungraded === 0 ? ' all-pass' : cell.passed === 0 ? ' none-pass' : ''}`}
       data-testid="eval-cell"
       data-task={task}
       data-variant={variant}
-      data-runs={cell.runs + cell.errors}
+      data-runs={cell.runs + cell.errors + cell.ungraded}
       data-passed={cell.passed}
       data-delta={delta}
       onClick={onPick}
@@ -233,7 +239,16 @@ function MatrixCell({ cell, task, variant, picked, onPick }: { cell: EvalCell | 
         <b data-testid="eval-cell-passed">
           {cell.passed}/{cell.runs}
         </b>
-        {cell.errors > 0 && <span className="tag bad">{t('evals.cell.errors', { n: cell.errors })}</span>}
+        {cell.ungraded > 0 && (
+          <span className="tag warn" data-testid="eval-cell-ungraded">
+            {t('evals.cell.ungraded', { n: cell.ungraded })}
+          </span>
+        )}
+        {cell.errors > 0 && (
+          <span className="tag bad" data-testid="eval-cell-errors">
+            {t('evals.cell.errors', { n: cell.errors })}
+          </span>
+        )}
         {delta && (
           <span className={`tag delta delta-${delta}`} data-testid="eval-cell-delta">
             {t(`evals.delta.${delta}`)}
@@ -277,7 +292,7 @@ function CellRuns({ d, task, variant }: { d: EvalDetail; task: string; variant: 
               t('evals.run.rep', { n: r.rep + 1 })
             )}{' '}
             <span className="muted">
-              {t('evals.run.figures', { iterations: r.iterations, time: formatDuration(r.duration_ms) })}
+              {t('evals.run.figures', { n: r.iterations, time: formatDuration(r.duration_ms) })}
             </span>
             {r.error && (
               <div className="notice notice-error" data-testid="eval-run-error">
