@@ -272,9 +272,9 @@ func progressPrinter(env *Env) func(eval.Progress) {
 		switch {
 		case r.Ungraded:
 			// Said whole: what to do next ends it.
-			mark, detail = i18n.T("cli.eval.ungraded"), r.Error
+			mark, detail = i18n.T("cli.eval.ungraded"), r.ErrorText(i18n.Current())
 		case r.Error != "":
-			mark, detail = i18n.T("cli.eval.error"), r.Error
+			mark, detail = i18n.T("cli.eval.error"), r.ErrorText(i18n.Current())
 		case !r.Pass:
 			mark = i18n.T("cli.eval.fail")
 			for _, c := range r.Checks {

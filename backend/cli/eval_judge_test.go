@@ -163,7 +163,8 @@ func TestEval_JudgeWithoutAScoreIsNotGraded(t *testing.T) {
 			if !strings.Contains(en, "NOT GRADED "+r.Error) || !regexp.MustCompile(`(?m)^summary +default +0/0 .* 1 +0$`).MatchString(en) {
 				t.Errorf("eval show:\n%s", en)
 			}
-			if zh := showIn(t, "zh-CN", home, ev.ID); !strings.Contains(zh, "未评分 ") {
+			// What to do next, in the reader's language.
+			if zh := showIn(t, "zh-CN", home, ev.ID); !strings.Contains(zh, "未评分 ") || !strings.Contains(zh, "请把 [eval] judge_model 设为能遵循指令的模型，再用 hermes eval run --resume "+ev.ID+" 重新评分") {
 				t.Errorf("eval show in Chinese:\n%s", zh)
 			}
 		})

@@ -181,9 +181,9 @@ func printResults(env *Env, ev *eval.Eval) {
 		}
 		switch {
 		case r.Ungraded:
-			fmt.Fprintf(env.Stdout, "  %s %s\n", i18n.T("cli.eval.ungraded"), r.Error)
+			fmt.Fprintf(env.Stdout, "  %s %s\n", i18n.T("cli.eval.ungraded"), r.ErrorText(i18n.Current()))
 		case r.Error != "":
-			fmt.Fprintf(env.Stdout, "  %s %s\n", i18n.T("cli.eval.error"), r.Error)
+			fmt.Fprintf(env.Stdout, "  %s %s\n", i18n.T("cli.eval.error"), r.ErrorText(i18n.Current()))
 		}
 	}
 }

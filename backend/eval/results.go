@@ -61,20 +61,32 @@ type Eval struct {
 // is why the run could not be checked (its model call failed) or graded
 // (Ungraded: the judge could not say): neither a pass nor a fail.
 type Result struct {
-	Task       string        `json:"task"`
-	Variant    string        `json:"variant"`
-	Rep        int           `json:"rep"`
-	RunID      string        `json:"run_id,omitempty"`
-	Status     string        `json:"status,omitempty"`
-	Pass       bool          `json:"pass"`
-	Error      string        `json:"error,omitempty"`
-	Ungraded   bool          `json:"ungraded,omitempty"`
-	Checks     []CheckResult `json:"checks,omitempty"`
-	Answer     string        `json:"answer,omitempty"`
-	Iterations int           `json:"iterations"`
-	Tokens     int           `json:"tokens"`
-	Cost       *float64      `json:"cost,omitempty"`
-	DurationMS int64         `json:"duration_ms"`
+	Task    string `json:"task"`
+	Variant string `json:"variant"`
+	Rep     int    `json:"rep"`
+	RunID   string `json:"run_id,omitempty"`
+	Status  string `json:"status,omitempty"`
+	Pass    bool   `json:"pass"`
+	Error   string `json:"error,omitempty"`
+	// ErrorIn is Error in both languages ("en", "zh-CN") when Hermes worded
+	// it (a run not graded says what to do next); Error is its English.
+	ErrorIn    map[string]string `json:"error_in,omitempty"`
+	Ungraded   bool              `json:"ungraded,omitempty"`
+	Checks     []CheckResult     `json:"checks,omitempty"`
+	Answer     string            `json:"answer,omitempty"`
+	Iterations int               `json:"iterations"`
+	Tokens     int               `json:"tokens"`
+	Cost       *float64          `json:"cost,omitempty"`
+	DurationMS int64             `json:"duration_ms"`
+}
+
+// ErrorText is why the run was not checked or graded, in l when Hermes
+// worded it in l, else as it was kept.
+func (r Result) ErrorText(l i18n.Lang) string {
+	if s := r.ErrorIn[string(l)]; s != "" {
+		return s
+	}
+	return r.Error
 }
 
 // Tag says which eval, task, variant and repetition a run was started for.

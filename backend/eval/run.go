@@ -408,6 +408,7 @@ func (e *Engine) runOne(ctx context.Context, stop <-chan struct{}, s *Suite, eva
 			key = "eval.judge_malformed"
 		}
 		res.Error = i18n.In(i18n.EN, key, err, evalID)
+		res.ErrorIn = map[string]string{string(i18n.EN): res.Error, string(i18n.ZH): i18n.In(i18n.ZH, key, err, evalID)}
 		return res, false, nil
 	}
 	res.Pass = Passed(checks)

@@ -31,6 +31,8 @@ export interface EvalResult {
   status?: string
   pass: boolean
   error?: string
+  /** error in each language ("en", "zh-CN") when Hermes worded it. */
+  error_in?: Record<string, string>
   /** The judge could not grade the run: neither passed nor failed; error says why and what to do. */
   ungraded?: boolean
   checks?: EvalCheck[]

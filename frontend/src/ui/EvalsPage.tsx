@@ -273,6 +273,7 @@ function MatrixCell({ cell, task, variant, picked, onPick }: { cell: EvalCell | 
 /** CellRuns are the runs of one cell: each opens its run page; failed checks and the judge's reasons are shown. */
 function CellRuns({ d, task, variant }: { d: EvalDetail; task: string; variant: string }) {
   const t = useT()
+  const lang = useAppState((s) => s.lang)
   const rs = resultsOf(d, task, variant)
   const reasons = judgeReasons(rs)
   return (
@@ -296,7 +297,7 @@ function CellRuns({ d, task, variant }: { d: EvalDetail; task: string; variant: 
             </span>
             {r.error && (
               <div className="notice notice-error" data-testid="eval-run-error">
-                {r.error}
+                {r.error_in?.[lang] || r.error}
               </div>
             )}
             {(r.checks ?? []).some((c) => !c.pass && c.kind !== 'judge') && (
