@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"golang.org/x/term"
 
@@ -44,8 +45,8 @@ func (p *prompter) ask(req event.ApprovalRequestedData) answer {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	fmt.Fprintf(p.out, "\n%s\n", i18n.T("cli.approve.title", req.Name, req.Risk))
-	fmt.Fprintf(p.out, "  %s\n", req.Arguments)
-	if lines := vault.ChangeText(i18n.Current(), req.Change, vault.TextLimits{Lines: 12}); len(lines) > 0 {
+	fmt.Fprintf(p.out, "  %s\n", shownOf(req.Arguments, argsShown))
+	if lines := vault.ChangeText(i18n.Current(), req.Change, vault.TextLimits{Notes: commandsShown, Links: commandsShown, Lines: commandsShown, Width: commandShown}); len(lines) > 0 {
 		fmt.Fprintf(p.out, "  %s\n", i18n.T("cli.approve.change"))
 		for _, l := range lines {
 			fmt.Fprintf(p.out, "    %s\n", l)
@@ -53,8 +54,13 @@ func (p *prompter) ask(req event.ApprovalRequestedData) answer {
 	}
 	if len(req.Commands) > 0 {
 		fmt.Fprintf(p.out, "  %s\n", i18n.T("cli.approve.commands"))
-		for _, c := range req.Commands {
-			fmt.Fprintf(p.out, "    $ %s\n", c)
+		for i, c := range req.Commands {
+			if i == commandsShown {
+				fmt.Fprintf(p.out, "    %s\n", i18n.T("cli.approve.more_commands", len(req.Commands)-i))
+				break
+			}
+			// A heredoc's lines stay under their command.
+			fmt.Fprintf(p.out, "    $ %s\n", strings.ReplaceAll(shownOf(c, commandShown), "\n", "\n      "))
 		}
 	}
 	for _, r := range req.Risky {
@@ -98,6 +104,35 @@ func (p *prompter) ask(req event.ApprovalRequestedData) answer {
 			return answer{decision: event.ApproveDeny, reason: reason}
 		}
 	}
+}
+
+// What the prompt shows of a call, so that a megabyte of arguments (a file
+// written whole, minified code on one line) leaves the question on the
+// screen: the arguments' first argsShown characters, each command's first
+// commandShown, and the first commandsShown commands (and of a vault
+// edit's change, notes, links per note and lines per note; a line or a
+// value as a command).
+const (
+	argsShown     = 600
+	commandShown  = 300
+	commandsShown = 12
+)
+
+// shownOf is s cut after n characters, never inside one, saying how many
+// more there are.
+func shownOf(s string, n int) string {
+	i := 0
+	for range n {
+		if i == len(s) {
+			return s
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	if i == len(s) {
+		return s
+	}
+	return s[:i] + i18n.T("cli.approve.more_chars", utf8.RuneCountInString(s[i:]))
 }
 
 // pattern reads an "always" answer's pattern: for a command line, the

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"hermes/backend/event"
 	"hermes/backend/i18n"
@@ -141,5 +142,45 @@ func TestPrompter_ReasonInTheTerminalsLanguage(t *testing.T) {
 	newPrompter(strings.NewReader("d\n\n"), &out).ask(req)
 	if !strings.Contains(out.String(), "write_file is a write tool") {
 		t.Errorf("without reason_in:\n%s", out.String())
+	}
+}
+
+// A call of a megabyte (a file written whole, minified code on one line)
+// leaves the question on the screen: the arguments and each command are
+// cut after a few hundred characters, never inside a character, saying how
+// many more there are; only the first commands are listed.
+func TestPrompter_ClipsWhatItShows(t *testing.T) {
+	minified := "var a=function(){return'压缩'};" + strings.Repeat("x=1;", 256<<10) // 1 MiB on one line
+	args, _ := json.Marshal(map[string]string{"path": "dist/app.min.js", "content": minified})
+	commands := []string{"node -e '" + minified + "'"}
+	for i := range 20 {
+		commands = append(commands, "echo "+strings.Repeat("中", i))
+	}
+	var out strings.Builder
+	req := event.ApprovalRequestedData{Name: "execute_command", Risk: "exec", Arguments: string(args), Commands: commands}
+	if got := newPrompter(strings.NewReader("d\n\n"), &out).ask(req); got.decision != event.ApproveDeny {
+		t.Fatalf("answer %+v", got)
+	}
+	shown := out.String()
+	if len(shown) > 8<<10 {
+		t.Errorf("the prompt is %d bytes for a call of %d", len(shown), len(args))
+	}
+	if !utf8.ValidString(shown) {
+		t.Error("a character was cut in two")
+	}
+	for _, want := range []string{`{"content":"var a=function(){return'压缩'};x=1;`, "more characters; the run's page shows the call whole)", "    $ echo 中中中\n", "… and 9 more commands"} {
+		if !strings.Contains(shown, want) {
+			t.Errorf("the prompt lacks %q:\n%s", want, shown)
+		}
+	}
+	if strings.Contains(shown, "echo "+strings.Repeat("中", 11)) {
+		t.Errorf("the prompt lists more than the first commands:\n%s", shown)
+	}
+	// A short call is shown whole.
+	if s := shownOf(`{"command":"ls"}`, argsShown); s != `{"command":"ls"}` {
+		t.Errorf("shownOf = %q", s)
+	}
+	if s := shownOf("中文字符", 2); !strings.HasPrefix(s, "中文… (2 more characters") {
+		t.Errorf("shownOf = %q", s)
 	}
 }

@@ -70,8 +70,13 @@ func skillsMessages() map[string]i18n.Msg {
 			ZH: "  仅限匹配的参数（* 通配，例如 \"git *\"；直接回车表示任意参数）> ",
 		},
 		"cli.approve.commands": {EN: "it runs:", ZH: "将运行："},
-		"cli.approve.change":   {EN: "it changes:", ZH: "将做的修改："},
-		"cli.approve.risky":    {EN: "always asked: %s", ZH: "总是需要询问：%s"},
+		"cli.approve.more_chars": {
+			EN: "… (%d more characters; the run's page shows the call whole)",
+			ZH: "……（另有 %d 个字符；运行页面显示完整调用）",
+		},
+		"cli.approve.more_commands": {EN: "… and %d more commands", ZH: "……另有 %d 条命令"},
+		"cli.approve.change":        {EN: "it changes:", ZH: "将做的修改："},
+		"cli.approve.risky":         {EN: "always asked: %s", ZH: "总是需要询问：%s"},
 		"cli.approve.escaping": {
 			EN: "the model asks to run this outside the OS sandbox, where it can do anything you can: allow it only once, and only if it must",
 			ZH: "模型请求在系统沙箱之外运行它，届时它能做你能做的任何事：只能允许这一次，且仅在确有必要时允许",
