@@ -305,3 +305,64 @@ func TestRename_ReplacesAndSyncs(t *testing.T) {
 		t.Fatalf("synced %v, want %s", *synced, dir)
 	}
 }
+
+// tempsOf records the temporary names a write creates.
+type tempsOf struct {
+	osDir
+	created *[]string
+}
+
+func (d tempsOf) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	f, err := d.osDir.OpenFile(name, flag, perm)
+	if err == nil {
+		*d.created = append(*d.created, filepath.Base(name))
+	}
+	return f, err
+}
+
+// Writes reuse a few temporary names rather than leaving the directory one
+// new name each (which a watch added on it then walks): one writer takes
+// the first name every time; a name held (by a concurrent writer, or left
+// by a crash) is passed over, and once all are, a random one is taken.
+func TestWrite_ReusesTemporaryNames(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "hermes.lock")
+	var created []string
+	d := tempsOf{created: &created}
+	for i := range 50 {
+		opts := []Option{NoSync()}
+		if i%2 == 0 {
+			opts = append(opts, NoReplace())
+			_ = os.Remove(path)
+		}
+		if err := write(d, path, 0o600, writeBytes([]byte("pid "+strconv.Itoa(i))), opts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if distinct := slices.Compact(slices.Clone(created)); len(distinct) != 1 || distinct[0] != ".hermes.lock.hermes-0.tmp" {
+		t.Fatalf("50 writes made the temporary names %v, want .hermes.lock.hermes-0.tmp each time", distinct)
+	}
+
+	created = created[:0]
+	for i := range tempNames {
+		if err := os.WriteFile(filepath.Join(dir, ".hermes.lock.hermes-"+strconv.Itoa(i)+".tmp"), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := write(d, path, 0o600, writeBytes([]byte("next")), nil); err != nil {
+			t.Fatal(err)
+		}
+		want := ".hermes.lock.hermes-" + strconv.Itoa(i+1) + ".tmp"
+		if i+1 == tempNames {
+			if len(created[i]) != len(".hermes.lock.hermes-12345678.tmp") {
+				t.Errorf("with every fixed name held, the write took %q, want a random name", created[i])
+			}
+			continue
+		}
+		if created[i] != want {
+			t.Errorf("with %d names held, the write took %q, want %q", i+1, created[i], want)
+		}
+	}
+	if got := readFile(t, path); got != "next" {
+		t.Errorf("content %q", got)
+	}
+}

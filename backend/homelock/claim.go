@@ -1,6 +1,7 @@
 package homelock
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -80,8 +81,18 @@ func Claim(ctx context.Context, home string, me Lock) (*Owner, error) {
 	return nil, i18n.Wrap(ErrLockHeld, "homelock.lock_contended", LockPath(home))
 }
 
-// Release removes the lock, if it is still this process's.
-func (o *Owner) Release() { removeIf(o.home, o.raw) }
+// Release removes the lock, if it is still this process's. It is compared
+// and removed in place, not moved aside under a name of this process's own
+// as a takeover moves a stale lock (removeIf): a lock is taken over only
+// when its process is gone, so no other process replaces it meanwhile, and
+// each name removed from the home stays a directory entry that watching the
+// home then walks (atomicfile.tempNames).
+func (o *Owner) Release() {
+	path := LockPath(o.home)
+	if b, err := os.ReadFile(path); err == nil && bytes.Equal(b, o.raw) {
+		_ = os.Remove(path)
+	}
+}
 
 // Probe returns the lock of the live process that owns home, or
 // ErrNotOwner when none does (no lock, a stale one, or one whose process
