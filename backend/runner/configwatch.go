@@ -44,6 +44,19 @@ func (m *Manager) config() (config.Config, error) {
 	return *m.conf.good, nil
 }
 
+// lastConfig is the config as last read while good, which WatchConfig keeps
+// current; the file as it is now when none was read yet. A start that
+// follows hermes.toml reads it once for the watch and the update check.
+func (m *Manager) lastConfig() (config.Config, error) {
+	m.conf.mu.Lock()
+	good := m.conf.good
+	m.conf.mu.Unlock()
+	if good != nil {
+		return *good, nil
+	}
+	return m.config()
+}
+
 // WatchConfig follows hermes.toml until ctx ends (config.Watch): a good edit
 // becomes the config of the runs started from then on and is told as a
 // "config reloaded" notice that says the tools new runs get when it changed

@@ -28,7 +28,7 @@ type UpdateOptions struct {
 // release is on offer (no network, say) stays out of the way: it is only
 // logged.
 func (m *Manager) CheckForUpdates(ctx context.Context, o UpdateOptions) (*update.Checker, error) {
-	cfg, err := m.config()
+	cfg, err := m.lastConfig()
 	if err != nil || !cfg.Update.ChecksOnStart() {
 		if err == nil {
 			// The checker's first step would have removed what earlier
