@@ -164,7 +164,8 @@ func TestEval_JudgeWithoutAScoreIsNotGraded(t *testing.T) {
 				t.Errorf("eval show:\n%s", en)
 			}
 			// What to do next, in the reader's language.
-			if zh := showIn(t, "zh-CN", home, ev.ID); !strings.Contains(zh, "未评分 ") || !strings.Contains(zh, "请把 [eval] judge_model 设为能遵循指令的模型，再用 hermes eval run --resume "+ev.ID+" 重新评分") {
+			if zh := showIn(t, "zh-CN", home, ev.ID); !strings.Contains(zh, "未评分 ") || !strings.Contains(zh, "评判模型的回答中没有分数：") ||
+				!strings.Contains(zh, "请把 [eval] judge_model 设为能遵循指令的模型，再用 hermes eval run --resume "+ev.ID+" 重新评分") {
 				t.Errorf("eval show in Chinese:\n%s", zh)
 			}
 		})

@@ -1,6 +1,9 @@
 package eval
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 var (
 	// ErrSuite is returned by Load for a suite that cannot be read or that
@@ -14,6 +17,15 @@ var (
 	// or read.
 	ErrNoRun = errors.New("no such run")
 
-	// ErrJudge is returned when a judge's answer holds no score.
+	// ErrJudge is a judge's answer that holds no score (*NoScoreError).
 	ErrJudge = errors.New("the judge's answer holds no score")
 )
+
+// NoScoreError is the answer of a judge that holds no score, clipped; it
+// is ErrJudge.
+type NoScoreError struct{ Reply string }
+
+func (e *NoScoreError) Error() string { return fmt.Sprintf("%v: %q", ErrJudge, e.Reply) }
+
+// Is makes errors.Is(err, ErrJudge) true.
+func (e *NoScoreError) Is(target error) bool { return target == ErrJudge }

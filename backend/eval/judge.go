@@ -81,14 +81,14 @@ func judgeInput(criterion string, t Task, o Outcome) string {
 func parseVerdict(reply string) (float64, string, error) {
 	start, end := strings.Index(reply, "{"), strings.LastIndex(reply, "}")
 	if start < 0 || end < start {
-		return 0, "", fmt.Errorf("%w: %q", ErrJudge, clip(reply, 200))
+		return 0, "", &NoScoreError{Reply: clip(reply, 200)}
 	}
 	var v struct {
 		Score  *float64 `json:"score"`
 		Reason string   `json:"reason"`
 	}
 	if err := json.Unmarshal([]byte(reply[start:end+1]), &v); err != nil || v.Score == nil {
-		return 0, "", fmt.Errorf("%w: %q", ErrJudge, clip(reply, 200))
+		return 0, "", &NoScoreError{Reply: clip(reply, 200)}
 	}
 	return min(max(*v.Score, 0), 1), v.Reason, nil
 }

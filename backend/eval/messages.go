@@ -33,9 +33,9 @@ func evalMessages() map[string]i18n.Msg {
 			EN: "the judge's model call failed: %v; check [eval] judge_model and its endpoint ([model] timeout bounds the wait), then grade the run again with hermes eval run --resume %s",
 			ZH: "评判模型调用失败：%v；请检查 [eval] judge_model 及其模型服务（[model] timeout 限定等待时间），再用 hermes eval run --resume %s 重新评分",
 		},
-		"eval.judge_malformed": {
-			EN: `%v; the judge must answer one JSON object {"score": 0 to 1, "reason": "..."}: set [eval] judge_model to a model that follows instructions, then grade the run again with hermes eval run --resume %s`,
-			ZH: `%v；评判模型须只回答一个 JSON 对象 {"score": 0 到 1, "reason": "..."}：请把 [eval] judge_model 设为能遵循指令的模型，再用 hermes eval run --resume %s 重新评分`,
+		"eval.judge_no_score": {
+			EN: `the judge's answer holds no score: %q; the judge must answer one JSON object {"score": 0 to 1, "reason": "..."}: set [eval] judge_model to a model that follows instructions, then grade the run again with hermes eval run --resume %s`,
+			ZH: `评判模型的回答中没有分数：%q；评判模型须只回答一个 JSON 对象 {"score": 0 到 1, "reason": "..."}：请把 [eval] judge_model 设为能遵循指令的模型，再用 hermes eval run --resume %s 重新评分`,
 		},
 		"eval.queue":      {EN: "the eval queue on NATS ([cluster] nats_url): %v; check that the NATS servers run with JetStream", ZH: "NATS 上的评测队列（[cluster] nats_url）：%v；请确认 NATS 服务在运行且开启了 JetStream"},
 		"eval.unattended": {EN: "an eval run has no one to approve it; the suite says approvals = \"deny\", or the call leaves the sandbox", ZH: "评测运行无人审批；套件设置了 approvals = \"deny\"，或该调用会离开沙箱"},

@@ -403,12 +403,13 @@ func (e *Engine) runOne(ctx context.Context, stop <-chan struct{}, s *Suite, eva
 	if err != nil {
 		// Not graded: an error of the eval, which a resume runs again.
 		res.Ungraded = true
-		key := "eval.judge_failed"
-		if errors.Is(err, ErrJudge) {
-			key = "eval.judge_malformed"
+		key, why := "eval.judge_failed", any(err)
+		if noScore := (*NoScoreError)(nil); errors.As(err, &noScore) {
+			// The answer quoted in either language.
+			key, why = "eval.judge_no_score", noScore.Reply
 		}
-		res.Error = i18n.In(i18n.EN, key, err, evalID)
-		res.ErrorIn = map[string]string{string(i18n.EN): res.Error, string(i18n.ZH): i18n.In(i18n.ZH, key, err, evalID)}
+		res.Error = i18n.In(i18n.EN, key, why, evalID)
+		res.ErrorIn = map[string]string{string(i18n.EN): res.Error, string(i18n.ZH): i18n.In(i18n.ZH, key, why, evalID)}
 		return res, false, nil
 	}
 	res.Pass = Passed(checks)

@@ -107,8 +107,8 @@ async function openCell(page: Page): Promise<void> {
 
 describe('the judge on the Evals page', () => {
   for (const c of [
-    { locale: 'en-US', pass: 'score 0.90 (passes at 0.70)', fail: 'score 0.30 (passes at 0.70)', ungraded: 'not graded', inCell: '1 not graded', next: 'set [eval] judge_model to a model that follows instructions', file: 'evals-judge-en.png' },
-    { locale: 'zh-CN', pass: '得分 0.90（0.70 通过）', fail: '得分 0.30（0.70 通过）', ungraded: '未评分', inCell: '1 个未评分', next: '请把 [eval] judge_model 设为能遵循指令的模型', file: 'evals-judge-zh.png' },
+    { locale: 'en-US', pass: 'score 0.90 (passes at 0.70)', fail: 'score 0.30 (passes at 0.70)', ungraded: 'not graded', inCell: '1 not graded', noScore: "the judge's answer holds no score: \"Looks fine to me.\"", next: 'set [eval] judge_model to a model that follows instructions', file: 'evals-judge-en.png' },
+    { locale: 'zh-CN', pass: '得分 0.90（0.70 通过）', fail: '得分 0.30（0.70 通过）', ungraded: '未评分', inCell: '1 个未评分', noScore: '评判模型的回答中没有分数："Looks fine to me."', next: '请把 [eval] judge_model 设为能遵循指令的模型', file: 'evals-judge-zh.png' },
   ]) {
     it(`shows each verdict and the run it could not grade (${c.locale})`, async () => {
       const { ctx, page } = await openPage(browser!, { locale: c.locale, width: 1280, height: 720 })
@@ -129,7 +129,7 @@ describe('the judge on the Evals page', () => {
       const marks = page.getByTestId('eval-run-mark')
       expect(await marks.nth(1).textContent()).toBe(c.ungraded)
       const error = (await page.getByTestId('eval-run-error').textContent()) ?? ''
-      expect(error).toContain("the judge's answer holds no score")
+      expect(error).toContain(c.noScore)
       expect(error).toMatch(/hermes eval run --resume ev-/)
       expect(error).toContain(c.next)
       // Counted apart in the cell: one of two graded runs passed, one not graded, no error.
