@@ -32,7 +32,7 @@ func evalMessages() map[string]i18n.Msg {
 			EN: "another process holds hermes.db (a live run or eval); try again when it is over",
 			ZH: "另一个进程正占用 hermes.db（有运行或评测在进行）；请在其结束后再试",
 		},
-		"cli.eval.started":     {EN: "eval %s of %s: %d tasks × %d variants × %d, %d runs to go", ZH: "评测 %s（%s）：%d 个任务 × %d 个变体 × %d，还有 %d 次运行"},
+		"cli.eval.started":     {EN: "eval %s of %s: %d × %d × %d (tasks × variants × repeats), runs to go: %d", ZH: "评测 %s（%s）：%d 个任务 × %d 个变体 × %d，还有 %d 次运行"},
 		"cli.eval.run_started": {EN: "      start %s · %s #%d  run %s", ZH: "      开始 %s · %s #%d  运行 %s"},
 		"cli.eval.stopping": {
 			EN: "Stopping: no new runs; the live ones stop at their next safe point (Ctrl-C again cancels them)",
@@ -73,7 +73,7 @@ func evalMessages() map[string]i18n.Msg {
 		"cli.worker.ready":         {EN: "worker on %s: taking eval runs, %d at once (Ctrl-C stops)", ZH: "worker（%s）：正在领取评测运行，同时 %d 个（Ctrl-C 停止）"},
 		"cli.worker.stopping":      {EN: "Stopping: no new runs; the live ones stop at their next safe point and go back on the queue", ZH: "正在停止：不再领取新运行；进行中的运行在下一个安全点停止并放回队列"},
 		"cli.eval.flag.cluster":    {EN: "put the runs on the NATS queue of [cluster] nats_url, for hermes worker replicas to run", ZH: "把运行放入 [cluster] nats_url 的 NATS 队列，由 hermes worker 副本运行"},
-		"cli.eval.cluster_waiting": {EN: "%d runs on the queue; hermes worker replicas run them", ZH: "队列中有 %d 次运行；由 hermes worker 副本运行"},
+		"cli.eval.cluster_waiting": {EN: "%d runs on the queue; hermes worker replicas run them", ZH: "队列中有 %d 次运行；由 hermes worker 副本运行", EN1: "%d run on the queue; a hermes worker replica runs it"},
 		"cli.runs.flag.note":       {EN: "a note on why the run is good or bad", ZH: "说明运行好坏原因的备注"},
 		"cli.runs.flag.label":      {EN: "list only the runs labelled good or bad", ZH: "只列出标为 good 或 bad 的运行"},
 		"cli.runs.flag.eval":       {EN: "list only the runs of this eval", ZH: "只列出该评测的运行"},

@@ -494,7 +494,7 @@ func TestEval_ResumeAfterCtrlC(t *testing.T) {
 	if ev.State != eval.StateDone || len(ev.Results) != 3 || ev.Cells[0].Passed != 3 {
 		t.Errorf("resumed eval = %+v", ev)
 	}
-	if !strings.Contains(out.stderr, "2 runs to go") {
+	if !strings.Contains(out.stderr, "runs to go: 2") {
 		t.Errorf("the resume did not start from where the eval stood:\n%s", out.stderr)
 	}
 	if treeHash(t, filepath.Join(dir, "fixtures")) != before {

@@ -1,6 +1,8 @@
 package cli_test
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"hermes/backend/i18n"
@@ -13,5 +15,27 @@ import (
 func TestMessages_NoKeyRegisteredTwice(t *testing.T) {
 	if got := i18n.T("test.no_such_message"); got != "test.no_such_message" {
 		t.Fatalf("T = %q", got)
+	}
+}
+
+// A message's singular takes the arguments of its plural: each renders
+// whole with a count of one and of two, and they differ.
+func TestMessages_Singulars(t *testing.T) {
+	for key, args := range map[string][]any{
+		"runner.tools.mcp_tools":   {"notes", 0},
+		"cli.print.max_iterations": {0},
+		"cli.print.plan":           {0},
+		"cli.print.folded":         {0, "12k", "3k"},
+		"cli.print.checkpoint":     {0},
+		"cli.skills.check_clean":   {0},
+		"cli.eval.cluster_waiting": {0},
+	} {
+		count := slices.Index(args, any(0))
+		one, two := slices.Clone(args), slices.Clone(args)
+		one[count], two[count] = 1, 2
+		singular, plural := i18n.In(i18n.EN, key, one...), i18n.In(i18n.EN, key, two...)
+		if singular == key || strings.Contains(singular+plural, "%!") || strings.Replace(singular, "1", "2", 1) == plural {
+			t.Errorf("%s: %q / %q", key, singular, plural)
+		}
 	}
 }

@@ -28,7 +28,7 @@ func skillsMessages() map[string]i18n.Msg {
 			EN: "%d broken skills, %d findings; fix the descriptions above so the model picks and calls the tools right",
 			ZH: "%d 个技能有错误，%d 条检查意见；请按上面的提示修改描述，让模型正确选择和调用工具",
 		},
-		"cli.skills.check_clean": {EN: "%d tools checked; nothing found", ZH: "已检查 %d 个工具，未发现问题"},
+		"cli.skills.check_clean": {EN: "%d tools checked; nothing found", ZH: "已检查 %d 个工具，未发现问题", EN1: "%d tool checked; nothing found"},
 		"cli.tools.usage": {
 			EN: "usage: hermes tools list [--json] | hermes tools call [--workspace DIR] [--yes] NAME ['JSON'] | hermes tools rules | hermes tools revoke ID  (each takes --home DIR)",
 			ZH: "用法：hermes tools list [--json] | hermes tools call [--workspace 目录] [--yes] 名称 ['JSON'] | hermes tools rules | hermes tools revoke 编号（均可加 --home 目录）",

@@ -30,9 +30,12 @@ const (
 )
 
 // Msg is one message in both languages; fmt verbs take T's arguments.
+// EN1, when set, is the English when the message's count, its first
+// integer argument, is 1: "1 tool checked", not "1 tools checked".
 type Msg struct {
-	EN string
-	ZH string
+	EN  string
+	ZH  string
+	EN1 string
 }
 
 var (
@@ -191,13 +194,29 @@ func In(l Lang, key string, args ...any) string {
 		return key
 	}
 	format := m.EN
-	if l == ZH && m.ZH != "" {
+	switch {
+	case l == ZH && m.ZH != "":
 		format = m.ZH
+	case m.EN1 != "" && countOf(args) == 1:
+		format = m.EN1
 	}
 	if len(args) == 0 {
 		return format
 	}
 	return fmt.Sprintf(format, args...)
+}
+
+// countOf is the first integer among args, -1 when there is none.
+func countOf(args []any) int {
+	for _, a := range args {
+		switch n := a.(type) {
+		case int:
+			return n
+		case int64:
+			return int(n)
+		}
+	}
+	return -1
 }
 
 // Error is an error whose text is a catalog message, rendered in the language

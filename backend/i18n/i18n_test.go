@@ -207,3 +207,37 @@ func TestText(t *testing.T) {
 		t.Error("IsZero")
 	}
 }
+
+// A count of one takes the message's singular in English; Chinese has one
+// form; a message without a singular, or a count other than one, is as it
+// is.
+func TestIn_SingularForACountOfOne(t *testing.T) {
+	var made []string
+	add := pendingOf(t, &made)
+	add("demo", "demo.none")
+	mu.Lock()
+	pending[len(pending)-1].make = func() map[string]Msg {
+		return map[string]Msg{
+			"demo.checked": {EN: "%d tools checked in %s", ZH: "已检查 %d 个工具（%s）", EN1: "%d tool checked in %s"},
+			"demo.plain":   {EN: "%d tools", ZH: "%d 个工具"},
+		}
+	}
+	mu.Unlock()
+	for _, c := range []struct {
+		lang Lang
+		key  string
+		args []any
+		want string
+	}{
+		{EN, "demo.checked", []any{1, "skills"}, "1 tool checked in skills"},
+		{EN, "demo.checked", []any{int64(1), "skills"}, "1 tool checked in skills"},
+		{EN, "demo.checked", []any{2, "skills"}, "2 tools checked in skills"},
+		{EN, "demo.checked", []any{0, "skills"}, "0 tools checked in skills"},
+		{ZH, "demo.checked", []any{1, "skills"}, "已检查 1 个工具（skills）"},
+		{EN, "demo.plain", []any{1}, "1 tools"},
+	} {
+		if got := In(c.lang, c.key, c.args...); got != c.want {
+			t.Errorf("In(%s, %s, %v) = %q, want %q", c.lang, c.key, c.args, got, c.want)
+		}
+	}
+}

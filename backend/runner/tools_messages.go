@@ -24,7 +24,7 @@ func toolsMessages() map[string]i18n.Msg {
 		"runner.tools.skills":     {EN: "the skills %s", ZH: "技能 %s"},
 		"runner.tools.mcp":        {EN: "the MCP servers %s", ZH: "MCP 服务器 %s"},
 		"runner.tools.no_mcp":     {EN: "no MCP server", ZH: "无 MCP 服务器"},
-		"runner.tools.mcp_tools":  {EN: "%s (%d tools)", ZH: "%s（%d 个工具）"},
+		"runner.tools.mcp_tools":  {EN: "%s (%d tools)", ZH: "%s（%d 个工具）", EN1: "%s (%d tool)"},
 		"runner.tools.mcp_off":    {EN: "%s (turned off in [tools])", ZH: "%s（已在 [tools] 中关闭）"},
 		"runner.tools.mcp_failed": {EN: "%s (not started: %s)", ZH: "%s（未启动：%s）"},
 	}
