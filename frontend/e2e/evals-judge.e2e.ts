@@ -141,6 +141,7 @@ describe('the judge on the Evals page', () => {
       await page.getByTestId('nav-evals').click()
       expect(await page.getByTestId('eval-row-ungraded').textContent()).toBe('1')
       expect(await page.getByTestId('eval-row-errors').textContent()).toBe('0')
+      await shot(page, c.file.replace('judge', 'list'))
       await openCell(page)
       await page.getByTestId('eval-judge').scrollIntoViewIfNeeded()
       await shot(page, c.file)
