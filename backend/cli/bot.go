@@ -209,14 +209,10 @@ func (r *botRunning) reconfigure(ctx context.Context, env *Env, log *slog.Logger
 // and [tools] policy, and a redactor that knows the bot's secrets, those of
 // started too, which stay in effect until a restart.
 func botSetup(ctx context.Context, dir string, cfg config.Config, getenv func(string) string, kit *runner.Toolkit, started config.Bot) (agent.Setup, error) {
-	setup, err := runner.Build(ctx, dir, cfg, getenv, runner.Overrides{})
+	setup, err := runner.BuildWith(ctx, dir, cfg, getenv, runner.Overrides{}, kit)
 	if err != nil {
 		return setup, err
 	}
-	if err := kit.Configure(ctx, cfg); err != nil {
-		return setup, err
-	}
-	kit.Apply(&setup)
 	// Build's redactor knows every secret of cfg; the bot's as started are
 	// in use until a restart, so they stay redacted too.
 	for _, s := range (config.Config{Bot: started}).Secrets(getenv) {

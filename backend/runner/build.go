@@ -61,6 +61,13 @@ func checkModel(ctx context.Context, cfg config.Config, getenv func(string) stri
 // limits and the context window. The caller adds Store, LongTerm and Bus,
 // which outlive a run.
 func Build(ctx context.Context, home string, cfg config.Config, getenv func(string) string, o Overrides) (agent.Setup, error) {
+	return BuildWith(ctx, home, cfg, getenv, o, nil)
+}
+
+// BuildWith is Build with kit's tools and policy, configured as cfg says,
+// in place of the built-in tools alone, which are then not made; nil kit is
+// Build.
+func BuildWith(ctx context.Context, home string, cfg config.Config, getenv func(string) string, o Overrides, kit *Toolkit) (agent.Setup, error) {
 	if o.MaxIterations > 0 {
 		cfg.Agent.MaxIterations = o.MaxIterations
 	}
@@ -71,11 +78,13 @@ func Build(ctx context.Context, home string, cfg config.Config, getenv func(stri
 	if err != nil {
 		return agent.Setup{}, err
 	}
-	environ := toolbox.NewEnviron(toolbox.SecretsOf(cfg, getenv))
-	environ.SetSandbox(toolbox.SandboxOf(cfg.Tools))
-	tools, err := everyRunsTools(environ)
-	if err != nil {
-		return agent.Setup{}, err
+	var tools *toolbox.Registry
+	if kit == nil {
+		environ := toolbox.NewEnviron(toolbox.SecretsOf(cfg, getenv))
+		environ.SetSandbox(toolbox.SandboxOf(cfg.Tools))
+		if tools, err = everyRunsTools(environ); err != nil {
+			return agent.Setup{}, err
+		}
 	}
 	window := cfg.Model.ContextWindow
 	if window == 0 {
@@ -88,7 +97,7 @@ func Build(ctx context.Context, home string, cfg config.Config, getenv func(stri
 	secrets := append(cfg.Secrets(getenv), m.APIKey)
 	secrets = append(secrets, config.URLSecrets(m.BaseURL)...)
 	secrets = append(secrets, config.URLSecrets(o.BaseURL)...)
-	return agent.Setup{
+	setup := agent.Setup{
 		Home: home, Redactor: runlog.NewRedactor(secrets...),
 		Model: client, ModelName: m.Model, BaseURL: llm.RedactURL(m.BaseURL), Tools: tools,
 		Prices: cfg.PriceTable(), SummaryModel: c.SummaryModel, Memory: agent.MemoryUse(c.MemoryMode()),
@@ -108,7 +117,14 @@ func Build(ctx context.Context, home string, cfg config.Config, getenv func(stri
 			ObservationLimit: a.ObservationLimit, ContextWindow: window, ToolTimeout: a.ToolTimeout.Duration,
 			RecentTurns: c.Recent(), CompressAt: c.CompressShare(), MemoryTokens: c.MemoryCap(), MemoryFade: c.FadeAfter(),
 		},
-	}, nil
+	}
+	if kit != nil {
+		if err := kit.Configure(ctx, cfg); err != nil {
+			return setup, err
+		}
+		kit.Apply(&setup)
+	}
+	return setup, nil
 }
 
 // everyRunsTools is the registry of the tools a run has without a toolkit,

@@ -458,19 +458,13 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 
 // build is Build with the manager's toolkit and policy applied.
 func (m *Manager) build(ctx context.Context, cfg config.Config, o Overrides) (agent.Setup, error) {
-	setup, err := Build(ctx, m.home, cfg, m.getenv, o)
-	if err != nil {
-		return setup, err
-	}
 	kit, err := m.Toolkit(ctx, cfg)
 	if err != nil {
-		return setup, err
+		return agent.Setup{}, err
 	}
-	if kit != nil {
-		if err := kit.Configure(ctx, cfg); err != nil {
-			return setup, err
-		}
-		kit.Apply(&setup)
+	setup, err := BuildWith(ctx, m.home, cfg, m.getenv, o, kit)
+	if err != nil {
+		return setup, err
 	}
 	if m.policy != nil {
 		setup.Policy = m.policy
