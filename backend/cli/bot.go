@@ -209,7 +209,7 @@ func (r *botRunning) reconfigure(ctx context.Context, env *Env, log *slog.Logger
 // and [tools] policy, and a redactor that knows the bot's secrets, those of
 // started too, which stay in effect until a restart.
 func botSetup(ctx context.Context, dir string, cfg config.Config, getenv func(string) string, kit *runner.Toolkit, started config.Bot) (agent.Setup, error) {
-	setup, err := runner.BuildWith(ctx, dir, cfg, getenv, runner.Overrides{}, kit)
+	setup, err := runner.BuildWith(ctx, dir, cfg, getenv, runner.Overrides{}, func() (*runner.Toolkit, error) { return kit, nil })
 	if err != nil {
 		return setup, err
 	}

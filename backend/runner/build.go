@@ -64,10 +64,11 @@ func Build(ctx context.Context, home string, cfg config.Config, getenv func(stri
 	return BuildWith(ctx, home, cfg, getenv, o, nil)
 }
 
-// BuildWith is Build with kit's tools and policy, configured as cfg says,
-// in place of the built-in tools alone, which are then not made; nil kit is
+// BuildWith is Build with the tools and policy of the toolkit kitOf gives
+// once the model answers, configured as cfg says, in place of the built-in
+// tools alone, which are then not made. A nil kitOf, or a nil toolkit, is
 // Build.
-func BuildWith(ctx context.Context, home string, cfg config.Config, getenv func(string) string, o Overrides, kit *Toolkit) (agent.Setup, error) {
+func BuildWith(ctx context.Context, home string, cfg config.Config, getenv func(string) string, o Overrides, kitOf func() (*Toolkit, error)) (agent.Setup, error) {
 	if o.MaxIterations > 0 {
 		cfg.Agent.MaxIterations = o.MaxIterations
 	}
@@ -77,6 +78,12 @@ func BuildWith(ctx context.Context, home string, cfg config.Config, getenv func(
 	m, client, err := checkModel(ctx, cfg, getenv, o)
 	if err != nil {
 		return agent.Setup{}, err
+	}
+	var kit *Toolkit
+	if kitOf != nil {
+		if kit, err = kitOf(); err != nil {
+			return agent.Setup{}, err
+		}
 	}
 	var tools *toolbox.Registry
 	if kit == nil {

@@ -458,11 +458,7 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 
 // build is Build with the manager's toolkit and policy applied.
 func (m *Manager) build(ctx context.Context, cfg config.Config, o Overrides) (agent.Setup, error) {
-	kit, err := m.Toolkit(ctx, cfg)
-	if err != nil {
-		return agent.Setup{}, err
-	}
-	setup, err := BuildWith(ctx, m.home, cfg, m.getenv, o, kit)
+	setup, err := BuildWith(ctx, m.home, cfg, m.getenv, o, func() (*Toolkit, error) { return m.Toolkit(ctx, cfg) })
 	if err != nil {
 		return setup, err
 	}
