@@ -51,7 +51,7 @@ func Watch(ctx context.Context, path string, onChange func(Config), onError func
 		return i18n.Wrap(err, "config.watch.start", abs, err)
 	}
 	w := &watcher{path: abs, onChange: onChange, onError: onError}
-	if cfg, err := loadValid(abs); err == nil {
+	if cfg, err := LoadValid(abs); err == nil {
 		w.last = cfg
 	} else {
 		w.broken = true
@@ -101,7 +101,7 @@ func (w *watcher) reload() {
 		w.onError(i18n.Wrap(ErrRemoved, "config.watch.removed", w.path))
 		return
 	}
-	cfg, err := loadValid(w.path)
+	cfg, err := LoadValid(w.path)
 	if err != nil {
 		w.broken = true
 		w.onError(err)
@@ -114,8 +114,8 @@ func (w *watcher) reload() {
 	w.onChange(cfg)
 }
 
-// loadValid is Load and Validate, as a start-up applies them.
-func loadValid(path string) (Config, error) {
+// LoadValid is Load and Validate, as a start-up applies them.
+func LoadValid(path string) (Config, error) {
 	cfg, err := Load(path)
 	if err != nil {
 		return Config{}, err

@@ -27,7 +27,7 @@ type configState struct {
 // was never good is the error.
 func (m *Manager) config() (config.Config, error) {
 	path := m.configPath
-	cfg, err := loadValid(path)
+	cfg, err := config.LoadValid(path)
 	if err == nil && m.adjust != nil {
 		m.adjust(&cfg)
 	}
@@ -45,8 +45,8 @@ func (m *Manager) config() (config.Config, error) {
 }
 
 // lastConfig is the config as last read while good, which WatchConfig keeps
-// current; the file as it is now when none was read yet. A start that
-// follows hermes.toml reads it once for the watch and the update check.
+// current; the file as it is now when none was read yet. The update check
+// at start takes it rather than reading the file again after the watch.
 func (m *Manager) lastConfig() (config.Config, error) {
 	m.conf.mu.Lock()
 	good := m.conf.good
@@ -181,16 +181,4 @@ func configMessageIn(lang i18n.Lang, err error) string {
 		args[i] = a
 	}
 	return i18n.In(lang, ie.Key, args...)
-}
-
-// loadValid reads the config as a start-up does: Load, then Validate.
-func loadValid(path string) (config.Config, error) {
-	cfg, err := config.Load(path)
-	if err != nil {
-		return config.Config{}, err
-	}
-	if err := cfg.Validate(); err != nil {
-		return config.Config{}, i18n.Wrap(err, "config.invalid_in", path, err)
-	}
-	return cfg, nil
 }
