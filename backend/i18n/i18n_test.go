@@ -212,17 +212,19 @@ func TestText(t *testing.T) {
 // form; a message without a singular, or a count other than one, is as it
 // is.
 func TestIn_SingularForACountOfOne(t *testing.T) {
-	var made []string
-	add := pendingOf(t, &made)
-	add("demo", "demo.none")
-	mu.Lock()
-	pending[len(pending)-1].make = func() map[string]Msg {
-		return map[string]Msg{
-			"demo.checked": {EN: "%d tools checked in %s", ZH: "已检查 %d 个工具（%s）", EN1: "%d tool checked in %s"},
-			"demo.plain":   {EN: "%d tools", ZH: "%d 个工具"},
-		}
+	msgs := map[string]Msg{
+		"demo.checked": {EN: "%d tools checked in %s", ZH: "已检查 %d 个工具（%s）", EN1: "%d tool checked in %s"},
+		"demo.plain":   {EN: "%d tools", ZH: "%d 个工具"},
 	}
-	mu.Unlock()
+	Register(msgs)
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		pending = slices.DeleteFunc(pending, func(r registered) bool { return r.pkgName() == "i18n" })
+		for key := range msgs {
+			delete(catalog, key)
+		}
+	})
 	for _, c := range []struct {
 		lang Lang
 		key  string
