@@ -1,6 +1,6 @@
-// Package skills holds the manifests of the built-in skills, one folder
-// each, embedded in the binary. Their tools are Go code in backend/ that
-// the manifests name; backend/toolbox loads them beside the user's own.
+// Package skills holds the instructions of the built-in skills that have
+// them, skills/NAME/SKILL.md, embedded in the binary. Their manifests and
+// tools are Go code in backend/toolbox and backend/vault.
 package toolbox
 
 import (
@@ -8,8 +8,8 @@ import (
 	"io/fs"
 )
 
-//go:embed */skill.json */SKILL.md
+//go:embed */SKILL.md
 var files embed.FS
 
-// FS is the tree of built-in toolbox.
+// FS is the tree of the built-in skills' instructions.
 func FS() fs.FS { return files }

@@ -20,7 +20,7 @@ func TestFlags_HelpRendered(t *testing.T) {
 			{"run"}, {"resume"}, {"runs"}, {"runs", "show"}, {"runs", "label"}, {"serve"}, {"bot"}, {"config", "check"},
 			{"config", "init"}, {"doctor"}, {"eval", "add"}, {"eval", "list"}, {"eval", "run"}, {"eval", "show"},
 			{"memory", "list"}, {"pin"}, {"release", "keygen"}, {"release", "sign"}, {"tools", "list"}, {"tools", "call"},
-			{"skills", "list"}, {"update"}, {"worker"}, {"--home"},
+			{"skills", "list"}, {"update"}, {"worker"}, {"--new-window"},
 		} {
 			var stderr bytes.Buffer
 			env := &Env{Stdout: &bytes.Buffer{}, Stderr: &stderr, Getenv: func(string) string { return "" }}

@@ -1,18 +1,15 @@
 package runner
 
 import (
-	"io/fs"
-	"path"
 	"slices"
 	"testing"
 
 	"hermes/backend/config"
 	"hermes/backend/toolbox"
 	"hermes/backend/vault"
-	builtin "hermes/skills"
 )
 
-// TestToolkit_BuiltinManifestsNameRegisteredTools: a built-in skill.json
+// TestToolkit_BuiltinManifestsNameRegisteredTools: a built-in skill's manifest
 // lists only tools registered for its skill (toolbox.Register), the vault's
 // included, so that it orders tools and never adds one; and a toolkit with
 // a vault loads every built-in skill whole.
@@ -22,27 +19,14 @@ func TestToolkit_BuiltinManifestsNameRegisteredTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer v.Close()
-	fsys := builtin.FS()
-	dirs, err := fs.ReadDir(fsys, ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range dirs {
-		data, err := fs.ReadFile(fsys, path.Join(d.Name(), "skill.json"))
-		if err != nil {
-			continue
-		}
-		m, err := toolbox.ParseManifest(data)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, m := range toolbox.BuiltinSkills() {
 		var registered []string
 		for _, tool := range toolbox.Builtins(toolbox.With{Vault: v}, m.Name) {
 			registered = append(registered, tool.Name)
 		}
 		for _, mt := range m.Tools {
 			if !slices.Contains(registered, mt.Name) {
-				t.Errorf("skills/%s/skill.json lists %s, which is not registered for %s (it has %v)", d.Name(), mt.Name, m.Name, registered)
+				t.Errorf("the built-in skill %s lists %s, which is not registered for it (it has %v)", m.Name, mt.Name, registered)
 			}
 		}
 	}

@@ -1,14 +1,9 @@
 package toolbox
 
 import (
-	"encoding/json"
-	"io/fs"
-	"path"
 	"slices"
 	"sync"
 	"time"
-
-	builtin "hermes/skills"
 )
 
 // Builtin is a tool compiled into Hermes: a file NAME.go whose init calls
@@ -19,9 +14,8 @@ import (
 // context preview; a new tool is that pair and nothing else. docs/tools.md
 // says how to write one.
 type Builtin struct {
-	// Skill is the built-in skill that offers the tool, a folder of
-	// skills/. Its skill.json may list the tool to place it among the
-	// skill's tools; those it does not list come after, in the order they
+	// Skill is the built-in skill that offers the tool (builtinSkills).
+	// Its manifest may list the tool to place it among the skill's tools; those it does not list come after, in the order they
 	// were registered.
 	Skill string
 	// Make builds the tool with what the process gives; ok false leaves it
@@ -85,10 +79,10 @@ func builtinsOf(w With, skill string) []Tool {
 }
 
 // Builtins are the built-in tools of skill made with w, in the order the
-// catalog offers them: those its skill.json lists, as listed, then the
+// catalog offers them: those its manifest lists, as listed, then the
 // others as registered.
 func Builtins(w With, skill string) []Tool {
-	return inSkillOrder(builtinsOf(w, skill), listedTools()[skill])
+	return inSkillOrder(builtinsOf(w, skill), listedTools(skill))
 }
 
 // inSkillOrder puts tools in the order of listed, then the rest as they
@@ -107,31 +101,6 @@ func inSkillOrder(tools []Tool, listed []string) []Tool {
 	}
 	return out
 }
-
-// listedTools are the tools each built-in skill's skill.json lists, read
-// once; the catalog reads the manifests on its own.
-var listedTools = sync.OnceValue(func() map[string][]string {
-	out := map[string][]string{}
-	fsys := builtin.FS()
-	dirs, _ := fs.ReadDir(fsys, ".")
-	for _, d := range dirs {
-		data, err := fs.ReadFile(fsys, path.Join(d.Name(), "skill.json"))
-		if err != nil {
-			continue
-		}
-		var m struct {
-			Name  string
-			Tools []struct{ Name string }
-		}
-		if json.Unmarshal(data, &m) != nil {
-			continue
-		}
-		for _, t := range m.Tools {
-			out[m.Name] = append(out[m.Name], t.Name)
-		}
-	}
-	return out
-})
 
 // builtinNamed makes the built-in tool name with w; it panics when there
 // is none, a mistake in the program.

@@ -12,8 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	builtin "hermes/skills"
 )
 
 // toolNames are the names of tools, in order.
@@ -156,7 +154,7 @@ func TestBuiltin_NotListedOutsideTheRegistry(t *testing.T) {
 }
 
 // TestBuiltin_ANewToolIsOfferedWithItsSkill: a tool registered for a
-// built-in skill, which its skill.json does not list, is offered by that
+// built-in skill, which its manifest does not list, is offered by that
 // skill after the tools it lists, by the catalog and by Builtins alike.
 func TestBuiltin_ANewToolIsOfferedWithItsSkill(t *testing.T) {
 	type args struct {
@@ -177,7 +175,7 @@ func TestBuiltin_ANewToolIsOfferedWithItsSkill(t *testing.T) {
 	if got := toolNames(Builtins(With{}, SkillFiles)); !slices.Equal(got, wantFiles) {
 		t.Errorf("Builtins(files) = %v, want %v", got, wantFiles)
 	}
-	c := Load(t.Context(), Options{Builtin: builtin.FS(), GoTools: builtins(With{})})
+	c := Load(t.Context(), Options{Builtin: true, GoTools: builtins(With{})})
 	defer c.Close()
 	skills := c.Skills()
 	if s := findSkill(t, skills, "files"); s.Status != StatusLoaded || s.Problem != nil || !slices.Equal(s.Tools, wantFiles) {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -60,8 +59,8 @@ type NamedMCP struct {
 
 // Options say where skills come from and how they run.
 type Options struct {
-	// Builtin is the tree of built-in skills, one folder each.
-	Builtin fs.FS
+	// Builtin offers the built-in skills (builtinSkills).
+	Builtin bool
 	// UserDir is HOME/skills; "" means none.
 	UserDir string
 	// GoTools implement the tools that builtin manifests name; a built-in
@@ -241,8 +240,8 @@ func stopping(gone []*mcpServer) func() {
 // registry no longer has, still running.
 func (c *Catalog) reload(ctx context.Context) ([]Skill, []*mcpServer) {
 	var found []found
-	if c.opts.Builtin != nil {
-		found = append(found, readTree(c.opts.Builtin, "", "builtin")...)
+	if c.opts.Builtin {
+		found = builtinFound()
 	}
 	if c.opts.UserDir != "" {
 		found = append(found, readTree(os.DirFS(c.opts.UserDir), c.opts.UserDir, "")...)

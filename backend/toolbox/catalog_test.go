@@ -8,11 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"hermes/backend/i18n"
-	builtin "hermes/skills"
 )
 
 // writeSkill makes a skill folder under dir with the given files.
@@ -82,7 +80,7 @@ func TestCatalog_BrokenManifestLeavesOthersWorking(t *testing.T) {
 	writeSkill(t, user, "notes", map[string]string{})
 
 	c := Load(t.Context(), Options{
-		Builtin: builtin.FS(), UserDir: user, GoTools: append(FileTools(nil), ExecuteCommand(0, 0, nil), ReadArtifactTool()),
+		Builtin: true, UserDir: user, GoTools: append(FileTools(nil), ExecuteCommand(0, 0, nil), ReadArtifactTool()),
 		Enabled: func(name string) bool { return name != "off" }, GOOS: "linux",
 	})
 	defer c.Close()
@@ -142,7 +140,7 @@ func TestCatalog_BrokenManifestLeavesOthersWorking(t *testing.T) {
 func TestCatalog_LoadSkillGivesInstructions(t *testing.T) {
 	user := t.TempDir()
 	writeSkill(t, user, "howto", map[string]string{"SKILL.md": "---\nname: howto\ndescription: House rules for answers.\n---\nAlways answer in haiku.\n"})
-	c := Load(t.Context(), Options{Builtin: fstest.MapFS{}, UserDir: user})
+	c := Load(t.Context(), Options{UserDir: user})
 	reg := c.Registry()
 	tool, ok := reg.Get(LoadSkillTool)
 	if !ok || !strings.Contains(tool.Description, "- howto: House rules for answers.") {

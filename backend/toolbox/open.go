@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 
 	"hermes/backend/config"
-	builtin "hermes/skills"
 )
 
 // Open loads the skills of a home directory as hermes.toml's [tools] says:
@@ -39,7 +38,7 @@ func OptionsOf(home string, cfg config.Config, environ *Environ, vault any) Opti
 		}, Asks: Asks{Network: s.Network, Writable: s.Writable}})
 	}
 	return Options{
-		Builtin:     builtin.FS(),
+		Builtin:     true,
 		UserDir:     filepath.Join(home, "skills"),
 		GoTools:     builtins(With{Environ: environ, Timeout: t.Timeout(0), OutputLimit: t.Output(), Vault: vault}),
 		MCP:         servers,

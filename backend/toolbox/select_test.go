@@ -4,8 +4,6 @@ import (
 	"context"
 	"slices"
 	"testing"
-
-	builtin "hermes/skills"
 )
 
 func defNames(s *Selection) []string {
@@ -20,7 +18,7 @@ func TestSelect_OnlyRelevantSkillsAboveTheThreshold(t *testing.T) {
 	user := t.TempDir()
 	weatherSkill(t, user)
 	c := Load(t.Context(), Options{
-		Builtin: builtin.FS(), UserDir: user, GoTools: append(FileTools(nil), ExecuteCommand(0, 0, nil), ReadArtifactTool()), SelectAbove: 5,
+		Builtin: true, UserDir: user, GoTools: append(FileTools(nil), ExecuteCommand(0, 0, nil), ReadArtifactTool()), SelectAbove: 5,
 	})
 	defer c.Close()
 
@@ -66,7 +64,7 @@ func TestSelect_OnlyRelevantSkillsAboveTheThreshold(t *testing.T) {
 }
 
 func TestSelect_AllToolsAtOrBelowTheThreshold(t *testing.T) {
-	c := Load(t.Context(), Options{Builtin: builtin.FS(), GoTools: append(FileTools(nil), ExecuteCommand(0, 0, nil), ReadArtifactTool())})
+	c := Load(t.Context(), Options{Builtin: true, GoTools: append(FileTools(nil), ExecuteCommand(0, 0, nil), ReadArtifactTool())})
 	defer c.Close()
 	sel := c.Select("run-1", "anything")
 	defer sel.Close()
@@ -101,7 +99,7 @@ func memoCatalog(t *testing.T, selectAbove ...int) *Catalog {
 	find := Func("find_memo", "Find a memo.", RiskRead, func(_ context.Context, _ Env, a memoArgs) (string, error) {
 		return "memo about " + a.Query, nil
 	})
-	opts := Options{Builtin: builtin.FS(), UserDir: user, GoTools: append(FileTools(nil), ExecuteCommand(0, 0, nil), ReadArtifactTool(), find)}
+	opts := Options{Builtin: true, UserDir: user, GoTools: append(FileTools(nil), ExecuteCommand(0, 0, nil), ReadArtifactTool(), find)}
 	if len(selectAbove) > 0 {
 		opts.SelectAbove = selectAbove[0]
 	}
