@@ -26,7 +26,7 @@ func configMessages() map[string]i18n.Msg {
 		"cli.config.backup":      {EN: "the old file is kept as %s", ZH: "旧文件已备份为 %s"},
 		"cli.config.ok":          {EN: "%s is valid", ZH: "%s 有效"},
 		"cli.config.warning":     {EN: "warning: %s", ZH: "警告：%s"},
-		"cli.config.problems":    {EN: "%d problem(s); fix them and run `hermes config check` again", ZH: "共 %d 个问题；修正后请再次运行 `hermes config check`"},
+		"cli.config.problems":    {EN: "%d problems; fix them and run `hermes config check` again", EN1: "%d problem; fix it and run `hermes config check` again", ZH: "共 %d 个问题；修正后请再次运行 `hermes config check`"},
 		"cli.config.no_bot": {
 			EN: `[agent] mode is "bot", but this build of hermes has no bot command; set mode to "desktop" or "cli", or use a build with the bot`,
 			ZH: `[agent] mode 为 "bot"，但此 hermes 版本不含 bot 命令；请把 mode 改为 "desktop" 或 "cli"，或换用含机器人功能的版本`,

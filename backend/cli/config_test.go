@@ -63,7 +63,7 @@ func TestConfigCommand(t *testing.T) {
 	if code := run("check", bad); code != ExitFailed {
 		t.Fatalf("config check of a bad file: %d", code)
 	}
-	for _, want := range []string{"line 2, column 1", "did you mean max_iterations?", "line 4, column 1", "[model] max_retries is -2", "2 problem(s)"} {
+	for _, want := range []string{"line 2, column 1", "did you mean max_iterations?", "line 4, column 1", "[model] max_retries is -2", "2 problems; fix them"} {
 		if !strings.Contains(errOut.String(), want) {
 			t.Errorf("config check output lacks %q:\n%s", want, errOut.String())
 		}

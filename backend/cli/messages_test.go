@@ -29,6 +29,9 @@ func TestMessages_Singulars(t *testing.T) {
 		"cli.print.checkpoint":     {0},
 		"cli.skills.check_clean":   {0},
 		"cli.eval.cluster_waiting": {0},
+		"cli.config.problems":      {0},
+		"cli.run.others_live":      {0},
+		"runlog.skipped":           {0, "a.jsonl"},
 	} {
 		count := slices.Index(args, any(0))
 		one, two := slices.Clone(args), slices.Clone(args)

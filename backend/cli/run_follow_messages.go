@@ -19,8 +19,9 @@ func runFollowMessages() map[string]i18n.Msg {
 			ZH: "模型询问 %[2]s 的参数 %[1]s：请在持有者的窗口或浏览器中回答，或在终端中运行",
 		},
 		"cli.run.others_live": {
-			EN: "%d runs started here by other Hermes processes go on; this process keeps the home until they end (press Ctrl-C to stop them at their next safe point)",
-			ZH: "其他 Hermes 进程在此启动的 %d 个运行仍在进行；本进程会持有主目录直到它们结束（按 Ctrl-C 让它们在下一个安全点停止）",
+			EN:  "%d runs started here by other Hermes processes go on; this process keeps the home until they end (press Ctrl-C to stop them at their next safe point)",
+			EN1: "%d run started here by another Hermes process goes on; this process keeps the home until it ends (press Ctrl-C to stop it at its next safe point)",
+			ZH:  "其他 Hermes 进程在此启动的 %d 个运行仍在进行；本进程会持有主目录直到它们结束（按 Ctrl-C 让它们在下一个安全点停止）",
 		},
 		"cli.approve.yes_escaping": {
 			EN: "%s asked to run outside the OS sandbox, which --yes does not approve, so it was denied; run without --yes to approve it yourself",

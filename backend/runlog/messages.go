@@ -15,8 +15,9 @@ func runlogMessages() map[string]i18n.Msg {
 			ZH: "运行日志第 %d 行不是有效事件（%s）；日志已损坏或被手动修改：请恢复该文件或删除这一行",
 		},
 		"runlog.skipped": {
-			EN: "%d run log(s) could not be read and were left out of the list: %s",
-			ZH: "有 %d 个运行日志无法读取，已从列表中略去：%s",
+			EN:  "%d run logs could not be read and were left out of the list: %s",
+			EN1: "%d run log could not be read and was left out of the list: %s",
+			ZH:  "有 %d 个运行日志无法读取，已从列表中略去：%s",
 		},
 		"runlog.empty": {
 			EN: "the log has no run.started event; the run crashed before it began, so the file can be deleted",
