@@ -37,7 +37,11 @@ func cmdBot(ctx context.Context, env *Env, args []string) int {
 		return usageExit(err)
 	}
 	if len(rest) > 0 {
-		fmt.Fprintln(env.Stderr, i18n.T("cli.bot.extra_args", strings.Join(rest, " ")))
+		key := "cli.bot.extra_args"
+		if rest[0] == "status" {
+			key = "cli.bot.status_arg" // the subcommand people guess
+		}
+		fmt.Fprintln(env.Stderr, i18n.T(key, strings.Join(rest, " ")))
 		return ExitUsage
 	}
 	dir, err := resolveHome(env, *home)

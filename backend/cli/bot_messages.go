@@ -13,6 +13,7 @@ func botMessages() map[string]i18n.Msg {
 		},
 		"cli.bot.flag.listen": {EN: "address to listen on, over [bot] listen (default 127.0.0.1:8700)", ZH: "监听地址，覆盖 [bot] listen（默认 127.0.0.1:8700）"},
 		"cli.bot.extra_args":  {EN: "hermes bot takes no arguments, got %q; the settings are under [bot] in hermes.toml", ZH: "hermes bot 不接受参数，收到 %q；设置请写在 hermes.toml 的 [bot] 中"},
+		"cli.bot.status_arg":  {EN: "hermes bot takes no arguments, got %q; for the replicas and their queue run `hermes bot --cluster-status`", ZH: "hermes bot 不接受参数，收到 %q；查看副本及其队列请运行 `hermes bot --cluster-status`"},
 		"cli.bot.listen_failed": {
 			EN: "could not listen on %s (%v); choose another address with --listen or [bot] listen",
 			ZH: "无法监听 %s（%v）；请用 --listen 或 [bot] listen 换一个地址",

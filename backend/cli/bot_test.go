@@ -3,7 +3,9 @@ package cli_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -208,5 +210,26 @@ func TestBot_RefusesAnIncompleteConfig(t *testing.T) {
 				t.Fatal("the error shows the AES key")
 			}
 		})
+	}
+}
+
+// TestBot_RefusesArguments: an argument is refused before the home is
+// touched, and `hermes bot status` is pointed at --cluster-status.
+func TestBot_RefusesArguments(t *testing.T) {
+	for args, want := range map[string]string{
+		"status": "run `hermes bot --cluster-status`",
+		"start":  "the settings are under [bot] in hermes.toml",
+	} {
+		home := filepath.Join(t.TempDir(), "home")
+		out, errOut := &botOutput{}, &botOutput{}
+		if c := cli.Main(t.Context(), botEnv(out, errOut), []string{"bot", "--home", home, args}); c != cli.ExitUsage {
+			t.Fatalf("hermes bot %s: exit code %d, want %d:\n%s", args, c, cli.ExitUsage, errOut)
+		}
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("hermes bot %s says\n%s\nwant %q", args, errOut, want)
+		}
+		if _, err := os.Stat(home); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("hermes bot %s made the home: %v", args, err)
+		}
 	}
 }
