@@ -15,8 +15,8 @@ import (
 // says how to write one.
 type Builtin struct {
 	// Skill is the built-in skill that offers the tool (builtinSkills).
-	// Its manifest may list the tool to place it among the skill's tools; those it does not list come after, in the order they
-	// were registered.
+	// Its manifest may list the tool to place it among the skill's tools;
+	// those it does not list come after, in the order they were registered.
 	Skill string
 	// Make builds the tool with what the process gives; ok false leaves it
 	// out, as the vault's tools are when no vault is set.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -244,7 +243,7 @@ func (c *Catalog) reload(ctx context.Context) ([]Skill, []*mcpServer) {
 		found = builtinFound()
 	}
 	if c.opts.UserDir != "" {
-		found = append(found, readTree(os.DirFS(c.opts.UserDir), c.opts.UserDir, "")...)
+		found = append(found, readTree(c.opts.UserDir)...)
 	}
 	for _, m := range c.opts.MCP {
 		found = append(found, mcpFromConfig(m))

@@ -2,6 +2,7 @@ package toolbox
 
 import (
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -9,7 +10,7 @@ import (
 
 // found is a skill folder as read, before its tools are built.
 type found struct {
-	dir      string // real folder, "" for embedded ones
+	dir      string // real folder, "" for a built-in skill
 	source   string
 	manifest *Manifest
 	instr    *Instructions
@@ -18,9 +19,10 @@ type found struct {
 	file     string // the file the mistake is in, for the message
 }
 
-// readTree reads each folder of fsys that holds a skill.json or a SKILL.md.
-// root is fsys's real path ("" for an embedded tree).
-func readTree(fsys fs.FS, root, source string) []found {
+// readTree reads each folder of the directory root that holds a skill.json
+// or a SKILL.md.
+func readTree(root string) []found {
+	fsys := os.DirFS(root)
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil // no skills folder yet
@@ -30,11 +32,8 @@ func readTree(fsys fs.FS, root, source string) []found {
 		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		f := found{name: e.Name(), source: source}
-		if root != "" {
-			f.dir = filepath.Join(root, e.Name())
-			f.source = f.dir
-		}
+		dir := filepath.Join(root, e.Name())
+		f := found{name: e.Name(), dir: dir, source: dir}
 		manifest, mErr := fs.ReadFile(fsys, path.Join(e.Name(), "skill.json"))
 		instr, iErr := fs.ReadFile(fsys, path.Join(e.Name(), "SKILL.md"))
 		if mErr != nil && iErr != nil {
