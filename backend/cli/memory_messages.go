@@ -35,7 +35,7 @@ func memoryMessages() map[string]i18n.Msg {
 		"cli.memory.col.pinned":         {EN: "PINNED", ZH: "固定"},
 		"cli.memory.col.namespace":      {EN: "WHOSE", ZH: "归属"},
 		"cli.memory.never":              {EN: "never", ZH: "从未"},
-		"cli.memory.recalled_times":     {EN: "last %s, %d times", ZH: "最近 %s，共 %d 次"},
+		"cli.memory.recalled_times":     {EN: "last %s, %d times", EN1: "last %s, %d time", ZH: "最近 %s，共 %d 次"},
 		"cli.memory.pinned_note":        {EN: "yes: never fades, recalled for every task", ZH: "是：不会淡忘，每个任务都会召回"},
 		"cli.memory.col.source":         {EN: "SOURCE", ZH: "来源"},
 		"cli.memory.col.why":            {EN: "WHY", ZH: "召回原因"},

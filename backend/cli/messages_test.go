@@ -22,16 +22,21 @@ func TestMessages_NoKeyRegisteredTwice(t *testing.T) {
 // whole with a count of one and of two, and they differ.
 func TestMessages_Singulars(t *testing.T) {
 	for key, args := range map[string][]any{
-		"runner.tools.mcp_tools":   {"notes", 0},
-		"cli.print.max_iterations": {0},
-		"cli.print.plan":           {0},
-		"cli.print.folded":         {0, "12k", "3k"},
-		"cli.print.checkpoint":     {0},
-		"cli.skills.check_clean":   {0},
-		"cli.eval.cluster_waiting": {0},
-		"cli.config.problems":      {0},
-		"cli.run.others_live":      {0},
-		"runlog.skipped":           {0, "a.jsonl"},
+		"runner.tools.mcp_tools":    {"notes", 0},
+		"cli.print.max_iterations":  {0},
+		"cli.print.plan":            {0},
+		"cli.print.folded":          {0, "12k", "3k"},
+		"cli.print.checkpoint":      {0},
+		"cli.skills.check_clean":    {0},
+		"cli.eval.cluster_waiting":  {0},
+		"cli.config.problems":       {0},
+		"cli.run.others_live":       {0},
+		"runlog.skipped":            {0, "a.jsonl"},
+		"cli.serve.stopping_runs":   {0},
+		"cli.memory.recalled_times": {"2026-12-05 10:00", 0},
+		"cli.print.attempts":        {0},
+		"cli.runs.more_newest":      {0},
+		"telemetry.export":          {0, "refused"},
 	} {
 		count := slices.Index(args, any(0))
 		one, two := slices.Clone(args), slices.Clone(args)

@@ -116,7 +116,7 @@ func TestRuns_Table(t *testing.T) {
 		{"by status", []string{"--status", "finished"},
 			[]string{"20261130-090000-aaaaaa"}, []string{"bbbbbb", "cccccc"}, "", []string{"Summarise a.txt"}},
 		{"limited", []string{"--limit", "1"},
-			[]string{"20261130-110000-cccccc"}, []string{"bbbbbb", "aaaaaa"}, "showing the newest 1 runs", nil},
+			[]string{"20261130-110000-cccccc"}, []string{"bbbbbb", "aaaaaa"}, "showing the newest 1 run;", nil},
 		{"flags after nothing else", []string{"--limit=2", "--status=guard"},
 			[]string{"20261130-100000-bbbbbb"}, []string{"aaaaaa", "cccccc"}, "", nil},
 	}

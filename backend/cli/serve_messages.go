@@ -22,8 +22,9 @@ func serveMessages() map[string]i18n.Msg {
 			ZH: "Hermes 正在提供 %s（运行记录来自 %s）；请打开这个带有访问令牌的网址；按 Ctrl-C 停止",
 		},
 		"cli.serve.stopping_runs": {
-			EN: "stopping %d live runs at their next safe point (press Ctrl-C again to cancel them at once)",
-			ZH: "正在让 %d 个进行中的运行在下一个安全点停止（再按一次 Ctrl-C 立即取消）",
+			EN:  "stopping %d live runs at their next safe point (press Ctrl-C again to cancel them at once)",
+			EN1: "stopping %d live run at its next safe point (press Ctrl-C again to cancel it at once)",
+			ZH:  "正在让 %d 个进行中的运行在下一个安全点停止（再按一次 Ctrl-C 立即取消）",
 		},
 		"cli.serve.runs_cancelled": {
 			EN: "some runs did not reach a safe point in time and were cancelled; `hermes resume RUN_ID` redoes their last iteration",

@@ -192,7 +192,7 @@ func TestServe_StopsLiveRunsAtASafePoint(t *testing.T) {
 	}
 	cancel()
 	for line := range stderr.lines {
-		if strings.Contains(line, "stopping 1 live runs") {
+		if strings.Contains(line, "stopping 1 live run at its next safe point") {
 			break
 		}
 	}

@@ -195,9 +195,9 @@ func TestRun_SIGTERMStopsTheRunsOthersStartedHere(t *testing.T) {
 		}
 		t.Fatalf("hermes run ended without saying %q:\n%s", want, said.String())
 	}
-	wait("runs started here by other Hermes processes go on")
+	wait("1 run started here by another Hermes process goes on")
 	run.Process.Signal(syscall.SIGTERM)
-	wait("stopping 1 live runs at their next safe point")
+	wait("stopping 1 live run at its next safe point")
 	close(theirs)
 	for range events {
 	}

@@ -19,8 +19,9 @@ func telemetryMessages() map[string]i18n.Msg {
 			ZH: `[telemetry] protocol 为 %q，但只能是 "http" 或 "grpc"；请在 hermes.toml 中修改`,
 		},
 		"telemetry.export": {
-			EN: "traces: the collector did not take %d spans (%s); runs go on, and their spans are lost until it does: check [telemetry] otlp_endpoint, protocol and headers_env in hermes.toml",
-			ZH: "链路：采集端没有接收 %d 个 span（%s）；运行照常进行，在恢复之前这些 span 会丢失：请检查 hermes.toml 中的 [telemetry] otlp_endpoint、protocol 和 headers_env",
+			EN:  "traces: the collector did not take %d spans (%s); runs go on, and their spans are lost until it does: check [telemetry] otlp_endpoint, protocol and headers_env in hermes.toml",
+			EN1: "traces: the collector did not take %d span (%s); runs go on, and their spans are lost until it does: check [telemetry] otlp_endpoint, protocol and headers_env in hermes.toml",
+			ZH:  "链路：采集端没有接收 %d 个 span（%s）；运行照常进行，在恢复之前这些 span 会丢失：请检查 hermes.toml 中的 [telemetry] otlp_endpoint、protocol 和 headers_env",
 		},
 	}
 }
