@@ -35,6 +35,10 @@ func cmdMemory(_ context.Context, env *Env, args []string) int {
 	if err != nil {
 		return usageExit(err)
 	}
+	if *limit < 0 {
+		fmt.Fprintln(env.Stderr, i18n.T("cli.bad_limit", *limit))
+		return ExitUsage
+	}
 	var ids []uint64
 	for _, a := range rest {
 		id, err := strconv.ParseUint(a, 10, 64)
@@ -65,7 +69,7 @@ func cmdMemory(_ context.Context, env *Env, args []string) int {
 
 	switch sub {
 	case "list":
-		entries, err := mem.Memories(max(*limit, 0))
+		entries, err := mem.Memories(*limit)
 		if err != nil {
 			return fail(env, err)
 		}

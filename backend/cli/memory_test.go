@@ -75,6 +75,7 @@ func TestMemoryCommand_BadArguments(t *testing.T) {
 		{[]string{"memory", "forget", "abc"}, `"abc" is not a memory id`},
 		{[]string{"memory", "list", "3"}, "usage: hermes memory"},
 		{[]string{"memory", "erase", "3"}, "usage: hermes memory"},
+		{[]string{"memory", "list", "--limit", "-1"}, "--limit must be 0 (all) or more, not -1"},
 	}
 	for _, c := range cases {
 		code, _, errOut := runCLI(t, append(c.args, "--home", home)...)

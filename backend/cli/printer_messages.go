@@ -108,7 +108,6 @@ func printerMessages() map[string]i18n.Msg {
 		"cli.runs.flag.show_json": {EN: "print the run's events as JSONL, as its log holds them", ZH: "以 JSONL 输出运行的事件，与日志中一致"},
 		"cli.runs.flag.verbose":   {EN: "print full tool arguments and results", ZH: "输出完整的工具参数和结果"},
 		"cli.runs.bad_status":     {EN: "unknown status %q; use one of: %s", ZH: "未知状态 %q；请使用以下之一：%s"},
-		"cli.runs.bad_limit":      {EN: "--limit must be 0 (all) or more, not %d", ZH: "--limit 必须为 0（全部）或更大，而不是 %d"},
 		"cli.runs.extra_args":     {EN: "unexpected arguments %q; run `hermes runs -h` for usage", ZH: "多余的参数 %q；运行 `hermes runs -h` 查看用法"},
 		"cli.runs.need_id":        {EN: "give one run id; `hermes runs` lists them", ZH: "请给出一个运行 ID；`hermes runs` 会列出它们"},
 		"cli.runs.col.id":         {EN: "RUN ID", ZH: "运行 ID"},

@@ -60,7 +60,7 @@ func cmdRuns(_ context.Context, env *Env, args []string) int {
 		fmt.Fprintln(env.Stderr, i18n.T("cli.runs.label_usage"))
 		return ExitUsage
 	case *limit < 0:
-		fmt.Fprintln(env.Stderr, i18n.T("cli.runs.bad_limit", *limit))
+		fmt.Fprintln(env.Stderr, i18n.T("cli.bad_limit", *limit))
 		return ExitUsage
 	}
 	h, err := resolveHome(env, *home)
