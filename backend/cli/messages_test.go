@@ -37,6 +37,8 @@ func TestMessages_Singulars(t *testing.T) {
 		"cli.print.attempts":        {0},
 		"cli.runs.more_newest":      {0},
 		"telemetry.export":          {0, "refused"},
+		"llm.rate_limited":          {"http://127.0.0.1:9/v1", "HTTP 429", 0},
+		"llm.server":                {"http://127.0.0.1:9/v1", "HTTP 500", 0},
 	} {
 		count := slices.Index(args, any(0))
 		one, two := slices.Clone(args), slices.Clone(args)

@@ -27,12 +27,14 @@ func llmMessages() map[string]i18n.Msg {
 			ZH: "模型服务 %s 因模型的思考内容拒绝了请求（%s）：如果服务商要求回传思考内容，请把 hermes.toml 中的 [model] send_reasoning（当前为 %q）设为 \"always\"；如果它拒绝接收，请设为 \"never\"",
 		},
 		"llm.rate_limited": {
-			EN: "the model endpoint %s is rate limiting requests (%s, %d attempts): wait a while and try again, or raise the limit with your provider",
-			ZH: "模型服务 %s 限制了请求频率（%s，共尝试 %d 次）：请稍后再试，或向服务商提高限额",
+			EN:  "the model endpoint %s is rate limiting requests (%s, %d attempts): wait a while and try again, or raise the limit with your provider",
+			EN1: "the model endpoint %s is rate limiting requests (%s, %d attempt): wait a while and try again, or raise the limit with your provider",
+			ZH:  "模型服务 %s 限制了请求频率（%s，共尝试 %d 次）：请稍后再试，或向服务商提高限额",
 		},
 		"llm.server": {
-			EN: "the model endpoint %s failed (%s, %d attempts): try again later, or check [model] base_url in hermes.toml",
-			ZH: "模型服务 %s 出错（%s，共尝试 %d 次）：请稍后再试，或检查 hermes.toml 中的 [model] base_url",
+			EN:  "the model endpoint %s failed (%s, %d attempts): try again later, or check [model] base_url in hermes.toml",
+			EN1: "the model endpoint %s failed (%s, %d attempt): try again later, or check [model] base_url in hermes.toml",
+			ZH:  "模型服务 %s 出错（%s，共尝试 %d 次）：请稍后再试，或检查 hermes.toml 中的 [model] base_url",
 		},
 		"llm.reply_too_long": {
 			EN: "the model at %s kept answering past %d bytes and was cut off, nothing of that reply was kept: raise [model] max_output_tokens in hermes.toml (now %d) if the answer must be that long, or check that the model is not repeating itself and that its server honours max_tokens",
