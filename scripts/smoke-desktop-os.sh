@@ -64,8 +64,9 @@ fail() {
   import -window root "$HERMES_ARTIFACTS/desktop-os-failed.png" 2>/dev/null || true
   echo "smoke: screenshot $HERMES_ARTIFACTS/desktop-os-failed.png; the app's log:" >&2
   tail -20 "$tmp/app.log" >&2 || true
-  # A page never drawn was seen once in CI: whether WebKit's processes
-  # were alive, and in what state, tells a stalled renderer from a crash.
+  # A page never drawn was seen in CI (a resize off GTK's main thread, see
+  # app/desktop_place.go): whether WebKit's processes were alive, and in
+  # what state, tells a stalled renderer from a crash.
   echo "smoke: the app's and WebKit's processes:" >&2
   ps -eo pid,ppid,stat,etime,rss,args | grep -E "[W]ebKit|[b]in/hermes" >&2 || true
   exit 1

@@ -1,6 +1,7 @@
 // Package skills holds the instructions of the built-in skills that have
-// them, skills/NAME/SKILL.md, embedded in the binary. Their manifests and
-// tools are Go code in backend/toolbox and backend/vault.
+// them, skills/NAME/SKILL.md, embedded in the binary. Their manifests are
+// Go values in backend/toolbox (skills.go); their tools are Go code there
+// and in backend/vault.
 package toolbox
 
 import (
