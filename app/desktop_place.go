@@ -101,14 +101,10 @@ func (a *App) PlaceWindow(screen string) (string, error) {
 		return first, nil
 	}
 	ctx := a.context()
-	// Wails v2 on Linux resizes the GTK window from the calling goroutine,
-	// not GTK's main thread (its SetPosition and SetTitle go to the main
-	// thread): during the page's first paint that left the window blank,
-	// its WebKit processes idle (seen in the desktop smoke under Xvfb). The
-	// window opens at the size kept for the screen it was on last
-	// (FirstSize), so only a window on another screen is resized.
+	// The window opened at its size on the screen it was on last
+	// (FirstSize): only one on another screen is resized.
 	if w, h := runtime.WindowGetSize(ctx); w != p.Width || h != p.Height {
-		runtime.WindowSetSize(ctx, p.Width, p.Height)
+		setWindowSize(ctx, p.Width, p.Height)
 	}
 	runtime.WindowSetPosition(ctx, p.X, p.Y)
 	if first != "" {

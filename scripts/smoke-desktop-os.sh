@@ -322,7 +322,18 @@ placed() { [ "$(geometry)" = "1000x680+60+40" ]; }
 until_ok placed || fail "the window opened at $(geometry), not 1000x680+60+40"
 patience=120 until_ok drawn || fail "the window never drew its page"
 
-echo "smoke: 5. a second launch brings the window to the front"
+echo "smoke: 5. a window last on another screen takes its place on this one, and draws"
+close_window
+printf '{"last":"1920x1080","screens":{"1920x1080":{"x":100,"y":50,"width":1600,"height":1000,"page":"#/"},"1280x800":{"x":30,"y":20,"width":900,"height":600,"page":"#/"}}}\n' >"$home/window.json"
+"$app" --home "$home" >>"$tmp/app.log" 2>&1 &
+win=$!
+pids+=($win)
+until_ok window_named "Hermes" || fail "the window did not open on another screen"
+placed_here() { [ "$(geometry)" = "900x600+30+20" ]; }
+until_ok placed_here || fail "the window last on another screen opened at $(geometry), not 900x600+30+20"
+patience=120 until_ok drawn || fail "the window resized for this screen never drew its page"
+
+echo "smoke: 6. a second launch brings the window to the front"
 # The launch hands its arguments to the window and exits at once, with
 # no window of its own.
 code=0
@@ -343,7 +354,7 @@ until_ok two_windows || fail "hermes --new-window did not open a window"
 kill -TERM "$second"
 wait "$second" || true
 
-echo "smoke: 6. a folder dropped on the window starts a run there"
+echo "smoke: 7. a folder dropped on the window starts a run there"
 mkdir -p "$tmp/dropped-ws"
 drag_onto_window "file://$tmp/dropped-ws"
 until_ok drawn || fail "the window did not draw the New run form"
@@ -357,7 +368,7 @@ started=$(grep -l '"task":"Read the dropped folder"' "$home"/logs/*/run_*.jsonl 
 grep -q "\"workspace\":\"$tmp/dropped-ws\"" "$started" || fail "the run did not start in the dropped folder: $(head -1 "$started")"
 close_window
 
-echo "smoke: 7. the vault's Choose… fills its field from the folder dialog, and Save writes hermes.toml"
+echo "smoke: 8. the vault's Choose… fills its field from the folder dialog, and Save writes hermes.toml"
 mkdir -p "$tmp/pick/my-vault"
 printf '# Garden plan\n\nDropped on the window, read in the inspector.\n' >"$tmp/pick/my-vault/Garden plan.md"
 open_window "#/new"
@@ -387,7 +398,7 @@ until_ok saved_vault || fail "the chosen vault was not saved into hermes.toml: $
 grep -q "^# The smoke's own settings" "$home/hermes.toml" || fail "saving the vault lost hermes.toml's own lines: $(cat "$home/hermes.toml")"
 close_window
 
-echo "smoke: 8. a link to a run opens the window on it; a note of the vault dropped on it opens in the inspector"
+echo "smoke: 9. a link to a run opens the window on it; a note of the vault dropped on it opens in the inspector"
 : >"$tmp/opened.txt"
 printf '{"last":"1280x800","screens":{"1280x800":{"x":0,"y":0,"width":1280,"height":800,"page":"#/new"}}}\n' >"$home/window.json"
 "$app" "$link" >>"$tmp/app.log" 2>&1 &
@@ -408,4 +419,4 @@ xdotool mousemove "$ox" "$oy" click 1
 opened_note() { grep -q '^obsidian://open?vault=my-vault&file=Garden' "$tmp/opened.txt" 2>/dev/null; }
 until_ok opened_note || fail "the inspector did not show the dropped note: $(cat "$tmp/opened.txt" 2>/dev/null)"
 close_window
-echo "smoke: the window opened links in the system, chose a folder, notified and was brought to the run, kept its place, stayed one, went to a linked run, took a dropped folder, set the vault from the folder dialog and showed a dropped note; screenshots in $HERMES_ARTIFACTS"
+echo "smoke: the window opened links in the system, chose a folder, notified and was brought to the run, kept its place, took its place on another screen, stayed one, went to a linked run, took a dropped folder, set the vault from the folder dialog and showed a dropped note; screenshots in $HERMES_ARTIFACTS"
