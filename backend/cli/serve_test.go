@@ -57,6 +57,28 @@ func (w *lineWriter) String() string {
 	return w.all.String()
 }
 
+// waitFor waits for a line that holds want. It fails the test when the
+// serve ends first, or says nothing of it for a minute: the serve waits on
+// the held model meanwhile, so a line worded otherwise would be waited for
+// until go test's own timeout.
+func (w *lineWriter) waitFor(t *testing.T, want string, code <-chan int) {
+	t.Helper()
+	quiet := time.NewTimer(time.Minute)
+	defer quiet.Stop()
+	for {
+		select {
+		case line := <-w.lines:
+			if strings.Contains(line, want) {
+				return
+			}
+		case c := <-code:
+			t.Fatalf("serve exited with %d before saying %q: %s", c, want, w)
+		case <-quiet.C:
+			t.Fatalf("serve did not say %q in a minute: %s", want, w)
+		}
+	}
+}
+
 var urlRE = regexp.MustCompile(`(http://127\.0\.0\.1:\d+/)\?token=([0-9a-f]{32})`)
 
 // served is a running `hermes serve`: its base URL, the token its printed
@@ -191,11 +213,7 @@ func TestServe_StopsLiveRunsAtASafePoint(t *testing.T) {
 		t.Fatalf("POST /api/runs: %d %v", res.StatusCode, err)
 	}
 	cancel()
-	for line := range stderr.lines {
-		if strings.Contains(line, "stopping 1 live run at its next safe point") {
-			break
-		}
-	}
+	stderr.waitFor(t, "stopping 1 live run at its next safe point", s.code)
 	holding.Store(false)
 	close(release) // the model answers; the decision is the safe point
 	if c := <-s.code; c != cli.ExitOK {

@@ -3,12 +3,28 @@ package i18n
 import (
 	"errors"
 	"io/fs"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
 )
 
+// isolate keeps the test's messages to itself: the catalog and the
+// pending registrations are put back as they were when it ends, so that it
+// registers its keys again when run again (go test -count).
+func isolate(t *testing.T) {
+	mu.Lock()
+	savedCatalog, savedPending := maps.Clone(catalog), slices.Clone(pending)
+	mu.Unlock()
+	t.Cleanup(func() {
+		mu.Lock()
+		catalog, pending = savedCatalog, savedPending
+		mu.Unlock()
+	})
+}
+
 func TestIn(t *testing.T) {
+	isolate(t)
 	Register(map[string]Msg{"test.greet": {EN: "hello %s", ZH: "你好 %s"}})
 	cases := []struct {
 		lang Lang
@@ -33,6 +49,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestErrorUnwraps(t *testing.T) {
+	isolate(t)
 	Register(map[string]Msg{"test.wrap": {EN: "cannot open %s", ZH: "无法打开 %s"}})
 	err := Wrap(fs.ErrNotExist, "test.wrap", "x")
 	if !errors.Is(err, fs.ErrNotExist) {
@@ -47,6 +64,7 @@ func TestErrorUnwraps(t *testing.T) {
 // message is first looked up, not when they are registered, and a key
 // registered twice panics when the second package's are made.
 func TestRegister_BuiltAtFirstLookup(t *testing.T) {
+	isolate(t)
 	made := 0
 	Register(func() map[string]Msg {
 		made++
@@ -67,9 +85,6 @@ func TestRegister_BuiltAtFirstLookup(t *testing.T) {
 		if recover() == nil {
 			t.Fatal("a key registered twice did not panic")
 		}
-		mu.Lock()
-		pending = nil
-		mu.Unlock()
 	}()
 	T("test.not_registered") // makes every package's messages
 }
@@ -78,6 +93,7 @@ func TestRegister_BuiltAtFirstLookup(t *testing.T) {
 // key looked up is found: those of a package no message was asked of stay
 // unmade.
 func TestLookup_MakesOnlyWhatItNeeds(t *testing.T) {
+	isolate(t)
 	var made []string
 	for _, name := range []string{"test.first", "test.second", "test.third"} {
 		Register(func() map[string]Msg {
@@ -85,11 +101,6 @@ func TestLookup_MakesOnlyWhatItNeeds(t *testing.T) {
 			return map[string]Msg{name: {EN: name}}
 		})
 	}
-	defer func() {
-		mu.Lock()
-		pending = nil
-		mu.Unlock()
-	}()
 	if got := T("test.second"); got != "test.second" || len(made) != 2 || made[0] != "test.third" {
 		t.Fatalf("T = %q after making %q", got, made)
 	}
@@ -105,11 +116,7 @@ func TestLookup_MakesOnlyWhatItNeeds(t *testing.T) {
 // recording in made when they are made; they are gone after the test. pkg
 // may name the function that makes them too ("cli.botMessages").
 func pendingOf(t *testing.T, made *[]string) (add func(pkg, key string)) {
-	t.Cleanup(func() {
-		mu.Lock()
-		pending = nil
-		mu.Unlock()
-	})
+	isolate(t)
 	return func(pkg, key string) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -179,6 +186,7 @@ func TestRegistered_PkgName(t *testing.T) {
 			t.Errorf("pkgName = %q, want i18n", got)
 		}
 	}
+	isolate(t)
 	Register(map[string]Msg{})
 	mu.Lock()
 	r := pending[len(pending)-1]
@@ -192,6 +200,7 @@ func TestRegistered_PkgName(t *testing.T) {
 // A Text is rendered when shown, in the language asked, its Text arguments
 // with it.
 func TestText(t *testing.T) {
+	isolate(t)
 	Register(map[string]Msg{
 		"test.text.outer": {EN: "%s, then %s", ZH: "%s，然后%s"},
 		"test.text.inner": {EN: "rule %d", ZH: "规则 %d"},
@@ -216,15 +225,8 @@ func TestIn_SingularForACountOfOne(t *testing.T) {
 		"demo.checked": {EN: "%d tools checked in %s", ZH: "已检查 %d 个工具（%s）", EN1: "%d tool checked in %s"},
 		"demo.plain":   {EN: "%d tools", ZH: "%d 个工具"},
 	}
+	isolate(t)
 	Register(msgs)
-	t.Cleanup(func() {
-		mu.Lock()
-		defer mu.Unlock()
-		pending = slices.DeleteFunc(pending, func(r registered) bool { return r.pkgName() == "i18n" })
-		for key := range msgs {
-			delete(catalog, key)
-		}
-	})
 	for _, c := range []struct {
 		lang Lang
 		key  string
