@@ -96,7 +96,7 @@ func skillsList(ctx context.Context, env *Env, args []string) int {
 		status := i18n.T("cli.skills.status." + s.Status)
 		fmt.Fprintf(env.Stdout, "%s  %s  %s  %s\n", padRight(s.Name, 12), padRight(status, 8), padRight(s.Runner, 8), s.Source)
 		if s.Description != "" {
-			fmt.Fprintf(env.Stdout, "    %s\n", firstSentence(s.Description))
+			fmt.Fprintf(env.Stdout, "    %s\n", toolbox.Summary(s.Name, s.Description, s.Source == toolbox.SourceBuiltin))
 		}
 		if len(s.Tools) > 0 {
 			fmt.Fprintf(env.Stdout, "    %s\n", i18n.T("cli.skills.tools", strings.Join(s.Tools, ", ")))
@@ -139,13 +139,4 @@ func skillsCheck(ctx context.Context, env *Env, args []string) int {
 	}
 	fmt.Fprintln(env.Stdout, i18n.T("cli.skills.check_clean", len(kit.Catalog.Registry().Names())))
 	return ExitOK
-}
-
-// firstSentence is the start of a description, up to its first full stop.
-func firstSentence(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if i := strings.Index(s, ". "); i > 0 {
-		return s[:i+1]
-	}
-	return s
 }

@@ -66,6 +66,34 @@ func TestSkills_ListAndCheck(t *testing.T) {
 	}
 }
 
+// TestSkills_ListInChinese: a new user reading the lists in Chinese reads
+// the built-in skills and tools in Chinese, and what to do to set up the
+// vault tools, once, not each tool that is missing.
+func TestSkills_ListInChinese(t *testing.T) {
+	home := t.TempDir()
+	run := func(args ...string) string {
+		cmd := hermes(t, append(args, "--home", home)...)
+		cmd.Env = append(cmd.Env, "HERMES_LANG=zh-CN")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		return string(out)
+	}
+	skills := run("skills", "list")
+	for _, want := range []string{"列出、读取和写入本次运行工作区中的文件。", "技能 obsidian 尚未设置：尚未选择笔记库", "[obsidian]"} {
+		if !strings.Contains(skills, want) {
+			t.Errorf("skills list lacks %q:\n%s", want, skills)
+		}
+	}
+	if strings.Count(skills, "search_notes") > 0 {
+		t.Errorf("skills list names each missing vault tool:\n%s", skills)
+	}
+	if tools := run("tools", "list"); !strings.Contains(tools, "读取工作区中的文本文件。") || strings.Contains(tools, "Read a text file") {
+		t.Errorf("tools list in Chinese:\n%s", tools)
+	}
+}
+
 func TestToolsCall_PolicyWithoutATerminal(t *testing.T) {
 	home, ws := t.TempDir(), t.TempDir()
 	writeFile(t, filepath.Join(ws, "a.txt"), "hello\n")

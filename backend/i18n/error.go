@@ -6,8 +6,9 @@ import (
 )
 
 // MessageIn renders err for a person in lang: the outermost i18n message in
-// its chain, with errors among its arguments rendered too, each error of a
-// joined list in turn, and an error with no message as it is.
+// its chain, with the errors and Texts among its arguments rendered too,
+// each error of a joined list in turn, and an error with no message as it
+// is.
 func MessageIn(lang Lang, err error) string {
 	if joined, ok := err.(interface{ Unwrap() []error }); ok {
 		parts := make([]string, 0, len(joined.Unwrap()))
@@ -27,5 +28,5 @@ func MessageIn(lang Lang, err error) string {
 		}
 		args[i] = a
 	}
-	return In(lang, ie.Key, args...)
+	return TextOf(ie.Key, args...).In(lang)
 }

@@ -60,6 +60,23 @@ func TestErrorUnwraps(t *testing.T) {
 	}
 }
 
+// MessageIn renders the errors and Texts among an error's arguments in the
+// language asked, not the current one.
+func TestMessageIn_RendersArgumentsInItsLanguage(t *testing.T) {
+	isolate(t)
+	Register(map[string]Msg{
+		"test.outer": {EN: "cannot go on: %s (%s)", ZH: "无法继续：%s（%s）"},
+		"test.inner": {EN: "no vault", ZH: "没有笔记库"},
+	})
+	err := Errorf("test.outer", TextOf("test.inner"), Errorf("test.inner"))
+	if got := MessageIn(ZH, err); got != "无法继续：没有笔记库（没有笔记库）" {
+		t.Errorf("MessageIn(ZH) = %q", got)
+	}
+	if got := MessageIn(EN, err); got != "cannot go on: no vault (no vault)" {
+		t.Errorf("MessageIn(EN) = %q", got)
+	}
+}
+
 // TestRegister_BuiltAtFirstLookup: a package's messages are made when a
 // message is first looked up, not when they are registered, and a key
 // registered twice panics when the second package's are made.

@@ -24,12 +24,15 @@ const (
 	StatusBroken      = "broken"      // its manifest or server has a mistake
 )
 
+// SourceBuiltin is the Source of a skill compiled into Hermes.
+const SourceBuiltin = "builtin"
+
 // Skill is one skill as loaded.
 type Skill struct {
 	Name        string
 	Description string
-	// Source is "builtin", "hermes.toml" for [[tools.mcp]], or the folder of
-	// a user's skill.
+	// Source is SourceBuiltin, "hermes.toml" for [[tools.mcp]], or the
+	// folder of a user's skill.
 	Source string
 	Runner string
 	Status string
@@ -333,6 +336,9 @@ func (b *build) add(ctx context.Context, f found) {
 	}
 	if f.manifest != nil && len(tools) == 0 && len(notes) > 0 {
 		s.Status, s.Problem = StatusUnavailable, i18n.Errorf("skills.partial", s.Name, strings.Join(notes, "; "))
+		if setup, ok := builtinSetup[s.Name]; ok && f.source == SourceBuiltin {
+			s.Problem = i18n.Errorf("skills.needs_setup", s.Name, i18n.TextOf(setup))
+		}
 		b.skills = append(b.skills, s)
 		return
 	}
@@ -370,14 +376,18 @@ func (b *build) tools(ctx context.Context, f found) (tools []Tool, notes []strin
 	}
 	switch m.Runner {
 	case RunnerBuiltin:
+		var missing []string
 		for _, mt := range m.Tools {
 			t, ok := b.goTools[mt.Name]
 			switch {
 			case !ok:
-				notes = append(notes, i18n.T("skills.not_set_up", mt.Name))
+				missing = append(missing, mt.Name)
 			case forPlatform(mt.Platforms, b.opts.GOOS):
 				tools = append(tools, t)
 			}
+		}
+		if len(missing) > 0 {
+			notes = append(notes, i18n.T("skills.not_set_up", strings.Join(missing, ", ")))
 		}
 		// A built-in skill offers every tool registered for it (Register),
 		// those its manifest does not list after those it does.

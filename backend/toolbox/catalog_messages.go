@@ -27,8 +27,16 @@ func catalogMessages() map[string]i18n.Msg {
 			ZH: "技能 %s：部分工具未加载：%s",
 		},
 		"skills.not_set_up": {
-			EN: "%s is not set up in this configuration",
-			ZH: "%s 在当前配置下不可用",
+			EN: "not set up in this configuration: %s",
+			ZH: "在当前配置下不可用：%s",
+		},
+		"skills.needs_setup": {
+			EN: "skill %s is not set up: %s",
+			ZH: "技能 %s 尚未设置：%s",
+		},
+		"toolbox.setup.obsidian": {
+			EN: "no vault is chosen; choose it under Vault on the window's New run page, or set vault under [obsidian] in hermes.toml (`hermes config path` shows where it is)",
+			ZH: "尚未选择笔记库；请在窗口的“新建运行”页的“笔记库”处选择，或在 hermes.toml 的 [obsidian] 中设置 vault（`hermes config path` 显示其位置）",
 		},
 		"skills.check.no_when": {
 			EN: "%s: the description never says when to use the tool; add a sentence such as \"Use it when…\"",

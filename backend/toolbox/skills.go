@@ -3,7 +3,9 @@ package toolbox
 import (
 	"io/fs"
 	"slices"
+	"strings"
 
+	"hermes/backend/i18n"
 	builtin "hermes/skills"
 )
 
@@ -39,6 +41,10 @@ var builtinSkills = []Manifest{
 	},
 }
 
+// builtinSetup says, for a built-in skill whose tools exist only once set
+// up, what a person does to set it up: the message's key.
+var builtinSetup = map[string]string{"obsidian": "toolbox.setup.obsidian"}
+
 func listed(names ...string) []ManifestTool {
 	out := make([]ManifestTool, len(names))
 	for i, n := range names {
@@ -62,7 +68,7 @@ func BuiltinSkills() []Manifest {
 func builtinFound() []found {
 	out := make([]found, 0, len(builtinSkills))
 	for _, m := range BuiltinSkills() {
-		f := found{name: m.Name, source: "builtin", manifest: &m}
+		f := found{name: m.Name, source: SourceBuiltin, manifest: &m}
 		if md, err := fs.ReadFile(builtin.FS(), m.Name+"/SKILL.md"); err == nil {
 			in, err := ParseInstructions(md)
 			f.instr = &in
@@ -86,4 +92,22 @@ func listedTools(skill string) []string {
 		}
 	}
 	return out
+}
+
+// Summary is the line a person reads of a skill or tool in a list (hermes
+// skills list, tools list): for one of Hermes' own (builtin), in the UI's
+// language, since its description is written for the model, in English;
+// for a user's own, the first sentence of its description, the only text
+// it has.
+func Summary(name, description string, builtin bool) string {
+	if key := "toolbox.summary." + name; builtin {
+		if s := i18n.T(key); s != key {
+			return s
+		}
+	}
+	s := strings.Join(strings.Fields(description), " ")
+	if i := strings.Index(s, ". "); i > 0 {
+		return s[:i+1]
+	}
+	return s
 }
