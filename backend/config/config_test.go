@@ -183,7 +183,7 @@ func TestLoad_ChineseMessages(t *testing.T) {
 	i18n.SetLang(i18n.ZH)
 	t.Cleanup(func() { i18n.SetLang(i18n.EN) })
 	_, err := Load(writeConfig(t, "[model]\nmodle = \"x\"\n"))
-	if msg := err.Error(); !strings.Contains(msg, "第 2 行第 1 列") || !strings.Contains(msg, "您是想写 model 吗") {
+	if msg := err.Error(); !strings.Contains(msg, "第 2 行第 1 列") || !strings.Contains(msg, "你是想写 model 吗") {
 		t.Fatalf("message %q is not in Chinese", msg)
 	}
 }

@@ -41,7 +41,7 @@ func configMessages() map[string]i18n.Msg {
 		},
 		"config.unknown_key": {
 			EN: "%s %s: unknown key %s; did you mean %s?",
-			ZH: "%s %s：未知的键 %s；您是想写 %s 吗？",
+			ZH: "%s %s：未知的键 %s；你是想写 %s 吗？",
 		},
 		"config.unknown_key_list": {
 			EN: "%s %s: unknown key %s; the keys there are: %s",
@@ -147,7 +147,7 @@ func configMessages() map[string]i18n.Msg {
 		"config.in": {EN: "%s: %v", ZH: "%s：%v"},
 		"config.home.none": {
 			EN: "cannot find your home directory; set HERMES_HOME or pass --home",
-			ZH: "找不到您的用户主目录；请设置 HERMES_HOME 或使用 --home",
+			ZH: "找不到你的用户主目录；请设置 HERMES_HOME 或使用 --home",
 		},
 		"config.home.create": {
 			EN: "cannot use %s as the Hermes home: %v; pass --home with a directory you can write to",
