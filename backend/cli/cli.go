@@ -164,7 +164,7 @@ func newFlagSet(env *Env, name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage of %s:\n", name)
+		fmt.Fprintln(fs.Output(), i18n.T("cli.usage_of", name))
 		printDefaults(fs)
 	}
 	return fs

@@ -11,7 +11,8 @@ import (
 
 // TestFlags_HelpRendered: a flag's help is the key of its message until
 // the help is printed; printed, every command's is the message, in both
-// languages, and no key is left as it was written.
+// languages, no key is left as it was written, and it starts with the
+// command's usage line in that language.
 func TestFlags_HelpRendered(t *testing.T) {
 	defer i18n.SetLang(i18n.Current())
 	for _, lang := range []i18n.Lang{i18n.EN, i18n.ZH} {
@@ -27,6 +28,10 @@ func TestFlags_HelpRendered(t *testing.T) {
 			Main(context.Background(), env, append(args, "-h"))
 			if strings.Contains(stderr.String(), "cli.") {
 				t.Errorf("%s: hermes %s -h left a key unrendered:\n%s", lang, strings.Join(args, " "), stderr.String())
+			}
+			first, _, _ := strings.Cut(stderr.String(), "\n")
+			if want := map[i18n.Lang]string{i18n.EN: "usage: hermes", i18n.ZH: "用法：hermes"}[lang]; !strings.HasPrefix(strings.ToLower(first), want) {
+				t.Errorf("%s: hermes %s -h starts %q, not %q", lang, strings.Join(args, " "), first, want)
 			}
 		}
 	}

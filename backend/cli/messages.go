@@ -11,6 +11,7 @@ func cliMessages() map[string]i18n.Msg {
 		"cli.no_desktop":      {EN: "this build of hermes has no desktop window (built with -tags headless); use `hermes run`, `hermes runs` or `hermes serve`", ZH: "此 hermes 版本不含桌面窗口（以 -tags headless 构建）；请使用 `hermes run`、`hermes runs` 或 `hermes serve`"},
 		"cli.no_window":       {EN: "this hermes is the terminal's build, and no window build is installed with it (looked for %s and %s); use `hermes run`, `hermes runs` or `hermes serve`, or install the .deb or the tar.gz for the window", ZH: "此 hermes 为终端版本，且未找到随附的窗口版本（已查找 %s 和 %s）；请使用 `hermes run`、`hermes runs` 或 `hermes serve`，或安装 .deb 或 tar.gz 以使用窗口"},
 		"cli.error":           {EN: "error: %s", ZH: "错误：%s"},
+		"cli.usage_of":        {EN: "usage: %s [flags]", ZH: "用法：%s [参数]"},
 		"cli.bad_limit":       {EN: "--limit must be 0 (all) or more, not %d", ZH: "--limit 必须为 0（全部）或更大，而不是 %d"},
 		"cli.flag.home":       {EN: "Hermes home directory (default $HERMES_HOME, else ~/.hermes)", ZH: "Hermes 主目录（默认 $HERMES_HOME，否则 ~/.hermes）"},
 		"cli.flag.new_window": {EN: "open a window of its own, though a window already shows this home (which is otherwise brought to the front)", ZH: "即使已有窗口显示该主目录，也另开一个窗口（否则会把已有窗口调到最前面）"},

@@ -27,8 +27,9 @@ type runFlags struct {
 	json, verbose, yes           bool
 }
 
-func (f *runFlags) register(env *Env, name string) *flag.FlagSet {
+func (f *runFlags) register(env *Env, name, usage string) *flag.FlagSet {
 	fs := newFlagSet(env, name)
+	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T(usage)); printDefaults(fs) }
 	fs.StringVar(&f.home, "home", "", "cli.flag.home")
 	fs.StringVar(&f.config, "config", "", "cli.flag.config")
 	fs.StringVar(&f.model, "model", "", "cli.flag.model")
@@ -43,7 +44,7 @@ func (f *runFlags) register(env *Env, name string) *flag.FlagSet {
 
 func cmdRun(ctx context.Context, env *Env, args []string) int {
 	var f runFlags
-	fs := f.register(env, "hermes run")
+	fs := f.register(env, "hermes run", "cli.run.usage")
 	workspace := fs.String("workspace", "", "cli.flag.workspace")
 	instructions := fs.String("instructions", "", "cli.flag.instructions")
 	sandboxMode := fs.String("sandbox", "", "cli.flag.sandbox")
@@ -73,7 +74,7 @@ func cmdRun(ctx context.Context, env *Env, args []string) int {
 
 func cmdResume(ctx context.Context, env *Env, args []string) int {
 	var f runFlags
-	fs := f.register(env, "hermes resume")
+	fs := f.register(env, "hermes resume", "cli.resume.usage")
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return usageExit(err)

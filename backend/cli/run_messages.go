@@ -16,6 +16,7 @@ func runMessages() map[string]i18n.Msg {
 		"cli.flag.workspace":      {EN: "directory the file tools may use (default: the current directory)", ZH: "文件工具可访问的目录（默认：当前目录）"},
 		"cli.flag.instructions":   {EN: "standing instructions that hold for the whole run", ZH: "在整个运行期间有效的常驻指令"},
 		"cli.run.no_task":         {EN: "no task given; usage: hermes run [flags] \"TASK\"", ZH: "没有给出任务；用法：hermes run [参数] \"任务\""},
+		"cli.run.usage":           {EN: "usage: hermes run [flags] \"TASK\"", ZH: "用法：hermes run [参数] \"任务\""},
 		"cli.resume.usage":        {EN: "usage: hermes resume [flags] RUN_ID (run `hermes runs` to see the runs)", ZH: "用法：hermes resume [参数] RUN_ID（运行 `hermes runs` 查看运行记录）"},
 		"cli.run.bad_workspace":   {EN: "workspace %s is not a directory; pass an existing one with --workspace", ZH: "工作区 %s 不是目录；请用 --workspace 指定一个已存在的目录"},
 		"cli.run.stopping":        {EN: "stopping at the next safe point… (press Ctrl-C again to cancel at once)", ZH: "将在下一个安全点停止…（再按一次 Ctrl-C 立即取消）"},
