@@ -12,6 +12,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"regexp"
 	"strings"
 
 	"hermes/backend/i18n"
@@ -117,8 +118,8 @@ func bareWithFlags(ctx context.Context, env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes")
 	home := fs.String("home", "", "cli.flag.home")
 	newWindow := fs.Bool("new-window", false, "cli.flag.new_window")
-	if err := fs.Parse(args); err != nil {
-		return ExitUsage
+	if err := parseFlags(fs, args); err != nil {
+		return usageExit(err)
 	}
 	if *newWindow && env.Desktop != nil {
 		e, open := *env, env.Desktop
@@ -168,6 +169,50 @@ func newFlagSet(env *Env, name string) *flag.FlagSet {
 		printDefaults(fs)
 	}
 	return fs
+}
+
+// parseFlags is fs.Parse with its mistake told in the user's language:
+// the flag package's own line is English, and is left out.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	fs.Usage = usage
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(out, flagMistake(err))
+		}
+		fs.Usage()
+	}
+	return err
+}
+
+// The flag package's mistakes, as its errors word them.
+var (
+	flagUnknownRE = regexp.MustCompile(`^flag provided but not defined: -(.+)$`)
+	flagValueRE   = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-([^:]+): `)
+	flagNoValueRE = regexp.MustCompile(`^flag needs an argument: -(.+)$`)
+	flagSyntaxRE  = regexp.MustCompile(`^bad flag syntax: (.*)$`)
+)
+
+// flagMistake is a parse error of the flag package in the user's language.
+func flagMistake(err error) string {
+	msg := err.Error()
+	if m := flagUnknownRE.FindStringSubmatch(msg); m != nil {
+		return i18n.T("cli.flag_unknown", m[1])
+	}
+	if m := flagValueRE.FindStringSubmatch(msg); m != nil {
+		return i18n.T("cli.flag_value", m[1], m[2])
+	}
+	if m := flagNoValueRE.FindStringSubmatch(msg); m != nil {
+		return i18n.T("cli.flag_no_value", m[1])
+	}
+	if m := flagSyntaxRE.FindStringSubmatch(msg); m != nil {
+		return i18n.T("cli.flag_syntax", m[1])
+	}
+	return msg
 }
 
 // printDefaults is fs.PrintDefaults with each flag's help rendered from its

@@ -36,3 +36,33 @@ func TestFlags_HelpRendered(t *testing.T) {
 		}
 	}
 }
+
+// TestFlags_MistakesInTheUsersLanguage: a mistake in a flag is told in the
+// user's language, not the flag package's English, then the usage.
+func TestFlags_MistakesInTheUsersLanguage(t *testing.T) {
+	defer i18n.SetLang(i18n.Current())
+	cases := []struct {
+		args   []string
+		en, zh string
+	}{
+		{[]string{"run", "--bogus", "x"}, "unknown flag --bogus", "未知参数 --bogus"},
+		{[]string{"run", "--max-iterations", "abc", "x"}, `invalid value "abc" for --max-iterations`, `参数 --max-iterations 的值 "abc" 无效`},
+		{[]string{"runs", "--json=maybe"}, `invalid value "maybe" for --json`, `参数 --json 的值 "maybe" 无效`},
+		{[]string{"serve", "--listen"}, "flag --listen needs a value", "参数 --listen 需要一个值"},
+		{[]string{"--home"}, "flag --home needs a value", "参数 --home 需要一个值"},
+		{[]string{"tools", "list", "---x"}, "bad flag syntax: ---x", "参数写法有误：---x"},
+	}
+	for _, lang := range []i18n.Lang{i18n.EN, i18n.ZH} {
+		i18n.SetLang(lang)
+		for _, c := range cases {
+			var stderr bytes.Buffer
+			env := &Env{Stdout: &bytes.Buffer{}, Stderr: &stderr, Getenv: func(string) string { return "" }}
+			code := Main(context.Background(), env, c.args)
+			lines := strings.SplitN(stderr.String(), "\n", 3)
+			want := map[i18n.Lang]string{i18n.EN: c.en, i18n.ZH: c.zh}[lang]
+			if code != ExitUsage || len(lines) < 2 || !strings.HasPrefix(lines[0], want) || !strings.Contains(strings.ToLower(lines[1]), map[i18n.Lang]string{i18n.EN: "usage:", i18n.ZH: "用法："}[lang]) {
+				t.Errorf("%s: hermes %s: exit %d\n%s", lang, strings.Join(c.args, " "), code, stderr.String())
+			}
+		}
+	}
+}
