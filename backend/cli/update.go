@@ -206,6 +206,10 @@ func updateError(err error, feedURL string) error {
 			switch k.is {
 			case selfupdate.ErrNoFeed:
 				return i18n.Wrap(err, k.key) // the message is the whole story
+			case selfupdate.ErrNoPrevious:
+				if err == selfupdate.ErrNoPrevious { // nothing kept, nothing more to say
+					return i18n.Wrap(err, "cli.update.err.none_kept")
+				}
 			case selfupdate.ErrFeedSignature, selfupdate.ErrFeed:
 				return i18n.Wrap(err, k.key, feedURL, err)
 			}

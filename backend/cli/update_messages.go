@@ -70,6 +70,10 @@ func updateMessages() map[string]i18n.Msg {
 			EN: "there is no previous version to roll back to (%v); one is kept by each update",
 			ZH: "没有可回滚的旧版本（%v）；每次更新后才会保留旧版本",
 		},
+		"cli.update.err.none_kept": {
+			EN: "there is no previous version to roll back to: each update keeps the version it replaces, and none has been replaced here yet",
+			ZH: "没有可回滚的旧版本：每次更新都会保留被替换的版本，而这里还没有版本被替换过",
+		},
 		"cli.update.err.busy": {
 			EN: "another Hermes is updating this home directory (%v); wait for it to finish and try again",
 			ZH: "另一个 Hermes 正在更新此主目录（%v）；请等待其完成后重试",

@@ -105,7 +105,7 @@ func TestUpdate_Messages(t *testing.T) {
 	if o := inProcess(t, "1.0.0", nil, "update", "--home", home); o.code != cli.ExitFailed || !strings.Contains(o.stderr, "set [update] feed_url") {
 		t.Fatalf("no feed: %+v", o)
 	}
-	if o := inProcess(t, "1.0.0", nil, "update", "--rollback", "--home", home); o.code != cli.ExitFailed || !strings.Contains(o.stderr, "no previous version") {
+	if o := inProcess(t, "1.0.0", nil, "update", "--rollback", "--home", home); o.code != cli.ExitFailed || !strings.Contains(o.stderr, "no previous version") || strings.Count(o.stderr, "previous version") != 1 {
 		t.Fatalf("rollback with nothing kept: %+v", o)
 	}
 	o := inProcess(t, "1.0.0", nil, "update", "--health", "--home", home)
