@@ -329,15 +329,17 @@ func (b *build) add(ctx context.Context, f found) {
 		b.skills = append(b.skills, s)
 		return
 	}
-	tools, notes, err := b.tools(ctx, f)
+	tools, notes, missing, err := b.tools(ctx, f)
 	if err != nil {
 		broken(i18n.Wrap(fmt.Errorf("%w: %s: %w", ErrBrokenSkill, s.Name, err), "skills.tools_failed", s.Name, err.Error()))
 		return
 	}
-	if f.manifest != nil && len(tools) == 0 && len(notes) > 0 {
-		s.Status, s.Problem = StatusUnavailable, i18n.Errorf("skills.partial", s.Name, strings.Join(notes, "; "))
-		if setup, ok := builtinSetup[s.Name]; ok && f.source == SourceBuiltin {
+	if f.manifest != nil && len(tools) == 0 && len(notes)+len(missing) > 0 {
+		s.Status = StatusUnavailable
+		if setup, ok := builtinSetup[s.Name]; ok && f.source == SourceBuiltin && len(notes) == 0 {
 			s.Problem = i18n.Errorf("skills.needs_setup", s.Name, i18n.TextOf(setup))
+		} else {
+			s.Problem = i18n.Errorf("skills.partial", s.Name, strings.Join(withMissing(notes, missing), "; "))
 		}
 		b.skills = append(b.skills, s)
 		return
@@ -354,17 +356,19 @@ func (b *build) add(ctx context.Context, f found) {
 		b.toolSkill[t.Name] = s.Name
 	}
 	s.Status = StatusLoaded
-	if len(notes) > 0 {
+	if notes = withMissing(notes, missing); len(notes) > 0 {
 		s.Problem = i18n.Errorf("skills.partial", s.Name, strings.Join(notes, "; "))
 	}
 	b.skills = append(b.skills, s)
 }
 
-// tools builds a skill's tools. notes name tools that were left out.
-func (b *build) tools(ctx context.Context, f found) (tools []Tool, notes []string, err error) {
+// tools builds a skill's tools. notes name tools that were left out;
+// missing are those of a built-in skill not set up in this configuration
+// (the vault's without a vault), told only where the skill's problem is.
+func (b *build) tools(ctx context.Context, f found) (tools []Tool, notes, missing []string, err error) {
 	m := f.manifest
 	if m == nil {
-		return nil, nil, nil // instructions only
+		return nil, nil, nil, nil // instructions only
 	}
 	timeout := timeoutOf(m.Timeout)
 	if timeout == 0 {
@@ -376,7 +380,6 @@ func (b *build) tools(ctx context.Context, f found) (tools []Tool, notes []strin
 	}
 	switch m.Runner {
 	case RunnerBuiltin:
-		var missing []string
 		for _, mt := range m.Tools {
 			t, ok := b.goTools[mt.Name]
 			switch {
@@ -385,9 +388,6 @@ func (b *build) tools(ctx context.Context, f found) (tools []Tool, notes []strin
 			case forPlatform(mt.Platforms, b.opts.GOOS):
 				tools = append(tools, t)
 			}
-		}
-		if len(missing) > 0 {
-			notes = append(notes, i18n.T("skills.not_set_up", strings.Join(missing, ", ")))
 		}
 		// A built-in skill offers every tool registered for it (Register),
 		// those its manifest does not list after those it does.
@@ -398,7 +398,7 @@ func (b *build) tools(ctx context.Context, f found) (tools []Tool, notes []strin
 		}
 	case RunnerCommand:
 		if f.dir == "" {
-			return nil, nil, errors.New("a built-in skill cannot run a command: its files are not on disk")
+			return nil, nil, nil, errors.New("a built-in skill cannot run a command: its files are not on disk")
 		}
 		for _, mt := range m.Tools {
 			argv := mt.Command
@@ -427,9 +427,19 @@ func (b *build) tools(ctx context.Context, f found) (tools []Tool, notes []strin
 		for _, mt := range m.Tools {
 			overrides[mt.Name] = mt
 		}
-		return srv.mcpTools(ctx, overrides)
+		tools, notes, err := srv.mcpTools(ctx, overrides)
+		return tools, notes, nil, err
 	}
-	return tools, notes, nil
+	return tools, notes, missing, nil
+}
+
+// withMissing is notes and, when a built-in skill's tools are missing, a
+// note naming them.
+func withMissing(notes, missing []string) []string {
+	if len(missing) == 0 {
+		return notes
+	}
+	return append(notes, i18n.T("skills.not_set_up", strings.Join(missing, ", ")))
 }
 
 func orDuration(first, fallback time.Duration) time.Duration {
