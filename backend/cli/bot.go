@@ -26,7 +26,7 @@ func init() { register(command{"bot", "cli.cmd.bot", cmdBot}) }
 // Ctrl-C is pressed.
 func cmdBot(ctx context.Context, env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes bot")
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.bot.usage")); printDefaults(fs) }
+	setUsage(fs, "cli.bot.usage")
 	home := fs.String("home", "", "cli.flag.home")
 	cfgPath := fs.String("config", "", "cli.flag.config")
 	listen := fs.String("listen", "", "cli.bot.flag.listen")

@@ -171,6 +171,14 @@ func newFlagSet(env *Env, name string) *flag.FlagSet {
 	return fs
 }
 
+// setUsage makes fs's help start with the usage line of message key.
+func setUsage(fs *flag.FlagSet, key string) {
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), i18n.T(key))
+		printDefaults(fs)
+	}
+}
+
 // parseFlags is fs.Parse with its mistake told in the user's language:
 // the flag package's own line is English, and is left out.
 func parseFlags(fs *flag.FlagSet, args []string) error {

@@ -19,7 +19,7 @@ func cmdConfig(_ context.Context, env *Env, args []string) int {
 	}
 	sub, args := args[0], args[1:]
 	fs := newFlagSet(env, "hermes config "+sub)
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.config.usage")); printDefaults(fs) }
+	setUsage(fs, "cli.config.usage")
 	home := fs.String("home", "", "cli.flag.home")
 	file := fs.String("config", "", "cli.config.flag.config")
 	var force *bool

@@ -20,7 +20,7 @@ func init() { register(command{"doctor", "cli.cmd.doctor", cmdDoctor}) }
 // damaged one into a new store, keeping the damaged file beside it.
 func cmdDoctor(_ context.Context, env *Env, args []string) int {
 	fl := newFlagSet(env, "hermes doctor")
-	fl.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.doctor.usage")); printDefaults(fl) }
+	setUsage(fl, "cli.doctor.usage")
 	home := fl.String("home", "", "cli.flag.home")
 	salvage := fl.Bool("salvage", false, "cli.doctor.flag.salvage")
 	rest, err := parseInterleaved(fl, args)

@@ -62,7 +62,7 @@ type evalRunFlags struct {
 func cmdEvalRun(ctx context.Context, env *Env, args []string) int {
 	var f evalRunFlags
 	fs := newFlagSet(env, "hermes eval run")
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.eval.usage")); printDefaults(fs) }
+	setUsage(fs, "cli.eval.usage")
 	fs.StringVar(&f.home, "home", "", "cli.flag.home")
 	fs.StringVar(&f.config, "config", "", "cli.flag.config")
 	fs.Var(&f.models, "model", "cli.eval.flag.model")

@@ -26,7 +26,7 @@ func cmdMemory(_ context.Context, env *Env, args []string) int {
 		sub, args = args[0], args[1:]
 	}
 	fs := newFlagSet(env, "hermes memory "+sub)
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.memory.usage")); printDefaults(fs) }
+	setUsage(fs, "cli.memory.usage")
 	home := fs.String("home", "", "cli.flag.home")
 	asJSON := fs.Bool("json", false, "cli.memory.flag.json")
 	limit := fs.Int("limit", defaultMemoryLimit, "cli.memory.flag.limit")

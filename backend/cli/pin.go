@@ -30,7 +30,7 @@ func pinMessages() map[string]i18n.Msg {
 // running: the window's, `hermes serve`'s, the bot's, or a `hermes run`'s.
 func cmdPin(ctx context.Context, env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes pin")
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.pin.usage")); printDefaults(fs) }
+	setUsage(fs, "cli.pin.usage")
 	homeFlag := fs.String("home", "", "cli.flag.home")
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {

@@ -44,7 +44,7 @@ func cmdRelease(_ context.Context, env *Env, args []string) int {
 
 func releaseKeygen(env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes release keygen")
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.release.usage")); printDefaults(fs) }
+	setUsage(fs, "cli.release.usage")
 	out := fs.String("out", "hermes-release", "cli.release.flag.out")
 	if rest, err := parseInterleaved(fs, args); err != nil || len(rest) > 0 {
 		if err != nil {
@@ -91,7 +91,7 @@ func releaseKeygen(env *Env, args []string) int {
 
 func releaseSign(env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes release sign")
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.release.usage")); printDefaults(fs) }
+	setUsage(fs, "cli.release.usage")
 	keyFile := fs.String("key", "", "cli.release.flag.key")
 	version := fs.String("version", "", "cli.release.flag.version")
 	url := fs.String("url", "", "cli.release.flag.url")

@@ -29,7 +29,7 @@ type runFlags struct {
 
 func (f *runFlags) register(env *Env, name, usage string) *flag.FlagSet {
 	fs := newFlagSet(env, name)
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T(usage)); printDefaults(fs) }
+	setUsage(fs, usage)
 	fs.StringVar(&f.home, "home", "", "cli.flag.home")
 	fs.StringVar(&f.config, "config", "", "cli.flag.config")
 	fs.StringVar(&f.model, "model", "", "cli.flag.model")

@@ -38,7 +38,7 @@ func cmdRuns(_ context.Context, env *Env, args []string) int {
 		return cmdRunsLabel(env, args[1:])
 	}
 	fs := newFlagSet(env, "hermes runs")
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.runs.usage")); printDefaults(fs) }
+	setUsage(fs, "cli.runs.usage")
 	home := fs.String("home", "", "cli.flag.home")
 	asJSON := fs.Bool("json", false, "cli.runs.flag.json")
 	status := fs.String("status", "", i18n.T("cli.runs.flag.status", strings.Join(runStatuses, ", ")))
@@ -108,7 +108,7 @@ func cmdRuns(_ context.Context, env *Env, args []string) int {
 // Printer a live run uses, or its events as JSONL.
 func cmdRunsShow(env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes runs show")
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.runs.usage")); printDefaults(fs) }
+	setUsage(fs, "cli.runs.usage")
 	home := fs.String("home", "", "cli.flag.home")
 	asJSON := fs.Bool("json", false, "cli.runs.flag.show_json")
 	verbose := fs.Bool("verbose", false, "cli.runs.flag.verbose")

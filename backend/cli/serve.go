@@ -18,7 +18,7 @@ const defaultListen = "127.0.0.1:7777"
 // checkpoints saved.
 func cmdServe(ctx context.Context, env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes serve")
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.serve.usage")); printDefaults(fs) }
+	setUsage(fs, "cli.serve.usage")
 	home := fs.String("home", "", "cli.flag.home")
 	listen := fs.String("listen", defaultListen, "cli.serve.flag.listen")
 	newToken := fs.Bool("new-token", false, "cli.serve.flag.new_token")

@@ -86,7 +86,7 @@ func toolsList(ctx context.Context, env *Env, args []string) int {
 // confinement to the workspace, the same policy and approvals.
 func toolsCall(ctx context.Context, env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes tools call")
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.tools.call_usage")); printDefaults(fs) }
+	setUsage(fs, "cli.tools.call_usage")
 	home := fs.String("home", "", "cli.flag.home")
 	cfgPath := fs.String("config", "", "cli.flag.config")
 	workspace := fs.String("workspace", "", "cli.flag.workspace")

@@ -51,7 +51,7 @@ func checkStore(home string) error {
 // check a new binary answers for the updater (--health).
 func cmdUpdate(ctx context.Context, env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes update")
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.update.usage")); printDefaults(fs) }
+	setUsage(fs, "cli.update.usage")
 	home := fs.String("home", "", "cli.flag.home")
 	file := fs.String("config", "", "cli.update.flag.config")
 	check := fs.Bool("check", false, "cli.update.flag.check")

@@ -23,7 +23,7 @@ func init() { register(command{"worker", "cli.cmd.worker", cmdWorker}) }
 // back on the queue for another worker), the second cancels them.
 func cmdWorker(ctx context.Context, env *Env, args []string) int {
 	fs := newFlagSet(env, "hermes worker")
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, i18n.T("cli.worker.usage")); printDefaults(fs) }
+	setUsage(fs, "cli.worker.usage")
 	home := fs.String("home", "", "cli.flag.home")
 	cfgPath := fs.String("config", "", "cli.flag.config")
 	parallel := fs.Int("parallel", 2, "cli.worker.flag.parallel")
