@@ -3,8 +3,9 @@
 // none sent and none needed), in English and Chinese; an edit of
 // hermes.toml that adds a vault and an MCP server reaches the next run
 // without a restart, the toast says so, and the Configured panel lists them;
-// the vault typed there is saved into hermes.toml, its comments kept.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+// the vault typed there is saved into hermes.toml, its comments kept; a
+// skill of the user's that is broken is named there, with why.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { join, resolve } from 'node:path'
 import type { Page } from 'playwright-core'
@@ -162,5 +163,28 @@ describe('the New run form', () => {
     await page.reload()
     await expect.poll(() => page.getByTestId('new-vault').inputValue()).toBe(vault)
     await close()
+  })
+
+  it('says which of your skills a new run does not get, and why, in the language of the page', async () => {
+    const dir = join(live.home, 'skills', 'typo')
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(join(dir, 'skill.json'), '{"name": "typo", "descripton": "A typo in a key."}')
+    try {
+      for (const [locale, want] of [
+        ['en-US', 'typo is left out: skill file'],
+        ['zh-CN', 'typo 未加载：技能文件'],
+      ]) {
+        const { page, close } = await openForm(locale)
+        const failed = page.locator('[data-testid="new-skill-failed"][data-name="typo"]')
+        await expect.poll(async () => ((await failed.count()) > 0 ? await failed.textContent() : '')).toContain(want)
+        expect(await failed.textContent()).toContain('descripton')
+        expect(await page.getByTestId('new-skills').textContent()).toContain('files')
+        await failed.scrollIntoViewIfNeeded()
+        await shot(page, `newrun-skill-failed-${locale}.png`)
+        await close()
+      }
+    } finally {
+      rmSync(dir, { recursive: true })
+    }
   })
 })

@@ -159,6 +159,7 @@ export const en = {
   'new.vault_none': 'none ([obsidian] vault)',
   'new.skills': 'Skills',
   'new.skills_off': 'off: {names}',
+  'new.skill_failed': '{name} is left out: {why}',
   'new.mcp': 'MCP servers',
   'new.mcp_none': 'none ([[tools.mcp]])',
   'new.mcp_loaded': '{name}: {n} tools',

@@ -157,6 +157,7 @@ export const zh: Catalog = {
   'new.vault_none': '无（[obsidian] vault）',
   'new.skills': '技能',
   'new.skills_off': '已关闭：{names}',
+  'new.skill_failed': '{name} 未加载：{why}',
   'new.mcp': 'MCP 服务器',
   'new.mcp_none': '无（[[tools.mcp]]）',
   'new.mcp_loaded': '{name}：{n} 个工具',

@@ -18,6 +18,7 @@ describe('toolsSummary', () => {
     expect(s.vault).toBe('/notes')
     expect(s.on).toEqual(['files', 'obsidian'])
     expect(s.off).toEqual(['shell'])
+    expect(s.failed).toEqual([{ name: 'mine', problem: { en: 'bad manifest' } }])
     expect(s.servers).toEqual([
       { name: 'docs', state: 'loaded', tools: 2, problem: undefined },
       { name: 'off', state: 'off', tools: 0, problem: undefined },
@@ -26,6 +27,16 @@ describe('toolsSummary', () => {
   })
 
   it('says none for a toolset without a vault or skills', () => {
-    expect(toolsSummary({ skills: [] })).toEqual({ vault: '', on: [], off: [], servers: [] })
+    expect(toolsSummary({ skills: [] })).toEqual({ vault: '', on: [], off: [], failed: [], servers: [] })
+  })
+
+  it('leaves the built-in obsidian out of the failed skills when only the vault is missing: the vault line says so', () => {
+    const s = toolsSummary({
+      skills: [
+        { name: 'obsidian', source: 'builtin', runner: 'builtin', status: 'unavailable', problem: { en: 'skill obsidian is not set up' } },
+        { name: 'winreg', source: '/h/skills/winreg', runner: 'command', status: 'unavailable', problem: { en: 'skill winreg runs only on windows' } },
+      ],
+    })
+    expect(s.failed).toEqual([{ name: 'winreg', problem: { en: 'skill winreg runs only on windows' } }])
   })
 })

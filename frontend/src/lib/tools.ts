@@ -17,14 +17,16 @@ export interface ToolsSummary {
   on: string[]
   /** The skills turned off in [tools], by name. */
   off: string[]
+  /** The user's skills a new run does not get, and why, in both languages: a broken skill.json, another platform's. */
+  failed: { name: string; problem?: Record<string, string> }[]
   servers: ServerLine[]
 }
 
 const fromConfig = (s: SkillState) => s.source === 'hermes.toml'
 
-/** toolsSummary sorts a Toolset into the vault, the skills on and off, and the MCP servers of hermes.toml. */
+/** toolsSummary sorts a Toolset into the vault, the skills on, off and failed, and the MCP servers of hermes.toml. */
 export function toolsSummary(t: Toolset): ToolsSummary {
-  const out: ToolsSummary = { vault: t.vault ?? '', on: [], off: [], servers: [] }
+  const out: ToolsSummary = { vault: t.vault ?? '', on: [], off: [], failed: [], servers: [] }
   for (const s of t.skills ?? []) {
     if (fromConfig(s)) {
       const state = s.status === 'loaded' ? 'loaded' : s.status === 'disabled' ? 'off' : 'failed'
@@ -33,6 +35,9 @@ export function toolsSummary(t: Toolset): ToolsSummary {
       out.on.push(s.name)
     } else if (s.status === 'disabled') {
       out.off.push(s.name)
+    } else if (s.source !== 'builtin' || s.status === 'broken') {
+      // A built-in one is unavailable only for want of the vault, whose own line says so.
+      out.failed.push({ name: s.name, problem: s.problem })
     }
   }
   return out

@@ -291,6 +291,11 @@ function ConfiguredTools({ tools }: { tools: Toolset }) {
           <dd data-testid="new-skills">
             {sum.on.join(', ') || '–'}
             {sum.off.length > 0 && <span className="muted"> · {t('new.skills_off', { names: sum.off.join(', ') })}</span>}
+            {sum.failed.map((s) => (
+              <div key={s.name} data-testid="new-skill-failed" data-name={s.name} className="warn">
+                {t('new.skill_failed', { name: s.name, why: s.problem?.[lang] ?? s.problem?.en ?? '' })}
+              </div>
+            ))}
           </dd>
           <dt>{t('new.mcp')}</dt>
           <dd data-testid="new-mcp">
