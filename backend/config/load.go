@@ -229,7 +229,7 @@ func (d *document) unknownKeys(undecoded []toml.Key) []located {
 		table, name := configSchema().lookup(k[:len(k)-1]), k[len(k)-1]
 		full := strings.Join(k, ".")
 		at := d.at(full)
-		if best := closest(name, table.names()); best != "" {
+		if best := Closest(name, table.names()); best != "" {
 			errs = append(errs, located{at, i18n.Wrap(ErrUnknownKey, "config.unknown_key", d.path, at, display(full), best)})
 		} else {
 			errs = append(errs, located{at, i18n.Wrap(ErrUnknownKey, "config.unknown_key_list", d.path, at, display(full), strings.Join(table.names(), ", "))})

@@ -182,10 +182,10 @@ func (s schema) names() []string {
 	return names
 }
 
-// closest returns the candidate nearest to name by edit distance (a swap of
+// Closest returns the candidate nearest to name by edit distance (a swap of
 // two letters counts as one edit), or "" when none is near enough to be the
-// likely intent.
-func closest(name string, candidates []string) string {
+// likely intent: what "did you mean" offers for a misspelt key.
+func Closest(name string, candidates []string) string {
 	best, bestDist := "", 0
 	for _, c := range candidates {
 		d := editDistance(strings.ToLower(name), c)

@@ -312,7 +312,7 @@ func (b *build) add(ctx context.Context, f found) {
 		if f.dir != "" {
 			where = filepath.Join(filepath.Dir(f.dir), filepath.FromSlash(f.file))
 		}
-		broken(i18n.Wrap(fmt.Errorf("%w: %s: %w", ErrBrokenSkill, where, f.err), "skills.broken", where, f.err.Error()))
+		broken(i18n.Wrap(fmt.Errorf("%w: %s: %w", ErrBrokenSkill, where, f.err), "skills.broken", where, f.err))
 		return
 	}
 	if slices.ContainsFunc(b.skills, func(o Skill) bool { return o.Name == s.Name }) {
@@ -331,7 +331,7 @@ func (b *build) add(ctx context.Context, f found) {
 	}
 	tools, notes, missing, err := b.tools(ctx, f)
 	if err != nil {
-		broken(i18n.Wrap(fmt.Errorf("%w: %s: %w", ErrBrokenSkill, s.Name, err), "skills.tools_failed", s.Name, err.Error()))
+		broken(i18n.Wrap(fmt.Errorf("%w: %s: %w", ErrBrokenSkill, s.Name, err), "skills.tools_failed", s.Name, err))
 		return
 	}
 	if f.manifest != nil && len(tools) == 0 && len(notes)+len(missing) > 0 {

@@ -4,11 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"hermes/backend/i18n"
 )
 
 // Runners: how a skill's tools run.
@@ -94,7 +95,7 @@ func ParseManifest(data []byte) (Manifest, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
-		return Manifest{}, fmt.Errorf("not a valid skill.json: %w", err)
+		return Manifest{}, decodeError(data, err)
 	}
 	if m.Runner == "" {
 		m.Runner = RunnerCommand
@@ -105,15 +106,15 @@ func ParseManifest(data []byte) (Manifest, error) {
 func (m Manifest) check() error {
 	switch {
 	case !validName(m.Name):
-		return fmt.Errorf("name %q must be 1 to 64 letters, digits, underscores or hyphens", m.Name)
+		return i18n.Errorf("toolbox.manifest.name", m.Name)
 	case strings.TrimSpace(m.Description) == "":
-		return fmt.Errorf("the description is empty; say what the skill is for and when to use it")
+		return i18n.Errorf("toolbox.manifest.no_description")
 	case !slices.Contains([]string{RunnerBuiltin, RunnerCommand, RunnerMCP}, m.Runner):
-		return fmt.Errorf("runner %q is not builtin, command or mcp", m.Runner)
+		return i18n.Errorf("toolbox.manifest.runner", m.Runner)
 	case !slices.Contains([]string{"", OfferAlways, OfferRelevant}, m.Offer):
-		return fmt.Errorf("offer %q is not always or relevant", m.Offer)
+		return i18n.Errorf("toolbox.manifest.offer", m.Offer)
 	case slices.ContainsFunc(m.Keywords, func(k string) bool { return strings.TrimSpace(k) == "" }):
-		return fmt.Errorf("a keyword is empty; list words that tasks about the skill use")
+		return i18n.Errorf("toolbox.manifest.empty_keyword")
 	}
 	if err := checkTimeout(m.Timeout); err != nil {
 		return err
@@ -121,37 +122,37 @@ func (m Manifest) check() error {
 	if m.Sandbox != nil {
 		for _, w := range m.Sandbox.Writable {
 			if !filepath.IsAbs(w) && !strings.HasPrefix(w, "~/") {
-				return fmt.Errorf(`sandbox writable %q is not a folder written in full or under "~/"`, w)
+				return i18n.Errorf("toolbox.manifest.writable", w)
 			}
 		}
 	}
 	for i, name := range m.PassEnv {
 		if !isEnvVarName(name) {
 			// Not repeated: it may be the secret itself, pasted.
-			return fmt.Errorf(`pass_env[%d] is not the name of an environment variable; write names such as "GITHUB_TOKEN", never the secret itself`, i)
+			return i18n.Errorf("toolbox.manifest.pass_env", i)
 		}
 	}
 	switch m.Runner {
 	case RunnerCommand:
 		if len(m.Tools) == 0 {
-			return fmt.Errorf("a command skill needs at least one tool")
+			return i18n.Errorf("toolbox.manifest.no_tools")
 		}
 	case RunnerMCP:
 		if m.MCP == nil || m.MCP.Command == "" {
-			return fmt.Errorf(`an mcp skill needs "mcp": {"command": ...}`)
+			return i18n.Errorf("toolbox.manifest.no_mcp")
 		}
 		if m.MCP.Risk != "" && !m.MCP.Risk.valid() {
-			return fmt.Errorf("mcp risk %q is not read, write, exec or network", m.MCP.Risk)
+			return i18n.Errorf("toolbox.manifest.mcp_risk", m.MCP.Risk)
 		}
 	}
 	seen := map[string]bool{}
 	for i, t := range m.Tools {
 		if seen[t.Name] {
-			return fmt.Errorf("tool %q is listed twice", t.Name)
+			return i18n.Errorf("toolbox.manifest.tool_twice", t.Name)
 		}
 		seen[t.Name] = true
 		if err := m.checkTool(t); err != nil {
-			return fmt.Errorf("tools[%d] (%s): %w", i, t.Name, err)
+			return i18n.Wrap(err, "toolbox.manifest.tool", i, t.Name, err)
 		}
 	}
 	return nil
@@ -159,10 +160,10 @@ func (m Manifest) check() error {
 
 func (m Manifest) checkTool(t ManifestTool) error {
 	if !validName(t.Name) {
-		return fmt.Errorf("the name must be 1 to 64 letters, digits, underscores or hyphens")
+		return i18n.Errorf("toolbox.manifest.tool_name")
 	}
 	if t.Risk != "" && !t.Risk.valid() {
-		return fmt.Errorf("risk %q is not read, write, exec or network", t.Risk)
+		return i18n.Errorf("toolbox.manifest.risk", t.Risk)
 	}
 	if err := checkTimeout(t.Timeout); err != nil {
 		return err
@@ -177,11 +178,11 @@ func (m Manifest) checkTool(t ManifestTool) error {
 	}
 	switch {
 	case strings.TrimSpace(t.Description) == "":
-		return fmt.Errorf("the description is empty; write for the model when to use the tool and what it returns")
+		return i18n.Errorf("toolbox.manifest.tool_no_description")
 	case t.Risk == "":
-		return fmt.Errorf(`no risk; set "risk" to read, write, exec or network`)
+		return i18n.Errorf("toolbox.manifest.no_risk")
 	case len(m.Command) == 0 && len(t.Command) == 0:
-		return fmt.Errorf(`no command; set "command" on the skill or on the tool`)
+		return i18n.Errorf("toolbox.manifest.no_command")
 	}
 	return nil
 }
@@ -191,7 +192,7 @@ func checkTimeout(s string) error {
 		return nil
 	}
 	if d, err := time.ParseDuration(s); err != nil || d <= 0 {
-		return fmt.Errorf(`timeout %q is not a duration such as "20s"`, s)
+		return i18n.Errorf("toolbox.manifest.timeout", s)
 	}
 	return nil
 }
@@ -220,11 +221,11 @@ func ParseInstructions(data []byte) (Instructions, error) {
 	text := strings.TrimPrefix(strings.ReplaceAll(string(data), "\r\n", "\n"), "\ufeff")
 	rest, ok := strings.CutPrefix(text, "---\n")
 	if !ok {
-		return Instructions{}, fmt.Errorf("SKILL.md must start with a front matter block between --- lines")
+		return Instructions{}, i18n.Errorf("toolbox.manifest.md_no_front")
 	}
 	front, body, ok := strings.Cut(rest, "\n---")
 	if !ok {
-		return Instructions{}, fmt.Errorf("the front matter of SKILL.md has no closing --- line")
+		return Instructions{}, i18n.Errorf("toolbox.manifest.md_not_closed")
 	}
 	var in Instructions
 	sc := bufio.NewScanner(strings.NewReader(front))
@@ -249,11 +250,11 @@ func ParseInstructions(data []byte) (Instructions, error) {
 	in.Body = strings.TrimSpace(body)
 	switch {
 	case in.Name == "":
-		return Instructions{}, fmt.Errorf("the front matter of SKILL.md has no name")
+		return Instructions{}, i18n.Errorf("toolbox.manifest.md_no_name")
 	case in.Description == "":
-		return Instructions{}, fmt.Errorf("the front matter of SKILL.md has no description")
+		return Instructions{}, i18n.Errorf("toolbox.manifest.md_no_description")
 	case in.Body == "":
-		return Instructions{}, fmt.Errorf("SKILL.md has no instructions after its front matter")
+		return Instructions{}, i18n.Errorf("toolbox.manifest.md_no_body")
 	}
 	return in, nil
 }

@@ -3,6 +3,8 @@ package toolbox
 import (
 	"strings"
 	"testing"
+
+	"hermes/backend/i18n"
 )
 
 func TestParseManifest(t *testing.T) {
@@ -62,5 +64,49 @@ func TestParseInstructions(t *testing.T) {
 		if _, err := ParseInstructions([]byte(text)); err == nil {
 			t.Errorf("%s: no error", name)
 		}
+	}
+}
+
+// TestParseManifest_SaysWhereAndWhat: a skill.json that does not decode is
+// told in the user's language, where (line and column, in characters) and
+// what (the key meant by a misspelt one, the type a value must have).
+func TestParseManifest_SaysWhereAndWhat(t *testing.T) {
+	cases := []struct {
+		name, json string
+		en, zh     string
+	}{
+		{"syntax", "{\n  \"name\": \"天气\",\n  \"description\": \"x\",,\n}", "line 3, column 22", "第 3 行第 22 列"},
+		{"syntax after Chinese", `{"name": "天气",,}`, "line 1, column 15", "第 1 行第 15 列"},
+		{"cut short", `{"name": "a", "tools": [`, "look for a missing } or ]", "缺少 } 或 ]"},
+		{"empty", ``, "it ends before its JSON does", "结束之前就结束了"},
+		{"misspelt", `{"name": "a", "descripton": "x"}`, `unknown field "descripton"; did you mean "description"?`, `未知字段 "descripton"；你是想写 "description" 吗？`},
+		{"misspelt in a tool", `{"name": "a", "tools": [{"name": "t", "rsik": "read"}]}`, `did you mean "risk"?`, `你是想写 "risk" 吗？`},
+		{"unknown", `{"name": "a", "colour": "red"}`, `unknown field "colour"; docs/tools.md lists the keys`, `未知字段 "colour"；skill.json 可用的键见 docs/tools.md`},
+		{"wrong type", `{"name": "a", "command": "node w.js"}`, `"command" must be a list, not a string`, `"command" 应为列表，而不是字符串`},
+		{"wrong type in a tool", `{"name": "a", "tools": [{"name": "t", "platforms": "linux"}]}`, `"tools.platforms" must be a list, not a string`, `"tools.platforms" 应为列表，而不是字符串`},
+		{"object expected", `{"name": "a", "mcp": ["npx"]}`, `"mcp" must be an object, not a list`, `"mcp" 应为对象，而不是列表`},
+		{"a check", `{"name": "a", "description": "x", "runner": "python"}`, `runner "python" is not builtin, command or mcp`, `runner "python" 不是 builtin、command 或 mcp`},
+		{"a tool's check", `{"name": "a", "description": "x", "command": ["x"], "tools": [{"name": "t", "description": "d"}]}`, `tools[0] (t): no risk`, `tools[0]（t）：没有 risk`},
+	}
+	defer i18n.SetLang(i18n.Current())
+	for _, c := range cases {
+		_, err := ParseManifest([]byte(c.json))
+		if err == nil {
+			t.Fatalf("%s: no error", c.name)
+		}
+		if en := i18n.MessageIn(i18n.EN, err); !strings.Contains(en, c.en) {
+			t.Errorf("%s: %q lacks %q", c.name, en, c.en)
+		}
+		if zh := i18n.MessageIn(i18n.ZH, err); !strings.Contains(zh, c.zh) {
+			t.Errorf("%s: %q lacks %q", c.name, zh, c.zh)
+		}
+		i18n.SetLang(i18n.ZH)
+		if zh := err.Error(); !strings.Contains(zh, c.zh) {
+			t.Errorf("%s: Error() in Chinese %q lacks %q", c.name, zh, c.zh)
+		}
+		i18n.SetLang(i18n.EN)
+	}
+	if _, err := ParseInstructions([]byte("# no front matter\n")); err == nil || !strings.Contains(i18n.MessageIn(i18n.ZH, err), "SKILL.md 必须以") {
+		t.Errorf("SKILL.md in Chinese: %v", err)
 	}
 }
