@@ -9,7 +9,7 @@ func init() { i18n.Register(manifestMessages) }
 func manifestMessages() map[string]i18n.Msg {
 	return map[string]i18n.Msg{
 		"toolbox.manifest.syntax":          {EN: "not a valid skill.json: line %d, column %d: %s", ZH: "不是有效的 skill.json：第 %d 行第 %d 列：%s"},
-		"toolbox.manifest.unknown_key":     {EN: "not a valid skill.json: unknown field %q; did you mean %q?", ZH: "不是有效的 skill.json：未知字段 %q；你是想写 %q 吗？"},
+		"toolbox.manifest.unknown_key":     {EN: "not a valid skill.json: unknown field %q (did you mean %q?)", ZH: "不是有效的 skill.json：未知字段 %q（是否想写 %q？）"},
 		"toolbox.manifest.unknown_key_any": {EN: "not a valid skill.json: unknown field %q; docs/tools.md lists the keys a skill.json takes", ZH: "不是有效的 skill.json：未知字段 %q；skill.json 可用的键见 docs/tools.md"},
 		"toolbox.manifest.type":            {EN: "not a valid skill.json: %q must be %s, not %s", ZH: "不是有效的 skill.json：%q 应为%s，而不是%s"},
 		"toolbox.manifest.truncated":       {EN: "not a valid skill.json: it ends before its JSON does; look for a missing } or ]", ZH: "不是有效的 skill.json：文件在 JSON 结束之前就结束了；请检查是否缺少 } 或 ]"},
