@@ -86,6 +86,8 @@ func TestParseManifest_SaysWhereAndWhat(t *testing.T) {
 		{"wrong type in a tool", `{"name": "a", "tools": [{"name": "t", "platforms": "linux"}]}`, `"tools.platforms" must be a list, not a string`, `"tools.platforms" 应为列表，而不是字符串`},
 		{"object expected", `{"name": "a", "mcp": ["npx"]}`, `"mcp" must be an object, not a list`, `"mcp" 应为对象，而不是列表`},
 		{"a check", `{"name": "a", "description": "x", "runner": "python"}`, `runner "python" is not builtin, command or mcp`, `runner "python" 不是 builtin、command 或 mcp`},
+		{"a tool's schema", `{"name": "a", "description": "x", "runner": "builtin", "tools": [{"name": "t", "parameters": {"type": "object", "properties": {"n": {"type": "integer", "minimum": 5, "maximum": 1}}}}]}`,
+			`tools[0] (t): parameters.n: minimum is greater than maximum`, `tools[0]（t）：parameters.n：minimum 大于 maximum`},
 		{"a tool's check", `{"name": "a", "description": "x", "command": ["x"], "tools": [{"name": "t", "description": "d"}]}`, `tools[0] (t): no risk`, `tools[0]（t）：没有 risk`},
 	}
 	defer i18n.SetLang(i18n.Current())

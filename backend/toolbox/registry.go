@@ -49,20 +49,21 @@ func NewRegistry() *Registry {
 // with ErrInvalidTool when the name, description, risk, run function or
 // parameter schema is unusable.
 func (r *Registry) Register(t Tool) error {
-	invalid := func(reason string) error {
-		return i18n.Wrap(fmt.Errorf("%w: %s: %s", ErrInvalidTool, t.Name, reason), "skills.invalid_tool", t.Name, reason)
+	// reason is an error or an i18n.Text, rendered in the reader's language.
+	invalid := func(reason any) error {
+		return i18n.Wrap(fmt.Errorf("%w: %s: %v", ErrInvalidTool, t.Name, reason), "skills.invalid_tool", t.Name, reason)
 	}
 	switch {
 	case !validName(t.Name):
-		return invalid("the name must be 1 to 64 letters, digits, underscores or hyphens")
+		return invalid(i18n.TextOf("toolbox.manifest.tool_name"))
 	case strings.TrimSpace(t.Description) == "":
-		return invalid("the description is empty")
+		return invalid(i18n.TextOf("toolbox.registry.no_description"))
 	case !t.Risk.valid():
-		return invalid(fmt.Sprintf("unknown risk %q (use read, write, exec or network)", t.Risk))
+		return invalid(i18n.TextOf("toolbox.manifest.risk", t.Risk))
 	case t.Run == nil:
-		return invalid("it has no run function")
+		return invalid(i18n.TextOf("toolbox.registry.no_run"))
 	case t.Timeout < 0:
-		return invalid("the timeout is negative")
+		return invalid(i18n.TextOf("toolbox.registry.negative_timeout"))
 	}
 	e := &entry{}
 	// A schema that Func built from a struct was checked there: parsing it
@@ -71,13 +72,13 @@ func (r *Registry) Register(t Tool) error {
 	if t.checked == nil || !bytes.Equal(t.Parameters, t.checked) {
 		s, err := parseSchema(t.Parameters)
 		if err != nil {
-			return invalid(err.Error())
+			return invalid(err)
 		}
 		e.schema = s
 	}
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, t.Parameters); err != nil {
-		return invalid(err.Error())
+		return invalid(err)
 	}
 	t.Parameters = bytes.Clone(compact.Bytes())
 

@@ -3,12 +3,13 @@ package toolbox
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"hermes/backend/i18n"
 )
 
 // schema is the subset of JSON Schema that Hermes enforces: type (one or a
@@ -56,14 +57,14 @@ type schemaJSON struct {
 // of type object.
 func parseSchema(raw json.RawMessage) (*schema, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
-		return nil, fmt.Errorf("no parameter schema")
+		return nil, i18n.Errorf("toolbox.schema.none")
 	}
 	var s schema
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return nil, fmt.Errorf("parameter schema is not a JSON Schema object: %w", err)
+		return nil, i18n.Wrap(err, "toolbox.schema.not_object", err)
 	}
 	if !slices.Equal(s.Types, []string{"object"}) {
-		return nil, fmt.Errorf(`parameter schema must have "type": "object"`)
+		return nil, i18n.Errorf("toolbox.schema.type_object")
 	}
 	if err := s.check("parameters"); err != nil {
 		return nil, err
@@ -88,7 +89,7 @@ func (s *schema) UnmarshalJSON(b []byte) error {
 		if err := json.Unmarshal(w.Type, &one); err == nil {
 			s.Types = []string{one}
 		} else if err := json.Unmarshal(w.Type, &s.Types); err != nil {
-			return fmt.Errorf(`"type" must be a string or a list of strings`)
+			return i18n.Errorf("toolbox.schema.type")
 		}
 	}
 	for name := range s.Properties {
@@ -102,7 +103,7 @@ func (s *schema) UnmarshalJSON(b []byte) error {
 	default:
 		s.Extra = new(schema)
 		if err := json.Unmarshal(w.AdditionalProperties, s.Extra); err != nil {
-			return fmt.Errorf(`"additionalProperties" must be a boolean or a schema: %w`, err)
+			return i18n.Wrap(err, "toolbox.schema.additional", err)
 		}
 	}
 	return nil
@@ -113,26 +114,26 @@ func (s *schema) UnmarshalJSON(b []byte) error {
 func (s *schema) check(path string) error {
 	for _, t := range s.Types {
 		if !slices.Contains(knownTypes, t) {
-			return fmt.Errorf("%s: unknown type %q", path, t)
+			return i18n.Errorf("toolbox.schema.unknown_type", path, t)
 		}
 	}
 	if s.Minimum != nil && s.Maximum != nil && *s.Minimum > *s.Maximum {
-		return fmt.Errorf("%s: minimum is greater than maximum", path)
+		return i18n.Errorf("toolbox.schema.min_max", path)
 	}
 	if s.MinLength != nil && s.MaxLength != nil && *s.MinLength > *s.MaxLength {
-		return fmt.Errorf("%s: minLength is greater than maxLength", path)
+		return i18n.Errorf("toolbox.schema.min_max_length", path)
 	}
 	if s.Enum != nil && len(s.Enum) == 0 {
-		return fmt.Errorf("%s: enum is empty", path)
+		return i18n.Errorf("toolbox.schema.enum_empty", path)
 	}
 	for _, v := range s.Enum {
 		if !s.allows(v) {
-			return fmt.Errorf("%s: enum value %s does not match the type %s", path, preview(v), strings.Join(s.Types, " or "))
+			return i18n.Errorf("toolbox.schema.enum_type", path, preview(v), strings.Join(s.Types, " | "))
 		}
 	}
 	for _, name := range s.Order {
 		if s.Properties[name] == nil {
-			return fmt.Errorf("%s.%s: property schema is null", path, name)
+			return i18n.Errorf("toolbox.schema.null_property", path+"."+name)
 		}
 		if err := s.Properties[name].check(path + "." + name); err != nil {
 			return err
@@ -140,7 +141,7 @@ func (s *schema) check(path string) error {
 	}
 	for _, name := range s.Required {
 		if _, ok := s.Properties[name]; !ok && s.Properties != nil {
-			return fmt.Errorf("%s: required property %q is not among the properties", path, name)
+			return i18n.Errorf("toolbox.schema.required", path, name)
 		}
 	}
 	if s.Items != nil {
@@ -160,7 +161,7 @@ func (s *schema) check(path string) error {
 			s.coerce(v, path, &c)
 		}
 		if err != nil || len(c.problems) > 0 || c.repaired {
-			return fmt.Errorf("%s: default %s does not match the schema", path, s.Default)
+			return i18n.Errorf("toolbox.schema.default", path, string(s.Default))
 		}
 	}
 	return nil
