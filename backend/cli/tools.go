@@ -65,9 +65,7 @@ func toolsList(ctx context.Context, env *Env, args []string) int {
 		}
 	}
 	var out []toolJSON
-	summaries := map[string]string{}
 	for _, t := range kit.Catalog.Registry().Tools() {
-		summaries[t.Name] = toolbox.Summary(t.Name, t.Description, ours[t.Name])
 		v := kit.Policy.Check(t, json.RawMessage("{}"), toolbox.Env{})
 		out = append(out, toolJSON{Name: t.Name, Skill: skillOf[t.Name], Risk: string(t.Risk), Policy: string(v.Action),
 			Description: t.Description, Parameters: t.Parameters})
@@ -77,7 +75,7 @@ func toolsList(ctx context.Context, env *Env, args []string) int {
 	}
 	for _, t := range out {
 		fmt.Fprintf(env.Stdout, "%s  %s  %s  %s\n", padRight(t.Name, 20), padRight(t.Risk, 7), padRight(t.Policy, 5), t.Skill)
-		fmt.Fprintf(env.Stdout, "    %s\n", summaries[t.Name])
+		fmt.Fprintf(env.Stdout, "    %s\n", toolbox.Summary(t.Name, t.Description, ours[t.Name]))
 	}
 	return ExitOK
 }

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"hermes/backend/config"
 	"hermes/backend/i18n"
@@ -47,7 +48,7 @@ func lineColumn(data []byte, offset int64) (line, column int) {
 	offset = min(max(offset, 0), int64(len(data)))
 	before := data[:offset]
 	start := bytes.LastIndexByte(before, '\n') + 1
-	return bytes.Count(before, []byte("\n")) + 1, len([]rune(string(before[start:]))) + 1
+	return bytes.Count(before, []byte("\n")) + 1, utf8.RuneCount(before[start:]) + 1
 }
 
 // manifestKeys are the keys a skill.json takes, at any level.
