@@ -132,7 +132,15 @@ func TestAdapter_RefusesWhatFeishuDidNotSend(t *testing.T) {
 		status int
 	}{
 		{"bad signature", func(r *http.Request) {
-			r.Header.Set(feishu.HeaderSignature, "00"+r.Header.Get(feishu.HeaderSignature)[2:])
+			// One digit changed, whatever it was: "00" put over the first two
+			// left one signature in 256 as it was.
+			sig := []byte(r.Header.Get(feishu.HeaderSignature))
+			if sig[0] == '0' {
+				sig[0] = '1'
+			} else {
+				sig[0] = '0'
+			}
+			r.Header.Set(feishu.HeaderSignature, string(sig))
 		}, 403},
 		{"unsigned", func(r *http.Request) { r.Header.Del(feishu.HeaderSignature) }, 403},
 		{"another nonce than signed", func(r *http.Request) { r.Header.Set(feishu.HeaderNonce, "other") }, 403},
